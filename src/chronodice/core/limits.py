@@ -1,0 +1,35 @@
+"""The limits of DESIGN.md, in one place."""
+
+from __future__ import annotations
+
+MAX_EXPRESSION_CHARS = 300
+"""Longest dice expression accepted."""
+MAX_DICE_PER_COMMAND = 1000
+"""Most dice rolled by one command, pools and explosions included."""
+MAX_FACES = 1_000_000
+"""Most faces a die may have."""
+MAX_REPEATS = 20
+"""Most repeats of ``N#expr``."""
+MAX_REPLY_CHARS = 1500
+"""Longest reply text; longer output is cut with a note (or becomes an image)."""
+MAX_MESSAGE_CHARS = 2000
+"""Longest command message the router looks at; longer ones get a short error."""
+RATE_LIMIT_COMMANDS = 10
+"""Commands a user may send in ``RATE_LIMIT_WINDOW`` seconds before being warned."""
+RATE_LIMIT_WINDOW = 10.0
+RATE_LIMIT_MUTE = 60.0
+"""Seconds a flooding user is ignored after the warning."""
+
+
+def clip_reply(text: str, limit: int = MAX_REPLY_CHARS) -> str:
+    """Cut ``text`` to ``limit`` characters with a note saying so.
+
+    >>> clip_reply("a" * 10, limit=8)
+    'a…（已截断）'
+    >>> clip_reply("abc")
+    'abc'
+    """
+    if len(text) <= limit:
+        return text
+    note = "…（已截断）"
+    return text[: max(0, limit - len(note) - 1)] + note
