@@ -188,6 +188,12 @@ class Call:
     raw_args: str = ""
     spec: CommandSpec | None = None
 
+    @property
+    def command_text(self) -> str:
+        """The command as typed, canonicalised (``.bat 力量 3t``) — for session logs and ``.undo``."""
+        name = self.spec.name if self.spec else self.root
+        return f".{name} {self.raw_args}".strip()
+
     def usage_error(self, message: str) -> Exception:
         """An :class:`InputSyntaxError` carrying this command's usage."""
         from .errors import InputSyntaxError

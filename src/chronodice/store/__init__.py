@@ -1,1 +1,6 @@
-"""chronodice.store."""
+"""The shared store (SQLAlchemy 2.x async + Alembic): the only package that imports SQLAlchemy."""
+
+from .database import DEFAULT_URL, Store, StoreBusy
+from .records import CharacterRecord, GroupRecord, LogEntry, UndoResult
+
+__all__ = ["DEFAULT_URL", "CharacterRecord", "GroupRecord", "LogEntry", "Store", "StoreBusy", "UndoResult"]

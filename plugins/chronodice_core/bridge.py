@@ -1,0 +1,108 @@
+"""Adapter-aware edges: event → Context, Reply → platform messages."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from nonebot import get_driver
+from nonebot.adapters import Bot, Event
+
+from chronodice.core.context import Context, Role
+from chronodice.core.reply import Reply
+
+log = logging.getLogger("chronodice")
+
+
+def _superusers() -> set[str]:
+    return {str(s) for s in get_driver().config.superusers}
+
+
+def build_context(bot: Bot, event: Event) -> Context | None:
+    try:
+        from nonebot.adapters.onebot.v11 import GroupMessageEvent, PrivateMessageEvent
+    except ImportError:  # pragma: no cover
+        GroupMessageEvent = PrivateMessageEvent = None  # type: ignore[assignment,misc]
+    roles: set[Role] = set()
+    user_id = str(event.get_user_id())
+    if user_id in _superusers():
+        roles.add("superuser")
+    if GroupMessageEvent is not None and isinstance(event, GroupMessageEvent):
+        sender = event.sender
+        role = sender.role or "member"
+        if role in ("owner", "admin"):
+            roles.add(role)  # type: ignore[arg-type]
+        ats = tuple(
+            str(seg.data.get("qq"))
+            for seg in event.original_message
+            if seg.type == "at" and str(seg.data.get("qq")) not in (str(event.self_id), "all")
+        )
+        return Context(
+            user_id=user_id,
+            group_id=str(event.group_id),
+            sender_name=(sender.card or sender.nickname or "").strip(),
+            roles=frozenset(roles),
+            self_id=str(event.self_id),
+            at_ids=ats,
+        )
+    if PrivateMessageEvent is not None and isinstance(event, PrivateMessageEvent):
+        return Context(
+            user_id=user_id,
+            group_id=None,
+            sender_name=(event.sender.nickname or "").strip(),
+            roles=frozenset(roles),
+            self_id=str(event.self_id),
+        )
+    # Console adapter (or another platform): a terminal is one private chat.
+    name = ""
+    user = getattr(event, "user", None)
+    if user is not None:
+        name = getattr(user, "nickname", "") or ""
+    return Context(user_id=user_id, group_id=None, sender_name=name, roles=frozenset(roles))
+
+
+async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply]) -> None:
+    is_onebot = bot.adapter.get_name() == "OneBot V11"
+    for reply in replies:
+        try:
+            if reply.private and is_onebot:
+                await _send_private(bot, ctx, reply)
+            else:
+                msg = _message(bot, reply)
+                if msg is not None:
+                    await bot.send(event, msg)
+            if reply.leave_group and ctx.group_id is not None and is_onebot:
+                await bot.call_api("set_group_leave", group_id=int(ctx.group_id))
+        except Exception:
+            log.exception("sending a reply failed")
+
+
+async def _send_private(bot: Bot, ctx: Context, reply: Reply) -> None:
+    target = reply.to_user or ctx.user_id
+    msg = _message(bot, reply)
+    if msg is None:
+        return
+    try:
+        await bot.call_api("send_private_msg", user_id=int(target), message=msg)
+    except Exception:
+        log.warning("private message to %s failed", target)
+        if ctx.group_id is not None and reply.fallback:
+            await bot.call_api("send_group_msg", group_id=int(ctx.group_id), message=reply.fallback)
+
+
+def _message(bot: Bot, reply: Reply) -> Any:
+    if bot.adapter.get_name() == "OneBot V11":
+        from nonebot.adapters.onebot.v11 import Message, MessageSegment
+
+        msg = Message()
+        if reply.text:
+            msg += MessageSegment.text(reply.text)
+        if reply.image is not None:
+            msg += MessageSegment.image(reply.image)
+        return msg if len(msg) else None
+    text = reply.text
+    if reply.private:
+        text = "（私密）" + text
+    if reply.image is not None:
+        text += "\n[图片]"
+    return text or None

@@ -1,0 +1,57 @@
+"""Plain records the store hands out: no SQLAlchemy objects leave the package."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CharacterRecord:
+    """A character card.  ``attributes``: name → number (``.st``); ``data``: per-system JSON."""
+
+    id: int
+    owner_id: str
+    system: str
+    name: str
+    attributes: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class GroupRecord:
+    """A group's switch, settings and appointed GMs (defaults when the group is new)."""
+
+    group_id: str
+    enabled: bool = True
+    settings: dict[str, Any] = field(default_factory=dict)
+    gms: tuple[str, ...] = ()
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One applied session command."""
+
+    id: int
+    scope: str
+    system: str
+    user_id: str
+    command: str
+    version_after: int
+    undone: bool
+    created_at: datetime | None
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    """What ``.undo`` reverted."""
+
+    system: str
+    command: str
+    user_id: str
+    state: dict[str, Any] | None

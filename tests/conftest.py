@@ -1,0 +1,110 @@
+"""Fixtures: a migrated temp-file SQLite store, an App with a seeded RNG, and PostgreSQL.
+
+PostgreSQL tests use the server on 127.0.0.1:5432 (present on developer and CI machines): each
+test session creates its own database and drops it afterwards.  Where no server is reachable the
+tests are skipped with a visible reason — never silently passed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))
+os.environ.setdefault("ENVIRONMENT", "test")
+
+# Import every service module so that the registry is complete (as in the bot).
+import chronodice.services  # noqa: E402
+from chronodice.app import App  # noqa: E402
+from chronodice.core.ratelimit import RateLimiter  # noqa: E402
+from chronodice.services import load_all  # noqa: E402
+from chronodice.store import Store  # noqa: E402
+
+import os as _o
+
+if not _o.environ.get("SKIP_LOAD"):
+    load_all()
+del chronodice
+
+PG_ADMIN_DSN = os.environ.get("CHRONODICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = Store(f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
+    await s.migrate()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def app(store: Store) -> App:
+    return App(store, random.Random(1234), rate_limiter=RateLimiter(limit=10**9))
+
+
+async def _pg_available() -> str | None:
+    try:
+        import asyncpg
+    except ImportError:
+        return "asyncpg is not installed"
+    try:
+        conn = await asyncpg.connect(PG_ADMIN_DSN, timeout=3)
+    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as exc:
+        return f"PostgreSQL not reachable at {PG_ADMIN_DSN}: {exc!r}"
+    await conn.close()
+    return None
+
+
+def _run_in_thread(coro_fn):  # type: ignore[no-untyped-def]
+    """Run a coroutine on a private loop (fixtures may be set up inside a running loop)."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro_fn()).result()
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for this test session (SQLAlchemy URL)."""
+    reason = _run_in_thread(_pg_available)
+    if reason:
+        print(f"\n*** SKIPPING PostgreSQL tests: {reason} ***", file=sys.stderr)
+        pytest.skip(reason)
+    import asyncpg
+
+    name = f"chronodice_test_{uuid.uuid4().hex[:10]}"
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(PG_ADMIN_DSN)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    _run_in_thread(lambda: admin(f'CREATE DATABASE "{name}"'))
+    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        _run_in_thread(lambda: admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+async def pg_store(pg_url: str) -> AsyncIterator[Store]:
+    s = Store(pg_url)
+    await s.migrate()
+    try:
+        yield s
+    finally:
+        await s.close()

@@ -1,0 +1,25 @@
+"""End-to-end fixtures: the real bot process and a fake OneBot v11 client over a real WebSocket."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from onebot_client import BotProcess, OneBotClient
+
+
+@pytest.fixture
+def bot_process(tmp_path: Path) -> Iterator[BotProcess]:
+    proc = BotProcess(workdir=tmp_path, extra_env={"CHRONODICE_RNG_SEED": "20261122"})
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture
+async def onebot(bot_process: BotProcess) -> AsyncIterator[OneBotClient]:
+    async with OneBotClient(bot_process.url) as client:
+        yield client

@@ -1,0 +1,314 @@
+"""A fake OneBot v11 implementation (as NapCat would be) and a ``python bot.py`` process.
+
+``BotProcess`` starts the real bot on a free port with its own SQLite file (or a given database
+URL) and can kill it with SIGKILL and start it again on the same database.  ``OneBotClient``
+connects over a real reverse WebSocket, sends message events and answers every API call the bot
+makes, recording them, so a test can check exactly what went to the group and what went by
+private message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "e2e-secret-token"
+SELF_ID = 123456
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class BotProcess:
+    """``python bot.py`` as an admin would run it, configured by environment variables."""
+
+    workdir: Path
+    database_url: str | None = None
+    superusers: tuple[str, ...] = ("99999",)
+    extra_env: dict[str, str] = field(default_factory=dict)
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/onebot/v11/ws"
+
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / "bot.log"
+
+    def start(self, timeout: float = 30.0) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "CHRONODICE_"))}
+        env.update(
+            {
+                "ENVIRONMENT": "e2e",
+                "DRIVER": "~fastapi",
+                "HOST": "127.0.0.1",
+                "PORT": str(self.port),
+                "ONEBOT_ACCESS_TOKEN": TOKEN,
+                "SUPERUSERS": json.dumps(list(self.superusers)),
+                "LOG_LEVEL": "INFO",
+                "CHRONODICE_DATABASE_URL": self.database_url
+                or f"sqlite+aiosqlite:///{self.workdir / 'chronodice.db'}",
+                **self.extra_env,
+            }
+        )
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "bot.py")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"bot exited with {self.proc.returncode}:\n{self.log_tail()}")
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
+            ):
+                # the port answers once uvicorn has started, i.e. after our startup hook migrated
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"bot did not start in {timeout}s:\n{self.log_tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hook runs, as in a crash or an OOM kill."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def log_tail(self, n: int = 60) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return "(no log)"
+
+
+@dataclass
+class ApiCall:
+    action: str
+    params: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        """The plain text of a send call's message (array or string form)."""
+        msg = self.params.get("message", "")
+        if isinstance(msg, str):
+            return msg
+        return "".join(seg.get("data", {}).get("text", "") for seg in msg if seg.get("type") == "text")
+
+    @property
+    def has_image(self) -> bool:
+        msg = self.params.get("message", "")
+        return isinstance(msg, list) and any(seg.get("type") == "image" for seg in msg)
+
+    @property
+    def to_group(self) -> bool:
+        return self.action == "send_group_msg" or (
+            self.action == "send_msg" and self.params.get("message_type") == "group"
+        )
+
+    @property
+    def is_private(self) -> bool:
+        return self.action == "send_private_msg" or (
+            self.action == "send_msg" and self.params.get("message_type") == "private"
+        )
+
+
+class OneBotClient:
+    """A reverse-WebSocket OneBot v11 client.  Use as ``async with OneBotClient(url) as c``."""
+
+    _ids = itertools.count(int(time.time()) % 100000 * 1000)
+
+    def __init__(self, url: str, *, self_id: int = SELF_ID, token: str = TOKEN) -> None:
+        self.url = url
+        self.self_id = self_id
+        self.token = token
+        self.calls: asyncio.Queue[ApiCall] = asyncio.Queue()
+        self.all_calls: list[ApiCall] = []
+        self.fail_private: set[int] = set()
+        self._ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> OneBotClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self._ws = await websockets.connect(
+                    self.url,
+                    additional_headers={
+                        "X-Self-ID": str(self.self_id),
+                        "X-Client-Role": "Universal",
+                        "Authorization": f"Bearer {self.token}",
+                    },
+                    max_size=None,
+                )
+                break
+            except (OSError, websockets.InvalidStatus, websockets.InvalidHandshake):
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
+        await self._ws.send(
+            json.dumps(
+                {
+                    "time": int(time.time()),
+                    "self_id": self.self_id,
+                    "post_type": "meta_event",
+                    "meta_event_type": "lifecycle",
+                    "sub_type": "connect",
+                }
+            )
+        )
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        if self._reader:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+
+    async def _read(self) -> None:
+        async for raw in self._ws:
+            frame = json.loads(raw)
+            if "action" not in frame:
+                continue
+            call = ApiCall(frame["action"], frame.get("params") or {})
+            ok = not (call.is_private and int(call.params.get("user_id", 0)) in self.fail_private)
+            data: Any = {"message_id": next(self._ids)} if ok else None
+            if call.action == "get_group_member_info":
+                data = {"user_id": call.params.get("user_id"), "nickname": "PL", "card": "", "role": "member"}
+            await self._ws.send(
+                json.dumps(
+                    {
+                        "status": "ok" if ok else "failed",
+                        "retcode": 0 if ok else 100,
+                        "data": data,
+                        "echo": frame.get("echo"),
+                    }
+                )
+            )
+            self.all_calls.append(call)
+            await self.calls.put(call)
+
+    # ------------------------------------------------------------------ events
+    def _event(
+        self, text: str | list[dict[str, Any]], user: int, group: int | None, role: str, card: str
+    ) -> dict:
+        message = [{"type": "text", "data": {"text": text}}] if isinstance(text, str) else text
+        raw = text if isinstance(text, str) else "".join(s["data"].get("text", "") for s in message)
+        base: dict[str, Any] = {
+            "time": int(time.time()),
+            "self_id": self.self_id,
+            "post_type": "message",
+            "message_id": next(self._ids),
+            "user_id": user,
+            "message": message,
+            "raw_message": raw,
+            "font": 0,
+        }
+        if group is None:
+            base.update(
+                message_type="private",
+                sub_type="friend",
+                sender={"user_id": user, "nickname": card or f"玩家{user % 100}", "sex": "unknown", "age": 0},
+            )
+        else:
+            base.update(
+                message_type="group",
+                sub_type="normal",
+                group_id=group,
+                anonymous=None,
+                sender={
+                    "user_id": user,
+                    "nickname": f"玩家{user % 100}",
+                    "card": card,
+                    "sex": "unknown",
+                    "age": 0,
+                    "area": "",
+                    "level": "1",
+                    "role": role,
+                    "title": "",
+                },
+            )
+        return base
+
+    async def send(
+        self,
+        text: str | list[dict[str, Any]],
+        *,
+        user: int = 10001,
+        group: int | None = 20002,
+        role: str = "member",
+        card: str = "",
+        expect: int | None = None,
+        quiet: float = 0.4,
+        timeout: float = 10.0,
+    ) -> list[ApiCall]:
+        """Send one message event; return the API calls it caused.
+
+        With ``expect`` wait for exactly that many calls (then ``quiet`` more seconds to catch
+        extras); without, wait for the first call and then until ``quiet`` seconds pass with none.
+        ``expect=0`` checks that nothing comes within ``quiet`` seconds.
+        """
+        while not self.calls.empty():
+            self.calls.get_nowait()
+        await self._ws.send(json.dumps(self._event(text, user, group, role, card)))
+        got: list[ApiCall] = []
+        deadline = time.monotonic() + timeout
+        if expect != 0:
+            got.append(await asyncio.wait_for(self.calls.get(), timeout))
+        while expect is None or len(got) < expect:
+            wait = quiet if expect is None else max(0.0, deadline - time.monotonic())
+            try:
+                got.append(await asyncio.wait_for(self.calls.get(), wait))
+            except asyncio.TimeoutError:
+                if expect is None:
+                    break
+                raise AssertionError(f"expected {expect} calls, got {len(got)}: {got}") from None
+        if expect is not None:
+            try:
+                extra = await asyncio.wait_for(self.calls.get(), quiet)
+                got.append(extra)
+            except asyncio.TimeoutError:
+                pass
+        return got
+
+    async def group(self, text: str, **kw: Any) -> str:
+        """Send in a group; the text of what came back to the group (private sends excluded)."""
+        calls = await self.send(text, **kw)
+        return "\n".join(c.text for c in calls if c.to_group)

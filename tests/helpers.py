@@ -1,0 +1,46 @@
+"""Helpers shared by service tests: run a command through ``App.dispatch`` like a chat message."""
+
+from __future__ import annotations
+
+from chronodice.app import App
+from chronodice.core.context import Context, Role
+from chronodice.core.reply import Reply
+
+
+def make_ctx(
+    user: str = "10001",
+    group: str | None = "20002",
+    *,
+    name: str = "",
+    roles: tuple[Role, ...] = (),
+    at: tuple[str, ...] = (),
+) -> Context:
+    return Context(
+        user_id=user,
+        group_id=group,
+        sender_name=name or f"PL{user[-2:]}",
+        roles=frozenset(roles),
+        self_id="123456",
+        at_ids=at,
+    )
+
+
+async def run(
+    app: App,
+    text: str,
+    user: str = "10001",
+    group: str | None = "20002",
+    *,
+    name: str = "",
+    roles: tuple[Role, ...] = (),
+    at: tuple[str, ...] = (),
+) -> list[Reply]:
+    """Dispatch ``text`` as ``user`` in ``group`` (``None``: private).  ``[]`` when ignored."""
+    replies = await app.dispatch(make_ctx(user, group, name=name, roles=roles, at=at), text)
+    return replies or []
+
+
+async def say(app: App, text: str, **kw: object) -> str:
+    """The public (non-private) reply texts joined by newlines."""
+    replies = await run(app, text, **kw)  # type: ignore[arg-type]
+    return "\n".join(r.text for r in replies if not r.private)

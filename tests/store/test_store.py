@@ -1,0 +1,164 @@
+"""The store on a real SQLite file and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.store import Store
+from chronodice.store.models import Base
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def any_store(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "sqlite":
+        s = Store(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    else:
+        s = Store(request.getfixturevalue("pg_url"))
+    await s.migrate()
+    # each test starts from empty tables (the PostgreSQL database lives for the session)
+    async with s.engine.begin() as conn:
+        for table in reversed(Base.metadata.sorted_tables):
+            await conn.execute(table.delete())
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_migrations_match_models(any_store: Store) -> None:
+    async with any_store.engine.connect() as conn:
+
+        def diff(sync_conn):
+            return compare_metadata(MigrationContext.configure(sync_conn), Base.metadata)
+
+        assert await conn.run_sync(diff) == []
+
+
+async def test_migrate_twice_is_harmless(any_store: Store) -> None:
+    await any_store.migrate()
+    c = await any_store.create_character("1", "甲")
+    assert (await any_store.get_character(c.id)) == c
+
+
+async def test_character_crud_and_binding(any_store: Store) -> None:
+    s = any_store
+    a = await s.create_character("u1", "艾拉", attributes={"力量": 60})
+    b = await s.create_character("u1", "布鲁")
+    with pytest.raises(IllegalAction):
+        await s.create_character("u1", "艾拉")
+    assert [c.name for c in await s.list_characters("u1")] == ["艾拉", "布鲁"]
+    assert await s.active_character("u1", "g1") is None
+    await s.bind("u1", "", a.id)
+    assert (await s.active_character("u1", "g1")).id == a.id  # falls back to default
+    await s.bind("u1", "g1", b.id)
+    assert (await s.active_character("u1", "g1")).id == b.id
+    assert (await s.active_character("u1", "g2")).id == a.id
+    up = await s.update_character(a.id, lambda c: replace(c, attributes={**c.attributes, "敏捷": 50}))
+    assert up.attributes == {"力量": 60, "敏捷": 50} and up.version == a.version + 1
+    assert await s.delete_character(b.id)
+    assert (await s.active_character("u1", "g1")).id == a.id
+    with pytest.raises(NotFound):
+        await s.update_character(b.id, lambda c: c)
+
+
+async def test_update_abort_writes_nothing(any_store: Store) -> None:
+    c = await any_store.create_character("u", "x", attributes={"a": 1})
+
+    def boom(rec):
+        raise IllegalAction("不行")
+
+    with pytest.raises(IllegalAction):
+        await any_store.update_character(c.id, boom)
+    assert (await any_store.get_character(c.id)).attributes == {"a": 1}
+
+
+async def test_concurrent_updates_lose_nothing(any_store: Store) -> None:
+    c = await any_store.create_character("u", "x", attributes={"n": 0})
+
+    async def bump(i: int) -> None:
+        await any_store.update_character(
+            c.id, lambda r: replace(r, attributes={**r.attributes, "n": r.attributes["n"] + 1, f"k{i}": i})
+        )
+
+    await asyncio.gather(*(bump(i) for i in range(60)))
+    final = await any_store.get_character(c.id)
+    assert final.attributes["n"] == 60
+    assert all(final.attributes[f"k{i}"] == i for i in range(60))
+
+
+async def test_session_apply_undo_and_log(any_store: Store) -> None:
+    s = any_store
+
+    def add(n):
+        def fn(state):
+            state = state or {"items": []}
+            return {"items": [*state["items"], n]}, len(state["items"]) + 1
+
+        return fn
+
+    assert await s.apply_session("g", "tl", add(1), user_id="a", command=".x 1") == 1
+    assert await s.apply_session("g", "tl", add(2), user_id="b", command=".x 2") == 2
+    assert await s.apply_session("g", "tl", lambda st: (st, "same")) == "same"  # no write
+    state, version = await s.load_session("g", "tl")
+    assert state == {"items": [1, 2]} and version == 2
+    log = await s.session_log("g")
+    assert [e.command for e in log] == [".x 1", ".x 2"]
+    undone = await s.undo("g")
+    assert undone is not None and undone.command == ".x 2" and undone.state == {"items": [1]}
+    assert (await s.load_session("g", "tl"))[0] == {"items": [1]}
+    assert (await s.undo("g")).command == ".x 1"
+    assert (await s.load_session("g", "tl"))[0] is None
+    assert await s.undo("g") is None
+
+
+async def test_concurrent_session_commands_serialise(any_store: Store) -> None:
+    def push(i):
+        def fn(state):
+            state = state or {"seq": []}
+            return {"seq": [*state["seq"], i]}, None
+
+        return fn
+
+    await asyncio.gather(*(any_store.apply_session("g", "t", push(i)) for i in range(40)))
+    state, version = await any_store.load_session("g", "t")
+    assert sorted(state["seq"]) == list(range(40)) and version == 40
+
+
+async def test_groups_gms_nicknames_pending(any_store: Store) -> None:
+    s = any_store
+    g = await s.get_group("g1")
+    assert g.enabled and g.settings == {} and g.gms == ()
+    await s.set_enabled("g1", False)
+    await s.update_group_settings("g1", lambda st: {**st, "default_die": 20})
+    assert await s.add_gm("g1", "u2")
+    assert not await s.add_gm("g1", "u2")
+    g = await s.get_group("g1")
+    assert (g.enabled, g.settings, g.gms) == (False, {"default_die": 20}, ("u2",))
+    assert await s.remove_gm("g1", "u2")
+    await s.set_nickname("u", None, "全局")
+    await s.set_nickname("u", "g1", "群内")
+    assert await s.get_nickname("u", "g1") == "群内"
+    assert await s.get_nickname("u", "g2") == "全局"
+    await s.set_nickname("u", "g1", None)
+    assert await s.get_nickname("u", "g1") == "全局"
+    await s.put_pending("k", {"a": 1}, ttl=60)
+    assert await s.take_pending("k") == {"a": 1}
+    assert await s.take_pending("k") is None
+    await s.put_pending("old", {"a": 1}, ttl=-1)
+    assert await s.take_pending("old") is None
+
+
+async def test_sqlite_is_wal(tmp_path: Path) -> None:
+    s = Store(f"sqlite+aiosqlite:///{tmp_path / 'sub' / 'w.db'}")
+    await s.migrate()
+    async with s.engine.connect() as conn:
+        mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
+    await s.close()
+    assert mode == "wal"
