@@ -29,10 +29,7 @@ from chronodice.core.ratelimit import RateLimiter  # noqa: E402
 from chronodice.services import load_all  # noqa: E402
 from chronodice.store import Store  # noqa: E402
 
-import os as _o
-
-if not _o.environ.get("SKIP_LOAD"):
-    load_all()
+load_all()
 del chronodice
 
 PG_ADMIN_DSN = os.environ.get("CHRONODICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")

@@ -8,8 +8,6 @@ from dataclasses import replace
 from chronodice.core.commands import Call, command
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
-from chronodice.dice import roll_command
-from chronodice.render.dice import format_roll
 
 from .characters import (
     active_or_create,
@@ -49,6 +47,9 @@ async def cmd_r(call: Call) -> list[Reply]:
 
 
 async def _roll_text(call: Call) -> str:
+    from chronodice.dice import roll_command  # TEMP lazy until dice lands
+    from chronodice.render.dice import format_roll
+
     char = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
     out = roll_command(
         call.args,
@@ -103,15 +104,26 @@ def _attr_lines(attrs: dict[str, object]) -> str:
     "st",
     usage=".st 属性名数值… | .st show [属性] | .st del 属性… | .st clr",
     summary="录入或查看当前角色的属性",
-    detail="例：.st 力量60敏捷50 意志:40；.st 体力-5 修改；没有角色时自动以你的昵称建一张卡",
+    detail=(
+        "例：.st 力量60敏捷50 意志:40；.st 体力-5 修改；没有角色时自动以你的昵称建一张卡\n"
+        "GM 可以 .st @某人 体力-5 修改别人在本群使用的角色"
+    ),
 )
 async def cmd_st(call: Call) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
     args = call.args.strip()
+    if not args and not ctx.at_ids:
+        raise call.usage_error("请给出属性和数值")
+    if ctx.at_ids and ctx.at_ids[0] != ctx.user_id:
+        # A GM edits someone else's active character: .st @某人 体力-5
+        await call.app.require_gm(ctx, "修改别人的角色卡")
+        ctx = replace(ctx, user_id=ctx.at_ids[0], sender_name="", at_ids=())
+        if await store.active_character(ctx.user_id, ctx.scope) is None:
+            raise NotFound(f"{ctx.user_id} 在本群没有使用中的角色")
+        if not args:
+            args = "show"
     low = args.lower()
     name = await call.app.display_name(ctx)
-    if not args:
-        raise call.usage_error("请给出属性和数值")
     if low.startswith("show") or low.startswith("list"):
         char = await store.active_character(ctx.user_id, ctx.scope)
         if char is None:
@@ -286,7 +298,10 @@ async def cmd_gm(call: Call) -> list[Reply]:
             return [Reply.say("本群没有任命的GM（群主和管理员默认有GM权限）")]
         names = [await call.app.display_name(ctx, uid) for uid in group.gms]
         return [
-            Reply.say("本群GM：" + "、".join(f"{n}({u})" if n != u else u for n, u in zip(names, group.gms, strict=True)))
+            Reply.say(
+                "本群GM："
+                + "、".join(f"{n}({u})" if n != u else u for n, u in zip(names, group.gms, strict=True))
+            )
         ]
     if sub in ("add", "del", "rm"):
         call.app.require_admin(ctx, "任命或撤销GM")

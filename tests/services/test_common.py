@@ -1,0 +1,128 @@
+"""The common commands through App.dispatch, on a real SQLite file."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from helpers import run, say
+
+from chronodice.app import App
+from chronodice.core.ratelimit import RateLimiter
+
+
+async def test_unknown_and_plain_text_are_ignored(app: App) -> None:
+    assert await app.dispatch(_ctx(), "hello") is None
+    assert await app.dispatch(_ctx(), ".xyz 123") is None
+    assert await app.dispatch(_ctx(), "") is None
+
+
+async def test_st_creates_card_and_values_survive(app: App) -> None:
+    text = await say(app, ".st 力量60敏捷50 意志:40", name="艾拉")
+    assert "力量:60" in text and "敏捷:50" in text and "意志:40" in text
+    assert "<艾拉>" in text
+    assert "力量:60" in await say(app, ".st show")
+    assert await say(app, ".st show 敏捷 幸运") == "<艾拉> 敏捷:50\n没有属性：幸运"
+    assert "力量+5→65" in await say(app, ".st 力量+5")
+    assert "已删除" in await say(app, ".st del 敏捷")
+    assert "敏捷" not in await say(app, ".st show")
+    assert "已清空" in await say(app, ".st clr")
+    assert "（空）" in await say(app, ".st show")
+
+
+async def test_st_full_width_and_case(app: App) -> None:
+    assert "力量:60" in await say(app, "。ST 力量：６０，敏捷：50，")
+
+
+async def test_st_bad_input_is_explained(app: App) -> None:
+    for bad in (".st", ".st 力量", ".st 60", ".st 力量99999999999"):
+        text = await say(app, bad)
+        assert text and ("格式" in text or "数值" in text or "属性" in text), (bad, text)
+    assert (await app.store.list_characters("10001")) == []  # nothing created by bad input
+
+
+async def test_pc_lifecycle(app: App) -> None:
+    assert "新建角色 <甲>" in await say(app, ".pc new 甲")
+    assert "新建角色 <乙>" in await say(app, ".pc new 乙")
+    listing = await say(app, ".pc")
+    assert "★2. 乙" in listing and "  1. 甲" in listing
+    assert "<甲>" in await say(app, ".pc tag 1")
+    await say(app, ".st 力量70")
+    assert "力量:70" in await say(app, ".pc show 甲")
+    # other group: the default (first created) character
+    assert "★1. 甲" in await say(app, ".pc list", group="30003")
+    assert "改名为 <丙>" in await say(app, ".pc rename 丙")
+    ask = await say(app, ".pc del 丙")
+    assert "确认" in ask
+    assert len(await app.store.list_characters("10001")) == 2  # not yet
+    assert "已删除" in await say(app, ".pc del 丙 确认")
+    assert [c.name for c in await app.store.list_characters("10001")] == ["乙"]
+    assert "确认已过期" in await say(app, ".pc del 乙 确认")
+    assert "已有名为" in await say(app, ".pc new 乙")
+    assert "没有找到角色" in await say(app, ".pc tag 不存在")
+
+
+async def test_nn_changes_reply_name(app: App) -> None:
+    assert "以后叫你 小明" in await say(app, ".nn 小明")
+    assert "小明" in await say(app, ".st 力量1")
+    assert "已清除昵称" in await say(app, ".nn")
+
+
+async def test_gm_and_bot_switch_permissions(app: App) -> None:
+    refused = await say(app, ".gm add", at=("10002",))
+    assert "只有群主、管理员或骰主" in refused
+    assert "已任命为GM：10002" in await say(app, ".gm add", at=("10002",), roles=("admin",))
+    assert "10002" in await say(app, ".gm list")
+    assert "只有" in await say(app, ".bot off", user="10003")
+    assert "已在本群关闭" in await say(app, ".bot off", user="10002")
+    assert await run(app, ".st 力量1") == []  # off: silent
+    assert await run(app, ".bot") == []
+    assert "已在本群开启" in await say(app, ".bot on", user="10002")
+    assert "已撤销GM" in await say(app, ".gm del 10002", roles=("owner",))
+
+
+async def test_dismiss_needs_confirmation(app: App) -> None:
+    assert "只有" in await say(app, ".dismiss")
+    replies = await run(app, ".dismiss", roles=("owner",))
+    assert "确认" in replies[0].text and not replies[0].leave_group
+    replies = await run(app, ".dismiss 确认", roles=("owner",))
+    assert replies[0].leave_group
+
+
+async def test_help_lists_and_explains(app: App) -> None:
+    text = await say(app, ".help")
+    assert ".r" in text and ".st" in text and ".pc" in text
+    assert ".st 属性名数值" in await say(app, ".help st")
+    assert "没有指令" in await say(app, ".help 不存在")
+
+
+async def test_undo_reverts_session_commands(app: App) -> None:
+    scope = "20002"
+
+    def add(state):
+        state = state or {"n": 0}
+        return {"n": state["n"] + 1}, None
+
+    await app.store.apply_session(scope, "demo", add, user_id="10001", command=".demo")
+    assert "只有GM" in await say(app, ".undo", user="10005")
+    assert "已撤销：.demo" in await say(app, ".undo")
+    assert (await app.store.load_session(scope, "demo"))[0] is None
+    assert "没有可以撤销" in await say(app, ".undo")
+
+
+async def test_flood_gets_one_warning_then_silence(app: App) -> None:
+    app.rate_limiter = RateLimiter(limit=3, window=10)
+    texts = [await say(app, ".help") for _ in range(6)]
+    assert all("ChronoDice" in t for t in texts[:3])
+    assert "太快" in texts[3] and texts[4] == "" and texts[5] == ""
+
+
+def _ctx():
+    from helpers import make_ctx
+
+    return make_ctx()
+
+
+@pytest.mark.parametrize("text", [".bot", ".help", ".pc"])
+async def test_private_chat_works(app: App, text: str) -> None:
+    assert re.search(r"\S", await say(app, text, group=None))
