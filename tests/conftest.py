@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ.setdefault("ENVIRONMENT", "test")
@@ -31,6 +32,48 @@ from chronodice.store import Store  # noqa: E402
 
 load_all()
 del chronodice
+
+NONEBUG_DB = Path(__import__("tempfile").mkdtemp(prefix="chronodice-nonebug-")) / "nonebug.db"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from nonebug import NONEBOT_INIT_KWARGS
+
+    config.stash[NONEBOT_INIT_KWARGS] = {
+        "driver": "~fastapi",
+        "chronodice_database_url": f"sqlite+aiosqlite:///{NONEBUG_DB}",
+        "chronodice_rng_seed": 7,
+        "superusers": {"99999"},
+        "log_level": "WARNING",
+        "console_headless_mode": True,
+    }
+
+
+@pytest.fixture(scope="session", autouse=True)
+async def after_nonebot_init(after_nonebot_init: None) -> None:
+    """Load the bot's adapters and plugins as bot.py does (nonebug tests use them)."""
+    import nonebot
+    from nonebot.adapters.console import Adapter as ConsoleAdapter
+    from nonebot.adapters.onebot.v11 import Adapter as OneBotAdapter
+
+    driver = nonebot.get_driver()
+    driver.register_adapter(OneBotAdapter)
+    driver.register_adapter(ConsoleAdapter)
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # plugin_dirs in pyproject.toml are relative to the project root
+    try:
+        nonebot.load_from_toml("pyproject.toml")
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.fixture
+async def nbapp(nonebug_init: None):  # type: ignore[no-untyped-def]
+    """nonebug's App (our ``app`` fixture is the ChronoDice App)."""
+    from nonebug.app import App as NoneBugApp
+
+    return NoneBugApp()
+
 
 PG_ADMIN_DSN = os.environ.get("CHRONODICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
