@@ -1,0 +1,216 @@
+"""Syntax tree of the dice language: what the user typed, with positions, printed canonically.
+
+Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
+
+    command := [NUM "#"] [expr] [reason]
+    expr    := term (("+" | "-") term)*
+    term    := unary (("*" | "/") unary)*
+    unary   := ("+" | "-") unary | dice
+    dice    := [atom] "d" [part | "%"] mod*      # NdM, d20, 3d, d, d%; parts touch
+             | atom "a" [part]                   # XaY success pool, Y defaults to 10
+             | atom
+    mod     := "!" | ("k" | "kh" | "q" | "kl" | "dh" | "dl") [NUM]
+    atom    := NUM | NAME | "(" expr ")"
+    part    := NUM | "(" expr ")"                # no bare name: "3d侦查" is 3d + reason
+Each node keeps ``pos``, the 0-based index in the input of the token that made it, so an error
+found while rolling (``1d0``, an unknown name) still points at the right place.  ``str(node)``
+gives the canonical form: lower-case, no spaces, ``k``/``q`` for keep highest/lowest, an omitted
+count written as ``1``, ``d%`` as ``d100`` and only the parentheses precedence needs.  It parses
+back to the same text.
+
+>>> from chronodice.dice.parser import parse
+>>> str(parse("3D6 + 2"))
+'3d6+2'
+>>> str(parse("4d6kh3"))
+'4d6k3'
+>>> str(parse("((力量+体质))/2"))
+'(力量+体质)/2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .tokens import is_latin
+
+# Binding levels, loosest first (also used by the trace renderer).
+PREC_ADD = 1
+PREC_MUL = 2
+PREC_UNARY = 3
+PREC_ATOM = 4
+
+SELECT_KINDS = ("k", "q", "dh", "dl")
+"""Keep highest, keep lowest, drop highest, drop lowest (``kh``→``k``, ``kl``→``q``)."""
+
+
+@dataclass(frozen=True)
+class Num:
+    """An integer literal."""
+
+    value: int
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+@dataclass(frozen=True)
+class Var:
+    """An attribute of the character (``敏捷``, ``str``), looked up when rolling."""
+
+    name: str
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+@dataclass(frozen=True)
+class Unary:
+    """``+x`` or ``-x``."""
+
+    op: str
+    operand: Expr
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+@dataclass(frozen=True)
+class Binary:
+    """``left op right`` with ``op`` one of ``+ - * /``; ``pos`` is the operator's."""
+
+    op: str
+    left: Expr
+    right: Expr
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+@dataclass(frozen=True)
+class Select:
+    """A keep/drop modifier: ``kind`` in :data:`SELECT_KINDS`, ``count`` dice."""
+
+    kind: str
+    count: int
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.count}"
+
+
+@dataclass(frozen=True)
+class Dice:
+    """``NdM`` with optional explosion and keep/drop; ``count``/``faces`` None = 1 / default die."""
+
+    count: Expr | None
+    faces: Expr | None
+    explode: bool = False
+    select: Select | None = None
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The success pool ``XaY``: X d10, each die >= Y adds a die, value = dice >= 8."""
+
+    count: Expr
+    threshold: Expr
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+Expr = Union[Num, Var, Unary, Binary, Dice, Pool]  # noqa: UP007 (a runtime alias; py3.10 target)
+
+_BINARY_PREC = {"+": PREC_ADD, "-": PREC_ADD, "*": PREC_MUL, "/": PREC_MUL}
+
+
+def precedence(node: Expr) -> int:
+    """How tightly ``node`` binds when printed (for parentheses)."""
+    if isinstance(node, Binary):
+        return _BINARY_PREC[node.op]
+    if isinstance(node, Unary):
+        return PREC_UNARY
+    return PREC_ATOM
+
+
+def to_text(node: Expr, default_faces: int | None = None) -> str:
+    """Canonical text of ``node``; with ``default_faces`` a bare ``d`` is written ``d{faces}``.
+
+    >>> from chronodice.dice.parser import parse
+    >>> to_text(parse("d"), default_faces=20), to_text(parse("d")), to_text(parse("2-(3-1)"))
+    ('1d20', '1d', '2-(3-1)')
+    """
+    if isinstance(node, Num):
+        return str(node.value)
+    if isinstance(node, Var):
+        return node.name
+    if isinstance(node, Unary):
+        inner = to_text(node.operand, default_faces)
+        if precedence(node.operand) < PREC_UNARY:
+            inner = f"({inner})"
+        return node.op + inner
+    if isinstance(node, Binary):
+        prec = _BINARY_PREC[node.op]
+        left = to_text(node.left, default_faces)
+        right = to_text(node.right, default_faces)
+        if precedence(node.left) < prec:
+            left = f"({left})"
+        if precedence(node.right) <= prec:
+            right = f"({right})"
+        return f"{left}{node.op}{right}"
+    if isinstance(node, Dice):
+        count = "1" if node.count is None else dice_part(node.count, default_faces, bare_names=True)
+        if node.faces is not None:
+            faces = dice_part(node.faces, default_faces)
+        else:
+            faces = "" if default_faces is None else str(default_faces)
+        mods = ("!" if node.explode else "") + (str(node.select) if node.select else "")
+        return f"{count}d{faces}{mods}"
+    if isinstance(node, Pool):
+        count = dice_part(node.count, default_faces, bare_names=True)
+        return f"{count}a{dice_part(node.threshold, default_faces)}"
+    raise TypeError(f"not a dice expression node: {node!r}")
+
+
+def dice_part(node: Expr, default_faces: int | None = None, *, bare_names: bool = False) -> str:
+    """A count, faces or threshold: bare when a number, else in parentheses.
+
+    With ``bare_names`` (a count) a CJK name stays bare (``敏捷d6``); latin names always get
+    parentheses, since ``strd6`` would read as the name ``strd``.  Faces and thresholds never take
+    a bare name, so ``3d侦查`` stays "3d, reason 侦查".
+    """
+    if isinstance(node, Num):
+        return str(node.value)
+    if bare_names and isinstance(node, Var) and not any(is_latin(ch) for ch in node.name):
+        return node.name
+    return f"({to_text(node, default_faces)})"
+
+
+__all__ = [
+    "PREC_ADD",
+    "PREC_ATOM",
+    "PREC_MUL",
+    "PREC_UNARY",
+    "SELECT_KINDS",
+    "Binary",
+    "Dice",
+    "Expr",
+    "Num",
+    "Pool",
+    "Select",
+    "Unary",
+    "Var",
+    "dice_part",
+    "precedence",
+    "to_text",
+]

@@ -1,0 +1,303 @@
+"""Rolling a parsed expression: an injected ``random.Random``, a dice budget, a rolled tree.
+
+Pure: the only randomness is ``rng.randint(1, faces)`` on the injected generator (unbiased), the
+only state the :class:`DiceBudget` shared by one command.  The result is a :class:`Rolled` tree
+that mirrors the syntax tree and keeps every die (:class:`DieRecord`), so the trace is shown
+without rolling again.
+
+Semantics, where the rules of other bots differ or are silent:
+
+* ``k``/``kh`` keep the highest N dice, ``q``/``kl`` the lowest N, ``dh``/``dl`` drop the highest
+  or lowest N (the Dice!/SealDice meaning: ``4d6k3`` keeps the three best).  N must be between 1
+  and the number of dice (at most one less for drops).  Ties keep the earlier die.
+* ``!`` explodes: each die showing its maximum adds one more die of the same size, which may
+  explode again; the added dice sit right after the die that made them and take part in
+  ``k``/``q``/``dh``/``dl`` like any other die (``4d6!k3`` keeps the best three of all).  A ``d1``
+  cannot explode (it would never stop); every other runaway is stopped by the dice budget.
+* ``XaY``: X ten-sided dice; each die >= Y adds one more die, recursively; the value is the
+  number of dice (added ones included) showing 8 or more.  ``Xa`` is ``Xa10``.  Y must be 8, 9 or
+  10 — 无限恐怖: "加骰的最低值为8" — or 11 for no added dice at all (as Dice! allows).
+* ``/`` is integer division rounded down (floor, Python ``//``: ``-7/2`` = ``-4``), the
+  "向下取整" players expect; division by zero is an error.
+* Every literal, attribute and intermediate result must stay within ±10^15.
+* Dice counts and faces may be expressions (``(1d4)d6``, ``敏捷d6``); they must come out between
+  1 and 1000 dice and 1 and 1,000,000 faces.
+
+>>> import random
+>>> from chronodice.dice.parser import parse
+>>> evaluate(parse("2d6+3"), random.Random(1)).value
+10
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
+
+from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
+from .errors import DiceLimitError, DiceValueError, UnknownVariable, snippet, where
+from .parser import MAX_MAGNITUDE
+
+POOL_FACES = 10
+POOL_SUCCESS = 8
+"""A pool die showing this or more is a success."""
+POOL_MIN_AGAIN = 8
+"""Lowest add ("again") threshold: 无限恐怖 "加骰的最低值为8"."""
+POOL_NO_AGAIN = 11
+"""Threshold meaning "no added dice"."""
+
+
+@dataclass(frozen=True)
+class DieRecord:
+    """One die as rolled.
+
+    ``kept``: counts toward its term (False for dice dropped by ``k``/``q``/``dh``/``dl``).
+    ``exploded``: it met the add threshold (max face for ``!``, >= Y for ``XaY``) and made the
+    next die.  ``added``: it was made by such a die rather than rolled as part of the count.
+    """
+
+    value: int
+    faces: int
+    kept: bool = True
+    exploded: bool = False
+    added: bool = False
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """A syntax node after rolling: its value, the rolled children and its own dice.
+
+    ``parts`` follows the node: ``(operand,)`` for :class:`Unary`, ``(left, right)`` for
+    :class:`Binary`, ``(count, faces)`` for :class:`Dice` (None where omitted), ``(count,
+    threshold)`` for :class:`Pool`.  ``count``/``faces`` are the resolved numbers of a dice or
+    pool term (for a pool, ``faces`` is 10 and ``threshold`` the add threshold).
+    """
+
+    node: Expr
+    value: int
+    parts: tuple[Rolled | None, ...] = ()
+    dice: tuple[DieRecord, ...] = ()
+    count: int = 0
+    faces: int = 0
+    threshold: int = 0
+
+
+class DiceBudget:
+    """Counts every die of one command (repeats, explosions and pools included)."""
+
+    def __init__(self, limit: int = MAX_DICE_PER_COMMAND) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def take(self, n: int, position: int) -> None:
+        """Reserve ``n`` dice before rolling them, or raise :class:`DiceLimitError`."""
+        if self.used + n > self.limit:
+            raise DiceLimitError(f"一次最多掷{self.limit}个骰子（含加骰与重复）", position=position)
+        self.used += n
+
+
+def lookup(variables: Mapping[str, int], name: str) -> int | None:
+    """The value of attribute ``name``: exact match first, then ignoring case (``STR`` = ``str``)."""
+    if name in variables:
+        return variables[name]
+    folded = name.casefold()
+    for key, value in variables.items():
+        if key.casefold() == folded:
+            return value
+    return None
+
+
+def check_magnitude(value: int, position: int) -> int:
+    """``value`` if within ±10^15, else :class:`DiceLimitError`."""
+    if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+        return value
+    raise DiceLimitError("结果超出范围（绝对值最大10^15）", position=position)
+
+
+class Evaluator:
+    """Rolls syntax trees with one RNG, one set of attributes and one budget."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        default_faces: int = 100,
+        variables: Mapping[str, int] | None = None,
+        budget: DiceBudget | None = None,
+    ) -> None:
+        self.rng = rng
+        self.default_faces = default_faces
+        self.variables: Mapping[str, int] = variables if variables is not None else {}
+        self.budget = budget if budget is not None else DiceBudget()
+        self._dispatch: dict[type, Callable[[Expr], Rolled]] = {
+            Num: self._num,  # type: ignore[dict-item]
+            Var: self._var,  # type: ignore[dict-item]
+            Unary: self._unary,  # type: ignore[dict-item]
+            Binary: self._binary,  # type: ignore[dict-item]
+            Dice: self._dice,  # type: ignore[dict-item]
+            Pool: self._pool,  # type: ignore[dict-item]
+        }
+
+    def roll(self, node: Expr) -> Rolled:
+        """Roll ``node`` and everything under it."""
+        return self._dispatch[type(node)](node)
+
+    # ------------------------------------------------------------------ arithmetic
+    def _num(self, node: Num) -> Rolled:
+        return Rolled(node, check_magnitude(node.value, node.pos))
+
+    def _var(self, node: Var) -> Rolled:
+        raw = lookup(self.variables, node.name)
+        if raw is None:
+            raise UnknownVariable(node.name, position=node.pos)
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or raw != int(raw):
+            raise DiceValueError(f'属性 "{snippet(node.name)}" 不是整数', position=node.pos)
+        return Rolled(node, check_magnitude(int(raw), node.pos))
+
+    def _unary(self, node: Unary) -> Rolled:
+        operand = self.roll(node.operand)
+        value = -operand.value if node.op == "-" else operand.value
+        return Rolled(node, value, (operand,))
+
+    def _binary(self, node: Binary) -> Rolled:
+        left = self.roll(node.left)
+        right = self.roll(node.right)
+        a, b = left.value, right.value
+        if node.op == "+":
+            value = a + b
+        elif node.op == "-":
+            value = a - b
+        elif node.op == "*":
+            value = a * b
+        else:
+            if b == 0:
+                raise DiceValueError(f"{where(node.pos)}：除数为0", position=node.pos)
+            value = a // b
+        return Rolled(node, check_magnitude(value, node.pos), (left, right))
+
+    # ------------------------------------------------------------------ dice
+    def _dice(self, node: Dice) -> Rolled:
+        count_r = self.roll(node.count) if node.count is not None else None
+        faces_r = self.roll(node.faces) if node.faces is not None else None
+        n = count_r.value if count_r is not None else 1
+        m = faces_r.value if faces_r is not None else self.default_faces
+        pos = node.pos
+        self._check_count(n, pos)
+        if m < 1:
+            raise DiceValueError(f"{where(pos)}：骰子面数至少为1", position=pos)
+        if m > MAX_FACES:
+            raise DiceLimitError(f"骰子面数最多为{MAX_FACES}", position=pos)
+        if node.explode and m == 1:
+            raise DiceValueError(f"{where(pos)}：1面骰不能爆炸（会无限加骰）", position=pos)
+        if node.select is not None:
+            _check_select(node.select, n)
+        records = self._roll_chains(n, m, m if node.explode else None, pos)
+        if node.select is not None:
+            records = _apply_select(records, node.select)
+        value = sum(d.value for d in records if d.kept)
+        return Rolled(node, value, (count_r, faces_r), tuple(records), count=n, faces=m)
+
+    def _pool(self, node: Pool) -> Rolled:
+        count_r = self.roll(node.count)
+        thr_r = self.roll(node.threshold)
+        n, y = count_r.value, thr_r.value
+        self._check_count(n, node.pos)
+        if y < POOL_MIN_AGAIN:
+            raise DiceValueError(f"{where(node.pos)}：加骰值最低为{POOL_MIN_AGAIN}", position=node.pos)
+        if y > POOL_NO_AGAIN:
+            raise DiceValueError(f"{where(node.pos)}：加骰值应为8到10（11为不加骰）", position=node.pos)
+        records = self._roll_chains(n, POOL_FACES, y, node.pos)
+        value = sum(1 for d in records if d.value >= POOL_SUCCESS)
+        return Rolled(node, value, (count_r, thr_r), tuple(records), count=n, faces=POOL_FACES, threshold=y)
+
+    def _check_count(self, n: int, pos: int) -> None:
+        if n < 1:
+            raise DiceValueError(f"{where(pos)}：骰子个数至少为1", position=pos)
+        if n > self.budget.limit:
+            raise DiceLimitError(f"一次最多掷{self.budget.limit}个骰子", position=pos)
+
+    def _roll_chains(self, n: int, faces: int, trigger: int | None, pos: int) -> list[DieRecord]:
+        """``n`` dice; a die >= ``trigger`` adds the next one (budget-checked), in a chain."""
+        self.budget.take(n, pos)
+        randint = self.rng.randint
+        out: list[DieRecord] = []
+        for _ in range(n):
+            value = randint(1, faces)
+            added = False
+            while trigger is not None and value >= trigger:
+                out.append(DieRecord(value, faces, exploded=True, added=added))
+                self.budget.take(1, pos)
+                value = randint(1, faces)
+                added = True
+            out.append(DieRecord(value, faces, added=added))
+        return out
+
+
+def _check_select(select: Select, n: int) -> None:
+    pos = select.pos
+    if select.kind in ("k", "q"):
+        if not 1 <= select.count <= n:
+            raise DiceValueError(f"{where(pos)}：保留的个数应在1到{n}之间", position=pos)
+    elif n < 2:
+        raise DiceValueError(f"{where(pos)}：只有1个骰子，不能再去掉", position=pos)
+    elif not 1 <= select.count <= n - 1:
+        raise DiceValueError(f"{where(pos)}：去掉的个数应在1到{n - 1}之间", position=pos)
+
+
+def _apply_select(records: list[DieRecord], select: Select) -> list[DieRecord]:
+    """Mark dice dropped by ``select``; ties keep the earlier die."""
+    idx = range(len(records))
+    highest = sorted(idx, key=lambda i: (-records[i].value, i))
+    lowest = sorted(idx, key=lambda i: (records[i].value, i))
+    c = select.count
+    if select.kind == "k":
+        kept = set(highest[:c])
+    elif select.kind == "q":
+        kept = set(lowest[:c])
+    elif select.kind == "dh":
+        kept = set(idx) - set(highest[:c])
+    else:
+        kept = set(idx) - set(lowest[:c])
+    return [
+        d if i in kept else DieRecord(d.value, d.faces, False, d.exploded, d.added)
+        for i, d in enumerate(records)
+    ]
+
+
+def evaluate(
+    tree: Expr,
+    rng: random.Random,
+    *,
+    default_faces: int = 100,
+    variables: Mapping[str, int] | None = None,
+    budget: DiceBudget | None = None,
+) -> Rolled:
+    """Roll ``tree`` once.  Pass one ``budget`` to several calls to share the dice limit."""
+    return Evaluator(rng, default_faces=default_faces, variables=variables, budget=budget).roll(tree)
+
+
+def all_dice(rolled: Rolled) -> Iterator[DieRecord]:
+    """Every die of ``rolled`` in the order rolled (counts and faces before their term)."""
+    for part in rolled.parts:
+        if part is not None:
+            yield from all_dice(part)
+    yield from rolled.dice
+
+
+__all__ = [
+    "POOL_FACES",
+    "POOL_MIN_AGAIN",
+    "POOL_NO_AGAIN",
+    "POOL_SUCCESS",
+    "DiceBudget",
+    "DieRecord",
+    "Evaluator",
+    "Rolled",
+    "all_dice",
+    "check_magnitude",
+    "evaluate",
+    "lookup",
+]
