@@ -1,0 +1,291 @@
+"""State of a D20 tick-initiative combat, as JSON-serialisable pydantic models.
+
+Field names follow ``shared/rules/tick20.md`` §2.2.  One :class:`Combat` per group; it carries
+its own ``schema_version``, an undo stack of snapshots and a short event log.  ``main``/``cur``
+are BASE's 主要先攻 M / 当前先攻 C; in the SPD variant ``cur`` is the 先攻值 I and ``main`` the
+rolled or placed value (used when a pending late joiner enters at the next round).
+
+No I/O, no clock, no randomness here.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+SCHEMA_VERSION = 1
+
+
+class Variant(str, Enum):
+    """BASE = seed 002 chapter 3; SPD = seed 004 追加规则."""
+
+    BASE = "base"
+    SPD = "spd"
+
+
+class Phase(str, Enum):
+    SETUP = "setup"
+    ACTIVE = "active"
+    ENDED = "ended"
+
+
+class DurationKind(str, Enum):
+    TICKS = "ticks"
+    ROUNDS = "rounds"
+    TURNS = "turns"
+    UNTIL_TICK_END = "tick_end"
+    UNTIL_ROUND_END = "round_end"
+    FOCUS = "focus"
+    PERMANENT = "permanent"
+    CONDITION = "condition"
+
+
+class Duration(BaseModel):
+    """How long an effect lasts (tick20.md §2.6)."""
+
+    kind: DurationKind = DurationKind.PERMANENT
+    amount: int = 0
+    boundary: Literal["start", "end"] = "end"
+    anchor: str | None = None
+    condition: str = ""
+    dice: str = ""
+    hidden: bool = False
+
+
+class InitMod(BaseModel):
+    """A typed initiative modifier carried by an effect."""
+
+    value: int
+    type: str = "通用"
+
+
+class Effect(BaseModel):
+    id: int
+    name: str
+    bearer: str
+    source: str | None = None
+    description: str = ""
+    duration: Duration = Field(default_factory=Duration)
+    remaining: int | None = None
+    end_round: int | None = None
+    born_seq: int = 0
+    born_g: int = 0
+    born_round: int = 0
+    init_mod: InitMod | None = None
+    parent: int | None = None
+    concentration: bool = False
+
+
+class InitRoll(BaseModel):
+    """The initiative check behind a value; ``die`` None = a fixed placement."""
+
+    dice: list[int] = Field(default_factory=list)
+    die: int | None = None
+    total: int = 0
+    nat: Literal["N1", "N20"] | None = None
+    passive: bool = False
+    edge: Literal["优势", "劣势"] | None = None
+    two_die: bool = False
+    doubles: int | None = None
+
+    @property
+    def settles(self) -> bool:
+        """沉淀 moves only active single-d20 rolls (A15)."""
+        return self.die is not None and not self.passive and not self.two_die
+
+
+class TotalAction(BaseModel):
+    name: str
+    total: int
+    paid: int = 0
+    paid_this_turn: int = 0
+
+
+class Wound(BaseModel):
+    level: int
+    tags: list[str] = Field(default_factory=list)
+
+
+class BodyPart(BaseModel):
+    name: str
+    vital: bool = False
+    wounds: list[Wound] = Field(default_factory=list)
+
+
+class Gauge(BaseModel):
+    cap: int = 5
+    hp: int = 5
+
+
+class Health(BaseModel):
+    """BASE: wounds per body part and SP; SPD: Hit Gauges and Mind Gauges."""
+
+    parts: list[BodyPart] = Field(default_factory=list)
+    sp: int | None = None
+    sp_max: int | None = None
+    hg: list[Gauge] = Field(default_factory=list)
+    mg: list[Gauge] = Field(default_factory=list)
+    crisis: int = 3
+    mp_debt: int = 0
+
+
+class PreTurn(BaseModel):
+    """What TURN START changed, so that a delay can put it back (tick20.md §2.4 DELAY)."""
+
+    ap: int = 0
+    mov: int = 0
+    ma_used: bool = False
+    ra_used: bool = False
+    actions_left: int = 0
+    effects: list[Effect] = Field(default_factory=list)
+
+
+class Combatant(BaseModel):
+    id: str
+    name: str
+    controller: str | None = None
+    side: str = "敌方"
+    lv: int = 0
+    join_seq: int = 0
+    manual_rank: int = 0
+    roll: InitRoll | None = None
+    init_mod: int = 0
+    main: int = 0
+    cur: int = 0
+    mod_total: int = 0
+    spd_base: int = 0
+    pending: bool = False
+    surprised: bool = False
+    hidden: bool = False
+    turns_this_round: int = 0
+    turns_total: int = 0
+    turn_started: bool = False
+    busy: bool = False
+    ap: int = 0
+    ap_max: int = 3
+    mov: int = 0
+    speed: int = 0
+    ma_used: bool = False
+    ra_used: bool = False
+    ta: TotalAction | None = None
+    actions_left: int = 0
+    adv_turn: int = -1
+    pre_turn: PreTurn | None = None
+    health: Health = Field(default_factory=Health)
+    note: str = ""
+
+    @property
+    def gm_played(self) -> bool:
+        return self.controller is None
+
+
+class Options(BaseModel):
+    """Per-combat switches (``.init begin`` / ``.init meta``)."""
+
+    variant: Variant = Variant.BASE
+    settle: bool = False
+    ap_max: int = 3
+    ap_start: int = 0
+    actions_per_turn: int = 1
+    delay_rule: Literal["next_tick", "literal"] = "next_tick"
+    carry_rule: Literal["carry", "reset"] = "carry"
+    remind: bool = True
+    hp_display: Literal["show", "fuzzy", "hide"] = "fuzzy"
+    name: str = ""
+
+
+class Event(BaseModel):
+    """Something the engine did; the renderer turns it into Chinese text."""
+
+    kind: str
+    round: int = 0
+    tick: int = 0
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Combat(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    options: Options = Field(default_factory=Options)
+    phase: Phase = Phase.SETUP
+    round: int = 0
+    tick: int = 20
+    g: int = 0
+    seq: int = 0
+    turn_no: int = 0
+    current: str | None = None
+    queue: list[str] = Field(default_factory=list)
+    acted: list[tuple[str, int]] = Field(default_factory=list)
+    round_order: list[str] = Field(default_factory=list)
+    combatants: list[Combatant] = Field(default_factory=list)
+    effects: list[Effect] = Field(default_factory=list)
+    owner: str | None = None
+    gms: list[str] = Field(default_factory=list)
+    advantage: dict[str, int] = Field(default_factory=dict)
+    next_cid: int = 1
+    next_eid: int = 1
+    next_join: int = 1
+    empty_rounds: int = 0
+    round_turns: int = 0
+    waiting: bool = False
+    undo: list[str] = Field(default_factory=list)
+    """Snapshots (JSON text, without undo and log) from before each change; newest last."""
+    log: list[Event] = Field(default_factory=list)
+
+    # ------------------------------------------------------------------ lookups
+    @property
+    def variant(self) -> Variant:
+        return self.options.variant
+
+    def get(self, cid: str) -> Combatant:
+        for c in self.combatants:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+    def maybe(self, cid: str | None) -> Combatant | None:
+        if cid is None:
+            return None
+        for c in self.combatants:
+            if c.id == cid:
+                return c
+        return None
+
+    def effect(self, eid: int) -> Effect | None:
+        for e in self.effects:
+            if e.id == eid:
+                return e
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Combat:
+        version = data.get("schema_version", SCHEMA_VERSION)
+        if version != SCHEMA_VERSION:
+            raise ValueError(f"unsupported tick20 schema_version {version}")
+        return cls.model_validate(data)
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "BodyPart",
+    "Combat",
+    "Combatant",
+    "Duration",
+    "DurationKind",
+    "Effect",
+    "Event",
+    "Gauge",
+    "Health",
+    "InitMod",
+    "InitRoll",
+    "Options",
+    "Phase",
+    "PreTurn",
+    "TotalAction",
+    "Variant",
+    "Wound",
+]
