@@ -129,8 +129,9 @@ def parse_command(args: str, *, known: Collection[str] = ()) -> ParsedCommand:
     if first.kind not in _STARTS_EXPRESSION:
         return ParsedCommand(repeats, None, args[first.pos :].strip())
     tree = parser.expression()
-    if isinstance(tree, Var) and not _is_known(tree.name, known):
+    if first.kind is Kind.NAME and isinstance(tree, Var) and not _is_known(tree.name, known):
         return ParsedCommand(repeats, None, args[first.pos :].strip())
+    parser.check_length()
     stop = parser.peek()
     if stop.kind is Kind.EOF:
         return ParsedCommand(repeats, tree, "")

@@ -37,7 +37,8 @@ def snippet(text: str, limit: int = 10) -> str:
     >>> snippet("x" * 20, limit=5)
     'xxxxx…'
     """
-    return text if len(text) <= limit else text[:limit] + "…"
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in cut)
 
 
 class DiceError(InputSyntaxError):

@@ -50,6 +50,7 @@ class Parser:
         self.lexer = Lexer(text, known=known, start=start)
         self.max_chars = max_chars
         self.depth = 0
+        self.last_end = start
 
     # ------------------------------------------------------------------ tokens
     def peek(self) -> Token:
@@ -58,9 +59,23 @@ class Parser:
 
     def _advance(self) -> Token:
         tok = self.lexer.advance()
-        if tok.end > self.max_chars:
-            raise DiceLimitError(f"表达式太长（最多{self.max_chars}个字符）", position=tok.pos)
+        self.last_end = tok.end
+        if tok.end > self.max_chars and tok.kind is not Kind.NAME:
+            raise self.too_long(tok.pos)
         return tok
+
+    def too_long(self, position: int) -> DiceLimitError:
+        """The error for an expression longer than ``max_chars``."""
+        return DiceLimitError(f"表达式太长（最多{self.max_chars}个字符）", position=position)
+
+    def check_length(self) -> None:
+        """Raise if the consumed expression ends past ``max_chars``.
+
+        A long name is let through :meth:`expression` (a lone unknown name is a reason, and a
+        reason may be long); call this once the text is known to be an expression.
+        """
+        if self.last_end > self.max_chars:
+            raise self.too_long(self.max_chars)
 
     def unexpected(self, tok: Token) -> DiceError:
         """The error for a token that cannot stand here."""
@@ -202,6 +217,7 @@ def parse(text: str, *, known: Collection[str] = ()) -> Expr:
     tok = parser.peek()
     if tok.kind is not Kind.EOF:
         raise parser.unexpected(tok)
+    parser.check_length()
     return tree
 
 
