@@ -126,3 +126,25 @@ def _ctx():
 @pytest.mark.parametrize("text", [".bot", ".help", ".pc"])
 async def test_private_chat_works(app: App, text: str) -> None:
     assert re.search(r"\S", await say(app, text, group=None))
+
+
+async def test_r_uses_default_die_attributes_and_reason(app: App) -> None:
+    text = await say(app, ".r", name="艾拉")
+    assert re.fullmatch(r"艾拉 掷骰: 1?d100=\d+", text) or "d100=" in text, text
+    assert "只有" in await say(app, ".set 20")
+    assert "d20" in await say(app, ".set 20", roles=("admin",))
+    assert "d20=" in await say(app, ".r")
+    assert "d20=" in await say(app, ".r 侦查")
+    await say(app, ".st 敏捷12")
+    text = await say(app, ".r 1d20+敏捷 闪避")
+    m = re.search(r"=\[(\d+)\]\+12=(\d+)", text) or re.search(r"=(\d+)\+12=(\d+)", text)
+    assert m and int(m.group(1)) + 12 == int(m.group(2)) and "闪避" in text, text
+
+
+async def test_rh_goes_private_with_content_free_group_note(app: App) -> None:
+    replies = await run(app, ".rh 1d100 偷看", name="潜行者")
+    public = [r for r in replies if not r.private]
+    private = [r for r in replies if r.private]
+    assert len(public) == 1 and len(private) == 1
+    assert "暗骰" in public[0].text and "1d100=" not in public[0].text
+    assert "1d100=" in private[0].text and private[0].fallback and "1d100=" not in private[0].fallback

@@ -8,6 +8,8 @@ from dataclasses import replace
 from chronodice.core.commands import Call, command
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
+from chronodice.dice import roll_command
+from chronodice.render.dice import format_roll
 
 from .characters import (
     active_or_create,
@@ -47,9 +49,6 @@ async def cmd_r(call: Call) -> list[Reply]:
 
 
 async def _roll_text(call: Call) -> str:
-    from chronodice.dice import roll_command  # TEMP lazy until dice lands
-    from chronodice.render.dice import format_roll
-
     char = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
     out = roll_command(
         call.args,
