@@ -223,6 +223,7 @@ class _Engine:
                 self.round_start()
                 step = "tick_start"
             elif step == "tick_start":
+                self.skip_empty_ticks()
                 self.tick_start()
                 step = "pick"
             elif step == "pick":
@@ -242,6 +243,39 @@ class _Engine:
                 step = "round_start"
         raise RuntimeError("tick20 engine: no progress within the step limit")  # pragma: no cover
 
+    def skip_empty_ticks(self) -> None:
+        """Jump over ticks where nothing can happen (no turn, no tick-counted expiry).
+
+        Exactly equivalent to running them one by one: G and seq advance by the same amount and
+        TICKS effects are counted down, but no effect reaches 0 inside the skipped range.
+        """
+        st = self.st
+        t = st.tick
+        if t >= 20 or t <= 1:
+            return
+        target = 1
+        for c in st.combatants:
+            if not c.pending:
+                pos = self.rules.tick_position(c)
+                if pos is not None and target < pos <= t:
+                    target = pos
+        counted = []
+        for e in st.effects:
+            kind = e.duration.kind
+            if kind is DurationKind.UNTIL_TICK_END:
+                return
+            if kind is DurationKind.TICKS:
+                counted.append(e)
+                target = max(target, t - (e.remaining or 0) + 1)
+        skipped = t - target
+        if skipped <= 0:
+            return
+        st.g += skipped
+        st.seq += skipped
+        for e in counted:
+            e.remaining = (e.remaining or 0) - skipped
+        st.tick = target
+
     def round_start(self) -> None:
         st = self.st
         st.tick = 20
@@ -253,7 +287,7 @@ class _Engine:
             c.turns_this_round = 0
         st.round_order = self.compute_round_order()
         st.round_turns = 0
-        self.emit("round_start")
+        self.emit("round_start", values={c.id: c.cur for c in st.combatants if not c.pending})
         if self.rules.has_ap:
             self.round_hooks()
 
@@ -501,8 +535,12 @@ class _Engine:
 
 
 # --------------------------------------------------------------------------- transitions
-def _copy(state: Combat) -> Combat:
-    return Combat.model_validate_json(state.model_dump_json())
+def _copy(state: Combat, snapshot: str | None = None) -> Combat:
+    """A working copy; ``undo`` and ``log`` are shared lists of immutable items, copied shallowly."""
+    work = Combat.model_validate_json(snapshot or state.model_dump_json(exclude={"undo", "log"}))
+    work.undo = list(state.undo)
+    work.log = list(state.log)
+    return work
 
 
 def _transition(fn: F) -> F:
@@ -510,8 +548,8 @@ def _transition(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(state: Combat, *args: Any, **kwargs: Any) -> Outcome:
-        work = _copy(state)
         snapshot = state.model_dump_json(exclude={"undo", "log"})
+        work = _copy(state, snapshot)
         eng = _Engine(work)
         fn(eng, *args, **kwargs)
         work.undo = [*work.undo, snapshot][-UNDO_DEPTH:]
