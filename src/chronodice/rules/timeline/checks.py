@@ -134,6 +134,16 @@ def windup(impact: float, value: float) -> float:
     return r2(20 * impact / value)
 
 
+def sheet_windup(impact: float, value: float) -> int:
+    """The Excel sheet's windup: ROUND(I·2·10/A, 0) on the exact value (no r2 first).
+
+    >>> sheet_windup(150, 115), sheet_windup(50, 222.25), windup(50, 222.25)
+    (26, 4, 4.5)
+    """
+    _check_attr(value)
+    return math.floor(20 * impact / value + 0.5)
+
+
 def impact_for(time: float, value: float) -> float:
     """F14: I = A·T/20, r2 (§4.13: 力量 175, 10t → 87.5; 敏捷 175, 5t → 43.75).
 
@@ -193,6 +203,7 @@ __all__ = [
     "opposed_winner",
     "ratio",
     "roll_check",
+    "sheet_windup",
     "target_value",
     "windup",
 ]
