@@ -51,7 +51,7 @@ def names(draw: st.DrawFn) -> str:
 
 @st.composite
 def dice_terms(draw: st.DrawFn, depth: int) -> str:
-    count = draw(st.one_of(st.sampled_from(["", "1", "2", "3", "4", "10"]), st.just("敏捷"), parens(depth)))
+    count = draw(st.one_of(st.sampled_from(["", "2", "3", "4", "4", "10"]), st.just("敏捷"), parens(depth)))
     faces = draw(st.one_of(st.sampled_from(["", "%", "1", "2", "6", "20", "100"]), parens(depth)))
     d = draw(st.sampled_from(["d", "D"]))
     mods = []

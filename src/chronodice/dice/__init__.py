@@ -3,7 +3,8 @@
 One module per stage: :mod:`~chronodice.dice.tokens` (scanner), :mod:`~chronodice.dice.ast`
 (tree, grammar, canonical text), :mod:`~chronodice.dice.parser`, :mod:`~chronodice.dice.evaluate`
 (rolling, budget, semantics), :mod:`~chronodice.dice.trace` (the text players see) and
-:mod:`~chronodice.dice.command` (``.r`` arguments: repeats, expression, reason).
+:mod:`~chronodice.dice.command` (``.r`` arguments: repeats, expression, reason);
+:mod:`~chronodice.dice.probability` gives exact distributions where they are cheap.
 
 >>> import random
 >>> out = roll_command("3d6+2 侦查", random.Random(3))
@@ -19,6 +20,7 @@ from .command import ParsedCommand, RollOutcome, RollResult, parse_command, roll
 from .errors import DiceError, DiceLimitError, DiceValueError, UnknownVariable
 from .evaluate import DiceBudget, DieRecord, Rolled, all_dice, evaluate
 from .parser import parse
+from .probability import distribution, expected_value
 from .trace import detail
 
 __all__ = [
@@ -43,7 +45,9 @@ __all__ = [
     "all_dice",
     "ast",
     "detail",
+    "distribution",
     "evaluate",
+    "expected_value",
     "parse",
     "parse_command",
     "roll_command",
