@@ -1,0 +1,107 @@
+"""Splitting attack bonus successes over the attacks of one attack action (seed 003 «特殊» cases).
+
+* Every attack action may use all the character's attack bonus successes.
+* One action making several attacks: the attacker declares, before attacking, how the bonus is
+  split over those attacks.
+* One action hitting several targets once each (an area): each target gets the full bonus.
+* Several targets, some hit several times: a target hit once gets the full bonus; a target hit
+  several times still splits it over its attacks.  Reading taken: each multi-hit target splits the
+  full bonus over *its own* attacks (as every target "gets" the whole bonus in the area case).
+* A split may leave bonus successes unused (the attacker's choice) but never exceed the total.
+  Without a declared split the bonus is spread evenly, earlier attacks taking the remainder.
+* Bonus gained during the action and weapon-by-weapon splits are the GM's call: this module
+  only checks and reports a declared split.
+
+Text form of the targets: ``甲 乙×3 丙*2=2/1`` (name, hits, optional split with ``/``).
+
+>>> plan = allocate(4, parse_targets("甲 乙×3 丙*2=3/1"))
+>>> [(a.target, a.hit, a.bonus) for a in plan]
+[('甲', 1, 4), ('乙', 1, 2), ('乙', 2, 1), ('乙', 3, 1), ('丙', 1, 3), ('丙', 2, 1)]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chronodice.core.errors import IllegalAction, InputSyntaxError
+from chronodice.core.limits import MAX_REPEATS
+
+USAGE = ".ww 分配 <骰池> [+Ns] 目标[×次数][=分配/分配…] …（如 .ww 分配 力量+格斗 +4s 甲 乙×3=2/1/1）"
+MAX_ATTACKS = MAX_REPEATS
+
+_TARGET = re.compile(r"^([^\s×xX*=,/\d][^\s×*=,/]*?)?(?:[×xX*](\d+))?(?:=(\d+(?:/\d+)*))?$")
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    hits: int = 1
+    split: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One attack of the action: the ``hit``-th attack on ``target``, with ``bonus`` successes."""
+
+    target: str
+    hit: int
+    bonus: int
+
+
+def parse_targets(text: str) -> list[Target]:
+    """Parse ``甲 乙×3 丙*2=2/1``."""
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    if not words:
+        raise InputSyntaxError("请给出目标，如 甲 乙×3", usage=USAGE)
+    targets: list[Target] = []
+    for w in words:
+        m = _TARGET.match(w)
+        if not m:
+            raise InputSyntaxError(f"无法理解目标「{w[:20]}」", usage=USAGE)
+        name = m.group(1) or f"目标{len(targets) + 1}"
+        if len(m.group(2) or "") > 3 or len(m.group(3) or "") > 80:
+            raise InputSyntaxError(f"「{w[:20]}」的数值太大", usage=USAGE)
+        hits = int(m.group(2)) if m.group(2) else 1
+        if hits < 1:
+            raise InputSyntaxError(f"「{name}」的攻击次数至少为1", usage=USAGE)
+        split = tuple(int(x) for x in m.group(3).split("/")) if m.group(3) else None
+        targets.append(Target(name, hits, split))
+    if sum(t.hits for t in targets) > MAX_ATTACKS:
+        raise InputSyntaxError(f"一次最多分配{MAX_ATTACKS}次攻击", usage=USAGE)
+    return targets
+
+
+def even_split(total: int, hits: int) -> tuple[int, ...]:
+    """Spread ``total`` over ``hits`` attacks, earlier attacks taking the remainder.
+
+    >>> even_split(5, 3), even_split(1, 3)
+    ((2, 2, 1), (1, 0, 0))
+    """
+    q, r = divmod(total, hits)
+    return tuple(q + (1 if i < r else 0) for i in range(hits))
+
+
+def allocate(total: int, targets: list[Target]) -> list[Attack]:
+    """Each attack of the action with its bonus successes, by the seed's special cases."""
+    if total < 0:
+        raise InputSyntaxError("攻击附加成功不能为负数", usage=USAGE)
+    attacks: list[Attack] = []
+    for t in targets:
+        if t.hits == 1:
+            if t.split is not None and (len(t.split) != 1 or t.split[0] > total):
+                raise IllegalAction(f"「{t.name}」只受到一次攻击，可以获得全部{total}个攻击附加成功")
+            attacks.append(Attack(t.name, 1, total if t.split is None else t.split[0]))
+            continue
+        split = t.split if t.split is not None else even_split(total, t.hits)
+        if len(split) != t.hits:
+            raise IllegalAction(f"「{t.name}」受到{t.hits}次攻击，但分配了{len(split)}份")
+        if sum(split) > total:
+            raise IllegalAction(
+                f"「{t.name}」的分配合计{sum(split)}，超过了攻击附加成功{total}（多次攻击需分配全部攻击附加成功）"
+            )
+        attacks.extend(Attack(t.name, i + 1, b) for i, b in enumerate(split))
+    return attacks
+
+
+__all__ = ["USAGE", "Attack", "Target", "allocate", "even_split", "parse_targets"]
