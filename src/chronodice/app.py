@@ -83,16 +83,21 @@ class App:
             return [Reply.say("你发送指令太快了，请稍后再试（一分钟内不再回应你）")]
         spec = routed.spec
         try:
-            if ctx.group_id is not None and not spec.works_when_off:
-                group = await self.store.get_group(ctx.group_id)
-                if not group.enabled:
-                    return None
+            view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
+            if view.group is not None and not view.group.enabled and not spec.works_when_off:
+                return None
             if len(text) > MAX_MESSAGE_CHARS:
                 return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{spec.usage}")]
             if spec.group_only and ctx.group_id is None:
                 return [Reply.say(f"该指令只能在群聊中使用\n格式：{spec.usage}")]
             call = Call(
-                ctx=ctx, args=routed.args, app=self, root=routed.root, raw_args=routed.raw_args, spec=spec
+                ctx=ctx,
+                args=routed.args,
+                app=self,
+                root=routed.root,
+                raw_args=routed.raw_args,
+                spec=spec,
+                view=view,
             )
             replies = await spec.handler(call)
         except ChronoDiceError as err:

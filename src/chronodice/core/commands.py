@@ -187,6 +187,15 @@ class Call:
     root: str = ""
     raw_args: str = ""
     spec: CommandSpec | None = None
+    view: Any = None
+    """The :class:`chronodice.store.ContextView` read by the dispatcher before the handler ran
+    (group, nickname, active character) — a snapshot; re-read from the store before writing."""
+
+    @property
+    def name(self) -> str:
+        """What replies call the sender: ``.nn`` nickname, else the platform name, else the id."""
+        nick = self.view.nickname if self.view is not None else None
+        return nick or self.ctx.sender_name or self.ctx.user_id
 
     @property
     def command_text(self) -> str:

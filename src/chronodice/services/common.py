@@ -28,7 +28,9 @@ SYSTEM_NAMES = {"generic": "通用", "timeline": "时间线", "pool10": "无限�
 
 
 async def default_die(call: Call) -> int:
-    group = await call.app.store.get_group(call.ctx.scope)
+    group = call.view.group if call.view is not None and call.view.group is not None else None
+    if group is None:
+        group = await call.app.store.get_group(call.ctx.scope)
     return int(group.settings.get("default_die", DEFAULT_DIE))
 
 
@@ -49,14 +51,14 @@ async def cmd_r(call: Call) -> list[Reply]:
 
 
 async def _roll_text(call: Call) -> str:
-    char = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+    char = call.view.character if call.view is not None else None
     out = roll_command(
         call.args,
         call.app.rng,
         default_faces=await default_die(call),
         variables=numeric_attributes(char),
     )
-    return format_roll(await call.app.display_name(call.ctx), out)
+    return format_roll(call.name, out)
 
 
 @command("rh", usage=".rh [表达式] [理由]", summary="暗骰：结果私聊发给你，群里只说掷了暗骰")
@@ -64,7 +66,7 @@ async def cmd_rh(call: Call) -> list[Reply]:
     text = await _roll_text(call)
     if call.ctx.group_id is None:
         return [Reply.say(text)]
-    name = await call.app.display_name(call.ctx)
+    name = call.name
     return [
         Reply.say(f"{name} 进行了一次暗骰"),
         Reply.whisper(

@@ -1,6 +1,15 @@
 """The shared store (SQLAlchemy 2.x async + Alembic): the only package that imports SQLAlchemy."""
 
 from .database import DEFAULT_URL, Store, StoreBusy
-from .records import CharacterRecord, GroupRecord, LogEntry, UndoResult
+from .records import CharacterRecord, ContextView, GroupRecord, LogEntry, UndoResult
 
-__all__ = ["DEFAULT_URL", "CharacterRecord", "GroupRecord", "LogEntry", "Store", "StoreBusy", "UndoResult"]
+__all__ = [
+    "DEFAULT_URL",
+    "CharacterRecord",
+    "ContextView",
+    "GroupRecord",
+    "LogEntry",
+    "Store",
+    "StoreBusy",
+    "UndoResult",
+]

@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 
 from .models import Binding, Character, Group, GroupGM, Nickname, Pending, Session, SessionLog, utcnow
-from .records import CharacterRecord, GroupRecord, LogEntry, UndoResult
+from .records import CharacterRecord, ContextView, GroupRecord, LogEntry, UndoResult
 
 T = TypeVar("T")
 
@@ -78,9 +78,15 @@ class Store:
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        self._read_engine: AsyncEngine = self.engine
         if self.dialect == "sqlite":
-            _sqlite_pragmas(self.engine)
+            # Writers start with BEGIN IMMEDIATE (no lock-upgrade dead-locks); pure reads use a
+            # second pool with deferred transactions, which in WAL mode never wait for writers.
+            _sqlite_pragmas(self.engine, "BEGIN IMMEDIATE")
+            self._read_engine = create_async_engine(url, **kwargs)
+            _sqlite_pragmas(self._read_engine, "BEGIN")
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._read_sessions = async_sessionmaker(self._read_engine, expire_on_commit=False)
 
     # ------------------------------------------------------------------ lifecycle
     async def migrate(self) -> None:
@@ -101,10 +107,19 @@ class Store:
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self._read_engine is not self.engine:
+            await self._read_engine.dispose()
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncSession]:
+        """A read-write transaction."""
         async with self._sessions() as session, session.begin():
+            yield session
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncSession]:
+        """A read-only transaction (one consistent snapshot)."""
+        async with self._read_sessions() as session, session.begin():
             yield session
 
     async def _retry(self, attempt: Callable[[], Any], what: str) -> Any:
@@ -130,16 +145,8 @@ class Store:
     # ------------------------------------------------------------------ nicknames
     async def get_nickname(self, user_id: str, scope: str | None) -> str | None:
         """The nickname of ``user_id`` in ``scope``, else the user's global one, else None."""
-        async with self._tx() as s:
-            rows = (
-                await s.execute(
-                    select(Nickname.scope, Nickname.name).where(
-                        Nickname.user_id == user_id, Nickname.scope.in_([scope or "", ""])
-                    )
-                )
-            ).all()
-        names = {r.scope: r.name for r in rows}
-        return names.get(scope or "") or names.get("")
+        async with self._read() as s:
+            return await _nickname(s, user_id, scope)
 
     async def set_nickname(self, user_id: str, scope: str | None, name: str | None) -> None:
         """Set (or with ``None`` clear) the nickname in ``scope`` (``None``/"" = everywhere)."""
@@ -160,20 +167,16 @@ class Store:
 
     # ------------------------------------------------------------------ groups
     async def get_group(self, group_id: str) -> GroupRecord:
-        async with self._tx() as s:
-            row = await s.get(Group, group_id)
-            gms = (
-                (await s.execute(select(GroupGM.user_id).where(GroupGM.group_id == group_id))).scalars().all()
-            )
-        if row is None:
-            return GroupRecord(group_id=group_id, gms=tuple(sorted(gms)))
-        return GroupRecord(
-            group_id=group_id,
-            enabled=row.enabled,
-            settings=copy.deepcopy(row.settings or {}),
-            gms=tuple(sorted(gms)),
-            version=row.version,
-        )
+        async with self._read() as s:
+            return await _group(s, group_id)
+
+    async def view(self, user_id: str, scope: str, group_id: str | None) -> ContextView:
+        """Everything most commands read, in one transaction: the group, nickname, active character."""
+        async with self._read() as s:
+            group = await _group(s, group_id) if group_id is not None else None
+            nickname = await _nickname(s, user_id, group_id)
+            character = await _active(s, user_id, scope)
+        return ContextView(group=group, nickname=nickname, character=character)
 
     async def set_enabled(self, group_id: str, enabled: bool) -> None:
         async def attempt() -> tuple[bool, None]:
@@ -258,12 +261,12 @@ class Store:
         return rec
 
     async def get_character(self, character_id: int) -> CharacterRecord | None:
-        async with self._tx() as s:
+        async with self._read() as s:
             row = await s.get(Character, character_id)
             return _char(row) if row else None
 
     async def find_character(self, owner_id: str, name: str) -> CharacterRecord | None:
-        async with self._tx() as s:
+        async with self._read() as s:
             row = (
                 await s.execute(
                     select(Character).where(Character.owner_id == owner_id, Character.name == name)
@@ -272,7 +275,7 @@ class Store:
             return _char(row) if row else None
 
     async def list_characters(self, owner_id: str, system: str | None = None) -> list[CharacterRecord]:
-        async with self._tx() as s:
+        async with self._read() as s:
             q = select(Character).where(Character.owner_id == owner_id)
             if system is not None:
                 q = q.where(Character.system == system)
@@ -340,17 +343,8 @@ class Store:
 
     async def active_character(self, user_id: str, scope: str | None) -> CharacterRecord | None:
         """The character bound in ``scope``, else the user's default, else None."""
-        async with self._tx() as s:
-            rows = (
-                await s.execute(
-                    select(Binding.scope, Character)
-                    .join(Character, Character.id == Binding.character_id)
-                    .where(Binding.user_id == user_id, Binding.scope.in_([scope or "", ""]))
-                )
-            ).all()
-            found = {r[0]: r[1] for r in rows}
-            row = found.get(scope or "") or found.get("")
-            return _char(row) if row else None
+        async with self._read() as s:
+            return await _active(s, user_id, scope)
 
     async def active_binding_id(self, user_id: str, scope: str | None) -> int | None:
         rec = await self.active_character(user_id, scope)
@@ -359,7 +353,7 @@ class Store:
     # ------------------------------------------------------------------ sessions
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
         """The session state and its version (``(None, 0)`` when there is none)."""
-        async with self._tx() as s:
+        async with self._read() as s:
             row = await s.get(Session, (scope, system))
             if row is None:
                 return None, 0
@@ -460,7 +454,7 @@ class Store:
 
     async def session_log(self, scope: str, system: str | None = None, limit: int = 50) -> list[LogEntry]:
         """The newest ``limit`` log entries, oldest first."""
-        async with self._tx() as s:
+        async with self._read() as s:
             q = select(SessionLog).where(SessionLog.scope == scope)
             if system is not None:
                 q = q.where(SessionLog.system == system)
@@ -481,7 +475,7 @@ class Store:
 
     async def list_sessions(self, system: str) -> list[tuple[str, dict[str, Any] | None, int]]:
         """Every (scope, state, version) of a system — for sweepers after a restart."""
-        async with self._tx() as s:
+        async with self._read() as s:
             rows = (await s.execute(select(Session).where(Session.system == system))).scalars().all()
             return [(r.scope, copy.deepcopy(r.state), r.version) for r in rows]
 
@@ -514,6 +508,45 @@ class Store:
         return value
 
 
+async def _nickname(s: AsyncSession, user_id: str, scope: str | None) -> str | None:
+    rows = (
+        await s.execute(
+            select(Nickname.scope, Nickname.name).where(
+                Nickname.user_id == user_id, Nickname.scope.in_([scope or "", ""])
+            )
+        )
+    ).all()
+    names = {r.scope: r.name for r in rows}
+    return names.get(scope or "") or names.get("")
+
+
+async def _group(s: AsyncSession, group_id: str) -> GroupRecord:
+    row = await s.get(Group, group_id)
+    gms = (await s.execute(select(GroupGM.user_id).where(GroupGM.group_id == group_id))).scalars().all()
+    if row is None:
+        return GroupRecord(group_id=group_id, gms=tuple(sorted(gms)))
+    return GroupRecord(
+        group_id=group_id,
+        enabled=row.enabled,
+        settings=copy.deepcopy(row.settings or {}),
+        gms=tuple(sorted(gms)),
+        version=row.version,
+    )
+
+
+async def _active(s: AsyncSession, user_id: str, scope: str | None) -> CharacterRecord | None:
+    rows = (
+        await s.execute(
+            select(Binding.scope, Character)
+            .join(Character, Character.id == Binding.character_id)
+            .where(Binding.user_id == user_id, Binding.scope.in_([scope or "", ""]))
+        )
+    ).all()
+    found = {r[0]: r[1] for r in rows}
+    row = found.get(scope or "") or found.get("")
+    return _char(row) if row else None
+
+
 def _is_transient(exc: DBAPIError) -> bool:
     msg = str(exc.orig if exc.orig is not None else exc).lower()
     return any(
@@ -522,7 +555,7 @@ def _is_transient(exc: DBAPIError) -> bool:
     )
 
 
-def _sqlite_pragmas(engine: AsyncEngine) -> None:
+def _sqlite_pragmas(engine: AsyncEngine, begin: str) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None
@@ -535,4 +568,4 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql(begin)

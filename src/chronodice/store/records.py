@@ -55,3 +55,13 @@ class UndoResult:
     command: str
     user_id: str
     state: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class ContextView:
+    """What the dispatcher reads once per command: the group (None in private), the sender's
+    nickname and active character."""
+
+    group: GroupRecord | None
+    nickname: str | None
+    character: CharacterRecord | None
