@@ -5,7 +5,8 @@ How ``[N#][expression] [reason]`` is split (the reason is what follows the expre
 * ``2#d20 攻击``: ``N#`` at the very start repeats the roll N times (1 to 20; N is a plain
   number); the dice limit counts all repeats together.
 * The expression is read as far as it goes.  What follows is the reason when it is set off by a
-  space (``3d6+2 侦查``) or starts with a non-ASCII character (``3d6侦查``, ``d20😀``).  An ASCII
+  space (``3d6+2 侦查``), by ``, ; :`` (``3d6,侦查`` — the caller has already turned ``，`` into
+  ``,``) or starts with a non-ASCII character (``3d6侦查``, ``d20😀``).  Any other ASCII
   character touching the expression is an error that points at it (``d6x`` → ``第3个字符附近无法理解
   "x"``), and so are a stray ``) ! % #`` and a dice modifier cut off by a space (``4d6 k3``).
 * No expression at all (``.r``, ``.r 侦查``, ``.r 'hi``): the default die ``1d{default_faces}``,
@@ -41,6 +42,8 @@ from .trace import detail
 _STARTS_EXPRESSION = frozenset({Kind.NUM, Kind.NAME, Kind.D, Kind.LPAREN, Kind.PLUS, Kind.MINUS})
 _NEVER_REASON = frozenset({Kind.RPAREN, Kind.HASH, Kind.BANG, Kind.PERCENT, Kind.STAR, Kind.SLASH})
 _MODIFIER_WORDS = frozenset({"k", "q", "kh", "kl", "dh", "dl", "!"})
+_SEPARATORS = ",;:"
+"""Punctuation that may separate the expression from the reason (``3d6,侦查`` after normalising ``，``)."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +130,7 @@ def parse_command(args: str, *, known: Collection[str] = ()) -> ParsedCommand:
     if first.kind in _NEVER_REASON:
         raise parser.unexpected(first)
     if first.kind not in _STARTS_EXPRESSION:
-        return ParsedCommand(repeats, None, args[first.pos :].strip())
+        return ParsedCommand(repeats, None, _reason(args[first.pos :]))
     tree = parser.expression()
     if first.kind is Kind.NAME and isinstance(tree, Var) and not _is_known(tree.name, known):
         return ParsedCommand(repeats, None, args[first.pos :].strip())
@@ -146,10 +149,17 @@ def parse_command(args: str, *, known: Collection[str] = ()) -> ParsedCommand:
             raise DiceError(
                 f'{where(stop.pos)}附近的 "{snippet(word)}" 要紧跟在骰子后面，不能有空格', position=stop.pos
             )
-        return ParsedCommand(repeats, tree, rest.strip())
+        return ParsedCommand(repeats, tree, _reason(rest))
     if stop.kind in (Kind.NAME, Kind.ERROR) and not stop.text.isascii():
-        return ParsedCommand(repeats, tree, rest.strip())
+        return ParsedCommand(repeats, tree, _reason(rest))
+    if stop.kind is Kind.ERROR and stop.text in _SEPARATORS:
+        return ParsedCommand(repeats, tree, _reason(rest))
     raise parser.unexpected(stop)
+
+
+def _reason(rest: str) -> str:
+    """The reason text: ``rest`` without surrounding spaces and leading separators."""
+    return rest.strip().lstrip(_SEPARATORS).strip()
 
 
 def _is_known(name: str, known: Collection[str]) -> bool:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
@@ -132,13 +133,13 @@ class Evaluator:
         self.default_faces = default_faces
         self.variables: Mapping[str, int] = variables if variables is not None else {}
         self.budget = budget if budget is not None else DiceBudget()
-        self._dispatch: dict[type, Callable[[Expr], Rolled]] = {
-            Num: self._num,  # type: ignore[dict-item]
-            Var: self._var,  # type: ignore[dict-item]
-            Unary: self._unary,  # type: ignore[dict-item]
-            Binary: self._binary,  # type: ignore[dict-item]
-            Dice: self._dice,  # type: ignore[dict-item]
-            Pool: self._pool,  # type: ignore[dict-item]
+        self._dispatch: dict[type, Callable[[Any], Rolled]] = {
+            Num: self._num,
+            Var: self._var,
+            Unary: self._unary,
+            Binary: self._binary,
+            Dice: self._dice,
+            Pool: self._pool,
         }
 
     def roll(self, node: Expr) -> Rolled:
