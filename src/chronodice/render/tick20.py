@@ -1,0 +1,280 @@
+"""Chinese text for the D20 tick system: turn cards, the combat list, event lines, checks.
+
+Everything the group sees is the *player view*: hidden combatants are "???" and hidden
+durations "?"; the GM view (private messages) shows them.  Cards stay short (tick20.md §4.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
+from chronodice.rules.tick20.durations import format_duration
+from chronodice.rules.tick20.engine import forecast
+from chronodice.rules.tick20.health import LEVEL_NAMES, gauge_total, in_crisis, part_status
+from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase, Variant
+from chronodice.rules.tick20.modifiers import Modifier
+
+VARIANT_NAMES = {Variant.BASE: "基础", Variant.SPD: "速度"}
+MAX_LIST_LINES = 30
+
+
+def name_of(st: Combat, cid: str | None, gm: bool = False) -> str:
+    c = st.maybe(cid)
+    if c is None:
+        return "GM" if cid is None else "（已离场）"
+    return c.name if (gm or not c.hidden) else "???"
+
+
+def value_text(st: Combat, c: Combatant) -> str:
+    """BASE ``25(当前8)`` for split combatants, else the current value; SPD the 先攻值."""
+    if st.variant is Variant.BASE and c.main > 20:
+        return f"{c.main}(当前{c.cur})"
+    return str(c.cur if st.phase is not Phase.SETUP or st.variant is Variant.SPD else c.main)
+
+
+def health_text(st: Combat, c: Combatant, gm: bool) -> str:
+    h = c.health
+    parts: list[str] = []
+    for p in h.parts:
+        status = part_status(p)
+        if status:
+            parts.append(f"<{status}:{p.name}>")
+        elif p.wounds and (gm or c.controller is not None or st.options.hp_display == "show"):
+            counts = [LEVEL_NAMES[w.level] for w in p.wounds]
+            parts.append(f"{p.name}:{'/'.join(counts)}")
+    if h.sp is not None and (gm or c.controller is not None):
+        parts.append(f"SP{h.sp}/{h.sp_max}")
+    if h.hg:
+        cur, cap = gauge_total(h.hg, h.mp_debt)
+        show = gm or c.controller is not None or st.options.hp_display == "show"
+        if show:
+            parts.append(f"HP{cur}/{cap}")
+        elif st.options.hp_display == "fuzzy":
+            parts.append(
+                "HP"
+                + "▮" * round(5 * cur / cap if cap else 0)
+                + "▯" * (5 - round(5 * cur / cap if cap else 0))
+            )
+        if in_crisis(h):
+            parts.append("危机")
+    return " ".join(parts)
+
+
+def effects_text(st: Combat, cid: str, gm: bool) -> str:
+    out = []
+    for e in st.effects:
+        if e.bearer != cid:
+            continue
+        dur = format_duration(
+            e.duration.model_copy(update={"hidden": e.duration.hidden and not gm}), e.remaining, e.end_round
+        )
+        mod = ""
+        if e.init_mod is not None:
+            mod = f" 先攻{e.init_mod.value:+d}{e.init_mod.type}"
+        out.append(f"[{e.name}{mod} {dur}]")
+    return "".join(out)
+
+
+def combat_list(st: Combat, *, gm: bool = False) -> str:
+    """``.init``: header, then one line per combatant in action order."""
+    title = f"（{st.options.name}）" if st.options.name else ""
+    variant = VARIANT_NAMES[st.variant]
+    if st.phase is Phase.SETUP:
+        head = f"战斗准备中{title}（{variant}）：{len(st.combatants)}名参战者，GM 发送 .init start 开战"
+    elif st.waiting:
+        head = f"第{st.round}轮开始前（已连续{st.empty_rounds}轮无人行动）：GM 发送 .init next 继续"
+    else:
+        head = f"第{st.round}轮 · 第{st.tick}刻{title}（{variant}）　当前：{name_of(st, st.current, gm)}"
+    lines = [head]
+    order = {cid: i for i, cid in enumerate(st.round_order)}
+    shown = [c for c in st.combatants if gm or not c.hidden or c.id == st.current]
+    shown.sort(key=lambda c: order.get(c.id, 10_000 + c.join_seq))
+    for c in shown[:MAX_LIST_LINES]:
+        mark = "▶" if c.id == st.current else " "
+        bits = [f"{mark}{value_text(st, c):>3}  {name_of(st, c.id, gm)}"]
+        if st.variant is Variant.BASE:
+            bits.append(f"AP {c.ap}/{c.ap_max}")
+        elif c.spd_base:
+            bits.append(f"SPD{c.spd_base}")
+        if c.ta is not None:
+            bits.append(f"全力:{c.ta.name} {c.ta.paid}/{c.ta.total}")
+        eff = effects_text(st, c.id, gm)
+        if eff:
+            bits.append(eff)
+        health = health_text(st, c, gm)
+        if health:
+            bits.append(health)
+        if c.pending:
+            bits.append("下轮加入")
+        elif st.phase is Phase.ACTIVE and c.id in st.queue and c.id != st.current:
+            bits.append("本刻待行动")
+        elif st.phase is Phase.ACTIVE and c.turns_this_round and c.id != st.current:
+            bits.append("已行动")
+        if c.surprised and st.phase is Phase.SETUP:
+            bits.append("被突袭")
+        lines.append("　".join(bits))
+    if len(shown) > MAX_LIST_LINES:
+        lines.append(f"……另有{len(shown) - MAX_LIST_LINES}名")
+    if st.variant is Variant.SPD and st.advantage:
+        lines.append("优势点：" + "，".join(f"{k}{v}" for k, v in st.advantage.items()))
+    return "\n".join(lines)
+
+
+def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> list[str]:
+    """What happened on the way to the current turn, one short line each."""
+    out: list[str] = []
+    ended: list[str] = []
+
+    def flush() -> None:
+        if ended:
+            out.append("  结束：" + "，".join(ended))
+            ended.clear()
+
+    for ev in events:
+        d = ev.data
+        if ev.kind == "effect_end" and d.get("reason") in ("expired", "parent"):
+            src = name_of(st, d.get("source"), gm) if d.get("source") else ""
+            bearer = name_of(st, d["bearer"], gm)
+            ended.append(f"{bearer}的{d['effect']}" + (f"（{src}）" if src else ""))
+            continue
+        flush()
+        if ev.kind == "round_start":
+            out.append(f"—— 第{ev.round}轮开始 ——")
+        elif ev.kind == "dying_check":
+            adv = "，劣势" if d.get("disadvantage") else ""
+            out.append(
+                f"  {name_of(st, d['cid'], gm)} 濒死检定：强韧防御 目标{d['target']}{adv}（{d['part']}）"
+            )
+        elif ev.kind == "dismembered":
+            out.append(f"  {name_of(st, d['cid'], gm)} 的{d['part']}<欠损>：<解体>")
+        elif ev.kind == "erosion":
+            out.append(f"  {name_of(st, d['cid'], gm)} 侵蚀：{d['part']}受到1道擦伤")
+        elif ev.kind == "stiffen":
+            out.append(f"  {name_of(st, d['cid'], gm)} 僵化：失去{d['lost']}AP（现{d['ap']}）")
+        elif ev.kind == "lost_turn":
+            out.append(
+                f"  注意：{name_of(st, d['cid'], gm)} 的先攻升到已过的刻度，本轮失去回合（可用 .init set 重新放置）"
+            )
+        elif ev.kind == "ta_broken":
+            out.append(
+                f"  {name_of(st, d['cid'], gm)} 的全力动作「{d['ta']}」被打断（已付{d['paid']}/{d['total']}）"
+            )
+        elif ev.kind == "ta_done":
+            out.append(f"  {name_of(st, d['cid'], gm)} 完成全力动作「{d['ta']}」，效果生效")
+        elif ev.kind == "settle":
+            out.append(f"  沉淀：{name_of(st, d['cid'], gm)} 骰值{d['delta']:+d}（主要先攻{d['main']}）")
+        elif ev.kind == "stalled":
+            out.append(
+                f"已连续{d['rounds']}轮无人能行动，暂停在第{st.round}轮开始前；GM 发送 .init next 继续"
+            )
+        elif ev.kind == "delay":
+            out.append(f"  {name_of(st, d['cid'], gm)} 延后（先攻{d['cur']}）")
+        elif ev.kind == "effect_restored":
+            out.append(f"  （延后：{d['effect']} 恢复）")
+    flush()
+    return out
+
+
+def turn_line(st: Combat) -> str:
+    c = st.maybe(st.current)
+    if c is None:
+        return ""
+    name = name_of(st, c.id)
+    ping = f" @{c.name}" if c.controller and not c.hidden else ""
+    ap = f"　AP {c.ap}/{c.ap_max}" if st.variant is Variant.BASE else ""
+    hint = "　（可 .延后）" if c.controller else ""
+    return f"▶ {name} 的回合{ping}{ap}{hint}"
+
+
+def forecast_line(st: Combat) -> str:
+    nxt = forecast(st, 3)
+    if not nxt:
+        return ""
+    bits = []
+    for r, t, cid in nxt:
+        where = f"第{t}刻" if r == st.round else f"第{r}轮 第{t}刻"
+        bits.append(f"{where} {name_of(st, cid)}")
+    return "  接下来：" + " → ".join(bits)
+
+
+def turn_card(st: Combat, events: Iterable[Event]) -> str:
+    """The card posted after every advance (player view)."""
+    events = list(events)
+    lines: list[str] = []
+    for line in event_lines(st, events):
+        lines.append(line)
+    if st.phase is Phase.ACTIVE and not st.waiting and st.current is not None:
+        lines.append(f"⚔ 第{st.round}轮 · 第{st.tick}刻（{VARIANT_NAMES[st.variant]}）")
+        lines.append(turn_line(st))
+        fc = forecast_line(st)
+        if fc:
+            lines.append(fc)
+    return "\n".join(lines[-15:]) if len(lines) > 15 else "\n".join(lines)
+
+
+def summary(st: Combat, ev: Event) -> str:
+    d = ev.data
+    lines = [f"战斗结束：共{d['rounds']}轮"]
+    turns = d.get("turns", {})
+    names = d.get("names", {})
+    if turns:
+        lines.append("回合数：" + "，".join(f"{names.get(cid, cid)}×{n}" for cid, n in turns.items()))
+    effects = d.get("effects", [])
+    if effects:
+        lines.append("仍在的效果（已清除）：" + "，".join(f"{names.get(b, b)}的{n}" for b, n in effects[:10]))
+    return "\n".join(lines)
+
+
+def mods_text(mods: Iterable[Modifier]) -> str:
+    return "".join(f"{m.value:+d}{m.source or ''}" for m in mods if m.value)
+
+
+def d20_text(name: str, what: str, roll: D20Roll, judgement: Judgement | None, mods: str = "") -> str:
+    """``艾琳 的运动检定：D20=[6,15]→15+2=17/15 成功（成功度2）``."""
+    if roll.passive:
+        dice = "被动10"
+    elif len(roll.dice) > 1:
+        dice = f"D20=[{','.join(map(str, roll.dice))}]{roll.edge}→{roll.die}"
+    else:
+        dice = f"D20={roll.die}"
+    base = roll.modifier - roll.nat_bonus
+    nat = f"{roll.nat_bonus:+d}({roll.nat})" if roll.nat else ""
+    text = f"{name} 的{what}检定：{dice}{base:+d}{nat}={roll.total}"
+    if mods:
+        text += f"\n修正：{mods}"
+    if judgement is not None:
+        text += f"\n检定：{judgement.total}/{judgement.target} {judgement.outcome}"
+        if judgement.success_degree is not None:
+            text += f"（成功度{judgement.success_degree}）"
+        else:
+            text += f"（失败度{judgement.failure_degree}）"
+    return text
+
+
+def two_die_text(name: str, what: str, roll: TwoDieRoll, target: int | None) -> str:
+    a, b = roll.sizes
+    x, y = roll.dice
+    text = (
+        f"{name} 的［{what}］检定：d{a}+d{b}=[{x},{y}]{roll.modifier:+d}={roll.total}（HR{roll.high_roll}）"
+    )
+    if roll.doubles is not None:
+        extra = "，获得1点物语点" if roll.story_point else "，获得1个机会" if roll.opportunity else ""
+        text += f"\n双{roll.doubles}{extra}"
+    if target is not None:
+        ok = roll.total >= target
+        text += f"\n检定：{roll.total}/{target} {'成功' if ok else '失败'}"
+    return text
+
+
+__all__ = [
+    "combat_list",
+    "d20_text",
+    "event_lines",
+    "forecast_line",
+    "name_of",
+    "summary",
+    "turn_card",
+    "turn_line",
+    "two_die_text",
+]

@@ -1,0 +1,179 @@
+"""D20 tick system commands through App.dispatch on a real SQLite file (tick20.md §4, C02, C03)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from helpers import run, say
+
+from chronodice.app import App
+from chronodice.rules.tick20.model import Combat
+
+GM = {"user": "10001", "roles": ("admin",)}
+P1 = {"user": "10002", "name": "艾琳"}
+P2 = {"user": "10003", "name": "布鲁诺"}
+
+
+async def state_of(app: App, group: str = "20002") -> Combat:
+    raw, _ = await app.store.load_session(group, "tick20")
+    assert raw is not None
+    return Combat.from_dict(raw)
+
+
+async def setup_basic(app: App) -> None:
+    """GM begins; A 17 and B 12 are PCs (fixed values), D 8 an NPC."""
+    await say(app, ".init begin", **GM)
+    await say(app, ".ri =17", **P1)
+    await say(app, ".ri =12", **P2)
+    await say(app, ".ri =8 哥布林", **GM)
+
+
+async def test_begin_join_start_and_turn_card(app: App) -> None:
+    await setup_basic(app)
+    text = await say(app, ".init start", **GM)
+    assert "⚔ 第1轮 · 第17刻（基础）" in text
+    assert "▶ 艾琳 的回合 @艾琳　AP 3/3" in text
+    assert "接下来：第12刻 布鲁诺 → 第8刻 哥布林 → 第2轮 第17刻 艾琳" in text
+    listing = await say(app, ".init", **P2)
+    assert listing.splitlines()[0] == "第1轮 · 第17刻（基础）　当前：艾琳"
+    assert re.search(r"▶ 17  艾琳　AP 3/3", listing)
+
+
+async def test_c03_wrong_player_and_bad_duration_leave_state_unchanged(app: App) -> None:
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    await say(app, ".ed", **P1)
+    before = (await state_of(app)).model_dump_json()
+    text = await say(app, ".init next", **P1)
+    assert text == "现在是 布鲁诺 的回合（第12刻），只有 布鲁诺 的玩家或 GM 可以结束"
+    text = await say(app, ".init eff 哥布林 眩晕 三轮", **GM)
+    assert "时长格式：数字+单位（刻/轮/回合），例 .init eff 哥布林 眩晕 2轮" in text
+    assert (await state_of(app)).model_dump_json() == before
+
+
+async def test_c02_two_advances_at_once_move_the_turn_once(app: App) -> None:
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    await say(app, ".ed", **P1)  # now 布鲁诺 (t12)
+    r1, r2 = await asyncio.gather(run(app, ".init next", **P2), run(app, ".init next", **GM))
+    st = await state_of(app)
+    assert st.get("c2").turns_total == 1
+    assert st.current == "c3" and st.tick == 8
+    texts = [r1[0].text, r2[0].text]
+    assert sum("▶ 哥布林 的回合" in t for t in texts) == 1
+    assert sum("回合已经推进到 哥布林 的回合（第8刻），没有重复推进" in t for t in texts) == 1
+
+
+async def test_delay_effects_ap_and_undo(app: App) -> None:
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    text = await say(app, ".延后", **P1)
+    assert "艾琳 延后（先攻16）" in text and "▶ 艾琳 的回合" in text and "第16刻" in text
+    assert "AP 2/3" in await say(app, ".ap -1 攻击", **P1)
+    assert "已经行动过" in await say(app, ".延后", **P1)
+    text = await say(app, ".init eff 哥布林 迟缓 3刻", **GM)
+    assert "哥布林 获得「迟缓」（3刻）" in text
+    await say(app, ".ed", **P1)  # t12 布鲁诺: 迟缓 counted at t15..t12 tick starts (4 > 3): gone
+    st = await state_of(app)
+    assert st.current == "c2" and not st.effects
+    text = await say(app, ".init undo", **GM)
+    assert "已撤销1步" in text
+    st = await state_of(app)
+    assert st.current == "c1" and st.tick == 16 and st.get("c1").ap == 2
+    assert [e.name for e in st.effects] == ["迟缓"]
+
+
+async def test_permissions_and_npc_join_need_gm(app: App) -> None:
+    await setup_basic(app)
+    assert "只有" in await say(app, ".ri =5 龙", **P1)
+    assert "只有" in await say(app, ".init start", **P1)
+    assert "只有" in await say(app, ".init rm 哥布林", **P1)
+    assert "只能给自己的角色添加效果" in await say(app, ".init eff 哥布林 中毒 2轮", **P1)
+    assert "艾琳 获得「祝福」（2轮）" in await say(app, ".init eff 我 祝福 2轮", **P1)
+
+
+async def test_hidden_npc_and_hidden_duration_go_to_the_gm_privately(app: App) -> None:
+    await setup_basic(app)
+    replies = await run(app, ".ri 暗 +4 伏兵", **GM)
+    public = [r for r in replies if not r.private]
+    private = [r for r in replies if r.private]
+    assert public[0].text.splitlines()[0] == "??? 加入了先攻（暗）"
+    assert "共3名参战者" in public[0].text
+    assert private and "伏兵：D20=" in private[0].text and private[0].to_user == "10001"
+    await say(app, ".init start", **GM)
+    listing = await say(app, ".init", **P1)
+    assert "伏兵" not in listing
+    replies = await run(app, ".init eff 哥布林 诅咒 1d4轮 暗", **GM)
+    assert "哥布林 获得「诅咒」（?（暗））" in replies[0].text
+    secret = [r.text for r in replies if r.private]
+    assert secret and re.search(r"暗时长：「诅咒」[1-4]轮", secret[0])
+    assert "剩?" in await say(app, ".init", **P1)
+
+
+async def test_rc_checks_from_the_card(app: App) -> None:
+    await say(app, ".st 力量14 体质12 LV4 运动熟练度1", **P1)
+    text = await say(app, ".rc 运动 15", **P1)
+    m = re.search(r"艾琳 的运动检定：D20=(\d+)([+-]\d+)(?:[+-]10\(N\d+\))?=(-?\d+)", text)
+    assert m, text
+    assert m.group(2) == "+4"  # 力量 +2, 熟练 +2, LV−4 = 0 内在
+    assert re.search(r"检定：-?\d+/15 (大成功|成功|失败|大失败)", text)
+    text = await say(app, ".rc 被动 洞悉 优势", **P1)
+    assert "被动10" in text
+    text = await say(app, ".rc +3 12 对抗12", **P1)
+    assert "对抗：" in text
+    await say(app, ".st DEX8 INS6", **P1)
+    text = await say(app, ".rc DEX+INS 13", **P1)
+    assert re.search(r"d8\+d6=\[\d,\d\]\+0=\d+", text) and "检定：" in text
+    assert "没有「烹饪」这项技能" in await say(app, ".rc 烹饪", **P1)
+
+
+async def test_spd_variant_with_gauges_and_advantage(app: App) -> None:
+    await say(app, ".init begin 速度", **GM)
+    await say(app, ".ri =17", **P1)
+    await say(app, ".ri =12 哥布林", **GM)
+    await say(app, ".hp 哥布林 hg 10", **GM)
+    text = await say(app, ".init start", **GM)
+    assert "（速度）" in text and "AP" not in text
+    text = await say(app, ".hp 哥布林 -7", **GM)
+    assert "击破HG：我方获得1点优势点（共1）" in text
+    st = await state_of(app)
+    assert [g.hp for g in st.get("c2").health.hg[:3]] == [0, 3, 5]
+    assert "HP▮▮▮▮" in text  # NPC numbers are blurred for the group by default
+    assert "速度规则（004）没有AP" in await say(app, ".ap -1", **P1)
+
+
+async def test_wounds_and_dying_check_reminder(app: App) -> None:
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    text = await say(app, ".wound 哥布林 躯干 轻伤x4", **GM)
+    assert "<残障:躯干>" in text
+    await say(app, ".ed", **P1)
+    await say(app, ".ed", **P2)
+    text = await say(app, ".init next", **GM)
+    assert "哥布林 濒死检定：强韧防御 目标20（躯干）" in text
+    text = await say(app, ".wound 哥布林 躯干 hit5 dp2 dr0", **GM)
+    assert "<解体>" in text
+
+
+async def test_ap_total_action_and_log_and_end(app: App) -> None:
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    text = await say(app, ".ap ta 9 大招 3", **P1)
+    assert "全力动作「大招」3/9" in text
+    text = await say(app, ".ed", **P1)
+    assert "▶ 布鲁诺 的回合" in text
+    assert "战报" in await say(app, ".init log", **GM)
+    assert "确定结束战斗" in await say(app, ".init end", **GM)
+    text = await say(app, ".init end 确认", **GM)
+    assert text.startswith("战斗结束：共1轮") and "艾琳×1" in text
+    assert "没有进行中的战斗" in await say(app, ".init", **P1)
+
+
+async def test_common_undo_reverts_a_tracker_command(app: App) -> None:
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    await say(app, ".ed", **P1)
+    await say(app, ".undo", **GM)
+    st = await state_of(app)
+    assert st.current == "c1"
