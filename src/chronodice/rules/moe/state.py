@@ -11,6 +11,7 @@ Everything here is plain data: ``GameState.to_dict()`` is canonical JSON-able da
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -168,6 +169,7 @@ class GameState:
     def from_dict(cls, d: dict[str, Any]) -> GameState:
         if d.get("schema_version") != SCHEMA_VERSION:
             raise ValueError(f"unsupported 萌E state schema {d.get('schema_version')!r}")
+        d = copy.deepcopy(d)  # never share lists with the caller's data (a stored snapshot)
         players = []
         for p in d["players"]:
             p = dict(p)

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .base import Ask
 from .engine import Game, Gen
 from .pack import load_pack
 from .record import initial_state
@@ -106,3 +107,39 @@ def play(
             ans = default_answer(ask)
         g.submit(ask.seat, ans)
     return g.result_value
+
+
+class Script:
+    """Answers requests for :func:`play`: the first rule returning something other than ``...``
+    wins, else the timeout default.  Every request seen is kept in ``asks``."""
+
+    def __init__(self, *rules: Callable[[Ask], Any]) -> None:
+        self.rules = list(rules)
+        self.asks: list[Ask] = []
+
+    def __call__(self, ask: Ask) -> Any:
+        from .auto import default_answer
+
+        self.asks.append(ask)
+        for rule in self.rules:
+            value = rule(ask)
+            if value is not ...:
+                return value
+        return default_answer(ask)
+
+    def kinds(self, seat: int | None = None) -> list[str]:
+        return [a.kind for a in self.asks if seat is None or a.seat == seat]
+
+
+def fired(g: Game, name: str, about: int | None = None) -> int:
+    """How many times timing ``name`` fired (about ``about`` when given)."""
+    return sum(1 for t in g.trace if t[0] == name and (about is None or t[1] == about))
+
+
+def index_of(g: Game, name: str, about: int | None = None, start: int = 0) -> int:
+    """Position of the first firing of ``name`` in the trace (from ``start``), -1 if none."""
+    for i in range(start, len(g.trace)):
+        t = g.trace[i]
+        if t[0] == name and (about is None or t[1] == about):
+            return i
+    return -1
