@@ -12,6 +12,7 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
     mod     := "!" | ("k" | "kh" | "q" | "kl" | "dh" | "dl") [NUM]
     atom    := NUM | NAME | "(" expr ")"
     part    := NUM | "(" expr ")"                # no bare name: "3d侦查" is 3d + reason
+
 Each node keeps ``pos``, the 0-based index in the input of the token that made it, so an error
 found while rolling (``1d0``, an unknown name) still points at the right place.  ``str(node)``
 gives the canonical form: lower-case, no spaces, ``k``/``q`` for keep highest/lowest, an omitted
