@@ -1,0 +1,128 @@
+"""End to end (issue 6): a D20 tick combat through ``python bot.py`` over a real reverse WebSocket.
+
+A GM begins a combat, three players and two NPCs join; two full rounds with a delay, an effect
+that expires on the right tick, AP spent, a wound and an undo; the bot is SIGKILLed in the middle
+of round 2 and continues exactly there after a restart; two people sending ``.init next`` at the
+same moment advance the turn once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import defaultdict, deque
+
+import pytest
+from onebot_client import ApiCall, BotProcess, OneBotClient
+
+pytestmark = pytest.mark.e2e
+
+GM = {"user": 10001, "role": "admin", "card": "主持人"}
+AILIN = {"user": 10002, "card": "艾琳"}
+BRUNO = {"user": 10003, "card": "布鲁诺"}
+KARA = {"user": 10004, "card": "卡拉"}
+
+
+_sent: dict[int, deque[float]] = defaultdict(deque)
+
+
+async def pace(user: int) -> None:
+    """Stay under the bot's flood limit (10 commands in 10 s per user), as a real GM would."""
+    times = _sent[user]
+    while times and time.monotonic() - times[0] > 10.5:
+        times.popleft()
+    if len(times) >= 8:
+        await asyncio.sleep(10.6 - (time.monotonic() - times[0]))
+        times.popleft()
+    times.append(time.monotonic())
+
+
+async def say(client: OneBotClient, text: str, who: dict) -> str:
+    await pace(who["user"])
+    return await client.group(text, expect=1, **who)
+
+
+async def burst(client: OneBotClient, sends: list[tuple[str, dict]], wait: float = 3.0) -> list[ApiCall]:
+    """Send several messages without waiting in between; collect every call they cause."""
+    for _, who in sends:
+        await pace(who["user"])
+    while not client.calls.empty():
+        client.calls.get_nowait()
+    frames = [
+        json.dumps(client._event(text, who["user"], 20002, who.get("role", "member"), who.get("card", "")))
+        for text, who in sends
+    ]
+    await asyncio.gather(*(client._ws.send(f) for f in frames))
+    got: list[ApiCall] = []
+    while True:
+        try:
+            got.append(await asyncio.wait_for(client.calls.get(), wait))
+        except asyncio.TimeoutError:
+            return got
+
+
+async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess) -> None:
+    async with OneBotClient(bot_process.url) as c:
+        assert "新战斗（基础规则）" in await say(c, ".init begin", GM)
+        assert "艾琳 的先攻：=17" in await say(c, ".ri =17", AILIN)
+        assert "布鲁诺 的先攻：=12" in await say(c, ".ri =12", BRUNO)
+        assert "卡拉 的先攻：=12" in await say(c, ".ri =12", KARA)
+        text = await say(c, ".ri =15 哥布林, =8 狼", GM)
+        assert "哥布林 的先攻：=15" in text and "狼 的先攻：=8" in text
+        text = await say(c, ".init start", GM)
+        assert "⚔ 第1轮 · 第17刻（基础）" in text and "▶ 艾琳 的回合 @艾琳　AP 3/3" in text
+
+        # R1 t17 艾琳: spends AP; the GM slows the goblin for 3 ticks (G4 → ends at the t14 start)
+        assert "艾琳 AP 1/3" in await say(c, ".ap -2 攻击", AILIN)
+        assert "哥布林 获得「迟缓」（3刻）" in await say(c, ".init eff 哥布林 迟缓 3刻", GM)
+        text = await say(c, ".ed", AILIN)
+        assert "▶ 哥布林 的回合" in text and "第15刻" in text and "结束" not in text
+        text = await say(c, ".init next", GM)  # t14 start ends 迟缓, then t12 布鲁诺
+        assert "结束：哥布林的迟缓（艾琳）" in text and "▶ 布鲁诺 的回合" in text
+
+        # R1 t12: 布鲁诺 delays to t11; 卡拉 (tied at 12) acts first
+        text = await say(c, ".延后", BRUNO)
+        assert "布鲁诺 延后（先攻11）" in text and "▶ 卡拉 的回合" in text
+        text = await say(c, ".ed", KARA)
+        assert "⚔ 第1轮 · 第11刻" in text and "▶ 布鲁诺 的回合" in text
+        text = await say(c, ".ed", BRUNO)
+        assert "▶ 狼 的回合" in text
+
+        # a wound, undone, then dealt again
+        assert "<负伤:腿部>" in await say(c, ".wound 狼 腿部 擦伤x4", GM)
+        assert "已撤销1步" in await say(c, ".init undo", GM)
+        assert "腿部" not in await say(c, ".init status 狼", GM)
+        assert "腿部:轻伤" in await say(c, ".wound 狼 腿部 轻伤x1", GM)
+        text = await say(c, ".init next", GM)
+        assert "—— 第2轮开始 ——" in text and "⚔ 第2轮 · 第17刻" in text and "▶ 艾琳 的回合" in text
+
+        # R2: 艾琳 17, 哥布林 15, 卡拉 12, 布鲁诺 11 (delay carried), 狼 8
+        await say(c, ".ed", AILIN)
+        text = await say(c, ".init next", GM)
+        assert "▶ 卡拉 的回合" in text and "第12刻" in text
+        assert "接下来：第11刻 布鲁诺 → 第8刻 狼 → 第3轮 第17刻 艾琳" in text
+        bot_process.kill()  # mid-round, during 卡拉's turn
+
+    bot_process.start()
+    async with OneBotClient(bot_process.url) as c:
+        text = await say(c, ".init", KARA)
+        assert text.splitlines()[0] == "第2轮 · 第12刻（基础）　当前：卡拉"
+        assert "腿部:轻伤" in await say(c, ".init status 狼", GM)
+        text = await say(c, ".ed", KARA)
+        assert "⚔ 第2轮 · 第11刻" in text and "▶ 布鲁诺 的回合" in text
+
+        # two people advance at the same moment: exactly one END_TURN
+        calls = await burst(c, [(".init next", BRUNO), (".init next", GM)])
+        texts = [x.text for x in calls if x.to_group]
+        assert len(texts) == 2, texts
+        assert sum("▶ 狼 的回合" in t for t in texts) == 1, texts
+        assert sum("没有重复推进" in t for t in texts) == 1, texts
+        text = await say(c, ".init", GM)
+        assert text.splitlines()[0] == "第2轮 · 第8刻（基础）　当前：狼"
+
+        text = await say(c, ".init next", GM)
+        assert "—— 第3轮开始 ——" in text and "▶ 艾琳 的回合" in text and "AP 3/3" in text
+        text = await say(c, ".init end 确认", GM)
+        assert text.startswith("战斗结束：共3轮")
+        assert "艾琳×2" in text and "布鲁诺×2" in text and "卡拉×2" in text and "狼×2" in text
