@@ -131,6 +131,8 @@ class BattleState:
     actions: tuple[Action, ...] = ()
     events: tuple[Event, ...] = ()
     next_id: int = 1
+    """Next action number (``#1``, ``#2`` … as players see them)."""
+    next_event: int = 1
     initiative: dict[str, Any] | None = None
     schema_version: int = SCHEMA_VERSION
 
@@ -147,6 +149,7 @@ class BattleState:
             actions=tuple(Action(**a) for a in data.get("actions", [])),
             events=tuple(Event(**e) for e in data.get("events", [])),
             next_id=int(data.get("next_id", 1)),
+            next_event=int(data.get("next_event", 1)),
             initiative=data.get("initiative"),
             schema_version=SCHEMA_VERSION,
         )
@@ -194,8 +197,8 @@ def _replace_participant(state: BattleState, p: Participant) -> BattleState:
 
 
 def _event(state: BattleState, key: str, kind: EventKind, **kw: Any) -> tuple[BattleState, Event]:
-    ev = Event(id=state.next_id, key=key, time=state.clock, kind=kind, **kw)
-    return replace(state, events=(*state.events, ev), next_id=state.next_id + 1), ev
+    ev = Event(id=state.next_event, key=key, time=state.clock, kind=kind, **kw)
+    return replace(state, events=(*state.events, ev), next_event=state.next_event + 1), ev
 
 
 def join_time(state: BattleState, key: str) -> float:

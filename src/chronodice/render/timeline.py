@@ -1,0 +1,387 @@
+"""TimeLine replies: Chinese text in MayuriBot's shapes, and Pillow pictures.
+
+Text keeps the markers MayuriBot's players know (√, ×, [↑]/[↓]/[=], 🎉/❗️, "———————").  Two
+pictures: the battle timeline as a time grid like the rule book's combat table (one row per
+character, each action at the t where it resolves, with impact and 体力/意志 changes), and the
+character sheet.  Pictures use the bundled CJK font only (no system font) and scale: a long
+battle packs several t into one column and shows at most :data:`MAX_IMAGE_ACTIONS` actions.
+
+``Display`` carries the per-group choice between MayuriBot's numbers (default) and the Excel
+sheet's (windup as whole t, success rates capped at 100 %).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from chronodice.rules.timeline.attributes import ATTRIBUTE_KEYS, CN, range_name
+from chronodice.rules.timeline.battle import Action, BattleState, Event, Participant, next_up
+from chronodice.rules.timeline.character import TLCharacter, Weapon
+from chronodice.rules.timeline.importing import WEAPON_TYPE_CN
+from chronodice.rules.timeline.modifiers import BUFF_TYPE_CN, RESOURCE_CN, Buff, Reduction
+from chronodice.rules.timeline.rounding import fmt, fmt_int, r0
+
+from .fonts import font
+
+LINE = "———————"
+MAX_TEXT_BLOCKS = 12
+"""Participants shown in the text timeline before pointing to the picture."""
+LOG_PAGE = 15
+MAX_IMAGE_ACTIONS = 400
+MAX_IMAGE_COLUMNS = 60
+
+
+@dataclass(frozen=True)
+class Display:
+    """Per-group display: ``sheet=True`` shows windup as whole t and caps rates at 100 %."""
+
+    sheet: bool = False
+
+    def windup(self, t: float) -> str:
+        return fmt_int(t) if self.sheet else fmt(t)
+
+    def rate(self, rate: float) -> str:
+        value = min(rate, 100.0) if self.sheet else rate
+        return f"{value:.0f}"
+
+
+# ------------------------------------------------------------------ characters
+def character_text(char: TLCharacter) -> str:
+    """``.chr show`` as text (the picture has the same content)."""
+    s, d, res = char.sheet, char.derived(), char.resources
+    lines = [
+        f"[{s.name}] Lv.{s.level:g} {s.race} {s.gender} {s.occupation}".rstrip(),
+        f"外貌 {s.appearance:g}  资产 {s.wealth:g}  年龄 {s.age:g}[{s.adult_age:g}]  体型 {s.size:g}[{s.standard_size:g}]",
+        f"物理 {fmt(d.revised_physical)} [{r0(d.physical / d.ability * 100):.0f}%]"
+        f"  思维 {fmt(d.revised_mental)} [{r0(d.mental / d.ability * 100):.0f}%]",
+        f"体力 {fmt(res.hp)}/{fmt(res.hp_full)} [{_pct(res.hp, res.hp_full)}]"
+        f"  意志 {fmt(res.mp)}/{fmt(res.mp_full)} [{_pct(res.mp, res.mp_full)}]",
+    ]
+    for key in ATTRIBUTE_KEYS:
+        base, value = d.checks[key], char.check(key)
+        diff = value - base
+        extra = f" ({'+' if diff > 0 else '-'}{fmt(abs(round(diff, 2)))})" if abs(diff) > 1e-9 else ""
+        lines.append(f"{CN[key]}: {fmt(value)}{extra}")
+    lines.append(
+        f"负重 {fmt(d.carried)}/{fmt(d.max_load)}  负重修正 {r0(d.weight_rev * 100):.0f}%"
+        f"  年龄修正 {r0(d.physical_age_rev * 100):.0f}%/{r0(d.mental_age_rev * 100):.0f}%"
+        f"  体型修正 {r0(d.size_rev * 100):.0f}%"
+    )
+    lines.append(f"交涉加成 {fmt(d.negotiation_bonus)}  现金 {fmt(res.cash)}")
+    return "\n".join(lines)
+
+
+def _pct(cur: float, full: float) -> str:
+    return f"{r0(cur / full * 100):.0f}%" if full else "—"
+
+
+def crd_text(char: TLCharacter) -> str:
+    res = char.resources
+    return "\n".join(
+        [
+            f"{char.name}: ",
+            f"体力: {fmt(res.hp)}/{fmt(res.hp_full)} [{_pct(res.hp, res.hp_full)}] ({fmt(res.hp - res.hp_full)})",
+            f"意志: {fmt(res.mp)}/{fmt(res.mp_full)} [{_pct(res.mp, res.mp_full)}] ({fmt(res.mp - res.mp_full)})",
+            f"现金: {fmt(res.cash)}",
+        ]
+    )
+
+
+def arrow(old: float, new: float) -> str:
+    return "[↑]" if new > old else "[↓]" if new < old else "[=]"
+
+
+def buff_value(b: Buff) -> str:
+    if b.type in ("direct_time", "final_time"):
+        return f"{r0(b.value * 100):.0f}%"
+    return fmt(b.value)
+
+
+def buff_rows(name: str, buffs: list[tuple[int, Buff]], title: str) -> str:
+    lines = [title]
+    for k, b in buffs:
+        lines.append(f"[{k}]📍{b.source}|{buff_value(b)}")
+        lines.append(f"---🏷{range_name(b.range)}|{BUFF_TYPE_CN[b.type]}")
+    return "\n".join(lines)
+
+
+def reduction_value(r: Reduction) -> str:
+    if r.kind == "%":
+        return f"{r.value * 100:g}%"
+    if r.kind == "defence":
+        return f"{r.value:g}d"
+    return fmt(r.value)
+
+
+def reduction_line(r: Reduction) -> str:
+    mark = "🛡" if r.kind == "defence" else "📍"
+    sign, res = r.range[0], r.range[1:]
+    return f"{mark} {sign}{RESOURCE_CN[res]} [{reduction_value(r)}] {r.damage_type}"
+
+
+def reduction_rows(rows: list[tuple[int, Reduction]], title: str) -> str:
+    lines = [title]
+    for k, r in rows:
+        mark = "🛡" if r.kind == "defence" else "📍"
+        lines.append(f"[{k}]{mark}{r.source}|{reduction_value(r)}")
+        lines.append(f"---🏷{r.range[0]}{RESOURCE_CN[r.range[1:]]}|{r.damage_type}")
+    return "\n".join(lines)
+
+
+def weapon_show(w: Weapon, ammo: int | None = None) -> str:
+    rows = [
+        ("名称", w.name),
+        ("类型", WEAPON_TYPE_CN[w.type]),
+        ("增幅属性", CN.get(w.attribute or "", "")),
+        ("伤害", fmt(w.damage) if w.damage or w.type != "other" else ""),
+        ("前摇", fmt(w.cast) if w.cast else ""),
+        ("射程", w.range),
+        ("载弹量", str(w.load) if w.load is not None else ""),
+        ("当前载弹", str(ammo if ammo is not None else w.current_load) if w.load is not None else ""),
+        ("装填时间", fmt(w.reload_time) if w.reload_time else ""),
+        ("负重", fmt(w.weight)),
+        ("备注", w.note),
+    ]
+    return "\n".join(f"{k.ljust(4, '—')}: {v}" for k, v in rows if v)
+
+
+# ------------------------------------------------------------------ the battle timeline
+def describe_action(a: Action, display: Display) -> str:
+    """MayuriBot's third line: attribute/note, weapon (amplifier), weapon + ammo (artillery)."""
+    w = a.weapon
+    if w is None:
+        text = CN.get(a.attribute, a.attribute)
+        return f"{text} : {a.note}" if a.note else text
+    note = f"（{w['note']}）" if w.get("note") else ""
+    if w["type"] == "artillery":
+        text = f"{w['name']}{note}\n[{w['after']}/{w['load']}]"
+    else:
+        text = f"{w['name']} : {CN.get(a.attribute, a.attribute)}{note}"
+    return f"{text}\n{a.note}" if a.note else text
+
+
+def action_summary(a: Action, p: Participant | None, display: Display) -> str:
+    """One log line: ``#3 甲 0.0→17.14t (17.14t) 力量 150.0 重拳``."""
+    who = p.name if p else a.key
+    what = "整备中..." if a.kind == "reload" else fmt(a.impact)
+    label = a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute)
+    status = ""
+    if a.cancelled_at is not None:
+        status = f" ✖取消@{display.windup(a.cancelled_at)}t"
+    line = f"#{a.id} {who} {display.windup(a.start)}→{display.windup(a.end)}t ({display.windup(a.windup)}t) {label} {what}"
+    return line + (f" {a.note}" if a.note else "") + status
+
+
+def event_summary(e: Event, p: Participant | None) -> str | None:
+    who = p.name if p else ""
+    t = fmt(e.time)
+    if e.kind in ("hp", "mp"):
+        sign = "+" if e.delta > 0 else ""
+        return (
+            f"@{t}t {who} {RESOURCE_CN[e.kind]}{sign}{fmt(e.delta)} → {fmt(e.after or 0)}/{fmt(e.full or 0)}"
+        )
+    if e.kind == "death":
+        return f"@{t}t ☠ {who} 死亡"
+    if e.kind == "join":
+        return f"@{t}t {who} 加入战斗"
+    if e.kind == "out":
+        return f"@{t}t {who} 退出战斗"
+    if e.kind == "cancel":
+        return f"@{t}t {who} 取消行动#{e.ref}"
+    if e.kind == "initiative":
+        return f"@{t}t {who} 先攻：其他角色从{fmt(e.after or 0)}t开始行动"
+    if e.kind == "advance":
+        return f"战斗时间推进到{fmt(e.after or 0)}t"
+    return None
+
+
+def participant_block(state: BattleState, p: Participant, display: Display) -> str:
+    """MayuriBot's four lines for a participant's latest action, with status marks."""
+    own = state.actions_of(p.key)
+    tag = "[NPC]" if p.npc else ""
+    status = {"dead": " ☠死亡", "out": " (已退出)"}.get(p.status, "")
+    head = f"{p.name}{tag} : {fmt(state.total_impact(p.key))}{status}"
+    if not own:
+        return f"{head}\n{display.windup(p.joined_at)}t 加入，尚未行动\n{LINE}"
+    last = own[-1]
+    impact = "整备中..." if last.kind == "reload" else fmt(last.impact)
+    mark = "" if last.resolved(state.clock) or last.cancelled else " ⌛"
+    if last.cancelled_at is not None:
+        mark = " ✖已取消"
+    cum = display.windup(state.free_at(p.key))
+    return f"{head}\n{cum}t ({display.windup(last.windup)}t) : {impact}{mark}\n{describe_action(last, display)}\n{LINE}"
+
+
+def timeline_text(state: BattleState, display: Display, *, limit: int = MAX_TEXT_BLOCKS) -> str:
+    """The reply to ``.bat``: clock, who acts next, one block per participant (capped)."""
+    lines = [f"⏱ 战斗时间 {display.windup(state.clock)}t｜行动{len(state.actions)}个"]
+    nxt = next_up(state)
+    if nxt is not None:
+        t, who = nxt
+        lines.append(f"▶ 下一个行动：{'、'.join(p.name for p in who)}（{display.windup(t)}t）")
+    lines.append(LINE)
+    order = sorted(
+        state.participants,
+        key=lambda p: (p.status != "active", state.free_at(p.key), p.name),
+    )
+    for p in order[:limit]:
+        lines.append(participant_block(state, p, display))
+    if len(order) > limit:
+        lines.append(f"…另有{len(order) - limit}名角色，发送 .bat 图 查看完整时间轴")
+    return "\n".join(lines)
+
+
+def log_page(state: BattleState, display: Display, page: int) -> str:
+    """Every action and event in time order, ``LOG_PAGE`` per page (``.bat 记录 页``)."""
+    entries: list[tuple[float, int, str]] = []
+    names = {p.key: p for p in state.participants}
+    for a in state.actions:
+        entries.append((a.start, a.id, action_summary(a, names.get(a.key), display)))
+    for e in state.events:
+        text = event_summary(e, names.get(e.key))
+        if text and e.kind != "cancel":
+            entries.append((e.time, e.id, text))
+    entries.sort()
+    pages = max(1, -(-len(entries) // LOG_PAGE))
+    page = min(max(page, 1), pages)
+    chunk = entries[(page - 1) * LOG_PAGE : page * LOG_PAGE]
+    head = f"战斗记录 第{page}/{pages}页（共{len(entries)}条）"
+    return "\n".join([head, *(c[2] for c in chunk)]) if chunk else head + "\n（空）"
+
+
+# ------------------------------------------------------------------ pictures
+BG = (250, 248, 242)
+INK = (40, 40, 40)
+GRID = (205, 200, 190)
+HEAD = (228, 222, 208)
+COLORS = [(66, 133, 244), (219, 68, 55), (15, 157, 88), (171, 71, 188), (255, 143, 0), (0, 151, 167)]
+
+
+def _png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=3)
+    return buf.getvalue()
+
+
+def timeline_image(state: BattleState, display: Display) -> bytes:
+    """The combat table: rows = characters, columns = time; each action where it resolves.
+
+    Up to :data:`MAX_IMAGE_COLUMNS` columns: when the battle is longer, one column covers
+    several t (the header says which).  Only the latest :data:`MAX_IMAGE_ACTIONS` actions are
+    drawn; the title says how many were left out.
+    """
+    actions = list(state.actions[-MAX_IMAGE_ACTIONS:])
+    skipped = len(state.actions) - len(actions)
+    parts = list(state.participants) or []
+    t_max = max([state.clock, *(a.end for a in actions), *(e.time for e in state.events)], default=0.0)
+    span = max(1, int(t_max) + 1)
+    step = max(1, -(-span // MAX_IMAGE_COLUMNS))
+    cols = -(-span // step) + 1
+    col_w, name_w, head_h = 64, 150, 64
+    sub = 3  # lines per participant row: action, impact, 体力
+    row_h = 20 * sub + 12
+    width = name_w + cols * col_w + 10
+    height = head_h + max(1, len(parts)) * row_h + 40
+    img = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(img)
+    f_title, f_small, f_cell = font(18), font(12), font(13)
+    title = f"战斗时间轴  当前 {display.windup(state.clock)}t  行动 {len(state.actions)} 个"
+    if skipped:
+        title += f"（只画最近 {len(actions)} 个）"
+    if step > 1:
+        title += f"  每格 {step}t"
+    draw.text((8, 6), title, fill=INK, font=f_title)
+    top = 34
+    draw.rectangle([0, top, width, top + 26], fill=HEAD)
+    draw.text((8, top + 6), "时间/t", fill=INK, font=f_cell)
+    for c in range(cols):
+        x = name_w + c * col_w
+        draw.line([x, top, x, height - 30], fill=GRID)
+        draw.text((x + 4, top + 6), str(c * step), fill=INK, font=f_cell)
+    clock_x = name_w + int(state.clock / step * col_w)
+    draw.line([clock_x, top, clock_x, height - 30], fill=(219, 68, 55), width=2)
+    index = {p.key: i for i, p in enumerate(parts)}
+    for i, p in enumerate(parts):
+        y = head_h + i * row_h
+        draw.line([0, y, width, y], fill=GRID)
+        status = {"dead": " 死亡", "out": " 退出"}.get(p.status, "")
+        draw.text(
+            (8, y + 4), (p.name + ("[NPC]" if p.npc else ""))[:10], fill=COLORS[i % len(COLORS)], font=f_cell
+        )
+        draw.text((8, y + 24), f"累计 {fmt(state.total_impact(p.key))}{status}", fill=INK, font=f_small)
+        draw.text((8, y + 44), f"下次 {display.windup(state.free_at(p.key))}t", fill=INK, font=f_small)
+    cells: dict[tuple[int, int], list[str]] = {}
+    for a in actions:
+        row = index.get(a.key)
+        if row is None:
+            continue
+        t = a.cancelled_at if a.cancelled_at is not None else a.end
+        col = int(t // step)
+        label = a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute)
+        value = "整备" if a.kind == "reload" else ("取消" if a.cancelled else fmt(a.impact))
+        cells.setdefault((row, col), []).append(f"{label[:4]} {value}")
+        x0 = name_w + int(a.start / step * col_w)
+        x1 = name_w + int(t / step * col_w)
+        y = head_h + row * row_h + row_h - 6
+        draw.line(
+            [x0, y, max(x0 + 1, x1), y], fill=COLORS[row % len(COLORS)], width=3 if not a.cancelled else 1
+        )
+    for e in state.events:
+        row = index.get(e.key)
+        if row is None or e.kind not in ("hp", "mp", "death"):
+            continue
+        col = int(e.time // step)
+        text = (
+            "死亡"
+            if e.kind == "death"
+            else f"{RESOURCE_CN[e.kind]}{'+' if e.delta > 0 else ''}{fmt(e.delta)}"
+        )
+        cells.setdefault((row, col), []).append(text)
+    for (row, col), texts in cells.items():
+        x = name_w + col * col_w + 3
+        y = head_h + row * row_h + 3
+        shown = texts[: sub - 0]
+        if len(texts) > sub:
+            shown = [*texts[: sub - 1], f"+{len(texts) - sub + 1}项"]
+        for k, text in enumerate(shown):
+            draw.text((x, y + k * 20), text[:8], fill=INK, font=f_small)
+    draw.text((8, height - 24), "红线：当前战斗时间；色条：前摇（细线为已取消）", fill=INK, font=f_small)
+    return _png(img)
+
+
+def sheet_image(char: TLCharacter) -> bytes:
+    """The character sheet picture for ``.chr show`` (750 px wide, like MayuriBot's)."""
+    text = character_text(char)
+    lines = text.split("\n")
+    f_title, f_body = font(28), font(22)
+    width, line_h = 750, 36
+    height = 40 + 50 + line_h * (len(lines) - 1) + 30
+    img = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle([0, 0, width, 70], fill=HEAD)
+    draw.text((24, 20), lines[0], fill=INK, font=f_title)
+    y = 90
+    for line in lines[1:]:
+        draw.text((24, y), line, fill=INK, font=f_body)
+        y += line_h
+    return _png(img)
+
+
+__all__ = [
+    "Display",
+    "arrow",
+    "buff_rows",
+    "character_text",
+    "crd_text",
+    "describe_action",
+    "log_page",
+    "reduction_line",
+    "reduction_rows",
+    "sheet_image",
+    "timeline_image",
+    "timeline_text",
+    "weapon_show",
+]
