@@ -930,7 +930,11 @@ BAT_WORDS = ("wp", "out", "end", "show", "pic", "img", "log", "cancel", "init", 
 async def _actor(
     call: Call, tokens: list[str]
 ) -> tuple[CharacterRecord, TLCharacter, bt.ParticipantRef, list[str]]:
-    """Who acts: ``名字:`` prefix (own NPC or another participant), @玩家, else the sender."""
+    """Who acts: ``名字:`` prefix (own NPC or another participant), @玩家, else the sender.
+
+    A character named with the prefix by its owner is an NPC when the owner is a GM here (the
+    GM's own characters) or when it is not the owner's active character.
+    """
     store, ctx = call.app.store, call.ctx
     if tokens and ":" in tokens[0]:
         name, _, rest = tokens[0].partition(":")
@@ -947,7 +951,7 @@ async def _actor(
     if rec.owner_id != ctx.user_id:
         await _require_gm_unless_open(call, "替其他玩家的角色行动")
     mine = await store.active_character(ctx.user_id, ctx.scope)
-    npc = rec.owner_id == ctx.user_id and (mine is None or mine.id != rec.id)
+    npc = rec.owner_id == ctx.user_id and (mine is None or mine.id != rec.id or await call.app.is_gm(ctx))
     return rec, _load(rec), bt.ParticipantRef(rec.id, rec.name, rec.owner_id, npc=npc), tokens
 
 
