@@ -224,7 +224,7 @@ async def test_battle_late_join_cancel_npc_death_undo(app: App) -> None:
     # the GM's NPC joins mid-battle at the battle clock
     await say(app, ".chr 1", user="99999")
     text = await say(app, ".bat 哥布林:力量 43.75", user="99999", **GM)
-    assert "[哥布林]在20.0t加入战斗" in text
+    assert "[哥布林]（NPC）在20.0t加入战斗" in text
     # 乙 cancels the 40 t action during its windup
     text = await say(app, ".bat 取消", user="10002")
     assert "取消行动#2于20.0t√" in text
