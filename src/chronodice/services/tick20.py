@@ -55,6 +55,11 @@ async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
     return outcome.state, outcome.events
 
 
+def fresh(owner: str, **options: Any) -> Combat:
+    """A new combat; undo goes through the store's session log, so no snapshots in the state."""
+    return E.new_combat(owner, undo_depth=0, **options)
+
+
 def need(state: Combat | None) -> Combat:
     if state is None:
         raise IllegalAction("本群没有进行中的战斗（.init begin 开始）")
@@ -321,7 +326,7 @@ def expand_names(name: str) -> list[str]:
 async def cmd_ri(call: Call) -> list[Reply]:
     state = await load(call)
     if state is None:
-        state = E.new_combat(call.ctx.user_id)
+        state = fresh(call.ctx.user_id)
     entries = [e.split() for e in re.split(r"[,，;；]", call.args)] or [[]]
     if not entries:
         entries = [[]]
@@ -343,7 +348,7 @@ async def cmd_ri(call: Call) -> list[Reply]:
         raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
 
     def fn(st: Combat | None) -> E.Outcome:
-        st = st or E.new_combat(call.ctx.user_id)
+        st = st or fresh(call.ctx.user_id)
         events: list[Event] = []
         for name, kwargs, _ in plan:
             st, evs = E.add_combatant(st, name, **kwargs)
@@ -488,7 +493,7 @@ async def init_begin(call: Call, rest: str) -> list[Reply]:
         else:
             raise call.usage_error(f"不认识「{w}」；格式 .init begin [基础/速度] [-沉淀] [-名 X]")
         i += 1
-    state = E.new_combat(call.ctx.user_id, variant=variant, **options)
+    state = fresh(call.ctx.user_id, variant=variant, **options)
 
     def fn(st: Combat | None) -> E.Outcome:
         if st is not None and st.phase is Phase.ACTIVE:
@@ -559,10 +564,24 @@ async def init_delay(call: Call, rest: str) -> list[Reply]:
 
 
 async def init_undo(call: Call, rest: str) -> list[Reply]:
+    """Undo the last n tracker changes through the store's session log (effects, AP, HP included)."""
     n = int(rest) if rest.isdigit() else 1
-    state, _events = await _gm_op(call, rest, "撤销", lambda st: E.undo(st, n))
-    card = R.turn_card(state, [])
-    return [Reply.say(f"已撤销{n}步。\n" + (card or R.combat_list(state)))]
+    if not 1 <= n <= E.UNDO_DEPTH:
+        raise InputSyntaxError(f"一次最多撤销{E.UNDO_DEPTH}步")
+    state = need(await load(call))
+    await require_gm(call, state, "撤销")
+    done = 0
+    for _ in range(n):
+        if await call.app.store.undo(call.ctx.scope, SYSTEM) is None:
+            break
+        done += 1
+    if not done:
+        raise IllegalAction("没有可以撤销的操作")
+    after = await load(call)
+    if after is None:
+        return [Reply.say(f"已撤销{done}步：现在没有进行中的战斗")]
+    body = R.turn_card(after, []) if after.phase is Phase.ACTIVE else R.combat_list(after)
+    return [Reply.say(f"已撤销{done}步。\n{body}")]
 
 
 def _value(word: str) -> int:

@@ -59,7 +59,7 @@ from .modifiers import Modifier, stack
 from .variants import rules_for
 
 UNDO_DEPTH = 20
-LOG_DEPTH = 300
+LOG_DEPTH = 60
 MAX_COMBATANTS = 60
 MAX_EFFECTS = 400
 MAX_NAME = 20
@@ -548,11 +548,12 @@ def _transition(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(state: Combat, *args: Any, **kwargs: Any) -> Outcome:
-        snapshot = state.model_dump_json(exclude={"undo", "log"})
+        snapshot = state.model_dump_json(exclude={"undo", "log"}, exclude_defaults=True)
         work = _copy(state, snapshot)
         eng = _Engine(work)
         fn(eng, *args, **kwargs)
-        work.undo = [*work.undo, snapshot][-UNDO_DEPTH:]
+        depth = min(UNDO_DEPTH, work.options.undo_depth)
+        work.undo = [*work.undo, snapshot][-depth:] if depth > 0 else []
         work.log = [*work.log, *eng.events][-LOG_DEPTH:]
         return Outcome(work, eng.events)
 

@@ -194,6 +194,9 @@ class Options(BaseModel):
     remind: bool = True
     hp_display: Literal["show", "fuzzy", "hide"] = "fuzzy"
     name: str = ""
+    undo_depth: int = 20
+    """Snapshots kept inside the state for :func:`engine.undo`; 0 when the caller keeps its own
+    history (the bot's service undoes through the store's session log)."""
 
 
 class Event(BaseModel):
@@ -259,7 +262,8 @@ class Combat(BaseModel):
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        """JSON form without default-valued fields (``from_dict`` fills them in again)."""
+        return self.model_dump(mode="json", exclude_defaults=True) | {"schema_version": self.schema_version}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Combat:
