@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -29,7 +30,7 @@ def test_chance_die_succeeds_one_time_in_ten_and_counts_explosions_exactly() -> 
         expected = (1 if first == 10 else 0) + sum(1 for rnd in r.rounds[1:] for f in rnd if f >= 8)
         assert r.natural_successes == expected
         assert (len(r.rounds) > 1) == (first == 10)
-        for prev, nxt in zip(r.rounds, r.rounds[1:], strict=False):
+        for prev, nxt in itertools.pairwise(r.rounds):
             assert len(nxt) == sum(1 for f in prev if f == 10)
         assert r.dramatic_failure == (first == 1)
         succeeded += r.natural_successes >= 1
