@@ -354,7 +354,7 @@ class EffectsMixin:
             self.mark_used(inst)
             if sd.faith_cost:
                 self.pay_faith(seat, sd.faith_cost)
-            self.emit("skill", who=seat, skill=inst.key, target=ctx.target)
+            self.emit("skill", who=seat, skill=inst.key, target=ctx.target if sd.timing is None else None)
             if cost_cards:
                 yield from self.discard(seat, cost_cards, by=seat, reason="cost")
             yield from self.run_effects(ctx, list(sd.cost))

@@ -1,0 +1,88 @@
+"""NoneBot plugin for 萌E: registers ``.moe`` with the core router and runs the timeout sweeper.
+
+The sweeper (every ``SWEEP_SECONDS``) applies default answers to requests past their deadline —
+deadlines live in the database, so this also works after a restart — and delivers group texts
+caused by commands typed in private chat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import nonebot
+from nonebot import get_driver
+from nonebot.plugin import PluginMetadata
+
+import chronodice.services.moe as moe_service  # registers .moe
+from chronodice.core.reply import Reply
+
+__plugin_meta__ = PluginMetadata(
+    name="萌E",
+    description="萌战Evolution 卡牌对战：群内开局，手牌与私密选择私聊发送，超时托管，重启不丢局",
+    usage=".moe new / join / start / hand / play 序号 目标 / resp 序号 / pass / end / auto / help",
+)
+
+SWEEP_SECONDS = 2.0
+log = logging.getLogger("chronodice.moe")
+driver = get_driver()
+_tasks: list[asyncio.Task[None]] = []
+
+
+def _app():  # type: ignore[no-untyped-def]
+    core = nonebot.get_plugin("chronodice_core")
+    if core is None or core.module is None:
+        return None
+    try:
+        return core.module.get_app()
+    except KeyError:
+        return None
+
+
+async def _send(group_id: str, replies: list[Reply]) -> None:
+    bots = [b for b in nonebot.get_bots().values() if b.adapter.get_name() == "OneBot V11"]
+    if not bots:
+        return
+    bot = bots[0]
+    for r in replies:
+        if not r.text:
+            continue
+        try:
+            if r.private and r.to_user:
+                try:
+                    await bot.call_api("send_private_msg", user_id=int(r.to_user), message=r.text)
+                except Exception:
+                    if r.fallback and not group_id.startswith("p"):
+                        await bot.call_api("send_group_msg", group_id=int(group_id), message=r.fallback)
+            elif not group_id.startswith("p"):
+                await bot.call_api("send_group_msg", group_id=int(group_id), message=r.text)
+        except Exception:
+            log.exception("萌E: sending to %s failed", group_id)
+
+
+async def _loop() -> None:
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        app = _app()
+        if app is None or not nonebot.get_bots():
+            continue
+        try:
+            for group_id, replies in await moe_service.sweep(app):
+                await _send(group_id, replies)
+        except Exception:
+            log.exception("萌E sweeper failed")
+
+
+@driver.on_startup
+async def _start_sweeper() -> None:
+    _tasks.append(asyncio.get_running_loop().create_task(_loop()))
+
+
+@driver.on_shutdown
+async def _stop_sweeper() -> None:
+    for t in _tasks:
+        t.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await t
+    _tasks.clear()

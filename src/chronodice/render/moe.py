@@ -1,0 +1,390 @@
+"""Chinese text for 萌E: engine events, public state, private hands and request prompts.
+
+Public text is built only from the public fields of an event; a seat's private text only from
+``event["secret"][seat]`` and that seat's own zones — so hand contents, 奥秘 and private choices
+can never reach the group through this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chronodice.rules.moe.base import Ask
+from chronodice.rules.moe.cards import SUIT_SYMBOL, rank_text
+from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.state import PHASE_NAMES
+
+ATTR = {None: "", "元素": "元素", "光": "光", "暗": "暗"}
+RESULTS = {
+    "last_alive": "最后存活",
+    "team": "阵营胜利",
+    "faith": "信仰圣殿",
+    "round_cap": "回合数达到上限，平局",
+    "draw_empty_deck": "牌堆与弃牌堆均已耗尽，平局",
+    "all_dead": "全员阵亡，平局",
+    "aborted": "游戏被解散",
+}
+
+
+def seat_label(g: Game, seat: int | None, names: list[str]) -> str:
+    if seat is None:
+        return "（无来源）"
+    p = g.p(seat)
+    who = names[seat] if seat < len(names) else str(seat + 1)
+    return f"{seat + 1}号{who}" + (f"({p.name})" if p.name else "")
+
+
+def card_text(g: Game, cid: int) -> str:
+    c = g.card(cid)
+    return f"{SUIT_SYMBOL[c.suit]}{rank_text(c.rank)}【{g.cdef(c.key).name}】"
+
+
+def vcard_text(g: Game, vd: dict[str, Any]) -> str:
+    name = g.cdef(vd["key"]).name
+    if vd.get("suit"):
+        return f"{SUIT_SYMBOL[vd['suit']]}{rank_text(vd.get('rank'))}【{name}】"
+    return f"【{name}】"
+
+
+def cards_text(g: Game, cids: list[int]) -> str:
+    return "、".join(card_text(g, c) for c in cids) if cids else "（无）"
+
+
+def skill_name(g: Game, key: str) -> str:
+    return g.pack.skills[key].name if key in g.pack.skills else key
+
+
+# ====================================================================== events
+MAX_PUBLIC_CHARS = 1400
+
+
+def fit_lines(lines: list[str], limit: int = MAX_PUBLIC_CHARS) -> str:
+    """Join lines; when too long, keep the newest lines (the result is always at the end).
+
+    >>> print(fit_lines(["a" * 10, "b" * 10, "c" * 10, "d" * 5], limit=35))
+    ……（略去前3条）
+    ddddd
+    """
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > limit - 20:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    kept.reverse()
+    return f"……（略去前{len(lines) - len(kept)}条）\n" + "\n".join(kept)
+
+
+def render_events(
+    g: Game, events: list[dict[str, Any]], names: list[str]
+) -> tuple[list[str], dict[int, list[str]]]:
+    """(public lines, private lines per seat)."""
+    public: list[str] = []
+    private: dict[int, list[str]] = {}
+    for ev in events:
+        line = _public_line(g, ev, names)
+        if line:
+            public.append(line)
+        for seat_s, sec in (ev.get("secret") or {}).items():
+            text = _private_line(g, ev, sec)
+            if text:
+                private.setdefault(int(seat_s), []).append(text)
+    return public, private
+
+
+def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
+    t = ev["t"]
+    L = lambda s: seat_label(g, s, names)  # noqa: E731
+    if t == "map":
+        m = g.pack.maps[ev["map"]]
+        return f"地图机制牌：【{m.name}】{m.text}"
+    if t == "start":
+        return "游戏开始！座次：" + "，".join(L(s) for s, _c in ev["seats"])
+    if t == "round":
+        return f"—— 第{ev['round']}轮 ——"
+    if t == "turn":
+        return f"{L(ev['seat'])}的{'额外' if ev['extra'] else ''}回合"
+    if t == "turn_skipped":
+        return f"{L(ev['seat'])}跳过了此回合"
+    if t == "phase":
+        return f"{PHASE_NAMES[ev['phase']]}" if ev["phase"] == "play" else ""
+    if t == "move":
+        to, n = ev["to"], ev["n"]
+        if to.startswith("hand:"):
+            seat = int(to.split(":")[1])
+            verb = {"draw": "摸了", "initial": "获得起始手牌", "fill": "补了"}.get(ev["reason"], "获得了")
+            return f"{L(seat)}{verb}{n}张牌"
+        if to.startswith("equip:"):
+            return f"{L(int(to.split(':')[1]))}装备了{cards_text(g, ev['cards'])}"
+        if to.startswith("secret:"):
+            return f"{L(int(to.split(':')[1]))}放置了一张奥秘"
+        if to == "discard" and ev.get("cards"):
+            who = L(ev["by"]) if ev.get("by") is not None else ""
+            return f"{who}弃置了{cards_text(g, ev['cards'])}"
+        if (
+            to == "processing"
+            and ev.get("cards")
+            and ev["reason"] in ("discard", "cost", "discard_phase", "replace_equip")
+        ):
+            who = L(ev["by"]) if ev.get("by") is not None else ""
+            return f"{who}弃置了{cards_text(g, ev['cards'])}"
+        if to == "processing" and ev.get("cards") and ev["reason"] in ("judge", "reveal", "retrial"):
+            return f"亮出了{cards_text(g, ev['cards'])}"
+        return ""
+    if t == "use":
+        card = vcard_text(g, ev["card"])
+        if ev["response"]:
+            return f"{L(ev['user'])}使用了{card}"
+        tg = "、".join(L(s) for s in ev["targets"])
+        return f"{L(ev['user'])}{'对' + tg if tg else ''}使用了{card}"
+    if t == "damage":
+        p = g.p(ev["victim"])
+        kind = f"{ev['n']}点{ATTR.get(ev['attribute'], '')}伤害（血量{ev['hp']}/{p.max_hp}）"
+        if ev["source"] is not None:
+            return f"{L(ev['source'])}对{L(ev['victim'])}造成{kind}"
+        return f"{L(ev['victim'])}受到{kind}"
+    if t == "lose_hp":
+        return f"{L(ev['who'])}流失了{ev['n']}点血量（血量{ev['hp']}/{g.p(ev['who']).max_hp}）"
+    if t == "recover":
+        return f"{L(ev['who'])}回复了{ev['n']}点血量（血量{ev['hp']}/{g.p(ev['who']).max_hp}）"
+    if t == "max_hp":
+        return f"{L(ev['who'])}的血量上限变为{ev['max_hp']}（血量{ev['hp']}）"
+    if t == "faith":
+        return f"{L(ev['who'])}信仰值：{ev['faith']}/{g.p(ev['who']).max_faith}"
+    if t == "dying":
+        return f"{L(ev['who'])}进入濒死状态！可以对其使用【恢复】"
+    if t == "death":
+        k = f"，被{L(ev['killer'])}杀死" if ev["killer"] is not None else ""
+        return f"{L(ev['who'])}阵亡{k}"
+    if t == "reward":
+        return f"{L(ev['killer'])}执行奖惩（{'误杀队友' if ev['ally'] else '击杀'}）"
+    if t == "skill":
+        tg = f"，目标{L(ev['target'])}" if ev.get("target") is not None else ""
+        return f"{L(ev['who'])}发动了【{skill_name(g, ev['skill'])}】{tg}"
+    if t == "secret_flip":
+        return f"{L(ev['who'])}翻开了奥秘{card_text(g, ev['card'])}"
+    if t == "judge":
+        return f"{L(ev['who'])}的判定结果：{card_text(g, ev['card'])}"
+    if t == "pindian":
+        return f"拼点：{L(ev['a'])}{card_text(g, ev['ca'])} 对 {L(ev['b'])}{card_text(g, ev['cb'])}"
+    if t == "exchange":
+        return f"{L(ev['a'])}与{L(ev['b'])}交换了{'手牌' if ev['zone'] == 'hand' else '装备'}"
+    if t == "give":
+        return f"{L(ev['by'])}交给{L(ev['to'])}{ev['n']}张牌"
+    if t == "view":
+        return f"{L(ev['by'])}观看了{ev['n']}张牌"
+    if t == "show":
+        return f"{L(ev['by'])}展示了{cards_text(g, ev['cards'])}"
+    if t == "prevented":
+        return f"{L(ev['who'])}的防具防止了{ATTR.get(ev['attribute'], '')}伤害"
+    if t == "transfer":
+        return f"{L(ev['victim'])}将伤害转移给了{L(ev['to'])}"
+    if t == "cancel_target":
+        return f"{L(ev['who'])}不再是目标"
+    if t == "use_void":
+        return "此牌没有目标，结算终止"
+    if t == "skip_phases":
+        return f"{L(ev['who'])}跳过了" + "、".join(PHASE_NAMES[p] for p in ev["phases"])
+    if t == "extra_turn":
+        return f"{L(ev['who'])}获得了一个额外的回合"
+    if t == "as_if":
+        return f"{L(ev['who'])}视为使用了【{g.cdef(ev['card']).name}】"
+    if t == "reshuffle":
+        return f"牌堆耗尽，弃牌堆洗混成为新牌堆（{ev['n']}张）"
+    if t == "concede":
+        return f"{L(ev['who'])}投降了"
+    if t == "lose_all_skills":
+        return f"{L(ev['who'])}失去了所有角色技能"
+    if t == "game_over":
+        who = "、".join(L(s) for s in ev["winners"])
+        res = RESULTS.get(ev["result"], ev["result"])
+        return f"游戏结束（{res}）！" + (f"胜利者：{who}" if who else "没有胜利者")
+    return ""
+
+
+def _private_line(g: Game, ev: dict[str, Any], sec: dict[str, Any]) -> str:
+    cards = sec.get("cards") or []
+    if ev["t"] in ("move", "give") and cards:
+        if ev["t"] == "move" and str(ev.get("to", "")).startswith("secret:"):
+            return f"你放置了奥秘：{cards_text(g, cards)}"
+        return f"你获得了：{cards_text(g, cards)}"
+    if ev["t"] == "view" and cards:
+        return f"你观看了：{cards_text(g, cards)}"
+    return ""
+
+
+# ====================================================================== state views
+def render_public_state(g: Game, names: list[str]) -> str:
+    st = g.state
+    m = g.pack.maps.get(st.map)
+    lines = [
+        f"萌E · {m.name if m else '未揭示地图'} · 第{st.round}轮 · 牌堆{len(g.zone('deck'))}张 弃牌堆{len(g.zone('discard'))}张"
+    ]
+    for p in st.players:
+        mark = "▶" if st.turn.seat == p.seat and p.alive else " "
+        if not p.alive:
+            lines.append(f"{mark}{seat_label(g, p.seat, names)} 已阵亡")
+            continue
+        equip = "、".join(card_text(g, c) for c in g.equip(p.seat)) or "无装备"
+        extra = f" 奥秘×{len(g.secrets(p.seat))}" if g.secrets(p.seat) else ""
+        team = f" 队伍{p.team + 1}" if p.team >= 0 else ""
+        auto = " [托管]" if p.auto else ""
+        lines.append(
+            f"{mark}{seat_label(g, p.seat, names)} 血量{p.hp}/{p.max_hp} 信仰{p.faith}/{p.max_faith} "
+            f"手牌{len(g.hand(p.seat))} {equip}{extra}{team}{auto}"
+        )
+    if st.turn.phase:
+        lines.append(f"当前：{seat_label(g, st.turn.seat, names)}的{PHASE_NAMES[st.turn.phase]}")
+    return "\n".join(lines)
+
+
+def render_hand(g: Game, seat: int, names: list[str]) -> str:
+    """The seat's private view: hand (numbered), equipment, 奥秘, skills and talents."""
+    p = g.p(seat)
+    lines = [
+        f"你是{seat_label(g, seat, names)}：血量{p.hp}/{p.max_hp} 信仰{p.faith}/{p.max_faith} 手牌上限{g.hand_limit(seat)}"
+    ]
+    tal = " ".join(f"{k}{v}" for k, v in p.talents.items())
+    if tal:
+        lines.append(f"天赋：{tal}")
+    if p.skills:
+        lines.append("技能：" + "、".join(f"【{skill_name(g, s.key)}】" for s in p.skills))
+    hand = g.hand(seat)
+    lines.append(
+        "手牌：" + ("；".join(f"{i + 1}.{card_text(g, c)}" for i, c in enumerate(hand)) if hand else "（无）")
+    )
+    if g.equip(seat):
+        lines.append("装备：" + cards_text(g, g.equip(seat)))
+    if g.secrets(seat):
+        lines.append("奥秘：" + cards_text(g, g.secrets(seat)))
+    return "\n".join(lines)
+
+
+# ====================================================================== prompts
+def ask_class(ask: Ask) -> str:
+    if ask.kind == "play":
+        return "play"
+    if ask.kind in ("respond", "invoke"):
+        return "respond"
+    return "choice"
+
+
+def public_prompt(g: Game, ask: Ask, names: list[str]) -> str:
+    """What the group sees while a request is open: never which card or option is asked for."""
+    if ask.kind == "play":
+        return f"轮到{seat_label(g, ask.seat, names)}出牌（.moe play 序号 目标 / .moe end）"
+    if ask.kind == "respond":
+        return "等待响应……"
+    if ask.reason == "character":
+        return f"等待{seat_label(g, ask.seat, names)}私聊选择角色"
+    return f"等待{seat_label(g, ask.seat, names)}做出选择"
+
+
+def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
+    """The full request, sent only to the seat it is for."""
+    L = lambda s: seat_label(g, s, names)  # noqa: E731
+    hand = g.hand(ask.seat)
+    pos = {c: i + 1 for i, c in enumerate(hand)}
+    k = ask.kind
+    if k == "play":
+        lines = [render_hand(g, ask.seat, names), "你的行动阶段，可以："]
+        for o in ask.options:
+            if o["a"] == "end":
+                continue
+            tg = ""
+            if o["mode"] == "one":
+                tg = " → 目标：" + "/".join(f"{s + 1}号" for s in o["targets"])
+            if o["a"] == "card":
+                as_ = f" 当【{g.cdef(o['as']).name}】" if o.get("as") else ""
+                cmd = f".moe play {pos[o['card']]}{' 当' if o.get('as') else ''}"
+                lines.append(f"  {cmd}  {card_text(g, o['card'])}{as_}{tg}")
+            else:
+                cost = f"（需弃置{o['cost_n']}张牌：加 弃 序号）" if o.get("cost_n") else ""
+                lines.append(f"  .moe skill {skill_name(g, o['key'])}  发动技能{tg}{cost}")
+        lines.append("  .moe end  结束出牌")
+        return "\n".join(lines)
+    if k == "respond":
+        what = {"offset": "抵消", "rescue": "救援", "nullify": "反制"}.get(ask.reason, "响应")
+        info = ask.info
+        ctx = ""
+        if "user" in info and "card" in info:
+            ctx = f"{L(info['user'])}的【{g.cdef(info['card']).name}】"
+        if "dying" in info:
+            ctx = f"{L(info['dying'])}濒死"
+        opts = "；".join(f".moe resp {pos[c]} {card_text(g, c)}" for c in ask.options)
+        return f"{ctx}：你可以使用牌{what}：{opts}；或 .moe pass 不响应"
+    if k == "invoke":
+        if ask.reason == "talent":
+            return (
+                f"是否消耗{ask.info['pay']}点信仰补足天赋({ask.info['kind']})以获得加成？.moe yes / .moe no"
+            )
+        if ask.reason == "secret":
+            return f"是否翻开奥秘{card_text(g, ask.info['card'])}？.moe yes / .moe no"
+        return f"是否发动【{skill_name(g, ask.info['skill'])}】？.moe yes / .moe no"
+    if k == "choose_cards":
+        what = {
+            "discard_phase": "弃牌阶段，请弃置",
+            "pindian": "拼点，请选择",
+            "discard": "请弃置",
+            "retrial": "改判，请选择",
+        }.get(ask.reason, "请选择")
+        opts = "；".join(f"{pos.get(c, i + 1)}.{card_text(g, c)}" for i, c in enumerate(ask.options))
+        n = f"{ask.lo}" if ask.lo == ask.hi else f"{ask.lo}~{ask.hi}"
+        return f"{what}{n}张牌：{opts}\n用 .moe choose 序号… 回答" + (
+            "（可 .moe pass）" if ask.optional else ""
+        )
+    if k == "choose_blind":
+        owner = ask.info["owner"]
+        parts = []
+        for i, tok in enumerate(ask.options):
+            if tok.startswith("h"):
+                parts.append(f"{i + 1}.手牌（暗置）")
+            elif tok.startswith("e"):
+                parts.append(f"{i + 1}.{card_text(g, int(tok[1:]))}")
+            else:
+                parts.append(f"{i + 1}.奥秘（暗置）")
+        return f"选择{L(owner)}的{ask.lo}张牌：" + "；".join(parts) + "\n用 .moe choose 序号 回答"
+    if k == "choose_players":
+        return (
+            "选择角色："
+            + "、".join(f"{s + 1}号" for s in ask.options)
+            + "\n用 .moe choose 座位号 回答"
+            + ("（可 .moe pass）" if ask.optional else "")
+        )
+    if k == "choose_option":
+        if ask.reason == "character":
+            lines = ["请选择你的角色（.moe choose 序号）："]
+            for i, key in enumerate(ask.options):
+                cd = g.pack.characters[key]
+                skills = "、".join(f"【{skill_name(g, s)}】{g.pack.skills[s].text}" for s in cd.skills)
+                tal = " ".join(f"{k2}{v}" for k2, v in cd.talents.items())
+                lines.append(f"{i + 1}. {cd.name} 血量{cd.max_hp} 信仰上限{cd.max_faith} {tal} {skills}")
+            return "\n".join(lines)
+        return (
+            "选择一项："
+            + "；".join(f"{i + 1}.{o}" for i, o in enumerate(ask.options))
+            + "\n用 .moe choose 序号 回答"
+        )
+    if k == "order":
+        return (
+            "选择先结算的效果："
+            + "；".join(
+                f"{i + 1}.【{skill_name(g, o) if o in g.pack.skills else g.cdef(o).name}】"
+                for i, o in enumerate(ask.options)
+            )
+            + "\n用 .moe choose 序号 回答"
+        )
+    if k == "arrange":
+        return (
+            "牌堆顶的牌（从上到下）："
+            + "；".join(f"{i + 1}.{card_text(g, c)}" for i, c in enumerate(ask.options))
+            + "\n用 .moe choose 新顺序（如 3 1 2）回答"
+        )
+    if k == "distribute":
+        opts = "；".join(f"{pos[c]}.{card_text(g, c)}" for c in ask.options)
+        return f"可将至多{ask.hi}张手牌分配给其他角色：{opts}\n用 .moe give 2号:1,2 3号:3 回答，或 .moe pass"
+    return f"请求：{k}"
