@@ -177,3 +177,47 @@ async def test_common_undo_reverts_a_tracker_command(app: App) -> None:
     await say(app, ".undo", **GM)
     st = await state_of(app)
     assert st.current == "c1"
+
+
+async def test_gm_tools_set_mod_swap_surprise_meta_add_focus(app: App) -> None:
+    await say(app, ".init begin -名 遭遇战", **GM)
+    await say(app, ".ri =14", **P1)
+    await say(app, ".ri =14", **P2)
+    text = await say(app, ".init add 卫兵 +2 -p 10 -n 3", **GM)
+    assert "卫兵a 加入（=10）" in text and "卫兵c 加入（=10）" in text
+    assert "被突袭" in await say(app, ".init surprise 卫兵c", **GM)
+    assert "交换了同值顺序" in await say(app, ".init swap 艾琳 布鲁诺", **P1)
+    text = await say(app, ".init meta -延后 原文 -当前先攻 重置", **GM)
+    assert "延后=原文+1" in text and "当前先攻=每轮重置" in text
+    text = await say(app, ".init start", **GM)
+    assert "▶ 布鲁诺 的回合" in text  # swapped ahead of 艾琳 at t14
+    text = await say(app, ".init mod 卫兵a -4 状态 2轮", **GM)
+    assert "卫兵a 获得「先攻-4状态」（2轮）" in text
+    st = await state_of(app)
+    assert st.get("c3").main == 6 and st.get("c3").cur == 6
+    assert "先攻设为 20，从下一轮起生效" in await say(app, ".init set 卫兵b 20", **GM)
+    assert "护盾" in await say(app, ".init eff 我 护盾 焦点", **P2)
+    assert "持续至第2轮结束" in await say(app, ".init focus 我 护盾", **P2)
+    assert "已修改 卫兵a：lv" in await say(app, ".init opt 卫兵a -lv 3", **GM)
+    assert "将移除 布鲁诺 的全部效果" in await say(app, ".init re 布鲁诺 全部", **P2)
+    assert "移除了：护盾" in await say(app, ".init re 布鲁诺 全部 确认", **P2)
+    text = await say(app, ".init", **P1)
+    assert "（遭遇战）" in text and "-4状态" in text and "下轮加入" in text
+    assert "已添加副GM：10003" in await say(app, ".init gm", at=("10003",), **GM)
+    assert "已有进行中的战斗（第1轮）" in await say(app, ".init begin", **GM)
+
+
+async def test_mind_gauges_overdraw_and_sp(app: App) -> None:
+    await say(app, ".init begin 速度", **GM)
+    await say(app, ".ri =15", **P1)
+    await say(app, ".hp 我 hg 6", **P1)
+    await say(app, ".hp 我 mg 1", **P1)
+    await say(app, ".hp 我 mp -7", **P1)
+    st = await state_of(app)
+    h = st.get("c1").health
+    assert h.mp_debt == 2 and sum(max(0, g.hp - h.mp_debt) for g in h.hg) == 18
+    assert "HG容量不足" in await say(app, ".hp 我 mp -3", **P1)
+    await say(app, ".init begin", **GM)  # SETUP combats may be replaced
+    await say(app, ".ri =15", **P1)
+    assert "SP5/5" in await say(app, ".hp 我 sp上限 5", **P1)
+    assert "SP2/5" in await say(app, ".hp 我 sp -3", **P1)
