@@ -1,0 +1,174 @@
+"""萌E end to end: ``python bot.py`` over a real reverse WebSocket, three players, a SIGKILL in
+the middle of a settlement, then everyone on 托管 until a winner is announced in the group —
+and no hand content ever sent to the group."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from typing import Any
+
+import pytest
+from onebot_client import BotProcess, OneBotClient
+
+from chronodice.render.moe import card_text
+from chronodice.rules.moe.record import rebuild
+
+pytestmark = pytest.mark.e2e
+
+G = 20002
+USERS = [40001, 40002, 40003]
+
+
+def load(bot: BotProcess) -> tuple[dict[str, Any], Any]:
+    con = sqlite3.connect(bot.workdir / "chronodice.db")
+    try:
+        (raw,) = con.execute(
+            "SELECT state FROM sessions WHERE scope=? AND system='moe'", (str(G),)
+        ).fetchone()
+    finally:
+        con.close()
+    state = json.loads(raw) if isinstance(raw, str) else raw
+    return state, rebuild(state["record"])
+
+
+def hidden_faces(g: Any) -> set[str]:
+    return {
+        card_text(g, c)
+        for p in g.state.players
+        for c in [*g.hand(p.seat), *g.secrets(p.seat)]
+        if -1 not in g.state.known.get(c, [])
+    }
+
+
+class Table:
+    def __init__(self, client: OneBotClient, bot: BotProcess) -> None:
+        self.client = client
+        self.bot = bot
+
+    async def say(self, text: str, user: int, *, private: bool = False) -> list[Any]:
+        calls = await self.client.send(
+            text, user=user, group=None if private else G, card=f"玩家{user % 100}"
+        )
+        if self.started:
+            self.check_no_leak(calls)
+        return calls
+
+    started = False
+
+    def check_no_leak(self, calls: list[Any]) -> None:
+        _state, g = load(self.bot)
+        faces = hidden_faces(g)
+        for c in calls:
+            if c.to_group:
+                leaked = [f for f in faces if f in c.text]
+                assert not leaked, (leaked, c.text)
+
+    def answer_for(self, state: dict[str, Any], g: Any) -> tuple[int, str, bool]:
+        """A sensible chat answer to the open request: (user, text, in private?)."""
+        ask = g.pending
+        user = int(state["players"][ask.seat]["user"])
+        hand = g.hand(ask.seat)
+        k = ask.kind
+        if k == "play":
+            return user, ".moe end", False
+        if k == "respond":
+            return user, f".moe resp {hand.index(ask.options[0]) + 1}", False
+        if k == "invoke":
+            return user, ".moe no", False
+        if k == "choose_cards":
+            pos = (
+                [hand.index(c) + 1 for c in ask.options[: ask.lo]]
+                if all(c in hand for c in ask.options)
+                else []
+            )
+            return (
+                user,
+                ".moe choose " + " ".join(map(str, pos or range(1, ask.lo + 1))),
+                ask.reason == "pindian",
+            )
+        if k == "choose_players":
+            return user, f".moe choose {ask.options[0] + 1}", False
+        if k == "choose_blind":
+            return user, ".moe choose " + " ".join(str(i + 1) for i in range(ask.lo)), False
+        if k == "arrange":
+            return user, ".moe choose " + " ".join(str(i + 1) for i in range(len(ask.options))), False
+        if k == "distribute":
+            return user, ".moe pass", False
+        return user, ".moe choose 1", ask.reason == "character"
+
+
+async def test_three_players_restart_and_autoplay_to_a_winner(bot_process: BotProcess) -> None:
+    async with OneBotClient(bot_process.url) as client:
+        t = Table(client, bot_process)
+        assert "创建了萌E对局" in "".join(c.text for c in await t.say(".moe new 乱斗森林", USERS[0]))
+        for u in USERS[1:]:
+            assert any("加入了" in c.text for c in await t.say(".moe join", u))
+        calls = await t.say(".moe start", USERS[0])
+        assert any(c.to_group and "地图机制牌：【乱斗森林】" in c.text for c in calls)
+        t.started = True
+        # characters are chosen in private, one after another
+        for _ in USERS:
+            state, g = load(bot_process)
+            assert g.pending.reason == "character"
+            user = int(state["players"][g.pending.seat]["user"])
+            await t.say(".moe choose 1", user, private=True)
+        await asyncio.sleep(2.5)  # the sweeper delivers the group part of private commands
+        got = [c for c in client.all_calls if c.is_private and "你获得了" in c.text]
+        assert {int(c.params["user_id"]) for c in got} == set(USERS)
+
+        # play until a card is used on someone who is asked to answer it
+        asked = None
+        for _ in range(80):
+            state, g = load(bot_process)
+            ask = g.pending
+            if ask.kind == "respond":
+                asked = (state, g)
+                break
+            if ask.kind == "play":
+                user = int(state["players"][ask.seat]["user"])
+                opt = next((o for o in ask.options if o["a"] == "card" and o["mode"] == "one"), None)
+                if opt is not None:
+                    n = g.hand(ask.seat).index(opt["card"]) + 1
+                    calls = await t.say(
+                        f".moe play {n}{' 当' if opt.get('as') else ''} {opt['targets'][0] + 1}号", user
+                    )
+                    assert any(c.to_group and "使用了" in c.text for c in calls)
+                    continue
+            user, text, private = t.answer_for(state, g)
+            await t.say(text, user, private=private)
+        assert asked is not None, "no card was answered"
+        state, g = asked
+        responder = int(state["players"][g.pending.seat]["user"])
+        digest = g.state.digest()
+        serial = g.pending.serial
+        bot_process.kill()  # in the middle of a settlement: a use waits for its answer
+
+    bot_process.start()
+    async with OneBotClient(bot_process.url) as client:
+        t = Table(client, bot_process)
+        t.started = True
+        state, g = load(bot_process)
+        assert g.state.digest() == digest and g.pending.serial == serial
+        _u, text, _p = t.answer_for(state, g)
+        calls = await t.say(text, responder)
+        assert any(c.to_group and "使用了" in c.text for c in calls), [c.text for c in calls]
+        state, g = load(bot_process)
+        assert g.pending is None or g.pending.serial != serial
+        # a player whose private messages fail: the group is told, without content
+        client.fail_private.add(USERS[1])
+        calls = await t.say(".moe hand", USERS[1])
+        assert any(c.to_group and "无法私聊" in c.text for c in calls)
+        assert not any(c.to_group and "手牌：" in c.text for c in calls)
+        client.fail_private.clear()
+        # everyone on 托管: the game runs to a winner announced in the group
+        for u in USERS:
+            state, g = load(bot_process)
+            if g.finished:
+                break
+            await t.say(".moe auto", u)
+        await asyncio.sleep(0.5)
+        state, g = load(bot_process)
+        assert state["status"] == "over" and g.state.winners is not None
+        assert any(c.to_group and "游戏结束" in c.text for c in client.all_calls)
