@@ -30,8 +30,9 @@ LINE = "———————"
 MAX_TEXT_BLOCKS = 12
 """Participants shown in the text timeline before pointing to the picture."""
 LOG_PAGE = 15
-MAX_IMAGE_ACTIONS = 400
-MAX_IMAGE_COLUMNS = 60
+MAX_IMAGE_ACTIONS = 120
+"""The picture shows the time window of the latest actions (older ones: ``.bat 记录``)."""
+MAX_IMAGE_COLUMNS = 40
 
 
 @dataclass(frozen=True)
@@ -269,19 +270,20 @@ def _png(img: Image.Image) -> bytes:
 def timeline_image(state: BattleState, display: Display) -> bytes:
     """The combat table: rows = characters, columns = time; each action where it resolves.
 
-    Up to :data:`MAX_IMAGE_COLUMNS` columns: when the battle is longer, one column covers
-    several t (the header says which).  Only the latest :data:`MAX_IMAGE_ACTIONS` actions are
-    drawn; the title says how many were left out.
+    Only the latest :data:`MAX_IMAGE_ACTIONS` actions are drawn (the window of time they span;
+    the title says so), in at most :data:`MAX_IMAGE_COLUMNS` columns: when the window is longer,
+    one column covers several t (the title says how many).
     """
     actions = list(state.actions[-MAX_IMAGE_ACTIONS:])
     skipped = len(state.actions) - len(actions)
-    parts = list(state.participants) or []
+    parts = list(state.participants)
+    t0 = int(min((a.start for a in actions), default=0.0)) if skipped else 0
     t_max = max([state.clock, *(a.end for a in actions), *(e.time for e in state.events)], default=0.0)
-    span = max(1, int(t_max) + 1)
+    span = max(1, int(t_max) - t0 + 1)
     step = max(1, -(-span // MAX_IMAGE_COLUMNS))
     cols = -(-span // step) + 1
-    col_w, name_w, head_h = 64, 150, 64
-    sub = 3  # lines per participant row: action, impact, 体力
+    col_w, name_w, head_h = 60, 150, 64
+    sub = 3  # lines per participant row
     row_h = 20 * sub + 12
     width = name_w + cols * col_w + 10
     height = head_h + max(1, len(parts)) * row_h + 40
@@ -290,9 +292,13 @@ def timeline_image(state: BattleState, display: Display) -> bytes:
     f_title, f_small, f_cell = font(18), font(12), font(13)
     title = f"战斗时间轴  当前 {display.windup(state.clock)}t  行动 {len(state.actions)} 个"
     if skipped:
-        title += f"（只画最近 {len(actions)} 个）"
+        title += f"（显示最近 {len(actions)} 个，更早的见 .bat 记录）"
     if step > 1:
         title += f"  每格 {step}t"
+
+    def x_of(t: float) -> int:
+        return name_w + int((t - t0) / step * col_w)
+
     draw.text((8, 6), title, fill=INK, font=f_title)
     top = 34
     draw.rectangle([0, top, width, top + 26], fill=HEAD)
@@ -300,8 +306,8 @@ def timeline_image(state: BattleState, display: Display) -> bytes:
     for c in range(cols):
         x = name_w + c * col_w
         draw.line([x, top, x, height - 30], fill=GRID)
-        draw.text((x + 4, top + 6), str(c * step), fill=INK, font=f_cell)
-    clock_x = name_w + int(state.clock / step * col_w)
+        draw.text((x + 4, top + 6), str(t0 + c * step), fill=INK, font=f_cell)
+    clock_x = x_of(state.clock)
     draw.line([clock_x, top, clock_x, height - 30], fill=(219, 68, 55), width=2)
     index = {p.key: i for i, p in enumerate(parts)}
     for i, p in enumerate(parts):
@@ -319,21 +325,20 @@ def timeline_image(state: BattleState, display: Display) -> bytes:
         if row is None:
             continue
         t = a.cancelled_at if a.cancelled_at is not None else a.end
-        col = int(t // step)
+        col = int((t - t0) // step)
         label = a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute)
         value = "整备" if a.kind == "reload" else ("取消" if a.cancelled else fmt(a.impact))
         cells.setdefault((row, col), []).append(f"{label[:4]} {value}")
-        x0 = name_w + int(a.start / step * col_w)
-        x1 = name_w + int(t / step * col_w)
+        x0, x1 = x_of(a.start), x_of(t)
         y = head_h + row * row_h + row_h - 6
         draw.line(
             [x0, y, max(x0 + 1, x1), y], fill=COLORS[row % len(COLORS)], width=3 if not a.cancelled else 1
         )
     for e in state.events:
         row = index.get(e.key)
-        if row is None or e.kind not in ("hp", "mp", "death"):
+        if row is None or e.kind not in ("hp", "mp", "death") or e.time < t0:
             continue
-        col = int(e.time // step)
+        col = int((e.time - t0) // step)
         text = (
             "死亡"
             if e.kind == "death"
@@ -343,7 +348,7 @@ def timeline_image(state: BattleState, display: Display) -> bytes:
     for (row, col), texts in cells.items():
         x = name_w + col * col_w + 3
         y = head_h + row * row_h + 3
-        shown = texts[: sub - 0]
+        shown = texts[:sub]
         if len(texts) > sub:
             shown = [*texts[: sub - 1], f"+{len(texts) - sub + 1}项"]
         for k, text in enumerate(shown):

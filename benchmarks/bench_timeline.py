@@ -1,0 +1,132 @@
+"""Benchmark: ``.bat`` with a 500-action battle timeline, as text and as a picture.
+
+Builds a battle of N actions (default 500) among 8 characters (players and NPCs, with weapon
+actions, cancellations, 体力 changes and a death) through the TimeLine commands on a temp SQLite
+store, then times ``.bat`` (text), ``.bat 图`` (picture) and ``.bat 记录`` (a log page) through
+``App.dispatch``, and the renderers alone.  Prints p50/max per command, the reply length
+(must stay ≤ 1500 characters) and the picture's size in pixels and bytes.
+
+    .venv/bin/python benchmarks/bench_timeline.py [N]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from PIL import Image  # noqa: E402
+
+import chronodice.services.common  # noqa: E402
+import chronodice.services.timeline  # noqa: E402, F401
+from chronodice.app import App  # noqa: E402
+from chronodice.core.context import Context  # noqa: E402
+from chronodice.core.ratelimit import RateLimiter  # noqa: E402
+from chronodice.render import timeline as view  # noqa: E402
+from chronodice.rules.timeline.battle import BattleState  # noqa: E402
+from chronodice.store import Store  # noqa: E402
+
+SHEET = (
+    ".TLsetup 姓名:{name},等级:10,物理思维比值:500,体质:30,敏捷:35,力量:35,意志:30,教育:35,智力:35,"
+    "医学及生命科学:20,工程与科技:20,军事与生存:20,文学:20,视觉及表演艺术:20,外貌:50,资产:50"
+)
+GM = "99999"
+GROUP = "30003"
+
+
+def ctx(user: str) -> Context:
+    roles = frozenset({"admin"}) if user == GM else frozenset()
+    return Context(user_id=user, group_id=GROUP, sender_name=f"PL{user}", roles=roles)
+
+
+async def timed(app: App, user: str, text: str, runs: int) -> tuple[list[float], list]:
+    times, replies = [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        replies = await app.dispatch(ctx(user), text) or []
+        times.append((time.perf_counter() - t0) * 1000)
+    return times, replies
+
+
+async def main(n: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
+        await store.migrate()
+        app = App(store, random.Random(7), rate_limiter=RateLimiter(limit=10**9))
+        players = [str(10001 + i) for i in range(5)]
+        for i, user in enumerate(players):
+            await app.dispatch(ctx(user), SHEET.format(name=f"角色{i + 1}"))
+        for i in range(3):
+            await app.dispatch(ctx(GM), SHEET.format(name=f"NPC{i + 1}"))
+        await app.dispatch(
+            ctx(players[0]),
+            ".setupWP 名称:左轮,类型:火力,增幅属性:,伤害:3,前摇:0.5,射程:50,载弹量:6,装填时间:4,负重:1,备注:",
+        )
+        rng = random.Random(1)
+        t0 = time.perf_counter()
+        ammo = 6
+        for k in range(n):
+            actor = rng.randrange(8)
+            if actor < 5:
+                user, prefix = players[actor], ""
+            else:
+                user, prefix = GM, f"NPC{actor - 4}:"
+            if actor == 0 and k % 3 == 0:
+                cmd = ".bat wp re" if ammo == 0 else ".bat wp 2"
+                ammo = 6 if ammo == 0 else ammo - 2
+            else:
+                cmd = f".bat {prefix}{rng.choice(['力量', '敏捷', '智力'])} {rng.randint(10, 200)} 第{k}招"
+            await app.dispatch(ctx(user), cmd)
+            if k % 50 == 25:
+                await app.dispatch(ctx(players[1 + k % 4]), ".crd hp -5")
+        build = time.perf_counter() - t0
+        raw, _ = await store.load_session(GROUP, "timeline")
+        state = BattleState.from_dict(raw or {})
+        print(
+            f"built a battle of {len(state.actions)} actions, {len(state.events)} events, "
+            f"{len(state.participants)} characters in {build:.1f}s ({build / n * 1000:.1f} ms/command)"
+        )
+
+        rows = []
+        for label, text, runs in (
+            (".bat", ".bat", 20),
+            (".bat 图", ".bat 图", 5),
+            (".bat 记录 1", ".bat 记录 1", 20),
+        ):
+            times, replies = await timed(app, players[0], text, runs)
+            reply = replies[0]
+            size = ""
+            if reply.image:
+                img = Image.open(io.BytesIO(reply.image))
+                size = f" picture {img.width}×{img.height}px {len(reply.image) / 1024:.0f} KiB"
+            rows.append(
+                f"{label:<12} p50 {statistics.median(times):7.1f} ms  max {max(times):7.1f} ms  "
+                f"text {len(reply.text)} chars{size}"
+            )
+            assert len(reply.text) <= 1500
+        display = view.Display()
+        for label, fn in (
+            ("render text", lambda: view.timeline_text(state, display)),
+            ("render png", lambda: view.timeline_image(state, display)),
+            ("state load", lambda: BattleState.from_dict(raw or {})),
+        ):
+            times = []
+            for _ in range(5):
+                t0 = time.perf_counter()
+                fn()
+                times.append((time.perf_counter() - t0) * 1000)
+            rows.append(f"{label:<12} p50 {statistics.median(times):7.1f} ms  max {max(times):7.1f} ms")
+        print("\n".join(rows))
+        await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 500))
