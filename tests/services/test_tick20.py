@@ -221,3 +221,17 @@ async def test_mind_gauges_overdraw_and_sp(app: App) -> None:
     await say(app, ".ri =15", **P1)
     assert "SP5/5" in await say(app, ".hp 我 sp上限 5", **P1)
     assert "SP2/5" in await say(app, ".hp 我 sp -3", **P1)
+
+
+async def test_child_effect_goes_with_its_parent_and_ri_expression(app: App) -> None:
+    await say(app, ".init begin", **GM)
+    text = await say(app, ".ri =1d6+10 巨魔", **GM)
+    m = re.search(r"巨魔 的先攻：=(\d+)", text)
+    assert m and 11 <= int(m.group(1)) <= 16
+    await say(app, ".ri =12", **P1)
+    await say(app, ".init eff 巨魔 束缚 永久", **GM)
+    await say(app, ".init eff 艾琳 专注维持 永久 -父 巨魔/束缚", **GM)
+    text = await say(app, ".init re 巨魔 束缚", **GM)
+    assert "移除了：束缚" in text
+    st = await state_of(app)
+    assert st.effects == []

@@ -17,6 +17,7 @@ from chronodice.core.commands import Call, command
 from chronodice.core.context import Context
 from chronodice.core.errors import IllegalAction, InputSyntaxError, NotFound, NotPermitted
 from chronodice.core.reply import Reply
+from chronodice.dice import roll_command
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
@@ -148,9 +149,23 @@ def parse_mods(words: list[str]) -> tuple[list[Modifier], list[str]]:
 
 
 def tokens(args: str) -> list[str]:
-    # split "运动15" / "+2环境" into words; keep signs attached to numbers
-    spaced = re.sub(r"(?<=[^\s+\-=\d])(?=[+\-]\d)|(?<=\d)(?=[^\d\s])|(?<=[^\s\d+\-=])(?=\d)", " ", args)
-    return spaced.split()
+    """Split arguments into words, also where players leave out spaces (``运动15``, ``+2环境``);
+    a ``=表达式`` (fixed initiative or a dice expression) stays one word.
+
+    >>> tokens("运动15 优势"), tokens("=1d6+10巨魔 暗")
+    (['运动', '15', '优势'], ['=1d6+10', '巨魔', '暗'])
+    """
+    out: list[str] = []
+    for word in args.split():
+        expr = re.match(r"^(=[0-9dD+\-*/()]+)(.*)$", word)
+        if expr:
+            out.append(expr.group(1))
+            word = expr.group(2)
+            if not word:
+                continue
+        spaced = re.sub(r"(?<=[^\s+\-=\d])(?=[+\-]\d)|(?<=\d)(?=[^\d\s])|(?<=[^\s\d+\-=])(?=\d)", " ", word)
+        out.extend(spaced.split())
+    return out
 
 
 @command(
@@ -252,8 +267,6 @@ def _roll_entry(call: Call, state: Combat, words: list[str]) -> tuple[str, dict[
             if re.fullmatch(r"-?\d{1,3}", expr):
                 fixed = int(expr)
             else:
-                from chronodice.dice import roll_command
-
                 out = roll_command(expr, call.app.rng)
                 fixed = int(out.results[0].total)
         elif MOD_RE.match(w):
@@ -626,6 +639,9 @@ def _duration_and_flags(call: Call, words: list[str]) -> tuple[Any, dict[str, An
                 raise InputSyntaxError("先攻修正格式：-先攻 -4状态")
             flags["init_mod"] = InitMod(value=int(m.group(1)), type=parse_mod_type(m.group(2) or ""))
             i += 1
+        elif w in ("-父", "-parent") and nxt:
+            flags["parent"] = nxt
+            i += 1
         elif w in ("-说明", "-desc") and nxt:
             flags["description"] = " ".join(words[i + 1 :])
             break
@@ -669,6 +685,13 @@ async def init_eff(call: Call, rest: str) -> list[Reply]:
     if source is None:
         mine = [c for c in state.combatants if c.controller == call.ctx.user_id]
         source = mine[0].id if mine and not gm else state.current if gm and state.current else None
+    if "parent" in flags:
+        owner, _, effect_name = str(flags.pop("parent")).partition("/")
+        holder = E.find(state, owner)
+        parents = [e for e in state.effects if e.bearer == holder.id and e.name == effect_name]
+        if not parents:
+            raise NotFound(f"{holder.name} 身上没有效果「{effect_name}」（-父 目标/效果名）")
+        flags["parent"] = parents[0].id
     anchor = E.find(state, flags.pop("anchor")).id if "anchor" in flags else None
     if anchor is not None:
         duration = duration.model_copy(update={"anchor": anchor})

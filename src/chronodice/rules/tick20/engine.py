@@ -932,7 +932,7 @@ def add_effect(
         remaining=duration.amount if duration.kind in COUNTED else None,
         end_round=(0 if setup else st.round) + 1 if duration.kind is DurationKind.FOCUS else None,
         born_seq=st.seq,
-        born_g=1 if setup else st.g,
+        born_g=1 if setup else st.g + 1 if st.waiting else st.g,
         born_round=1 if setup else st.round,
         init_mod=init_mod,
         parent=parent,
