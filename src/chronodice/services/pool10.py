@@ -99,17 +99,23 @@ def _key(char: CharacterRecord) -> str:
 
 
 async def _settings(call: Call) -> dict[str, Any]:
-    group = await call.app.store.get_group(call.ctx.scope)
+    """The group's pool defaults (from the dispatcher's snapshot when there is one)."""
+    group = call.view.group if call.view is not None else None
+    if group is None:
+        group = await call.app.store.get_group(call.ctx.scope)
     return dict(group.settings.get(SETTINGS_KEY, {}))
 
 
 async def _side(call: Call, user_id: str | None) -> Side:
     """The active character of ``user_id`` (default: the sender) in this group."""
     ctx = call.ctx
+    if (user_id is None or user_id == ctx.user_id) and call.view is not None:
+        char = call.view.character
+        return Side(name=char.name if char else call.name, char=char)
     uid = user_id or ctx.user_id
     char = await call.app.store.active_character(uid, ctx.scope)
-    name = await call.app.display_name(ctx, uid)
-    return Side(name=char.name if char else name, char=char)
+    name = char.name if char else await call.app.display_name(ctx, uid)
+    return Side(name=name, char=char)
 
 
 def _resolve_pool(args: PoolArgs, side: Side, *, whose: str = "你") -> tuple[ResolvedPool, Pool10Card]:
@@ -197,7 +203,7 @@ async def _dispatch(call: Call, *, detailed: bool, hidden: bool) -> list[Reply]:
 async def _hide(call: Call, text: str, hidden: bool) -> list[Reply]:
     if not hidden or call.ctx.group_id is None:
         return [Reply.say(text)]
-    name = await call.app.display_name(call.ctx)
+    name = call.name
     return [
         Reply.say(f"{name} 进行了一次暗骰池"),
         Reply.whisper(
@@ -358,6 +364,11 @@ async def _set(call: Call, rest: str) -> list[Reply]:
             clear = True
         elif re.fullmatch(r"a\d{1,3}", low):
             changes["again"] = check_again(int(low[1:]))
+        elif re.fullmatch(r"(a\d{1,3})?([kqm]\d{1,4})+", low):
+            raise InputSyntaxError(
+                "无限恐怖规则的成功线固定为8、骰子固定为D10，不能设置 k/q/m",
+                usage=".ww set [a8/a9/a10/a11] [超过|大于等于] [clr]",
+            )
         elif low in ("超过", "gt", ">", "严格"):
             changes["tie"] = TieRule.STRICT.value
         elif low in ("大于等于", "ge", ">=", "≥"):

@@ -51,6 +51,14 @@ def test_order_does_not_matter_and_additions_come_last() -> None:
     assert calc("10 ×3 +5 ×2")[0] == 10 * 4 + 5
 
 
+def test_rounding_down_before_additions() -> None:
+    # 2/(2+2-1) = 0.67 → 0, then −1 = −1
+    assert calc("2 /2 /2 -1")[0] == -1
+    # 5/3 = 1.67 → 1 first; rounding only at the end would give floor(1.67 + 0.4) = 2
+    assert calc("5 /3 +0.4")[0] == 1
+    assert calc("5 /3 -0.5")[0] == 0  # 1 − 0.5 = 0.5 → 0
+
+
 def test_rounding_down() -> None:
     assert calc("7 /2")[0] == 3
     assert calc("10 ×1.5 ×1.5")[0] == 20  # 10 × (1.5 + 1.5 − 1) = 20

@@ -9,7 +9,9 @@ Rules:
   ×8.  A multiplier marked «再» or «额外» is added whole (no −1): ``×2`` and ``再×2`` make ×4.
 * Several divisions (halvings) merge the same way: two halvings make ``/(2 + 2 − 1) = /3``.
 * Plain additions and subtractions come after the multipliers and are not merged.
-* The result is rounded down (无条件舍去小数点后的部分).
+* Rounding down (无条件舍去小数点后的部分): the multiplied/divided value is rounded down before
+  the additions are made, as a GM computes it by hand (``2/(2+2−1)−1`` → 0 − 1 = −1); the total is
+  rounded down again if an addition had a fraction.
 * Real-world quantities (price, distance) use ordinary arithmetic instead (``real=True``):
   operations apply in the order written.
 
@@ -211,10 +213,12 @@ def evaluate(calc: Calculation) -> CalcResult:
     mul, div = merge_factors(muls), merge_factors(divs)
     if div == 0:
         raise InputSyntaxError("合并后的除数为0，无法计算", usage=USAGE)
-    exact = base * mul / div + sum(adds, Fraction(0))
+    scaled = base * mul / div
+    exact = scaled + sum(adds, Fraction(0))
     if abs(exact) > MAX_ABS:
         raise InputSyntaxError("结果太大", usage=USAGE)
-    result = math.floor(exact)
+    # round the multiplied/divided value down first (as a GM computes it), then add
+    result = math.floor(math.floor(scaled) + sum(adds, Fraction(0)))
     text = _fmt(calc.base)
     if base_adds:
         text = "(" + text + "".join(f"{'+' if v >= 0 else '-'}{_fmt(abs(v))}" for v in base_adds) + ")"
