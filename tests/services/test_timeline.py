@@ -60,6 +60,7 @@ async def test_worked_session_section_4_13(app: App) -> None:
     await setup(app)
     assert await say(app, ".pre 力量 150") == "甲: \n力量: 175.0\n影响数值: 150.0\n时间: 17.14"
     assert await say(app, ".pre 10t 力量") == "甲: \n力量: 175.0\n影响数值: 87.5\n时间: 10.0"
+    assert await say(app, ".pre力量150") == await say(app, ".pre 力量 150")
     assert await say(app, ".tar 10 10", **GM) == "已设定目标数值为100√"
     text = await say(app, ".ex 力")
     assert text.startswith("甲进行[力量]检定\n目标100 比值175.0/500\n成功率：35%\n检定：")

@@ -57,6 +57,7 @@ from chronodice.rules.timeline.checks import (
     opposed_winner,
     ratio,
     roll_check,
+    sheet_windup,
     target_value,
     windup,
 )
@@ -79,6 +80,7 @@ SYSTEM = "timeline"
 SYS_CN = "时间线"
 T = TypeVar("T")
 _NUM = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+_GLUED = re.compile(r"^([^\d\s.+-]+)([\d.]+[tT]?)$")
 
 
 # ====================================================================== helpers
@@ -218,6 +220,10 @@ def _attr(text: str) -> str:
 
 def _split_attr_amount(tokens: list[str], usage: str) -> tuple[str, float | None, float | None, str]:
     """``属性 I|Tt [备注]`` in either order → (attribute key, impact, time, note)."""
+    if tokens:
+        glued = _GLUED.match(tokens[0])
+        if glued and lookup_attribute(glued.group(1)) is not None:
+            tokens = [glued.group(1), glued.group(2), *tokens[1:]]  # .bat 力量150
     if len(tokens) < 2:
         raise InputSyntaxError("需要属性和影响数值（或前摇时间，如 10t）", usage=usage)
     a, b = tokens[0], tokens[1]
@@ -329,7 +335,6 @@ async def cmd_chr(call: Call) -> list[Reply]:
             raise NotFound("还没有角色× 请先用 .TLsetup 导入人物卡")
         k = min(max(_index(tokens[0]), 1), len(chars))
         await bind_here(store, ctx, chars[k - 1].id)
-        await store.bind(ctx.user_id, ctx.scope, chars[k - 1].id)
         return [Reply.say(f"已选择角色 [{chars[k - 1].name}]√")]
     raise call.usage_error("无法理解的参数")
 
@@ -717,13 +722,15 @@ async def cmd_pre(call: Call) -> list[Reply]:
     display = await _display(call)
     if impact is not None:
         t, i = windup(impact, value), impact
+        shown = str(sheet_windup(impact, value)) if display.sheet else fmt(t)
     else:
         assert time is not None
         t, i = time, impact_for(time, value)
+        shown = display.windup(t)
     return [
         Reply.say(
             f"{char.name}: \n{CN[attr]}: {fmt(value)}{' [↑]' if char.buffs else ''}\n"
-            f"影响数值: {fmt(i)}\n时间: {display.windup(t)}"
+            f"影响数值: {fmt(i)}\n时间: {shown}"
         )
     ]
 
