@@ -165,6 +165,11 @@ async def test_opposed_against_npc_number_and_errors(app: App) -> None:
     text = await say(app, ".ww 敏捷+潜行 vs 3", user=A)
     assert "对手" in text and "艾拉 胜出" in text  # the second side needs at least one success
     assert "@对手" in await say(app, ".ww 敏捷+潜行 vs 感知", user=A)
+    # an NPC sneaks first (5 dice), the sender's card answers
+    app.rng = Scripted([8, 1, 1, 1, 1], [9, 1, 1, 1, 1, 1, 1])
+    text = await say(app, ".ww 5 vs 敏捷+潜行", user=A)
+    assert text.splitlines()[0] == "对抗：对手（5）对 艾拉（敏捷4+潜行3=7）"
+    assert "艾拉 胜出" in text
     assert "没有使用中的角色卡" in await say(app, ".ww 3 vs 3", user=A, at=("10009",))
     assert "两边" in await say(app, ".ww 3 vs", user=A)
 
@@ -305,3 +310,28 @@ async def test_statistics_through_the_command(app: App) -> None:
         assert m
         total += int(m.group(1))
     assert 1.2 < total / 200 < 2.2
+
+
+async def test_random_garbage_never_crashes(app: App) -> None:
+    """Fuzz: random argument strings always give a reply, never the internal-error message."""
+    await _cards(app)
+    app.rng = random.Random(3)
+    gen = random.Random(2026)
+    alphabet = [
+        *"0123456789+-()aAdcsvx?？ ×*/=，,@",
+        "敏捷",
+        "潜行",
+        "攻击",
+        "防御",
+        "vs",
+        "附加",
+        "分配",
+        "倍率",
+        "set",
+    ]
+    for _ in range(150):
+        args = "".join(gen.choice(alphabet) for _ in range(gen.randint(0, 14)))
+        root = gen.choice([".w", ".ww", ".wh"])
+        replies = await run(app, f"{root} {args}", user=A, at=(B,) if gen.random() < 0.3 else ())
+        assert replies, args
+        assert all("出错了" not in r.text for r in replies), (args, replies)

@@ -69,7 +69,7 @@ DETAIL = f"""骰池：数字、角色卡上的属性/技能名及加减，如 .w
 附加成功：属性6→1、11→2、每+5再+1；技能等用 .ww 附加 潜行1 录入；+2s 临时附加；-1s 扣除成功。
   只有有效成功数>0时才加上附加成功
 dcN 难度；? 精确概率（成功率、期望、分布）；.w 只给结果，.ww 逐轮列出每颗骰子，.wh 暗骰
-对抗：.ww 敏捷+潜行 vs @对手 感知+调查 —— 先手方成功数即后手方DC，{render.TIE_LABEL[TieRule.AT_LEAST]}；
+对抗：.ww 敏捷+潜行 vs @对手 感知+调查（NPC一方写数字：.ww 5 vs 感知+调查）—— 先手方成功数即后手方DC，{render.TIE_LABEL[TieRule.AT_LEAST]}；
   .ww set 超过 改为必须超过
 攻击：.ww 攻击 力量+格斗 @目标（加上卡上「攻击」附加成功；目标预先 .ww 防御 3 宣言防御附加成功，
   抵消全部自然成功则未命中，攻击附加成功不生效；已用的防御附加成功到目标下次行动（.ww 行动）时恢复）
@@ -244,21 +244,29 @@ async def _opposed(call: Call, text: str, detailed: bool) -> str:
         raise InputSyntaxError(
             "对抗需要两边的骰池", usage=".ww 先手骰池 vs [@对手] 后手骰池（如 .ww 敏捷+潜行 vs @B 感知+调查）"
         )
-    ats = call.ctx.at_ids
-    left_user, right_user = (ats[0], ats[1]) if len(ats) >= 2 else (None, ats[0] if ats else None)
-    left = await _side(call, left_user)
-    right = await _side(call, right_user) if right_user else Side("对手", None)
-    if right_user and right.char is None:
-        raise NotFound(f"{right.name} 在本群没有使用中的角色卡")
     la, ra = parse_pool_args(left_text), parse_pool_args(right_text)
     for a in (la, ra):
         if a.dc is not None or a.odds:
             raise InputSyntaxError("对抗时DC由先手方的成功数决定，不能再写dc或?")
+    ats = call.ctx.at_ids
+    npc = Side("对手", None)
+    if len(ats) >= 2:
+        left, right = await _side(call, ats[0]), await _side(call, ats[1])
+    elif ats:
+        left, right = await _side(call, None), await _side(call, ats[0])
+    elif ra.names and not la.names:
+        # an NPC pool goes first (e.g. a sneaking NPC), the sender's card answers
+        left, right = npc, await _side(call, None)
+    elif ra.names:
+        raise NotFound("两边都用了属性名：请@对手（对手的数值从其角色卡读取），或把NPC一方写成数字")
+    else:
+        left, right = await _side(call, None), npc
+    for side, uid in ((left, ats[0] if len(ats) >= 2 else None), (right, ats[-1] if ats else None)):
+        if uid is not None and side.char is None:
+            raise NotFound(f"{side.name} 在本群没有使用中的角色卡")
     settings = await _settings(call)
     lp, _ = _resolve_pool(la, left, whose=left.name)
-    rp, _ = _resolve_pool(
-        ra, right, whose="对手（请@对手，或用数字骰池）" if right_user is None else right.name
-    )
+    rp, _ = _resolve_pool(ra, right, whose=right.name)
     budget = DiceBudget()
     rng = call.app.rng
     first = resolve(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chronodice.core.errors import InputSyntaxError, LimitExceeded
 from chronodice.rules.pool10.pool import DiceBudget, PoolRoll, check_again, roll_pool
@@ -141,3 +144,23 @@ def test_json_round_trip() -> None:
     assert PoolRoll.from_dict(data) == r
     c = roll_pool(0, random.Random(2))
     assert PoolRoll.from_dict(json.loads(json.dumps(c.to_dict()))) == c
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    size=st.integers(min_value=-5, max_value=400),
+    again=st.sampled_from([8, 9, 10, 11]),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_any_pool_rolls_within_the_cap_or_raises(size: int, again: int, seed: int) -> None:
+    budget = DiceBudget()
+    try:
+        r = roll_pool(size, random.Random(seed), again=again, budget=budget)
+    except LimitExceeded:
+        assert budget.used <= 1000
+        return
+    assert r.dice_count == budget.used <= 1000
+    assert len(r.rounds[0]) == max(size, 1)
+    for i, (prev, nxt) in enumerate(itertools.pairwise(r.rounds)):
+        assert len(nxt) == sum(1 for f in prev if f >= r.again), i
+    assert 0 <= r.natural_successes <= r.dice_count
