@@ -237,6 +237,12 @@ async def test_battle_late_join_cancel_npc_death_undo(app: App) -> None:
     assert "角色死亡" in text and "已记入时间轴 @20.0t" in text
     assert "乙 : 0.0 ☠死亡" in await say(app, ".bat")
     assert "已经死亡" in await say(app, ".bat 力量 10", user="10002")
+    # the GM hurts the NPC by name and a player by @; players may not hurt each other
+    assert "[体力]变更: [↓]-10.0" in await say(app, ".crd 哥布林: hp -10", user="99999", **GM)
+    assert "只有" in await say(app, ".crd 甲: hp -10", user="10002")
+    assert "甲: \n[体力]变更: [↓]-10.0" in await say(app, ".crd hp -10", user="99999", at=("10001",), **GM)
+    assert "已撤销" in await say(app, ".undo", **GM)
+    assert "已撤销" in await say(app, ".undo", **GM)
     # .undo reverts the last timeline command (the HP line), the battle goes on
     assert "已撤销" in await say(app, ".undo", **GM)
     assert "☠死亡" not in await say(app, ".bat")

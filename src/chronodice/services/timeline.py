@@ -371,13 +371,18 @@ def _resource(word: str) -> str | None:
 
 @command(
     "crd",
-    usage=".crd | .crd reset | .crd 体力/hp/意志/mp/现金/cash ±n [伤害类型]",
+    usage=".crd | .crd reset | .crd [角色名:|@玩家] 体力/hp/意志/mp/现金/cash ±n [伤害类型]",
     summary="体力、意志、现金：查看、重置、变更（按 .dr 修饰计算）",
     system=SYS_CN,
 )
 async def cmd_crd(call: Call) -> list[Reply]:
-    rec, char = await _active(call)
     args = call.args.strip()
+    tokens = args.split()
+    if tokens and (":" in tokens[0] or call.ctx.at_ids):
+        rec, char, _, rest = await _actor(call, tokens)  # the GM hurts an NPC or a player
+        args = " ".join(rest)
+    else:
+        rec, char = await _active(call)
     if not args:
         return [Reply.say(view.crd_text(char))]
     if args.lower() in ("reset", "重置"):
