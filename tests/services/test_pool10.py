@@ -130,6 +130,11 @@ async def test_odds_are_exact(app: App) -> None:
 
 async def test_odds_limit(app: App) -> None:
     assert "不计算概率" in await say(app, ".ww 999 ?")
+    # many lost successes or a high DC widen the computed range, or say why not
+    text = await say(app, ".ww 5 -60s ?")  # 61+ natural successes from 5 dice: possible, tiny
+    assert "（扣除60）：成功率：<0.01%" in text and "期望最终成功 0.000" in text
+    assert "成功数≥DC80：成功率：<0.01%" in await say(app, ".ww 5 dc80 ?")
+    assert "最多计算到" in await say(app, ".ww 5 dc999 ?")
 
 
 # ---------------------------------------------------------------- hidden

@@ -223,8 +223,9 @@ async def _roll(call: Call, text: str, detailed: bool) -> str:
     name = me.name
     if args.odds:
         odds = pool_odds(pool.size, again, k=None)
-        if args.dc is not None and args.dc + args.lost > odds.k:
-            odds = pool_odds(pool.size, again, k=min(args.dc + args.lost, 1000))
+        need = (args.dc or 0) + args.lost
+        if need > odds.k:  # P(≥ DC) and E[final] need the distribution up to DC + lost
+            odds = pool_odds(pool.size, again, k=need)
         return render.format_odds(name, pool.text, odds, dc=args.dc, bonus=bonus, lost=args.lost)
     roll = roll_pool(pool.size, call.app.rng, again=again)
     result = resolve(roll, bonus=bonus, lost=args.lost, dc=args.dc)

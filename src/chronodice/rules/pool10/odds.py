@@ -157,7 +157,8 @@ class PoolOdds:
         if self.chance:
             bonus = 0
         below = sum(((lost - j) * self.pmf(j) for j in range(lost)), self.dist[0] * 0)
-        return self.mean - lost + below + bonus * self.at_least(lost + 1)
+        zero = self.dist[0] * 0
+        return max(zero, self.mean - lost + below + bonus * self.at_least(lost + 1))
 
 
 def pool_odds(
