@@ -27,10 +27,13 @@ def name_of(st: Combat, cid: str | None, gm: bool = False) -> str:
 
 
 def value_text(st: Combat, c: Combatant) -> str:
-    """BASE ``25(当前8)`` for split combatants, else the current value; SPD the 先攻值."""
-    if st.variant is Variant.BASE and c.main > 20:
+    """BASE: the main initiative, with the current one when it matters (``25(当前8)`` for a split
+    combatant, ``15(当前14)`` after a delay); SPD: the 先攻值 I."""
+    if st.variant is Variant.SPD:
+        return str(c.cur)
+    if st.phase is not Phase.SETUP and (c.main > 20 or (c.cur != c.main and 1 <= c.cur <= 20)):
         return f"{c.main}(当前{c.cur})"
-    return str(c.cur if st.phase is not Phase.SETUP or st.variant is Variant.SPD else c.main)
+    return str(c.main)
 
 
 def health_text(st: Combat, c: Combatant, gm: bool) -> str:
@@ -199,18 +202,29 @@ def forecast_line(st: Combat) -> str:
 
 
 def turn_card(st: Combat, events: Iterable[Event]) -> str:
-    """The card posted after every advance (player view)."""
-    events = list(events)
-    lines: list[str] = []
-    for line in event_lines(st, events):
-        lines.append(line)
+    """The card posted after every advance (player view), laid out as tick20.md §4.4::
+
+    —— 第2轮开始 ——            (round starts and their reminders, when any)
+    ⚔ 第2轮 · 第12刻（基础）
+    ▶ 哥布林a 的回合　AP 3/3
+      结束：哥布林a的迟缓（艾琳）
+      接下来：第8刻 X → 第3轮 第20刻 X
+    """
+    before: list[str] = []
+    after: list[str] = []
+    for line in event_lines(st, list(events)):
+        (after if line.startswith("  结束") or line.startswith("  （") else before).append(line)
+    lines = before[-8:]
     if st.phase is Phase.ACTIVE and not st.waiting and st.current is not None:
         lines.append(f"⚔ 第{st.round}轮 · 第{st.tick}刻（{VARIANT_NAMES[st.variant]}）")
         lines.append(turn_line(st))
+        lines += after[-4:]
         fc = forecast_line(st)
         if fc:
             lines.append(fc)
-    return "\n".join(lines[-15:]) if len(lines) > 15 else "\n".join(lines)
+    else:
+        lines += after[-4:]
+    return "\n".join(lines)
 
 
 def summary(st: Combat, ev: Event) -> str:

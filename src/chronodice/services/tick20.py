@@ -713,6 +713,10 @@ async def init_eff(call: Call, rest: str) -> list[Reply]:
         elif ev.kind == "not_stacked":
             kept = "保留原有效果（剩余时间更长）" if ev.data["kept"] == "old" else "以新效果替换"
             lines.append(f"{R.name_of(state, ev.data['bearer'])} 已有同名效果「{name}」：{kept}")
+    for ev in events:
+        if ev.kind == "init_mod":
+            c = state.get(ev.data["cid"])
+            lines.append(f"{R.name_of(state, c.id)} 先攻{ev.data['delta']:+d} → {R.value_text(state, c)}")
     lines += R.event_lines(state, [e for e in events if e.kind == "lost_turn"])
     replies = [Reply.say("\n".join(lines))]
     if duration.hidden:
