@@ -264,3 +264,20 @@ def test_put_remove_view_substitute_replace() -> None:
     play(g, g.replace(0, wand, new))  # 8.17
     assert wand in g.equip(0) and new in g.hand(0)
     assert fired(g, "cards.obtained", 0) >= 1
+
+
+def test_weapon_whose_range_is_used_cannot_be_operated() -> None:
+    g = scenario(["blank"] * 5)
+    (sword,) = g.equip_cards(0, ["silver_sword"])
+    g.add_skill(2, "t_break_source")
+    use(g, 0, "attack", [2])  # distance 2: the sword's range is in use
+    assert g.p(2).hp == 3 and sword in g.equip(0)
+    play(g, g.damage(0, 2, 1))  # outside that use the sword can be discarded
+    assert sword in g.zone("discard")
+
+
+def test_play_card_goes_through_processing() -> None:
+    g = scenario(["blank", "blank"])
+    (cid,) = g.give_cards(0, ["defend"])
+    play(g, g.play_card(0, cid))
+    assert cid in g.zone("discard") and fired(g, "play.responded", 0) == 1 and fired(g, "cards.lost", 0) == 1

@@ -5,6 +5,9 @@ current-turn player in 下家 order, the seat's candidate handlers (character sk
 skills, 奥秘) are collected; with several, the seat chooses the order; passive (5.1) and awakening
 (5.3) skills resolve without a prompt, 可 skills and 奥秘 (3.9) ask first.  Each resolution is a
 settlement pushed on the stack, so anything it does is nested inside the firing settlement.
+
+1.3.2: while a weapon's skill is used, or its attack range is (a use with a target at distance
+above 1), the weapon is locked on that frame: no operation inside the settlement may pick it.
 """
 
 from __future__ import annotations
@@ -420,6 +423,9 @@ class EffectsMixin:
             "response": response,
         }
         frame = self.push(Frame("use", user, data))
+        weapon = self.weapon(user)
+        if weapon is not None and not response and any(self.distance(user, t) > 1 for t in targets):
+            frame.locked.append(weapon)  # 1.3.2: its attack range is being used
         try:
             if vcard.subcards:
                 yield from self.move(list(vcard.subcards), "processing", reason="use", by=user, quiet=True)
