@@ -230,3 +230,39 @@ async def test_help_lists_rule_decisions(app: App) -> None:
 @pytest.fixture(autouse=True)
 def _clear_outbox() -> None:
     moe._OUTBOX.clear()
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_renderer_never_shows_hidden_cards_in_public(seed: int) -> None:
+    """Every event of a whole auto-played game renders, and no public line names a card that is
+    hidden (in a hand or face-down 奥秘) right after it."""
+    from chronodice.render import moe as R
+    from chronodice.rules.moe import auto_answer
+    from chronodice.rules.moe.record import new_record, start
+
+    _rec, g, events = start(new_record("demo", [str(i) for i in range(2 + seed)], seed=seed))
+    names = [f"P{i}" for i in range(2 + seed)]
+    ai = random.Random(seed)
+    kinds: set[str] = {e["t"] for e in events}
+    start_public = "\n".join(R.render_events(g, events, names)[0])
+    assert "地图机制牌" in start_public
+    while g.pending is not None:
+        g.submit(g.pending.seat, auto_answer(g, g.pending, ai), source="auto")
+        evs = g.drain_events()
+        kinds.update(e["t"] for e in evs)
+        public, private = R.render_events(g, evs, names)
+        text = "\n".join(public)
+        if g.pending is not None:
+            text += "\n" + R.public_prompt(g, g.pending, names)
+        for face in hidden_texts(g):
+            assert face not in text
+        for seat, lines in private.items():
+            assert all(isinstance(line, str) and line for line in lines), seat
+        if g.pending is not None:
+            assert R.private_prompt(g, g.pending, names)
+    assert {"use", "damage", "move", "turn"} <= kinds
+    assert g.finished and "游戏结束" in "\n".join(
+        R.render_events(g, [{"t": "game_over", "winners": g.state.winners, "result": g.state.result}], names)[
+            0
+        ]
+    )
