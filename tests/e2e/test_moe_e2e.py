@@ -151,11 +151,18 @@ async def test_three_players_restart_and_autoplay_to_a_winner(bot_process: BotPr
         t.started = True
         state, g = load(bot_process)
         assert g.state.digest() == digest and g.pending.serial == serial
+        assert "已设置超时为10秒" in "".join(c.text for c in await t.say(".moe timeout 10", USERS[0]))
         _u, text, _p = t.answer_for(state, g)
         calls = await t.say(text, responder)
         assert any(c.to_group and "使用了" in c.text for c in calls), [c.text for c in calls]
         state, g = load(bot_process)
         assert g.pending is None or g.pending.serial != serial
+        # nobody answers the next request: the sweeper applies the default after its deadline
+        before = len(client.all_calls)
+        await asyncio.sleep(13)
+        assert any(c.to_group and "超时" in c.text for c in client.all_calls[before:])
+        state, g = load(bot_process)
+        assert any(i.get("source") == "timeout" for i in g.inputs)
         # a player whose private messages fail: the group is told, without content
         client.fail_private.add(USERS[1])
         calls = await t.say(".moe hand", USERS[1])
