@@ -185,6 +185,8 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         return f"{L(ev['victim'])}将伤害转移给了{L(ev['to'])}"
     if t == "cancel_target":
         return f"{L(ev['who'])}不再是目标"
+    if t == "change_user":
+        return f"此牌的使用者改为{L(ev['who'])}"
     if t == "use_void":
         return "此牌没有目标，结算终止"
     if t == "skip_phases":

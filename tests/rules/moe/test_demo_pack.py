@@ -281,3 +281,16 @@ def test_play_card_goes_through_processing() -> None:
     (cid,) = g.give_cards(0, ["defend"])
     play(g, g.play_card(0, cid))
     assert cid in g.zone("discard") and fired(g, "play.responded", 0) == 1 and fired(g, "cards.lost", 0) == 1
+
+
+def test_change_user_and_player_count() -> None:
+    g = scenario(["blank"] * 4)
+    g.add_skill(2, "t_take_over")
+    use(g, 0, "attack", [1])
+    (dmg,) = [e for e in g.events if e["t"] == "damage"]
+    assert dmg["source"] == 2 and (g.p(2).faith, g.p(0).faith) == (1, 0)  # 5.17: C is now the user
+    g.p(3).alive = False
+    scope = g.scope(Ctx(me=0))
+    from chronodice.rules.moe.expr import evaluate
+
+    assert evaluate("player_count()", scope) == 4 and evaluate("alive_count()", scope) == 3  # 4.15 vs 4.12

@@ -47,6 +47,7 @@ PRIMITIVES: tuple[str, ...] = (
     "judge",
     "arrange_top",
     "cancel_target",
+    "change_user",
     "offset",
     "nullify",
     "prevent_damage",
@@ -125,6 +126,8 @@ class EffectsMixin:
             "talent": lambda s, k: g.talent(s, k),
             "damaged_this_round": lambda s: g.p(s).damaged_round == g.state.round,
             "alive_count": lambda: g.alive_count(),
+            "player_count": lambda: len(g.state.players),
+            "gender": lambda s: g.p(s).gender,
             "half": _half,
             "diff": _diff,
             "keyword": kw,
@@ -719,6 +722,23 @@ class EffectsMixin:
         if "cancelled" in ctx.data and seat is not None and seat not in ctx.data["cancelled"]:
             ctx.data["cancelled"].append(seat)
             self.emit("cancel_target", who=seat)
+        return
+        yield
+
+    def _e_change_user(self: Game, ctx: Ctx, arg: dict[str, Any]) -> Gen:
+        """5.17: the card now counts as used by another character; both have used it."""
+        new = self.who(ctx, arg.get("to"))
+        if new is None or "user" not in ctx.data:
+            return
+        for f in reversed(self.stack):
+            if f.kind == "use" and f.data is ctx.data:
+                f.owner = new
+                break
+        ctx.data.setdefault("users", [ctx.data["user"]])
+        if new not in ctx.data["users"]:
+            ctx.data["users"].append(new)
+        ctx.data["user"] = new
+        self.emit("change_user", who=new)
         return
         yield
 
