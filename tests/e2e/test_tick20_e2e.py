@@ -78,6 +78,7 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         assert "哥布林 获得「迟缓」（3刻）" in await say(c, ".init eff 哥布林 迟缓 3刻", GM)
         text = await say(c, ".ed", AILIN)
         assert "▶ 哥布林 的回合" in text and "第15刻" in text and "结束" not in text
+        await asyncio.sleep(1.1)  # a GM advancing right after a player would count as a duplicate
         text = await say(c, ".init next", GM)  # t14 start ends 迟缓, then t12 布鲁诺
         assert "结束：哥布林的迟缓（艾琳）" in text and "▶ 布鲁诺 的回合" in text
 
@@ -99,6 +100,7 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
 
         # R2: 艾琳 17, 哥布林 15, 卡拉 12, 布鲁诺 11 (delay carried), 狼 8
         await say(c, ".ed", AILIN)
+        await asyncio.sleep(1.1)
         text = await say(c, ".init next", GM)
         assert "▶ 卡拉 的回合" in text and "第12刻" in text
         assert "接下来：第11刻 布鲁诺 → 第8刻 狼 → 第3轮 第17刻 艾琳" in text
@@ -112,7 +114,8 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         text = await say(c, ".ed", KARA)
         assert "⚔ 第2轮 · 第11刻" in text and "▶ 布鲁诺 的回合" in text
 
-        # two people advance at the same moment: exactly one END_TURN
+        # two people advance at the same moment: exactly one END_TURN, whichever is processed first
+        await asyncio.sleep(1.1)
         calls = await burst(c, [(".init next", BRUNO), (".init next", GM)])
         texts = [x.text for x in calls if x.to_group]
         assert len(texts) == 2, texts

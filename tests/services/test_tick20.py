@@ -5,10 +5,20 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
 from helpers import run, say
 
 from chronodice.app import App
 from chronodice.rules.tick20.model import Combat
+from chronodice.services import tick20 as service
+
+
+@pytest.fixture(autouse=True)
+def no_grace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests send commands faster than people do; the grace window has its own tests."""
+    if "grace" not in request.node.name:
+        monkeypatch.setattr(service, "ADVANCE_GRACE", 0.0)
+
 
 GM = {"user": "10001", "roles": ("admin",)}
 P1 = {"user": "10002", "name": "艾琳"}
@@ -52,10 +62,14 @@ async def test_c03_wrong_player_and_bad_duration_leave_state_unchanged(app: App)
     assert (await state_of(app)).model_dump_json() == before
 
 
-async def test_c02_two_advances_at_once_move_the_turn_once(app: App) -> None:
+async def test_c02_grace_two_advances_at_once_move_the_turn_once(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
     await setup_basic(app)
     await say(app, ".init start", **GM)
     await say(app, ".ed", **P1)  # now 布鲁诺 (t12)
+    await asyncio.sleep(0.35)
     r1, r2 = await asyncio.gather(run(app, ".init next", **P2), run(app, ".init next", **GM))
     st = await state_of(app)
     assert st.get("c2").turns_total == 1
@@ -63,6 +77,33 @@ async def test_c02_two_advances_at_once_move_the_turn_once(app: App) -> None:
     texts = [r1[0].text, r2[0].text]
     assert sum("▶ 哥布林 的回合" in t for t in texts) == 1
     assert sum("回合已经推进到 哥布林 的回合（第8刻），没有重复推进" in t for t in texts) == 1
+
+
+async def test_c02_grace_sequential_duplicates_are_refused(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    await say(app, ".ed", **P1)  # 布鲁诺 (t12)
+    assert "▶ 哥布林 的回合" in await say(app, ".init next", **P2)
+    # the GM pressed at the same moment; processed right after: refused, nothing advanced twice
+    assert await say(app, ".init next", **GM) == "回合已经推进到 哥布林 的回合（第8刻），没有重复推进"
+    st = await state_of(app)
+    assert st.current == "c3" and st.get("c3").turns_total == 0
+    await asyncio.sleep(0.35)
+    assert "▶ 艾琳 的回合" in await say(app, ".init next", **GM)
+    # the same GM may go on advancing at once, and a player may end her own new turn at once
+    assert "▶ 布鲁诺 的回合" in await say(app, ".init next", **GM)
+    assert "▶ 哥布林 的回合" in await say(app, ".ed", **P2)
+
+
+async def test_c02_grace_window_ends(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    await say(app, ".ed", **P1)
+    await say(app, ".init next", **P2)
+    await asyncio.sleep(0.35)
+    assert "▶ 艾琳 的回合" in await say(app, ".init next", **GM)
 
 
 async def test_delay_effects_ap_and_undo(app: App) -> None:

@@ -10,6 +10,7 @@ turn number the sender saw, so two people advancing at once move the turn only o
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,10 @@ SYSTEM = "tick20"
 SYS_NAME = "D20刻度"
 GM_WHO = "本场战斗的GM（开战者、.init gm 指定者）或群管理"
 MAX_BATCH = 12
+ADVANCE_GRACE = 1.0
+"""Seconds after someone else advanced the turn during which a ``.init next`` from a person who
+does not control the new current actor counts as a duplicate of that advance (C02: two people
+pressing at once, processed one after the other)."""
 
 Fn = Callable[[Combat | None], E.Outcome]
 
@@ -549,8 +554,24 @@ async def init_next(call: Call, rest: str, *, skip: bool = False) -> list[Reply]
             raise NotPermitted(
                 f"现在是 {R.name_of(state, cur.id)} 的回合（第{state.tick}刻），只有 {R.name_of(state, cur.id)} 的玩家或 GM 可以结束"
             )
+    now = time.time()
+    if (
+        not state.waiting
+        and state.advanced_by not in (None, call.ctx.user_id)
+        and 0 <= now - state.advanced_at < ADVANCE_GRACE
+        and not controls(call.ctx, state.get(state.current or ""))
+    ):
+        who = R.name_of(state, state.current)
+        raise IllegalAction(f"回合已经推进到 {who} 的回合（第{state.tick}刻），没有重复推进")
     seen = state.turn_no
-    state, events = await apply(call, lambda st: E.end_turn(need(st), expected_turn=seen, skip=skip))
+
+    def fn(st: Combat | None) -> E.Outcome:
+        outcome = E.end_turn(need(st), expected_turn=seen, skip=skip)
+        outcome.state.advanced_at = now
+        outcome.state.advanced_by = call.ctx.user_id
+        return outcome
+
+    state, events = await apply(call, fn)
     return [Reply.say(R.turn_card(state, events))]
 
 

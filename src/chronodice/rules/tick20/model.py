@@ -232,6 +232,10 @@ class Combat(BaseModel):
     empty_rounds: int = 0
     round_turns: int = 0
     waiting: bool = False
+    advanced_at: float = 0.0
+    """Wall-clock time of the last turn advance, written by the caller (the bot's service) to
+    recognise near-simultaneous ``.init next`` messages; the engine never reads it."""
+    advanced_by: str | None = None
     undo: list[str] = Field(default_factory=list)
     """Snapshots (JSON text, without undo and log) from before each change; newest last."""
     log: list[Event] = Field(default_factory=list)
