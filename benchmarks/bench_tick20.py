@@ -13,6 +13,7 @@ Effects of every counted duration kind are active (long enough not to run out du
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import statistics
 import sys
@@ -78,7 +79,7 @@ async def bench_command(st: Combat, n: int) -> tuple[list[float], int]:
             "20002", "tick20", lambda _old: (st.to_dict(), None), user_id="10001", command="seed"
         )
         raw, _ = await store.load_session("20002", "tick20")
-        size = len(Combat.from_dict(raw or {}).model_dump_json())
+        size = len(json.dumps(raw, ensure_ascii=False).encode())
         ctx = Context(user_id="10001", group_id="20002", sender_name="GM", roles=frozenset({"admin"}))
         out = []
         for _ in range(n):
@@ -97,7 +98,7 @@ def main() -> None:
     engine_undo = bench_engine(build(random.Random(6), undo_depth=E.UNDO_DEPTH), n)
     command, size = asyncio.run(bench_command(st, n))
     print(
-        f".init next with {COMBATANTS} combatants and {EFFECTS} active effects (state {size / 1024:.0f} KiB JSON)"
+        f".init next with {COMBATANTS} combatants and {EFFECTS} active effects (stored state {size / 1024:.0f} KiB JSON)"
     )
     print(summary("engine                       ", engine))
     print(summary("engine, 20 snapshots in state", engine_undo))
