@@ -241,11 +241,13 @@ async def test_battle_late_join_cancel_npc_death_undo(app: App) -> None:
     assert "[体力]变更: [↓]-10.0" in await say(app, ".crd 哥布林: hp -10", user="99999", **GM)
     assert "只有" in await say(app, ".crd 甲: hp -10", user="10002")
     assert "甲: \n[体力]变更: [↓]-10.0" in await say(app, ".crd hp -10", user="99999", at=("10001",), **GM)
-    assert "已撤销" in await say(app, ".undo", **GM)
-    assert "已撤销" in await say(app, ".undo", **GM)
-    # .undo reverts the last timeline command (the HP line), the battle goes on
-    assert "已撤销" in await say(app, ".undo", **GM)
+    assert "已恢复角色卡：甲" in await say(app, ".undo", **GM)
+    assert "体力: 150.0/150.0" in await say(app, ".crd", user="10001")
+    assert "已恢复角色卡：哥布林" in await say(app, ".undo", **GM)
+    # .undo reverts the timeline entry of the HP line and puts the 体力 back: 乙 lives again
+    assert "已恢复角色卡：乙" in await say(app, ".undo", **GM)
     assert "☠死亡" not in await say(app, ".bat")
+    assert "体力: 150.0/150.0" in await say(app, ".crd", user="10002")
     log = await say(app, ".bat 记录 1")
     assert "#1 甲 0.0→20.0t" in log and "取消" in log
     assert "战斗结束" in await say(app, ".ba end", **GM)

@@ -162,3 +162,41 @@ async def test_sqlite_is_wal(tmp_path: Path) -> None:
         mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
     await s.close()
     assert mode == "wal"
+
+
+async def test_undo_puts_back_cards_the_command_changed(any_store: Store) -> None:
+    s = any_store
+    c = await s.create_character("u", "甲", attributes={"体力": 150})
+    hurt = await s.update_character(c.id, lambda r: replace(r, attributes={"体力": 120}))
+    await s.apply_session(
+        "g", "tl", lambda st: ({"log": ["hp -30"]}, None), characters_before=[(c, hurt.version)]
+    )
+    result = await s.undo("g")
+    assert result is not None and result.restored_characters == ("甲",) and result.stale_characters == ()
+    back = await s.get_character(c.id)
+    assert back.attributes == {"体力": 150} and back.version == hurt.version + 1
+    # changed again since the command: the card is left alone and reported
+    hurt = await s.update_character(c.id, lambda r: replace(r, attributes={"体力": 100}))
+    await s.apply_session(
+        "g", "tl", lambda st: ({"log": ["hp -50"]}, None), characters_before=[(back, hurt.version)]
+    )
+    await s.update_character(c.id, lambda r: replace(r, attributes={"体力": 90}))
+    result = await s.undo("g")
+    assert result.stale_characters == ("甲",) and (await s.get_character(c.id)).attributes == {"体力": 90}
+
+
+async def test_old_database_is_upgraded_at_start(tmp_path: Path) -> None:
+    """A database created by the first release (revision 0001) is migrated without asking."""
+    from chronodice.store.migrate import upgrade_sync
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    old = Store(url)
+    async with old.engine.connect() as conn:
+        await conn.run_sync(lambda c: upgrade_sync(c, "0001"))
+        await conn.commit()
+    await old.close()
+    new = Store(url)
+    await new.migrate()
+    await new.apply_session("g", "x", lambda st: ({"a": 1}, None))
+    assert (await new.undo("g")) is not None
+    await new.close()

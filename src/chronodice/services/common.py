@@ -403,4 +403,9 @@ async def cmd_undo(call: Call) -> list[Reply]:
     result = await store.undo(ctx.scope, last.system)
     if result is None:
         return [Reply.say("没有可以撤销的操作")]
-    return [Reply.say(f"已撤销：{result.command or '(无文本)'}")]
+    text = f"已撤销：{result.command or '(无文本)'}"
+    if result.restored_characters:
+        text += "\n已恢复角色卡：" + "、".join(result.restored_characters)
+    if result.stale_characters:
+        text += "\n角色卡之后又有改动，未恢复：" + "、".join(result.stale_characters)
+    return [Reply.say(text)]

@@ -157,7 +157,10 @@ async def _active(call: Call) -> tuple[CharacterRecord, TLCharacter]:
 
 
 async def _mutate(
-    call: Call, rec: CharacterRecord, transition: Callable[[TLCharacter], tuple[TLCharacter, T]]
+    call: Call,
+    rec: CharacterRecord,
+    transition: Callable[[TLCharacter], tuple[TLCharacter, T]],
+    undo: dict[str, Any] | None = None,
 ) -> tuple[TLCharacter, TLCharacter, T]:
     """Apply a pure engine transition to a stored character (compare-and-set, retried)."""
     box: dict[str, Any] = {}
@@ -168,14 +171,17 @@ async def _mutate(
         old = _load(current)
         new, result = transition(old)
         box["out"] = (old, new, result)
+        box["record"] = current
         return replace(
             current,
             data={**current.data, SYSTEM: new.to_dict()},
             attributes={**current.attributes, **new.attributes_for_dice()},
         )
 
-    await call.app.store.update_character(rec.id, fn)
+    after = await call.app.store.update_character(rec.id, fn)
     old, new, result = box["out"]
+    if undo is not None:  # for .undo: the card as it was, and its version after this change
+        undo["before"] = (box["record"], after.version)
     return old, new, result
 
 
@@ -413,7 +419,8 @@ async def cmd_crd(call: Call) -> list[Reply]:
         new, old_v, new_v = change_resource(c, resource, delta)  # type: ignore[arg-type]
         return new, (change, delta, old_v, new_v)
 
-    _, new, (change, delta, old_v, new_v) = await _mutate(call, rec, transition)
+    undo: dict[str, Any] = {}
+    _, new, (change, delta, old_v, new_v) = await _mutate(call, rec, transition, undo)
     label = {"hp": "体力", "mp": "意志", "cash": "现金"}[resource]
     lines = [f"{new.name}: ", f"[{label}]变更: {view.arrow(old_v, new_v)}{_sign(delta)}"]
     if change is not None and change.process:
@@ -431,16 +438,25 @@ async def cmd_crd(call: Call) -> list[Reply]:
             else f"☠ {new.name}的意志降至0，意识消散，角色死亡"
         )
     if call.ctx.group_id is not None:
-        note = await _battle_resource(call, rec.id, resource, new_v - old_v, new_v, full)
+        note = await _battle_resource(call, rec.id, resource, new_v - old_v, new_v, full, undo.get("before"))
         if note:
             lines.append(note)
     return [Reply.say("\n".join(lines))]
 
 
 async def _battle_resource(
-    call: Call, character_id: int, resource: str, delta: float, after: float, full: float
+    call: Call,
+    character_id: int,
+    resource: str,
+    delta: float,
+    after: float,
+    full: float,
+    before: tuple[CharacterRecord, int] | None = None,
 ) -> str | None:
-    """Record a 体力/意志 change on this group's timeline when the character is fighting."""
+    """Record a 体力/意志 change on this group's timeline when the character is fighting.
+
+    ``before`` (the card before the change, its version after) lets ``.undo`` of this timeline
+    entry put the 体力/意志 back too."""
     state, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
     if state is None or bt.BattleState.from_dict(state).participant(f"c{character_id}") is None or delta == 0:
         return None
@@ -453,7 +469,12 @@ async def _battle_resource(
         return s.to_dict(), (s.clock if events else None)
 
     at = await call.app.store.apply_session(
-        call.ctx.scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+        call.ctx.scope,
+        SYSTEM,
+        fn,
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        characters_before=[before] if before is not None else (),
     )
     return None if at is None else f"（已记入时间轴 @{fmt(at)}t）"
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -357,7 +358,7 @@ class Store:
             row = await s.get(Session, (scope, system))
             if row is None:
                 return None, 0
-            return copy.deepcopy(row.state), row.version
+            return row.state, row.version
 
     async def apply_session(
         self,
@@ -367,12 +368,28 @@ class Store:
         *,
         user_id: str = "",
         command: str = "",
+        characters_before: Sequence[tuple[CharacterRecord, int]] = (),
     ) -> T:
         """Load → apply the pure ``fn`` → save with compare-and-set, retrying lost races.
 
         ``fn(state) -> (new_state, result)``; when ``new_state`` equals the old state nothing is
         written.  Each write appends a :class:`SessionLog` row holding the state before it.
+
+        ``characters_before``: cards this command also changed, each as ``(record before the
+        change, version after it)``.  ``.undo`` puts such a card back as it was, provided nobody
+        changed it since (its version is still the one given).
         """
+        saved_chars = [
+            {
+                "id": rec.id,
+                "name": rec.name,
+                "system": rec.system,
+                "attributes": rec.attributes,
+                "data": rec.data,
+                "version_after": version_after,
+            }
+            for rec, version_after in characters_before
+        ] or None
 
         async def attempt() -> tuple[bool, Any]:
             async with self._tx() as s:
@@ -383,9 +400,9 @@ class Store:
                         .with_for_update()
                     )
                 ).scalar_one_or_none()
-                old = copy.deepcopy(row.state) if row else None
+                old = row.state if row else None  # freshly decoded from the database
                 version = row.version if row else 0
-                new, result = fn(copy.deepcopy(old))
+                new, result = fn(_clone(old))
                 if new == old:
                     return True, result
                 if row is None:
@@ -406,6 +423,7 @@ class Store:
                         user_id=user_id,
                         command=command[:500],
                         before=old,
+                        characters_before=saved_chars,
                         version_after=version + 1,
                     )
                 )
@@ -443,11 +461,29 @@ class Store:
                 if res.rowcount != 1:
                     return False, None
                 entry.undone = True
+                restored: list[str] = []
+                stale: list[str] = []
+                for saved in entry.characters_before or []:
+                    res = await s.execute(
+                        update(Character)
+                        .where(Character.id == saved["id"], Character.version == saved["version_after"])
+                        .values(
+                            name=saved["name"],
+                            system=saved["system"],
+                            attributes=saved["attributes"],
+                            data=saved["data"],
+                            version=saved["version_after"] + 1,
+                            updated_at=utcnow(),
+                        )
+                    )
+                    (restored if res.rowcount == 1 else stale).append(saved["name"])
                 return True, UndoResult(
                     system=entry.system,
                     command=entry.command,
                     user_id=entry.user_id,
-                    state=copy.deepcopy(entry.before),
+                    state=_clone(entry.before),
+                    restored_characters=tuple(restored),
+                    stale_characters=tuple(stale),
                 )
 
         return await self._retry(attempt, "撤销")
@@ -506,6 +542,13 @@ class Store:
         if expires is not None and expires < utcnow():
             return None
         return value
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON data (several times faster than ``copy.deepcopy`` on big states)."""
+    if value is None:
+        return None
+    return json.loads(json.dumps(value, ensure_ascii=False))
 
 
 async def _nickname(s: AsyncSession, user_id: str, scope: str | None) -> str | None:

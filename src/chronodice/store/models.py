@@ -122,6 +122,8 @@ class SessionLog(Base):
     user_id: Mapped[str] = mapped_column(String(32), default="")
     command: Mapped[str] = mapped_column(Text, default="")
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    characters_before: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    """Character cards the command changed, as they were before: restored by ``.undo``."""
     version_after: Mapped[int] = mapped_column(Integer)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

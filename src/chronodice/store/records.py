@@ -55,6 +55,10 @@ class UndoResult:
     command: str
     user_id: str
     state: dict[str, Any] | None
+    restored_characters: tuple[str, ...] = ()
+    """Names of the character cards put back as they were before the command."""
+    stale_characters: tuple[str, ...] = ()
+    """Names of cards changed again since the command: left as they are."""
 
 
 @dataclass(frozen=True)
