@@ -81,10 +81,14 @@ async def test_lobby_start_and_private_hands(app: App) -> None:
     assert {r.to_user for r in got} == set(USERS)
     for r in got:
         assert r.fallback and "无法私聊" in r.fallback and "【" not in r.fallback
-    public = group_text(log) + "\n".join(moe._OUTBOX[i][1] for i in range(len(moe._OUTBOX)))
+    assert state["outbox"]  # the group part of the private choices waits for the sweeper
+    delivered = await moe.sweep(app, moe.clock())
+    assert [scope for scope, _r in delivered] == [G] * len(delivered) and delivered
+    state, g = await game(app)
+    assert state["outbox"] == []
+    public = group_text(log) + "\n".join(group_text(rs) for _s, rs in delivered)
     for face in hidden_texts(g):
         assert face not in public
-    moe._OUTBOX.clear()
     # state is public, hand is private
     text = group_text(await run(app, ".moe state", user=USERS[1], group=G))
     assert "血量" in text and "手牌" in text
@@ -225,11 +229,6 @@ async def test_help_lists_rule_decisions(app: App) -> None:
     assert "濒死" in text and "施法阶段" in text and "平局" in text
     assert re.search(r"\.moe play 序号", text)
     assert "萌E" in group_text(await run(app, ".help moe", user=USERS[0], group=G))
-
-
-@pytest.fixture(autouse=True)
-def _clear_outbox() -> None:
-    moe._OUTBOX.clear()
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5])

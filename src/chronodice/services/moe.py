@@ -540,9 +540,7 @@ async def _act(call: Call, sub: str, rest: str) -> list[Reply]:
     seed = call.app.rng.getrandbits(32)
     now = clock()
 
-    def fn(
-        state: dict[str, Any] | None,
-    ) -> tuple[dict[str, Any], tuple[Game, list[dict[str, Any]], dict[str, Any]]]:
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
         if not state or state.get("status") != "running":
             raise IllegalAction("没有进行中的萌E游戏")
         seat = _seat_of(state, ctx.user_id)
@@ -554,41 +552,35 @@ async def _act(call: Call, sub: str, rest: str) -> list[Reply]:
         if g.p(seat).auto and not g.p(seat).flags.get("conceded"):
             admin(g, {"admin": "auto", "seat": seat, "on": False})  # acting again ends 托管
         _run_auto(g, random.Random(seed))
-        return _commit(state, g, rec, now)
+        return _commit(state, g, rec, now, private=ctx.group_id is None)
 
-    g, events, state = await call.app.store.apply_session(
+    return await call.app.store.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
     )
-    return _route(call, scope, state, _outcome(state, g, events))
 
 
 def _commit(
-    state: dict[str, Any], g: Game, rec: dict[str, Any], now: float
-) -> tuple[dict[str, Any], tuple[Game, list[dict[str, Any]], dict[str, Any]]]:
+    state: dict[str, Any], g: Game, rec: dict[str, Any], now: float, *, private: bool = False
+) -> tuple[dict[str, Any], list[Reply]]:
+    """Save the game into the session and render what happened.  For a command typed in private
+    chat the public part is queued in the session's ``outbox`` (same transaction); the sweeper
+    delivers it to the group."""
     events = g.drain_events()
     state["record"] = to_record(g, rec)
     state["deadline"] = _deadline(state, g, now)
     if g.finished:
         state["status"] = "over"
-    return state, (g, events, state)
-
-
-def _route(call: Call, scope: str, state: dict[str, Any], replies: list[Reply]) -> list[Reply]:
-    """A command typed in private: its public part goes to the group through the outbox."""
-    if call.ctx.group_id is not None:
-        return replies
-    out = []
-    for r in replies:
-        if r.private:
-            out.append(r)
-        else:
-            _OUTBOX.append((scope, r.text))
-            out.append(Reply.say("已提交；公开信息已发到群里"))
-    return out
-
-
-_OUTBOX: list[tuple[str, str]] = []
-"""Group texts caused by private commands, delivered by the plugin (and returned by :func:`sweep`)."""
+    replies = _outcome(state, g, events)
+    if private:
+        kept = []
+        for r in replies:
+            if r.private:
+                kept.append(r)
+            else:
+                state.setdefault("outbox", []).append(r.text)
+                kept.append(Reply.say("已提交，公开信息将发到群里"))
+        replies = kept
+    return state, replies
 
 
 async def _admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> list[Reply]:
@@ -597,9 +589,7 @@ async def _admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> l
     now = clock()
     ctx = call.ctx
 
-    def fn(
-        state: dict[str, Any] | None,
-    ) -> tuple[dict[str, Any], tuple[Game, list[dict[str, Any]], dict[str, Any]]]:
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
         if not state or state.get("status") != "running":
             raise IllegalAction("没有进行中的萌E游戏")
         seat = _seat_of(state, ctx.user_id) if who is None else who
@@ -608,12 +598,11 @@ async def _admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> l
         g.drain_events()
         admin(g, {**op, "seat": seat})
         _run_auto(g, random.Random(seed))
-        return _commit(state, g, rec, now)
+        return _commit(state, g, rec, now, private=ctx.group_id is None)
 
-    g, events, state = await call.app.store.apply_session(
+    return await call.app.store.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
     )
-    return _route(call, scope, state, _outcome(state, g, events))
 
 
 async def _auto(call: Call, rest: str) -> list[Reply]:
@@ -741,46 +730,49 @@ HANDLERS: dict[str, Callable[[Call, str], Any]] = {
 
 # ====================================================================== timeouts
 async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Reply]]]:
-    """Apply the default answer to every request whose deadline has passed; also hand out the
-    group texts of private commands.  Returns (group id, replies) pairs for the plugin to send."""
+    """Deliver queued group texts of private commands, and apply the default answer to every
+    request whose deadline has passed.  Returns (group id, replies) pairs for the plugin to send.
+    Everything it needs is in the database, so it works the same after a restart."""
     now = clock() if now is None else now
     out: list[tuple[str, list[Reply]]] = []
-    while _OUTBOX:
-        scope, text = _OUTBOX.pop(0)
-        out.append((scope, [Reply.say(text)]))
     for scope, state, _v in await app.store.list_sessions(SYSTEM):
-        if (
-            not state
-            or state.get("status") != "running"
-            or state.get("deadline") is None
-            or state["deadline"] > now
-        ):
+        if not state:
+            continue
+        if state.get("outbox"):
+
+            def take(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
+                if not st or not st.get("outbox"):
+                    return st, []
+                return {**st, "outbox": []}, list(st["outbox"])
+
+            texts = await app.store.apply_session(scope, SYSTEM, take, command=".moe (outbox)")
+            if texts:
+                out.append((scope, [Reply.say(t) for t in texts]))
+        if state.get("status") != "running" or state.get("deadline") is None or state["deadline"] > now:
             continue
         seed = app.rng.getrandbits(32)
 
-        def fn(st: dict[str, Any] | None, seed: int = seed) -> tuple[dict[str, Any] | None, Any]:
+        def fn(st: dict[str, Any] | None, seed: int = seed) -> tuple[dict[str, Any] | None, list[Reply]]:
             if not st or st.get("status") != "running" or st.get("deadline") is None or st["deadline"] > now:
-                return st, None
+                return st, []
             rec = st["record"]
             g = rebuild(rec)
             g.drain_events()
             ask = g.pending
             if ask is None:
-                return {**st, "deadline": None}, None
+                return {**st, "deadline": None}, []
             g.submit(ask.seat, default_answer(ask), source="timeout")
             note = f"{ask.seat + 1}号{st['players'][ask.seat]['name']}超时，按默认处理" + (
                 "，已进入托管" if g.p(ask.seat).auto else ""
             )
             _run_auto(g, random.Random(seed))
-            new, (g2, events, st2) = _commit(st, g, rec, now)
-            return new, (g2, events, st2, note)
+            new, replies = _commit(st, g, rec, now)
+            return new, [Reply.say(note), *replies]
 
         try:
-            res = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
+            replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
         except ChronoDiceError:
             continue
-        if res is None:
-            continue
-        g, events, st, note = res
-        out.append((scope, [Reply.say(note), *_outcome(st, g, events)]))
+        if replies:
+            out.append((scope, replies))
     return out
