@@ -279,8 +279,8 @@ def public_prompt(g: Game, ask: Ask, names: list[str]) -> str:
     """What the group sees while a request is open: never which card or option is asked for."""
     if ask.kind == "play":
         return f"轮到{seat_label(g, ask.seat, names)}出牌（.moe play 序号 目标 / .moe end）"
-    if ask.kind == "respond":
-        return "等待响应……"
+    if ask.kind == "respond" or ask.reason == "secret":
+        return "等待响应……"  # neither who may answer nor with what (a 奥秘 stays a secret)
     if ask.reason == "character":
         return f"等待{seat_label(g, ask.seat, names)}私聊选择角色"
     return f"等待{seat_label(g, ask.seat, names)}做出选择"

@@ -337,3 +337,19 @@ def test_t40_win_ends_the_game_mid_settlement() -> None:
     play(g, g.use_card(0, VirtualCard.of(g.card(cid)), [1]))
     assert g.state.winners == [0] and g.state.result == "last_alive"
     assert fired(g, "use.finished") == 0 and g.pending is None and g.stack == []
+
+
+def test_t28_extra_turns_played_in_order_by_the_loop() -> None:
+    from chronodice.rules.moe.auto import default_answer
+
+    g = scenario(["blank"] * 5)
+    g.state.cursor = 0  # A's turn is the one now ending
+    g.grant_extra_turn(4)
+    g.grant_extra_turn(3)
+    g.run(g.loop())
+    turns: list[int] = []
+    while len(turns) < 7:
+        turns.extend(e["seat"] for e in g.drain_events() if e["t"] == "turn")
+        g.submit(g.pending.seat, default_answer(g.pending))
+    assert turns[:7] == [3, 4, 1, 2, 3, 4, 0]  # D-E-B-C-D-E-A
+    assert [e for e in g.state.players if not e.alive] == []
