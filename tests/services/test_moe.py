@@ -265,3 +265,36 @@ def test_renderer_never_shows_hidden_cards_in_public(seed: int) -> None:
             0
         ]
     )
+
+
+@pytest.mark.postgres
+async def test_two_processes_on_postgres_apply_one_answer(pg_url: str) -> None:
+    """Ten copies of one answer sent at once through two App instances (two bot processes)
+    sharing one PostgreSQL database: exactly one is applied, the game stays consistent."""
+    from chronodice.store import Store
+    from chronodice.store.models import Base
+
+    stores = [Store(pg_url), Store(pg_url)]
+    await stores[0].migrate()
+    async with stores[0].engine.begin() as conn:
+        for table in reversed(Base.metadata.sorted_tables):
+            await conn.execute(table.delete())
+    apps = [App(s, random.Random(i), rate_limiter=RateLimiter(limit=10**9)) for i, s in enumerate(stores)]
+    try:
+        await lobby(apps[0])
+        await choose_characters(apps[0], [])
+        state, g = await game(apps[0])
+        while g.pending.kind != "play":
+            await run(apps[1], ".moe pass", user=state["players"][g.pending.seat]["user"], group=G)
+            state, g = await game(apps[0])
+        user = state["players"][g.pending.seat]["user"]
+        before = len(g.inputs)
+        results = await asyncio.gather(*(run(apps[i % 2], ".moe end", user=user, group=G) for i in range(10)))
+        refused = [r for r in results if "不是你的出牌时机" in group_text(r) or "不是在等你" in group_text(r)]
+        assert len(refused) == 9
+        state, g = await game(apps[1])
+        assert [i["answer"] for i in g.inputs[before:] if i["source"] == "player"] == [{"a": "end"}]
+        assert rebuild(state["record"]).state.digest() == g.state.digest()
+    finally:
+        for s in stores:
+            await s.close()
