@@ -95,6 +95,11 @@ def _message(bot: Bot, reply: Reply) -> Any:
         from nonebot.adapters.onebot.v11 import Message, MessageSegment
 
         msg = Message()
+        if not reply.private:
+            for uid in reply.mentions:
+                if uid.isdigit():
+                    msg += MessageSegment.at(int(uid))
+                    msg += MessageSegment.text(" ")
         if reply.text:
             msg += MessageSegment.text(reply.text)
         if reply.image is not None:

@@ -70,8 +70,13 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         assert "卡拉 的先攻：=12" in await say(c, ".ri =12", KARA)
         text = await say(c, ".ri =15 哥布林, =8 狼", GM)
         assert "哥布林 的先攻：=15" in text and "狼 的先攻：=8" in text
-        text = await say(c, ".init start", GM)
+        await pace(GM["user"])
+        (start,) = await c.send(".init start", expect=1, **GM)
+        text = start.text
         assert "⚔ 第1轮 · 第17刻（基础）" in text and "▶ 艾琳 的回合 @艾琳　AP 3/3" in text
+        # a real QQ @ of the player whose turn it is, so the phone buzzes
+        first = start.params["message"][0]
+        assert first["type"] == "at" and str(first["data"]["qq"]) == "10002"
 
         # R1 t17 艾琳: spends AP; the GM slows the goblin for 3 ticks (G4 → ends at the t14 start)
         assert "艾琳 AP 1/3" in await say(c, ".ap -2 攻击", AILIN)

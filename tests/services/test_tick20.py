@@ -39,6 +39,15 @@ async def setup_basic(app: App) -> None:
     await say(app, ".ri =8 哥布林", **GM)
 
 
+async def test_turn_card_mentions_the_player_whose_turn_it_is(app: App) -> None:
+    await setup_basic(app)
+    start = (await run(app, ".init start", **GM))[0]
+    assert start.mentions == (P1["user"],)  # a real QQ @, so the player is notified
+    assert (await run(app, ".init", **GM))[0].mentions == ()
+    assert (await run(app, ".init next", **P1))[0].mentions == (P2["user"],)
+    assert (await run(app, ".init next", **P2))[0].mentions == ()  # the NPC's turn: nobody to ping
+
+
 async def test_begin_join_start_and_turn_card(app: App) -> None:
     await setup_basic(app)
     text = await say(app, ".init start", **GM)

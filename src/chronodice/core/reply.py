@@ -13,6 +13,8 @@ class Reply:
     * ``private=True``: sent by private message to ``to_user`` (default: the sender).  Hidden
       information (hidden rolls, card hands) must use this and nothing else.
     * ``image``: PNG bytes, sent as a picture (with ``text`` before it when non-empty).
+    * ``mentions``: user ids to @ at the start of the message (a real QQ mention, so the player
+      is notified), e.g. whose turn it is.
     * ``leave_group``: after sending, the bot leaves the group (``.dismiss``).
     * ``fallback``: for a private reply, the group text to send *instead* when the private message
       cannot be delivered; it must not contain the hidden content.
@@ -22,6 +24,7 @@ class Reply:
     private: bool = False
     to_user: str | None = None
     image: bytes | None = None
+    mentions: tuple[str, ...] = ()
     leave_group: bool = False
     fallback: str | None = None
 

@@ -533,9 +533,16 @@ async def _gm_op(
     return await apply(call, lambda st: fn(need(st)))
 
 
+def _card(state: Combat, events: list[Event]) -> Reply:
+    """The turn card, @-mentioning the player whose turn it is (QQ notifies them)."""
+    current = state.maybe(state.current) if state.phase is Phase.ACTIVE else None
+    ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
+    return Reply(text=R.turn_card(state, events), mentions=ping)
+
+
 async def init_start(call: Call, rest: str) -> list[Reply]:
     state, events = await _gm_op(call, rest, "开战", E.start)
-    return [Reply.say(R.turn_card(state, events))]
+    return [_card(state, events)]
 
 
 async def init_next(call: Call, rest: str, *, skip: bool = False) -> list[Reply]:
@@ -572,7 +579,7 @@ async def init_next(call: Call, rest: str, *, skip: bool = False) -> list[Reply]
         return outcome
 
     state, events = await apply(call, fn)
-    return [Reply.say(R.turn_card(state, events))]
+    return [_card(state, events)]
 
 
 async def init_skip(call: Call, rest: str) -> list[Reply]:
@@ -594,7 +601,7 @@ async def init_delay(call: Call, rest: str) -> list[Reply]:
         return E.delay(st)
 
     state, events = await apply(call, fn)
-    return [Reply.say(R.turn_card(state, events))]
+    return [_card(state, events)]
 
 
 async def init_undo(call: Call, rest: str) -> list[Reply]:
