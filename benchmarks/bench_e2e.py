@@ -11,7 +11,6 @@ p50/p99 latency, and throughput with 8 concurrent senders.  Prints both and thei
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import statistics
 import subprocess
@@ -66,8 +65,7 @@ async def measure(url: str, n: int, user_base: int) -> dict[str, float]:
         got_before = len(client.all_calls)
         t0 = time.perf_counter()
         for i in range(total):
-            event = client._event(".r 1d100", user_base + 5000 + i, 20002, "member", "")
-            await client._ws.send(json.dumps(event))
+            await client.post(".r 1d100", user=user_base + 5000 + i)
             sent += 1
             if sent % 8 == 0:
                 while len(client.all_calls) - got_before < sent - 8:

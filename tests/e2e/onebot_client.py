@@ -267,6 +267,19 @@ class OneBotClient:
             )
         return base
 
+    async def post(
+        self,
+        text: str | list[dict[str, Any]],
+        *,
+        user: int = 10001,
+        group: int | None = 20002,
+        role: str = "member",
+        card: str = "",
+    ) -> None:
+        """Send one message event without waiting for anything (for bursts of simultaneous messages);
+        the calls it causes arrive in ``calls`` / ``all_calls``."""
+        await self._ws.send(json.dumps(self._event(text, user, group, role, card)))
+
     async def send(
         self,
         text: str | list[dict[str, Any]],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from pathlib import Path
 
@@ -91,8 +90,7 @@ async def test_two_processes_on_postgres_lose_no_update(tmp_path: Path, pg_url: 
                 # 200 different GMs (group admins) edit the same card at once: .st @50000 计数+1 项i:i
                 client = ca if i % 2 else cb
                 message = [at_owner, {"type": "text", "data": {"text": " .st 计数+1"}}]
-                event = client._event(message, 60000 + i, 20002, "admin", "")
-                await client._ws.send(json.dumps(event))
+                await client.post(message, user=60000 + i, role="admin")
 
             await asyncio.gather(*(bump(i) for i in range(200)))
             loop = asyncio.get_running_loop()

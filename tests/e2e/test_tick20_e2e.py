@@ -9,7 +9,6 @@ same moment advance the turn once.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections import defaultdict, deque
 
@@ -49,11 +48,12 @@ async def burst(client: OneBotClient, sends: list[tuple[str, dict]], wait: float
         await pace(who["user"])
     while not client.calls.empty():
         client.calls.get_nowait()
-    frames = [
-        json.dumps(client._event(text, who["user"], 20002, who.get("role", "member"), who.get("card", "")))
-        for text, who in sends
-    ]
-    await asyncio.gather(*(client._ws.send(f) for f in frames))
+    await asyncio.gather(
+        *(
+            client.post(text, user=who["user"], role=who.get("role", "member"), card=who.get("card", ""))
+            for text, who in sends
+        )
+    )
     got: list[ApiCall] = []
     while True:
         try:
