@@ -183,11 +183,13 @@ def validate_values(values: dict[str, Any]) -> list[str]:
     """The domain checks MayuriBot lacked (every one of these crashed it, §8 bug 2)."""
     problems: list[str] = []
     level = values["level"]
-    if not 0 < level <= MAX_LEVEL:
-        problems.append(f"等级应大于0（最多{MAX_LEVEL}）")
-    if not 0 < values["ratio"] < 1000:
+    # Lower bounds are 0.01 / 1 rather than "> 0": a denormal such as 5e-324 passes "> 0" but
+    # underflows to 0 in the sheet's divisions and logarithms (found by the property test).
+    if not 0.01 <= level <= MAX_LEVEL:
+        problems.append(f"等级应在0.01到{MAX_LEVEL}之间")
+    if not 1 <= values["ratio"] <= 999:
         problems.append("物理思维比值应在1到999之间")
-    if values.get("appearance", 50.0) <= 0:
+    if values.get("appearance", 50.0) < 0.01:
         problems.append("外貌应大于0")
     if values.get("adult_age", 0.0) < 0 or values.get("standard_size", 0.0) < 0:
         problems.append("成年年龄和标准体型不能为负")
