@@ -33,6 +33,14 @@ from chronodice.store import Store  # noqa: E402
 load_all()
 del chronodice
 
+# Hypothesis explores new random cases on developers' machines; in CI (CI=true) it replays a
+# fixed derandomised set, so a submission's verdict does not depend on the draw.
+from hypothesis import settings as _hsettings  # noqa: E402
+
+_hsettings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    _hsettings.load_profile("ci")
+
 NONEBUG_DB = Path(__import__("tempfile").mkdtemp(prefix="chronodice-nonebug-")) / "nonebug.db"
 
 
