@@ -147,9 +147,10 @@ def precedence(node: Expr) -> int:
 def to_text(node: Expr, default_faces: int | None = None) -> str:
     """Canonical text of ``node``; with ``default_faces`` a bare ``d`` is written ``d{faces}``.
 
-    >>> from chronodice.dice.parser import parse
-    >>> to_text(parse("d"), default_faces=20), to_text(parse("d")), to_text(parse("2-(3-1)"))
-    ('1d20', '1d', '2-(3-1)')
+    >>> to_text(Dice(None, None), default_faces=20), to_text(Dice(None, None))
+    ('1d20', '1d')
+    >>> to_text(Binary("-", Num(2), Binary("-", Num(3), Num(1))))
+    '2-(3-1)'
     """
     if isinstance(node, Num):
         return str(node.value)
