@@ -80,11 +80,8 @@ class OpsMixin:
             elif to in _PUBLIC or to.startswith("equip:") or (to.startswith("pile:") and not face_down):
                 self.set_known(cid, [ALL])
             elif to.startswith(("hand:", "secret:")) or face_down:
-                if origin[cid] in _PUBLIC or origin[cid].startswith("equip:"):
-                    self.add_known(cid, [owner_to] if owner_to is not None else [])
-                else:
-                    prev = [s for s in self.state.known.get(cid, []) if s == ALL] if not face_down else []
-                    self.set_known(cid, [*prev, *([owner_to] if owner_to is not None else [])])
+                # whoever saw the face still knows it (the previous owner too); the new owner sees it
+                self.add_known(cid, [owner_to] if owner_to is not None else [])
         if not quiet:
             public_faces = to in _PUBLIC or to.startswith("equip:")
             secret = {owner_to: {"cards": list(cids)}} if owner_to is not None and not public_faces else None
