@@ -148,3 +148,14 @@ async def test_rh_goes_private_with_content_free_group_note(app: App) -> None:
     assert len(public) == 1 and len(private) == 1
     assert "暗骰" in public[0].text and "1d100=" not in public[0].text
     assert "1d100=" in private[0].text and private[0].fallback and "1d100=" not in private[0].fallback
+
+
+async def test_undo_never_reverts_a_card_game_move(app: App) -> None:
+    def add(state):
+        return {"n": (state or {"n": 0})["n"] + 1}, None
+
+    await app.store.apply_session("20002", "tl", add, user_id="10001", command=".bat 力量 10")
+    await app.store.apply_session("20002", "moe", add, user_id="10001", command=".moe play 1")
+    assert "已撤销：.bat 力量 10" in await say(app, ".undo")
+    assert (await app.store.load_session("20002", "moe"))[0] == {"n": 1}
+    assert "没有可以撤销" in await say(app, ".undo")

@@ -142,6 +142,10 @@ class CommandRegistry:
 REGISTRY = CommandRegistry()
 """The process-wide registry that service modules add their commands to on import."""
 
+NO_UNDO_SYSTEMS: set[str] = set()
+"""Session systems the common ``.undo`` must never revert (a card game: undoing a move after
+seeing hidden cards would be cheating).  Services add their system name on import."""
+
 
 def command(
     name: str,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from chronodice.core.commands import Call, command
+from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, command
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
 from chronodice.dice import roll_command
@@ -393,8 +393,8 @@ async def cmd_undo(call: Call) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
     if call.args.strip():
         raise call.usage_error(".undo 不带参数")
-    log = await store.session_log(ctx.scope, None, limit=50)
-    pending = [e for e in log if not e.undone]
+    log = await store.session_log(ctx.scope, None, limit=200)
+    pending = [e for e in log if not e.undone and e.system not in NO_UNDO_SYSTEMS]
     if not pending:
         return [Reply.say("没有可以撤销的操作")]
     last = pending[-1]

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from chronodice.core.commands import Call, command
+from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, command
 from chronodice.core.context import Context
 from chronodice.core.errors import ChronoDiceError, IllegalAction, InputSyntaxError, NotFound, NotPermitted
 from chronodice.core.reply import Reply
@@ -34,6 +34,7 @@ from chronodice.rules.moe.pack import load_pack
 from chronodice.rules.moe.record import admin, new_record, rebuild, start, to_record
 
 SYSTEM = "moe"
+NO_UNDO_SYSTEMS.add(SYSTEM)  # .undo after seeing cards would be cheating
 PACK = "demo"
 MAX_PLAYERS = 8
 DEFAULT_TIMEOUTS = {"play": 120, "respond": 45, "choice": 60}
