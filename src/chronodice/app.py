@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from .core.commands import REGISTRY, Call, CommandRegistry
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
-from .core.limits import MAX_MESSAGE_CHARS, clip_reply
+from .core.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, clip_reply
 from .core.ratelimit import RateLimiter
 from .core.reply import Reply
 from .store import Store
@@ -109,12 +109,11 @@ class App:
             replies = [Reply.say(f"处理「.{spec.name}」时出错了，已记录。请检查输入\n格式：{spec.usage}")]
         return [_clip(r) for r in replies]
 
-    def command_names(self) -> Iterable[str]:
-        return self.registry.specs.keys()
-
 
 def _clip(reply: Reply) -> Reply:
-    if len(reply.text) <= 1500 and (reply.fallback is None or len(reply.fallback) <= 1500):
+    if len(reply.text) <= MAX_REPLY_CHARS and (
+        reply.fallback is None or len(reply.fallback) <= MAX_REPLY_CHARS
+    ):
         return reply
     from dataclasses import replace
 

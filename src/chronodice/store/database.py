@@ -347,10 +347,6 @@ class Store:
         async with self._read() as s:
             return await _active(s, user_id, scope)
 
-    async def active_binding_id(self, user_id: str, scope: str | None) -> int | None:
-        rec = await self.active_character(user_id, scope)
-        return rec.id if rec else None
-
     # ------------------------------------------------------------------ sessions
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
         """The session state and its version (``(None, 0)`` when there is none)."""
