@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from helpers import run  # noqa: E402
 
 from chronodice.app import App  # noqa: E402
-from chronodice.core.ratelimit import RateLimiter  # noqa: E402
+from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.rules.pool10 import pool_odds, resolve, roll_pool  # noqa: E402
 from chronodice.services import load_all  # noqa: E402
 from chronodice.store import Store  # noqa: E402
@@ -49,7 +49,7 @@ async def bench_commands(n: int) -> None:
     with tempfile.TemporaryDirectory() as d:
         store = Store(f"sqlite+aiosqlite:///{Path(d) / 'bench.db'}")
         await store.migrate()
-        app = App(store, random.Random(2), rate_limiter=RateLimiter(limit=10**9))
+        app = App(store, random.Random(2), flood=FloodSettings(enabled=False))
         await run(app, ".st 敏捷4潜行3", user="1")
         await run(app, ".st 感知3调查2", user="2")
         for label, text, kw in (

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from chronodice.app import App  # noqa: E402
 from chronodice.core.context import Context  # noqa: E402
-from chronodice.core.ratelimit import RateLimiter  # noqa: E402
+from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.rules.tick20 import engine as E  # noqa: E402
 from chronodice.rules.tick20.durations import parse_duration  # noqa: E402
 from chronodice.rules.tick20.model import Combat, InitMod  # noqa: E402
@@ -74,7 +74,7 @@ async def bench_command(st: Combat, n: int) -> tuple[list[float], int]:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(f"sqlite+aiosqlite:///{tmp}/bench.db")
         await store.migrate()
-        app = App(store, random.Random(1), rate_limiter=RateLimiter(limit=10**9))
+        app = App(store, random.Random(1), flood=FloodSettings(enabled=False))
         await store.apply_session(
             "20002", "tick20", lambda _old: (st.to_dict(), None), user_id="10001", command="seed"
         )

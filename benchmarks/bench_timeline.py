@@ -29,7 +29,7 @@ import chronodice.services.common  # noqa: E402
 import chronodice.services.timeline  # noqa: E402, F401
 from chronodice.app import App  # noqa: E402
 from chronodice.core.context import Context  # noqa: E402
-from chronodice.core.ratelimit import RateLimiter  # noqa: E402
+from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.render import timeline as view  # noqa: E402
 from chronodice.rules.timeline.battle import BattleState  # noqa: E402
 from chronodice.store import Store  # noqa: E402
@@ -60,7 +60,7 @@ async def main(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
         await store.migrate()
-        app = App(store, random.Random(7), rate_limiter=RateLimiter(limit=10**9))
+        app = App(store, random.Random(7), flood=FloodSettings(enabled=False))
         players = [str(10001 + i) for i in range(5)]
         for i, user in enumerate(players):
             await app.dispatch(ctx(user), SHEET.format(name=f"角色{i + 1}"))

@@ -26,7 +26,7 @@ os.environ.setdefault("ENVIRONMENT", "test")
 # Import every service module so that the registry is complete (as in the bot).
 import chronodice.services  # noqa: E402
 from chronodice.app import App  # noqa: E402
-from chronodice.core.ratelimit import RateLimiter  # noqa: E402
+from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.services import load_all  # noqa: E402
 from chronodice.store import Store  # noqa: E402
 
@@ -98,7 +98,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 @pytest.fixture
 async def app(store: Store) -> App:
-    return App(store, random.Random(1234), rate_limiter=RateLimiter(limit=10**9))
+    return App(store, random.Random(1234), flood=FloodSettings(enabled=False))
 
 
 async def _pg_available() -> str | None:

@@ -16,13 +16,18 @@ from .core.commands import REGISTRY, Call, CommandRegistry
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
 from .core.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, clip_reply
-from .core.ratelimit import RateLimiter
+from .core.permissions import GM_WHO, Perm
+from .core.permissions import allowed as _allowed
+from .core.permissions import is_gm as _is_gm
+from .core.permissions import require as _require
+from .core.ratelimit import FloodControl, FloodSettings
 from .core.reply import Reply
+from .core.text import safe_name, safe_reply
 from .store import Store
 
 log = logging.getLogger("chronodice")
 
-GM_WHO = "群主、管理员、骰主或本群GM"
+__all__ = ["GM_WHO", "App"]
 
 
 class App:
@@ -35,13 +40,16 @@ class App:
         *,
         registry: CommandRegistry = REGISTRY,
         clock: Callable[[], float] = time.monotonic,
-        rate_limiter: RateLimiter | None = None,
+        flood: FloodControl | FloodSettings | None = None,
     ) -> None:
         self.store = store
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.registry = registry
         self.clock = clock
-        self.rate_limiter = rate_limiter if rate_limiter is not None else RateLimiter(clock=clock)
+        if isinstance(flood, FloodControl):
+            self.flood = flood
+        else:
+            self.flood = FloodControl(flood or FloodSettings(), clock=clock)
 
     # ------------------------------------------------------------------ identity
     async def display_name(self, ctx: Context, user_id: str | None = None) -> str:
@@ -49,17 +57,17 @@ class App:
         uid = user_id or ctx.user_id
         nick = await self.store.get_nickname(uid, ctx.group_id)
         if nick:
-            return nick
+            return safe_name(nick)
         if uid == ctx.user_id and ctx.sender_name:
-            return ctx.sender_name
+            return safe_name(ctx.sender_name)
         return uid
 
-    async def is_gm(self, ctx: Context) -> bool:
-        """Superuser, group owner/admin, or a GM appointed in this group (private chat: yes)."""
-        if ctx.is_superuser or ctx.is_group_admin or ctx.group_id is None:
+    async def is_gm(self, ctx: Context, extra: tuple[str, ...] | list[str] = ()) -> bool:
+        """The permission policy's GM (:mod:`chronodice.core.permissions`) for this group."""
+        if _allowed(ctx, Perm.GM, extra=extra):
             return True
-        group = await self.store.get_group(ctx.group_id)
-        return ctx.user_id in group.gms
+        group = await self.store.get_group(ctx.scope)
+        return _is_gm(ctx, gms=group.gms, extra=extra)
 
     async def require_gm(self, ctx: Context, what: str) -> None:
         if not await self.is_gm(ctx):
@@ -67,8 +75,7 @@ class App:
 
     def require_admin(self, ctx: Context, what: str) -> None:
         """Owner, admin or superuser only (appointing GMs, dismissing the bot)."""
-        if not (ctx.is_group_admin or ctx.group_id is None):
-            raise NotPermitted(f"只有群主、管理员或骰主可以{what}")
+        _require(ctx, Perm.ADMIN, what)
 
     # ------------------------------------------------------------------ dispatch
     async def dispatch(self, ctx: Context, text: str) -> list[Reply] | None:
@@ -76,20 +83,32 @@ class App:
         routed = self.registry.route(text[:MAX_MESSAGE_CHARS])
         if routed is None:
             return None
-        verdict = self.rate_limiter.check(ctx.user_id)
-        if verdict == "muted":
+        verdict = self.flood.check(ctx.user_id, ctx.group_id, privileged=ctx.is_group_admin)
+        if verdict == "drop":
             return []
         if verdict == "warn":
-            return [Reply.say("你发送指令太快了，请稍后再试（一分钟内不再回应你）")]
+            return [
+                Reply.say(f"{safe_name(ctx.sender_name or ctx.user_id)}，你发送指令太快了，稍等一会儿再试")
+            ]
+        if verdict == "group_warn":
+            return [Reply.say("本群指令太多，骰娘稍后再回应")]
         spec = routed.spec
+        usage = spec.usage
         try:
             view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
-            if view.group is not None and not view.group.enabled and not spec.works_when_off:
-                return None
+            if view.group is not None:
+                self.flood.note_gms(view.group.group_id, view.group.gms)
+                if not view.group.enabled and not spec.works_when_off:
+                    return None
             if len(text) > MAX_MESSAGE_CHARS:
-                return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{spec.usage}")]
-            if spec.group_only and ctx.group_id is None:
-                return [Reply.say(f"该指令只能在群聊中使用\n格式：{spec.usage}")]
+                return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage}")]
+            sub, values = spec.select(routed.args, ctx.at_ids)
+            usage = sub.usage(spec.name) if not sub.legacy else usage
+            if sub.group_only and ctx.group_id is None:
+                return [Reply.say(f"该指令只能在群聊中使用\n格式：{usage}")]
+            if sub.perm is not Perm.ANYONE:
+                gms = view.group.gms if view.group is not None else ()
+                _require(ctx, sub.perm, sub.what, gms=gms)
             call = Call(
                 ctx=ctx,
                 args=routed.args,
@@ -98,19 +117,25 @@ class App:
                 raw_args=routed.raw_args,
                 spec=spec,
                 view=view,
+                sub=sub,
             )
-            replies = await spec.handler(call)
+            replies = await sub.handler(call, **values)
         except ChronoDiceError as err:
             replies = [Reply.say(err.user_message)]
         except RecursionError:
-            replies = [Reply.say(f"输入嵌套太深，无法处理\n格式：{spec.usage}")]
+            replies = [Reply.say(f"输入嵌套太深，无法处理\n格式：{usage}")]
         except Exception:
             log.exception("command %s failed on %r", spec.name, text[:200])
-            replies = [Reply.say(f"处理「.{spec.name}」时出错了，已记录。请检查输入\n格式：{spec.usage}")]
+            replies = [Reply.say(f"处理「.{spec.name}」时出错了，已记录。请检查输入\n格式：{usage}")]
         return [_clip(r) for r in replies]
 
 
 def _clip(reply: Reply) -> Reply:
+    """A reply fit to send: within the length limit, not starting like a command."""
+    if safe_reply(reply.text) != reply.text:
+        from dataclasses import replace as _replace
+
+        reply = _replace(reply, text=safe_reply(reply.text))
     if len(reply.text) <= MAX_REPLY_CHARS and (
         reply.fallback is None or len(reply.fallback) <= MAX_REPLY_CHARS
     ):
@@ -119,6 +144,6 @@ def _clip(reply: Reply) -> Reply:
 
     return replace(
         reply,
-        text=clip_reply(reply.text),
+        text=clip_reply(safe_reply(reply.text)),
         fallback=clip_reply(reply.fallback) if reply.fallback is not None else None,
     )

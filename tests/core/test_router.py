@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chronodice.core.commands import REGISTRY, CommandRegistry, CommandSpec
+from chronodice.core.commands import REGISTRY, CommandRegistry, command
 from chronodice.core.text import normalize
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +21,7 @@ async def _h(call):  # pragma: no cover - never called
 def _reg(*names: str) -> CommandRegistry:
     reg = CommandRegistry()
     for n in names:
-        reg.add(CommandSpec(n, _h, usage=f".{n}", summary=n))
+        command(n, usage=f".{n}", summary=n, registry=reg)(_h)
     return reg
 
 
@@ -55,7 +55,7 @@ def test_not_ours(text: str) -> None:
 def test_duplicate_root_is_refused() -> None:
     reg = _reg("r")
     with pytest.raises(ValueError):
-        reg.add(CommandSpec("roll", _h, usage="", summary="", aliases=("R",)))
+        command("roll", usage="", summary="", aliases=("R",), registry=reg)(_h)
 
 
 def test_normalize() -> None:

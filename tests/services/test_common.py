@@ -8,7 +8,7 @@ import pytest
 from helpers import run, say
 
 from chronodice.app import App
-from chronodice.core.ratelimit import RateLimiter
+from chronodice.core.ratelimit import FloodControl, FloodSettings
 
 
 async def test_unknown_and_plain_text_are_ignored(app: App) -> None:
@@ -92,7 +92,7 @@ async def test_dismiss_needs_confirmation(app: App) -> None:
 async def test_help_lists_and_explains(app: App) -> None:
     text = await say(app, ".help")
     assert ".r" in text and ".st" in text and ".pc" in text
-    assert ".st 属性名数值" in await say(app, ".help st")
+    assert "格式：.st 属性名数值" in await say(app, ".help st")
     assert "没有指令" in await say(app, ".help 不存在")
 
 
@@ -111,7 +111,7 @@ async def test_undo_reverts_session_commands(app: App) -> None:
 
 
 async def test_flood_gets_one_warning_then_silence(app: App) -> None:
-    app.rate_limiter = RateLimiter(limit=3, window=10)
+    app.flood = FloodControl(FloodSettings(user_burst=3, user_rate=0.01))
     texts = [await say(app, ".help") for _ in range(6)]
     assert all("ChronoDice" in t for t in texts[:3])
     assert "太快" in texts[3] and texts[4] == "" and texts[5] == ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from helpers import run
+from helpers import make_ctx, run
 
 from chronodice.app import App
 from chronodice.core.limits import MAX_REPLY_CHARS
@@ -69,9 +69,19 @@ HOSTILE = [
     ".dismiss now",
     ".help 不存在",
     ".undo 123",
-    ".r" + "x" * 10000,
-    "." + "r" * 10000,
+    ".r " + "x" * 10000,
+    ".r 1d6+" + "1+" * 2000,
 ]
+
+SILENT_HUGE = [".r" + "x" * 10000, "." + "r" * 10000]
+"""Glued Latin letters after a root are another bot's command: silence, and quickly."""
+
+
+@pytest.mark.parametrize("text", SILENT_HUGE, ids=["rxxx", "rrrr"])
+async def test_huge_foreign_command_is_ignored_quickly(app: App, text: str) -> None:
+    t0 = time.perf_counter()
+    assert await app.dispatch(make_ctx(), text) is None
+    assert time.perf_counter() - t0 < 0.1
 
 
 def test_table_is_big_enough() -> None:

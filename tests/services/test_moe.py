@@ -12,7 +12,7 @@ from helpers import run
 
 import chronodice.services.moe as moe
 from chronodice.app import App
-from chronodice.core.ratelimit import RateLimiter
+from chronodice.core.ratelimit import FloodSettings
 from chronodice.core.reply import Reply
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
@@ -191,7 +191,7 @@ async def test_restart_and_everyone_on_auto_runs_to_a_winner(app: App) -> None:
     _state, g = await game(app)
     digest = g.state.digest()
     # "restart": a fresh App on the same database continues the same game
-    fresh = App(app.store, random.Random(99), rate_limiter=RateLimiter(limit=10**9))
+    fresh = App(app.store, random.Random(99), flood=FloodSettings(enabled=False))
     assert "血量" in group_text(await run(fresh, ".moe state", user=USERS[0], group=G))
     _state, g2 = await game(fresh)
     assert g2.state.digest() == digest
@@ -279,7 +279,7 @@ async def test_two_processes_on_postgres_apply_one_answer(pg_url: str) -> None:
     async with stores[0].engine.begin() as conn:
         for table in reversed(Base.metadata.sorted_tables):
             await conn.execute(table.delete())
-    apps = [App(s, random.Random(i), rate_limiter=RateLimiter(limit=10**9)) for i, s in enumerate(stores)]
+    apps = [App(s, random.Random(i), flood=FloodSettings(enabled=False)) for i, s in enumerate(stores)]
     try:
         await lobby(apps[0])
         await choose_characters(apps[0], [])

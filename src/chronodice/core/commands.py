@@ -1,33 +1,59 @@
-"""Command definitions and the router.
+"""Command declarations and the router.
 
-Every command is declared once, as a :class:`CommandSpec`; the router, ``.help`` and the README
-command list are all generated from these specs, so help never drifts from behaviour.
+A command is declared once: its roots, its sub-commands, each sub-command's typed arguments
+(:mod:`chronodice.core.args`), its permission and its help line.  Routing, parsing, permission
+checks, ``.help`` and the README command table all come from these declarations.
 
 Routing rules (DESIGN.md "Commands"):
 
-* prefixes ``.``, ``。`` and ``．``; spaces after the prefix are allowed;
+* prefixes ``.``, ``。`` and ``．``; spaces after the prefix are allowed; full-width letters in
+  the root are folded (``．ＲＨ``);
 * command names are case-insensitive and matched longest first (``.rh`` before ``.r``);
-* the argument may follow the name without a space (``.r3d6``, ``.ex力量``);
+* the argument may follow the name without a space where it can start that command's
+  arguments: ``.r3d6``, ``.rd20``, ``.ex力量``, ``.set20`` — but a root ending in a Latin
+  letter followed directly by a Latin letter or digit that none of its arguments can read is
+  someone else's command (``.ra 侦查``, ``.rs 3d6``, ``.nnn``, ``.setcoc 2``, ``.draw``) and
+  gets no reply;
 * unknown commands give ``None`` (other bots share the group).
 
+Declaring::
+
+    bat = define("bat", aliases=("ba",), summary="战斗时间轴", system="时间线", group_only=True)
+
+    @bat.sub("推进", "advance", params=[arg("to", Num(label="时间"))], perm=Perm.GM, what="推进战斗时间",
+             help="把战斗时间推进到给定时刻")
+    async def bat_advance(call: Call, to: float) -> list[Reply]: ...
+
 >>> reg = CommandRegistry()
->>> async def h(call): return []
->>> reg.add(CommandSpec("r", h, usage=".r [表达式] [理由]", summary="掷骰"))
->>> reg.add(CommandSpec("rh", h, usage=".rh [表达式]", summary="暗骰"))
->>> reg.route("。RH3d6 偷看").name, reg.route("。RH3d6 偷看").args
-('rh', '3d6 偷看')
->>> reg.route(". r 1d20").args
-'1d20'
->>> reg.route("hello") is None, reg.route(".xyz") is None
-(True, True)
+>>> async def h(call, expr): return []
+>>> from chronodice.core.args import Int, opt
+>>> r = define("r", summary="掷骰", registry=reg)
+>>> _ = r.sub(params=[opt("n", Int(label="面数"))], help="掷骰")(h)
+>>> reg.route("。R20 偷看").args, reg.route(". r 1d20").args
+('20 偷看', '1d20')
+>>> reg.route("hello") is None, reg.route(".xyz") is None, reg.route(".ra 侦查") is None
+(True, True, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .args import (
+    Flag,
+    Param,
+    Rest,
+    can_start,
+    is_ascii_digit,
+    is_ascii_letter,
+    match_word,
+    parse_args,
+    skip_space,
+)
+from .errors import InputSyntaxError
+from .permissions import Perm
 from .text import normalize
 
 if TYPE_CHECKING:
@@ -36,36 +62,189 @@ if TYPE_CHECKING:
 
 PREFIXES: tuple[str, ...] = (".", "。", "．")
 
-Handler = Callable[["Call"], Awaitable[list["Reply"]]]
+SYSTEM_ORDER: tuple[str, ...] = ("通用", "时间线", "D20刻度", "无限恐怖", "萌E")
+"""Order of the systems in ``.help`` and the README (independent of plugin load order)."""
+
+Handler = Callable[..., Awaitable[list["Reply"]]]
 
 
 @dataclass(frozen=True)
-class CommandSpec:
-    """One command.
+class Sub:
+    """One form of a command: ``words`` select it (``()`` = the form without a keyword).
 
-    ``name`` is the canonical root (``"r"``), ``aliases`` other roots matched the same way
-    (``"TLsetup"`` may have ``"tlsetup"`` — case is folded anyway).  ``usage`` is the right form,
-    shown on bad input; ``summary`` one line for the command list; ``detail`` the rest of the help.
-    ``works_when_off`` lets the command run while the bot is switched off in the group.
-    ``system`` groups commands in ``.help``.
+    ``params`` are read in order, ``flags`` anywhere; the handler is called as
+    ``handler(call, **values)``.  ``perm`` is checked by the dispatcher before the handler
+    runs (``what`` completes the refusal: ``只有…可以<what>``); checks that need session state
+    (a combat's own GMs) are made by the service with :mod:`chronodice.core.permissions`.
+    ``when_empty``: this form also answers the bare command (``.bat`` shows the timeline).
     """
 
-    name: str
+    words: tuple[str, ...]
     handler: Handler
-    usage: str
+    params: tuple[Param, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    help: str = ""
+    perm: Perm = Perm.ANYONE
+    what: str = ""
+    group_only: bool = False
+    when_empty: bool = False
+    legacy: bool = False
+
+    def usage(self, root: str) -> str:
+        head = f".{root}" + (f" {self.words[0]}" if self.words else "")
+        if self.legacy:
+            return head
+        parts = [p.usage() for p in self.params if not isinstance(p.kind, Rest) or p.label]
+        parts += [f.usage() for f in self.flags]
+        return " ".join([head, *parts])
+
+    def help_line(self, root: str) -> str:
+        line = self.usage(root)
+        tags = self.perm.tag + ("（仅群聊）" if self.group_only else "")
+        if self.help:
+            line += f" —— {self.help}"
+        if tags:
+            line += tags
+        if len(self.words) > 1:
+            line += "（别名：" + " ".join(self.words[1:]) + "）"
+        return line
+
+
+@dataclass
+class CommandSpec:
+    """One command: roots, help, and its sub-commands (:class:`Sub`)."""
+
+    name: str
     summary: str
     detail: str = ""
     aliases: tuple[str, ...] = ()
     system: str = "通用"
     works_when_off: bool = False
     group_only: bool = False
+    subs: list[Sub] = field(default_factory=list)
+    legacy_usage: str = ""
 
     @property
     def roots(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
 
-    def help_text(self) -> str:
-        lines = [f"{self.usage}", self.summary]
+    @property
+    def usage(self) -> str:
+        """The forms, one line: every sub-command's usage (keywords listed when there are many)."""
+        if self.legacy_usage:
+            return self.legacy_usage
+        if len(self.subs) <= 4:
+            return " | ".join(s.usage(self.name) for s in self.subs)
+        default = [s for s in self.subs if not s.words]
+        keys = "/".join(s.words[0] for s in self.subs if s.words)
+        head = f".{self.name} <{keys}> …"
+        return " | ".join([*(s.usage(self.name) for s in default), head])
+
+    def sub(
+        self,
+        *words: str,
+        params: Sequence[Param] = (),
+        flags: Sequence[Flag] = (),
+        help: str = "",
+        perm: Perm = Perm.ANYONE,
+        what: str = "",
+        group_only: bool = False,
+        when_empty: bool = False,
+    ) -> Callable[[Handler], Handler]:
+        """Decorator: declare a sub-command of this command."""
+
+        def deco(fn: Handler) -> Handler:
+            for w in words:
+                for other in self.subs:
+                    if any(w.lower() == x.lower() for x in other.words):
+                        raise ValueError(f".{self.name}: sub-command word {w!r} declared twice")
+            self.subs.append(
+                Sub(
+                    words=tuple(words),
+                    handler=fn,
+                    params=tuple(params),
+                    flags=tuple(flags),
+                    help=help,
+                    perm=perm,
+                    what=what or (words[0] if words else self.name),
+                    group_only=group_only or self.group_only,
+                    when_empty=when_empty,
+                )
+            )
+            return fn
+
+        return deco
+
+    # -------------------------------------------------------------- selection and parsing
+    def find_sub(self, word: str) -> Sub | None:
+        low = word.lower()
+        return next((s for s in self.subs if any(w.lower() == low for w in s.words)), None)
+
+    def _keyword(self, text: str) -> tuple[Sub, int] | None:
+        best: tuple[Sub, int] | None = None
+        for s in self.subs:
+            for w in s.words:
+                if match_word(text, 0, w) and (best is None or len(w) > best[1]):
+                    best = (s, len(w))
+        return best
+
+    def accepts_glued(self, text: str) -> bool:
+        """Whether ``text`` glued to the root (no space) can start this command's arguments."""
+        if self._keyword(text) is not None:
+            return True
+        for s in self.subs:
+            if s.legacy:
+                return is_ascii_digit(text[:1])
+            if not s.words and can_start(text, s.params, s.flags):
+                return True
+        return False
+
+    def select(self, text: str, mentions: Sequence[str] = ()) -> tuple[Sub, dict[str, Any]]:
+        """The sub-command and its typed arguments for ``text`` (the normalised argument).
+
+        Raises :class:`InputSyntaxError` naming the bad token and showing that form."""
+        text = text.strip()
+        default = next((s for s in self.subs if not s.words), None)
+        if not text:
+            empty = next((s for s in self.subs if s.when_empty), None)
+            if empty is not None:
+                return empty, self._parse(empty, "", mentions)
+        hit = self._keyword(text)
+        if hit is not None:
+            sub, n = hit
+            try:
+                return sub, self._parse(sub, text[n:], mentions)
+            except InputSyntaxError:
+                if default is None:
+                    raise
+                try:  # a name that merely starts like a keyword (``图书管理员:力量 100``)
+                    return default, self._parse(default, text, mentions)
+                except InputSyntaxError:
+                    pass
+                raise
+        if default is None:
+            word = text.split()[0][:12] if text else ""
+            keys = "/".join(s.words[0] for s in self.subs if s.words)
+            if not word:
+                raise InputSyntaxError(f"请写出要做什么（{keys}）", usage=self.usage)
+            raise InputSyntaxError(f"「{word}」不是 .{self.name} 的子命令（可用：{keys}）", usage=self.usage)
+        return default, self._parse(default, text, mentions)
+
+    def _parse(self, sub: Sub, text: str, mentions: Sequence[str]) -> dict[str, Any]:
+        if sub.legacy:
+            return {}
+        return parse_args(text.strip(), sub.params, sub.flags, mentions=mentions, usage=sub.usage(self.name))
+
+    def help_text(self, word: str = "") -> str:
+        if word:
+            sub = self.find_sub(word)
+            if sub is not None:
+                return sub.help_line(self.name)
+        lines = [self.summary]
+        if self.legacy_usage:
+            lines.append("格式：" + self.legacy_usage)
+        else:
+            lines += [s.help_line(self.name) for s in self.subs]
         if self.aliases:
             lines.append("别名：" + " ".join("." + a for a in self.aliases))
         if self.detail:
@@ -87,6 +266,11 @@ class Routed:
         return self.spec.name
 
 
+def fold_root(text: str) -> str:
+    """Full-width letters and digits → ASCII, for matching roots (``ＲＨ`` → ``RH``)."""
+    return "".join(chr(ord(c) - 0xFEE0) if "！" <= c <= "～" else c for c in text)
+
+
 @dataclass
 class CommandRegistry:
     """All commands, with longest-first, case-insensitive routing."""
@@ -105,13 +289,9 @@ class CommandRegistry:
         self._roots.extend((r.lower(), spec) for r in spec.roots)
         self._roots.sort(key=lambda item: len(item[0]), reverse=True)
 
-    def extend(self, specs: Iterable[CommandSpec]) -> None:
-        for spec in specs:
-            self.add(spec)
-
     def get(self, name: str) -> CommandSpec | None:
         """Find a spec by any of its roots, ignoring case and a leading prefix."""
-        key = name.strip()
+        key = fold_root(name.strip())
         while key[:1] in PREFIXES and key:
             key = key[1:]
         key = key.lower()
@@ -125,18 +305,27 @@ class CommandRegistry:
         if not text or text[0] not in PREFIXES:
             return None
         body = text[1:].lstrip()
-        low = body.lower()
+        low = fold_root(body[:24]).lower()
         for root, spec in self._roots:
-            if low.startswith(root):
-                raw = body[len(root) :]
-                return Routed(spec=spec, root=body[: len(root)], args=normalize(raw), raw_args=raw.strip())
+            if not low.startswith(root):
+                continue
+            raw = body[len(root) :]
+            args = normalize(raw)
+            nxt = raw[:1]
+            if nxt and root[-1:].isascii() and root[-1:].isalnum():
+                folded = fold_root(nxt)
+                if (is_ascii_letter(folded) or is_ascii_digit(folded)) and not spec.accepts_glued(args):
+                    continue  # ``.ra``: not ``.r`` + ``a`` — maybe a shorter root, else not ours
+            return Routed(spec=spec, root=body[: len(root)], args=args, raw_args=raw.strip())
         return None
 
     def by_system(self) -> dict[str, list[CommandSpec]]:
+        """Commands grouped by system, systems in :data:`SYSTEM_ORDER` (others after, by name)."""
         out: dict[str, list[CommandSpec]] = {}
         for spec in self.specs.values():
             out.setdefault(spec.system, []).append(spec)
-        return out
+        rank = {s: i for i, s in enumerate(SYSTEM_ORDER)}
+        return dict(sorted(out.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
 
 
 REGISTRY = CommandRegistry()
@@ -145,6 +334,31 @@ REGISTRY = CommandRegistry()
 NO_UNDO_SYSTEMS: set[str] = set()
 """Session systems the common ``.undo`` must never revert (a card game: undoing a move after
 seeing hidden cards would be cheating).  Services add their system name on import."""
+
+
+def define(
+    name: str,
+    *,
+    summary: str,
+    detail: str = "",
+    aliases: Iterable[str] = (),
+    system: str = "通用",
+    works_when_off: bool = False,
+    group_only: bool = False,
+    registry: CommandRegistry | None = None,
+) -> CommandSpec:
+    """Declare a command and add it to ``REGISTRY`` (or ``registry``); add forms with ``.sub``."""
+    spec = CommandSpec(
+        name=name,
+        summary=summary,
+        detail=detail,
+        aliases=tuple(aliases),
+        system=system,
+        works_when_off=works_when_off,
+        group_only=group_only,
+    )
+    (registry or REGISTRY).add(spec)
+    return spec
 
 
 def command(
@@ -159,22 +373,22 @@ def command(
     group_only: bool = False,
     registry: CommandRegistry | None = None,
 ) -> Callable[[Handler], Handler]:
-    """Decorator: declare a command and add it to ``REGISTRY`` (or ``registry``)."""
+    """Legacy declaration (the handler splits ``call.args`` itself); being replaced by
+    :func:`define` + ``.sub`` — a test lists the commands still declared this way."""
 
     def deco(fn: Handler) -> Handler:
-        (registry or REGISTRY).add(
-            CommandSpec(
-                name=name,
-                handler=fn,
-                usage=usage,
-                summary=summary,
-                detail=detail,
-                aliases=tuple(aliases),
-                system=system,
-                works_when_off=works_when_off,
-                group_only=group_only,
-            )
+        spec = define(
+            name,
+            summary=summary,
+            detail=detail,
+            aliases=aliases,
+            system=system,
+            works_when_off=works_when_off,
+            group_only=group_only,
+            registry=registry,
         )
+        spec.legacy_usage = usage
+        spec.subs.append(Sub(words=(), handler=fn, legacy=True, group_only=group_only))
         return fn
 
     return deco
@@ -194,12 +408,15 @@ class Call:
     view: Any = None
     """The :class:`chronodice.store.ContextView` read by the dispatcher before the handler ran
     (group, nickname, active character) — a snapshot; re-read from the store before writing."""
+    sub: Sub | None = None
 
     @property
     def name(self) -> str:
         """What replies call the sender: ``.nn`` nickname, else the platform name, else the id."""
+        from .text import safe_name
+
         nick = self.view.nickname if self.view is not None else None
-        return nick or self.ctx.sender_name or self.ctx.user_id
+        return safe_name(nick or self.ctx.sender_name or self.ctx.user_id)
 
     @property
     def command_text(self) -> str:
@@ -207,8 +424,35 @@ class Call:
         name = self.spec.name if self.spec else self.root
         return f".{name} {self.raw_args}".strip()
 
-    def usage_error(self, message: str) -> Exception:
-        """An :class:`InputSyntaxError` carrying this command's usage."""
-        from .errors import InputSyntaxError
+    @property
+    def usage(self) -> str:
+        """The right form of what was typed: the sub-command's usage, else the command's."""
+        if self.spec is None:
+            return ""
+        if self.sub is not None and not self.sub.legacy:
+            return self.sub.usage(self.spec.name)
+        return self.spec.usage
 
-        return InputSyntaxError(message, usage=self.spec.usage if self.spec else None)
+    def usage_error(self, message: str) -> Exception:
+        """An :class:`InputSyntaxError` carrying this sub-command's usage."""
+        return InputSyntaxError(message, usage=self.usage or None)
+
+
+def skip(text: str) -> str:
+    """``text`` without leading spaces (re-exported for services' small helpers)."""
+    return text[skip_space(text, 0) :]
+
+
+__all__ = [
+    "NO_UNDO_SYSTEMS",
+    "PREFIXES",
+    "REGISTRY",
+    "SYSTEM_ORDER",
+    "Call",
+    "CommandRegistry",
+    "CommandSpec",
+    "Routed",
+    "Sub",
+    "command",
+    "define",
+]

@@ -14,11 +14,6 @@ MAX_REPLY_CHARS = 1500
 """Longest reply text; longer output is cut with a note (or becomes an image)."""
 MAX_MESSAGE_CHARS = 2000
 """Longest command message the router looks at; longer ones get a short error."""
-RATE_LIMIT_COMMANDS = 10
-"""Commands a user may send in ``RATE_LIMIT_WINDOW`` seconds before being warned."""
-RATE_LIMIT_WINDOW = 10.0
-RATE_LIMIT_MUTE = 60.0
-"""Seconds a flooding user is ignored after the warning."""
 
 
 def clip_reply(text: str, limit: int = MAX_REPLY_CHARS) -> str:

@@ -48,3 +48,30 @@ def normalize(text: str) -> str:
             continue
         out.append(ch)
     return "".join(out).strip()
+
+
+_COMMAND_STARTS = ".。．/!！#＃"
+
+
+def safe_name(name: str) -> str:
+    """A name fit to echo in a reply: never starts like a command another bot would run.
+
+    A nickname or group card such as ``.r d20`` would make a reply that begins with a command;
+    the leading prefix characters become ``·``.
+
+    >>> safe_name(".r d20"), safe_name("。。nn x"), safe_name("阿梓")
+    ('·r d20', '·nn x', '阿梓')
+    """
+    stripped = name.lstrip()
+    if stripped[:1] and stripped[0] in _COMMAND_STARTS:
+        return "·" + stripped.lstrip(_COMMAND_STARTS + " ")
+    return name
+
+
+def safe_reply(text: str) -> str:
+    """A reply text that does not start with a command prefix (other bots would run it).
+
+    >>> safe_reply(".r d20 掷出了 7"), safe_reply("好的")
+    ('·r d20 掷出了 7', '好的')
+    """
+    return safe_name(text)

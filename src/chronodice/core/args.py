@@ -1,0 +1,676 @@
+"""Typed arguments: the kinds a command's words can be, and the one parser that reads them.
+
+A sub-command declares its arguments as :class:`Param` s (positional, in order) and
+:class:`Flag` s (free position, e.g. ``优势`` or ``+5状态``).  :func:`parse_args` reads the
+normalised text after the sub-command keyword into a ``dict`` of typed values, or raises one
+:class:`~chronodice.core.errors.InputSyntaxError` that names the bad token and what was
+expected there.  Services never split text themselves.
+
+How the parser reads (chosen for players typing fast on a phone):
+
+* Words are separated by spaces, but a value may be glued to the next one where the kinds
+  differ (``运动15``, ``力量150``, ``+2环境哥布林``): a kind offers *candidates* — the ways it
+  could read the text at a position, preferred first — and the parser searches depth first for
+  the first reading that uses the whole text.  Names therefore try the glued split first
+  (``运动`` + ``15``) and fall back to the whole word (``狼2``) when the split leaves something
+  no argument can take.
+* Flags may stand anywhere between positional arguments; a positional argument is tried before
+  a flag at each point, so ``.rc +3 15`` reads the ``+3`` as the skill modifier and ``15`` as
+  the target value.
+* On failure the error names the token at the furthest point any reading reached and the
+  labels expected there (``「xd」不是目标数值（整数）``), or says what is missing at the end.
+
+>>> from chronodice.core.args import Param, Flag, Int, Name, TypedMod, Keyword, parse_args
+>>> params = (Param("skill", Name(label="技能")), Param("target", Int(label="目标值"), required=False))
+>>> flags = (Flag("mods", TypedMod(types=("通用", "状态")), many=True), Flag("adv", Keyword("优势", "adv")))
+>>> parse_args("运动15 优势 +2状态", params, flags)
+{'skill': '运动', 'target': 15, 'mods': [Mod(value=2, type='状态')], 'adv': True}
+>>> hp = (Param("who", Name()), Param("n", Int(signed=True, sign_required=True)))
+>>> parse_args("狼2 -5", hp), parse_args("狼2-5", hp)
+({'who': '狼2', 'n': -5}, {'who': '狼2', 'n': -5})
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .errors import InputSyntaxError
+
+_MAX_STEPS = 20_000
+"""Search steps before the parser gives up (arbitrary text never hangs the bot)."""
+
+PREFIX_CHARS = ".。．"
+
+
+def skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\n":
+        pos += 1
+    return pos
+
+
+def word_end(text: str, pos: int) -> int:
+    """Index of the first whitespace at or after ``pos`` (or the end)."""
+    while pos < len(text) and text[pos] not in " \t\n":
+        pos += 1
+    return pos
+
+
+def is_ascii_digit(ch: str) -> bool:
+    """``0``–``9`` only: ``str.isdigit`` also accepts ``²`` and ``⑤``, which ``int()`` refuses."""
+    return "0" <= ch <= "9"
+
+
+def is_ascii_letter(ch: str) -> bool:
+    return ("a" <= ch <= "z") or ("A" <= ch <= "Z")
+
+
+Candidates = Iterator[tuple[Any, int]]
+
+
+class Kind:
+    """What an argument can be.  ``label`` names it in usage lines and errors (``整数``).
+
+    ``candidates(text, pos, env)`` yields ``(value, end)`` for each way the kind can read
+    ``text`` from ``pos`` (which is never whitespace), preferred first.  ``glue`` says whether
+    the kind may start right after a command root that ends in a Latin letter (``.rd20``);
+    free text never may, so ``.ra 侦查`` is not ``.r`` with the reason ``a 侦查``.
+    """
+
+    label: str = "参数"
+    glue: bool = True
+    consumes_text: bool = True
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:  # pragma: no cover
+        raise NotImplementedError
+
+    def usage(self) -> str:
+        return self.label
+
+
+@dataclass
+class ParseEnv:
+    """What a parse may use beside the text: the @-mentions of the message (consumed in order)."""
+
+    mentions: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------------------- numbers
+_INT = re.compile(r"[+-]?[0-9]{1,9}")
+_NUM = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})")
+
+
+@dataclass(frozen=True)
+class Int(Kind):
+    """A whole number of ASCII digits (full-width digits are normalised before).
+
+    ``signed``: ``+``/``-`` allowed; ``sign_required``: a leading sign must be there (a change
+    such as ``+5``).  ``min``/``max`` bound the value; out of range is an error with the range.
+    """
+
+    label: str = "整数"
+    signed: bool = False
+    sign_required: bool = False
+    min: int | None = None
+    max: int | None = None
+    suffix: tuple[str, ...] = ()
+    """Words that may follow the digits and are dropped (``3次``, ``10t``)."""
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        m = _INT.match(text, pos)
+        if not m:
+            return
+        raw = m.group()
+        has_sign = raw[0] in "+-"
+        if (has_sign and not self.signed) or (self.sign_required and not has_sign):
+            return
+        value = int(raw)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise _RangeError(self, raw, pos)
+        end = m.end()
+        for s in self.suffix:
+            if text[end : end + len(s)].lower() == s.lower():
+                yield value, end + len(s)
+        if end < len(text) and is_ascii_digit(text[end]):
+            raise _RangeError(self, text[pos : word_end(text, pos)], pos)
+        yield value, end
+
+    def usage(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
+class Num(Kind):
+    """A decimal number (``1.5``, ``-3``, ``.5``); ``percent`` also reads ``30%`` as 30."""
+
+    label: str = "数值"
+    signed: bool = True
+    sign_required: bool = False
+    min: float | None = None
+    max: float | None = None
+    suffix: tuple[str, ...] = ()
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        m = _NUM.match(text, pos)
+        if not m:
+            return
+        raw = m.group()
+        has_sign = raw[0] in "+-"
+        if (has_sign and not self.signed) or (self.sign_required and not has_sign):
+            return
+        value = float(raw)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise _RangeError(self, raw, pos)
+        end = m.end()
+        for s in self.suffix:
+            if text[end : end + len(s)].lower() == s.lower():
+                yield value, end + len(s)
+        if end < len(text) and (is_ascii_digit(text[end]) or text[end] == "."):
+            return
+        yield value, end
+
+
+class _RangeError(Exception):
+    def __init__(self, kind: Int | Num, raw: str, pos: int) -> None:
+        lo = "" if kind.min is None else f"{kind.min:g}"
+        hi = "" if kind.max is None else f"{kind.max:g}"
+        span = f"{lo}到{hi}之间" if lo and hi else (f"至少{lo}" if lo else f"至多{hi}")
+        super().__init__(f"{kind.label}「{raw[:12]}」超出范围，应在{span}" if lo and hi else span)
+        self.message = f"{kind.label}「{raw[:12]}」超出范围（应{span}）"
+        self.pos = pos
+
+
+class Mod(NamedTuple):
+    """A signed modifier with an optional type word (``+5状态`` → ``Mod(5, '状态')``)."""
+
+    value: int
+    type: str = ""
+
+
+@dataclass(frozen=True)
+class TypedMod(Kind):
+    """``±N`` with an optional type suffix from ``types`` (aliases map to canonical names).
+
+    >>> k = TypedMod(types=("状态",), aliases={"状": "状态"})
+    >>> list(k.candidates("+5状 x", 0, ParseEnv()))
+    [(Mod(value=5, type='状态'), 3), (Mod(value=5, type=''), 2)]
+    """
+
+    label: str = "±修正"
+    types: tuple[str, ...] = ()
+    aliases: dict[str, str] = field(default_factory=dict)
+    max_abs: int = 999
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        m = re.compile(r"[+-][0-9]{1,4}").match(text, pos)
+        if not m or (m.end() < len(text) and is_ascii_digit(text[m.end()])):
+            return
+        value = int(m.group())
+        if abs(value) > self.max_abs:
+            raise _RangeError(Int(label=self.label, min=-self.max_abs, max=self.max_abs), m.group(), pos)
+        end = m.end()
+        words = sorted([*self.types, *self.aliases], key=len, reverse=True)
+        for w in words:
+            if text.startswith(w, end):
+                yield Mod(value, self.aliases.get(w, w)), end + len(w)
+        yield Mod(value, ""), end
+
+    def usage(self) -> str:
+        return f"±N{'/'.join(self.types)}" if self.types else "±N"
+
+
+# ---------------------------------------------------------------------------- words
+@dataclass(frozen=True)
+class Keyword(Kind):
+    """One of fixed words (``优势``/``adv``); the value is ``True`` (or ``value``).
+
+    Latin words need a boundary after them (``advx`` is not ``adv``); CJK words may be glued.
+    """
+
+    words: tuple[str, ...] = ()
+    value: Any = True
+    label: str = ""
+
+    def __init__(self, *words: str, value: Any = True, label: str = "") -> None:
+        object.__setattr__(self, "words", tuple(sorted(words, key=len, reverse=True)))
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "label", label or "/".join(words))
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        for w in self.words:
+            if match_word(text, pos, w):
+                yield self.value, pos + len(w)
+                return
+
+
+def match_word(text: str, pos: int, word: str) -> bool:
+    """``word`` at ``pos``, case-insensitive; a word ending in a Latin letter or digit needs a
+    non-Latin, non-digit character (or the end) after it."""
+    end = pos + len(word)
+    if text[pos:end].lower() != word.lower():
+        return False
+    if end < len(text) and word[-1:].isascii() and word[-1:].isalnum():
+        nxt = text[end]
+        if is_ascii_letter(nxt) or is_ascii_digit(nxt):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    """One word out of a table: ``{"开": True, "on": True, "关": False, "off": False}``."""
+
+    table: dict[str, Any] = field(default_factory=dict)
+    label: str = "选项"
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        for w in sorted(self.table, key=len, reverse=True):
+            if match_word(text, pos, w):
+                yield self.table[w], pos + len(w)
+                return
+
+    def usage(self) -> str:
+        return "/".join(dict.fromkeys(self.table))
+
+
+_NAME_STOP = set(" \t\n,;、|")
+_SIGNS = "+-=<>"
+
+
+def _class(ch: str) -> str:
+    if is_ascii_digit(ch):
+        return "digit"
+    if ch in _SIGNS:
+        return "sign"
+    if ch.isascii():
+        return "latin"
+    return "other"
+
+
+@dataclass(frozen=True)
+class Name(Kind):
+    """A name typed by a player: a character, an attribute, a skill, an effect.
+
+    One word (up to a space or ``,;、|``), never starting with a digit or a sign and never all
+    digits.  Glued to a number (``运动15``, ``狼-3``) the name is first read up to the number,
+    then as the whole word.  ``lookup`` (optional) maps a candidate to its canonical value or
+    ``None`` to refuse it (a table of known attributes); ``stop`` adds characters that end a
+    name (``:`` for ``名字:`` prefixes).
+    """
+
+    label: str = "名字"
+    max_len: int = 20
+    lookup: Callable[[str], Any] | None = None
+    stop: str = ""
+    split_cjk_latin: bool = False
+    """Also try cutting where CJK text meets Latin letters (``力量str``)."""
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        ch = text[pos]
+        if is_ascii_digit(ch) or ch in _SIGNS or ch in PREFIX_CHARS or ch == "@":
+            return
+        end = pos
+        while end < len(text) and text[end] not in _NAME_STOP and text[end] not in self.stop:
+            end += 1
+        cuts: list[int] = []
+        for i in range(pos + 1, end):
+            a, b = _class(text[i - 1]), _class(text[i])
+            if (b == "digit" and a not in ("digit", "sign")) or (b == "sign" and a != "sign"):
+                cuts.append(i)
+            elif self.split_cjk_latin and {a, b} == {"latin", "other"}:
+                cuts.append(i)
+        seen: set[int] = set()
+        for cut in [*cuts, end]:
+            if cut in seen or cut - pos > self.max_len:
+                continue
+            seen.add(cut)
+            word = text[pos:cut]
+            if all(is_ascii_digit(c) for c in word):
+                continue
+            if self.lookup is None:
+                yield word, cut
+            else:
+                value = self.lookup(word)
+                if value is not None:
+                    yield value, cut
+        if self.lookup is not None:  # known names glued to more text (``力量攻击``): longest known prefix
+            for cut in range(min(end, pos + self.max_len), pos, -1):
+                if cut in seen:
+                    continue
+                value = self.lookup(text[pos:cut])
+                if value is not None:
+                    yield value, cut
+                    break
+
+
+@dataclass(frozen=True)
+class Prefixed(Kind):
+    """``名字:`` (or ``名字：`` normalised) before the rest: who acts, e.g. ``.bat Goblin:力量 100``.
+
+    The value is the name without the colon; Latin names are fine.
+    """
+
+    label: str = "角色名:"
+    max_len: int = 20
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        end = pos
+        while end < len(text) and text[end] not in " \t\n:" and end - pos <= self.max_len:
+            end += 1
+        if end < len(text) and text[end] == ":" and end > pos:
+            name = text[pos:end]
+            if not all(is_ascii_digit(c) for c in name) and name[0] not in _SIGNS:
+                yield name, end + 1
+
+
+@dataclass(frozen=True)
+class Mention(Kind):
+    """An @-mentioned user: the next QQ @ of the message (not in the text), or ``@12345`` typed."""
+
+    label: str = "@玩家"
+    consumes_text: bool = False
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        m = re.compile(r"@([0-9]{5,12})").match(text, pos)
+        if m:
+            yield m.group(1), m.end()
+
+
+@dataclass(frozen=True)
+class Pattern(Kind):
+    """A regular expression at the position; ``convert(match)`` gives the value (or ``None``)."""
+
+    regex: str = ""
+    label: str = "参数"
+    convert: Callable[[re.Match[str]], Any] | None = None
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        m = re.compile(self.regex).match(text, pos)
+        if not m or m.end() == pos:
+            return
+        value = self.convert(m) if self.convert is not None else m.group()
+        if value is not None:
+            yield value, m.end()
+
+
+@dataclass(frozen=True)
+class Rest(Kind):
+    """Free text to the end of the message (a reason, a note, a pasted line); may be empty.
+
+    ``max_len`` cuts nothing: longer text is an error naming the limit.
+    """
+
+    label: str = "备注"
+    glue: bool = False
+    max_len: int = 2000
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        value = text[pos:].strip()
+        if len(value) > self.max_len:
+            raise _TooLong(self.label, self.max_len, pos)
+        yield value, len(text)
+
+
+class _TooLong(Exception):
+    def __init__(self, label: str, limit: int, pos: int) -> None:
+        super().__init__(label)
+        self.message = f"{label}太长（最多{limit}字）"
+        self.pos = pos
+
+
+@dataclass(frozen=True)
+class Word(Kind):
+    """Any one word (up to a space) — for free tokens such as a card's number or a page."""
+
+    label: str = "词"
+    glue: bool = False
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        end = word_end(text, pos)
+        yield text[pos:end], end
+
+
+# ---------------------------------------------------------------------------- declarations
+@dataclass(frozen=True)
+class Param:
+    """A positional argument.  ``many``: one or more (zero or more when not required), a list."""
+
+    name: str
+    kind: Kind
+    required: bool = True
+    many: bool = False
+    default: Any = None
+    label: str = ""
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.kind.usage()
+
+    def usage(self) -> str:
+        core = self.shown + ("…" if self.many else "")
+        return f"<{core}>" if self.required else f"[{core}]"
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A position-free argument (``优势``, ``+5状态``, ``暗``).  ``many``: a list of every match."""
+
+    name: str
+    kind: Kind
+    many: bool = False
+    default: Any = None
+    label: str = ""
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.kind.usage()
+
+    def usage(self) -> str:
+        return f"[{self.shown}{'…' if self.many else ''}]"
+
+
+def arg(name: str, kind: Kind, label: str = "") -> Param:
+    """A required positional argument."""
+    return Param(name, kind, label=label)
+
+
+def opt(name: str, kind: Kind, default: Any = None, label: str = "") -> Param:
+    """An optional positional argument."""
+    return Param(name, kind, required=False, default=default, label=label)
+
+
+def many(name: str, kind: Kind, *, required: bool = True, label: str = "") -> Param:
+    """A list of one or more (``required=False``: zero or more) values of ``kind``."""
+    return Param(name, kind, required=required, many=True, label=label)
+
+
+def rest(name: str = "note", label: str = "备注", *, max_len: int = 2000) -> Param:
+    """Free text to the end (may be empty)."""
+    return Param(name, Rest(label=label, max_len=max_len), required=False, default="", label=label)
+
+
+def flag(name: str, *words: str, label: str = "") -> Flag:
+    """A keyword that may stand anywhere: ``True`` when present, else ``False``."""
+    return Flag(name, Keyword(*words, label=label), default=False, label=label)
+
+
+# ---------------------------------------------------------------------------- the parser
+@dataclass
+class _Search:
+    text: str
+    params: Sequence[Param]
+    flags: Sequence[Flag]
+    env: ParseEnv
+    steps: int = 0
+    far_pos: int = -1
+    far_expect: list[str] = field(default_factory=list)
+    far_error: str | None = None
+
+    def expect(self, pos: int, label: str) -> None:
+        if pos > self.far_pos:
+            self.far_pos, self.far_expect, self.far_error = pos, [label] if label else [], None
+        elif pos == self.far_pos and label and label not in self.far_expect:
+            self.far_expect.append(label)
+
+    def fail_with(self, pos: int, message: str) -> None:
+        if pos >= self.far_pos:
+            self.far_pos, self.far_expect, self.far_error = pos, [], message
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > _MAX_STEPS:
+            raise InputSyntaxError("参数太复杂，无法理解，请加空格分开")
+
+    def cands(self, kind: Kind, pos: int, mentions: int) -> list[tuple[Any, int, int]]:
+        """Candidates as ``(value, end, mentions used)``; range errors are remembered, not raised."""
+        out: list[tuple[Any, int, int]] = []
+        if not kind.consumes_text and mentions < len(self.env.mentions):
+            out.append((self.env.mentions[mentions], pos, mentions + 1))
+        if pos >= len(self.text):
+            return out
+        try:
+            out.extend((v, e, mentions) for v, e in kind.candidates(self.text, pos, self.env))
+        except (_RangeError, _TooLong) as err:
+            self.fail_with(err.pos, err.message)
+        except InputSyntaxError as err:
+            self.fail_with(pos, err.message)
+        return out
+
+    def run(self, pi: int, pos: int, got: dict[str, Any], mentions: int) -> dict[str, Any] | None:
+        """Depth-first: fill params[pi:] and flags from ``pos``; the first full reading wins.
+
+        At each point: the next positional argument, else a flag, else (when that argument is
+        optional) the arguments after it."""
+        self.tick()
+        pos = skip_space(self.text, pos)
+        at_end = pos >= len(self.text)
+        p = self.params[pi] if pi < len(self.params) else None
+        if p is not None:
+            for value, end, used in self.cands(p.kind, pos, mentions):
+                if end == pos and used == mentions:
+                    continue
+                if p.many:
+                    found = self.run(pi, end, {**got, p.name: [*got.get(p.name, []), value]}, used)
+                else:
+                    found = self.run(pi + 1, end, {**got, p.name: value}, used)
+                if found is not None:
+                    return found
+            if not at_end or (p.required and not got.get(p.name)):
+                self.expect(pos, p.shown)
+        if not at_end:
+            for f in self.flags:
+                if not f.many and f.name in got:
+                    continue
+                for value, end, used in self.cands(f.kind, pos, mentions):
+                    if end == pos and used == mentions:
+                        continue
+                    new = {**got, f.name: [*got.get(f.name, []), value] if f.many else value}
+                    found = self.run(pi, end, new, used)
+                    if found is not None:
+                        return found
+                self.expect(pos, f.shown)
+        if p is not None:
+            if not p.required or (p.many and got.get(p.name)):
+                return self.run(pi + 1, pos, got, mentions)
+            return None
+        if at_end:
+            return got
+        self.expect(pos, "")
+        return None
+
+
+def parse_args(
+    text: str,
+    params: Sequence[Param],
+    flags: Sequence[Flag] = (),
+    *,
+    mentions: Sequence[str] = (),
+    usage: str | None = None,
+) -> dict[str, Any]:
+    """Read ``text`` into ``{name: value}`` for every param and flag (defaults filled in).
+
+    Raises :class:`InputSyntaxError` naming the bad token (or what is missing) with ``usage``.
+
+    >>> parse_args("3 x", (Param("n", Int()),), usage=".x <整数>")
+    Traceback (most recent call last):
+    ...
+    chronodice.core.errors.InputSyntaxError: 多余的「x」
+    >>> parse_args("", (Param("n", Int(label="面数")),))["n"]
+    Traceback (most recent call last):
+    ...
+    chronodice.core.errors.InputSyntaxError: 缺少面数
+    """
+    search = _Search(text, params, flags, ParseEnv(tuple(mentions)))
+    got = search.run(0, 0, {}, 0)
+    if got is None:
+        raise InputSyntaxError(_message(search), usage=usage, position=max(search.far_pos, 0))
+    out: dict[str, Any] = {}
+    for p in params:
+        out[p.name] = got.get(p.name, [] if p.many else p.default)
+    for f in flags:
+        out[f.name] = got.get(f.name, [] if f.many else f.default)
+    return out
+
+
+def _message(search: _Search) -> str:
+    text, pos = search.text, max(search.far_pos, 0)
+    if search.far_error:
+        return search.far_error
+    expected = "或".join(search.far_expect[:4])
+    if pos >= len(text.rstrip()):
+        return f"缺少{expected}" if expected else "参数不完整"
+    token = text[pos : word_end(text, pos)][:12]
+    if not expected:
+        return f"多余的「{token}」"
+    return f"「{token}」不是有效的{expected}"
+
+
+def can_start(text: str, params: Sequence[Param], flags: Sequence[Flag]) -> bool:
+    """Whether a typed (non-free-text) argument can read ``text`` from its first character —
+    used to accept a root glued to Latin letters or digits (``.rd20``, ``.set20``)."""
+    env = ParseEnv()
+    kinds = [p.kind for p in params[:1]] + [f.kind for f in flags]
+    for p in params[1:]:
+        if p.required:
+            break
+        kinds.append(p.kind)
+    for kind in kinds:
+        if not kind.glue or not kind.consumes_text:
+            continue
+        try:
+            if any(end > 0 for _, end in kind.candidates(text, 0, env)):
+                return True
+        except (_RangeError, _TooLong, InputSyntaxError):
+            return True
+    return False
+
+
+__all__ = [
+    "Choice",
+    "Flag",
+    "Int",
+    "Keyword",
+    "Kind",
+    "Mention",
+    "Mod",
+    "Name",
+    "Num",
+    "Param",
+    "ParseEnv",
+    "Pattern",
+    "Prefixed",
+    "Rest",
+    "TypedMod",
+    "Word",
+    "arg",
+    "can_start",
+    "flag",
+    "is_ascii_digit",
+    "many",
+    "match_word",
+    "opt",
+    "parse_args",
+    "rest",
+]
