@@ -1,0 +1,39 @@
+"""TimeLine (时间线) commands: MayuriBot's command set on the shared store, plus what it lacked.
+
+Parity commands (``rules/timeline.md`` §4, §9): ``.TLsetup .chr .lv .crd .buff .dr .setupWP .wp
+.tar .ex .neg .pre .bat`` with MayuriBot's aliases (``.ch .d .ta .bu .buf .ne .pr .ba``).  New:
+``.coop`` (协同检定), ``.opp`` (对抗检定 adjudication), ``.clash`` (交互) and ``.tlconf`` (group
+options: open GM-only commands to everyone, sheet-style display).
+
+Where the code lives (importing this package registers every command, in this order):
+
+* :mod:`._common`: shared store glue and helpers (settings, display, ``_active``, ``_mutate``,
+  ``_target``, ``_attr``, number parsing, ``_actor`` / ``_find_named``);
+* :mod:`.characters`: ``.TLsetup .chr .lv .crd`` (and ``.crd``'s battle-timeline hook);
+* :mod:`.modifiers`: ``.buff .dr``;
+* :mod:`.weapons`: ``.setupWP .wp``;
+* :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
+* :mod:`.battle`: ``.bat`` and its helpers.
+
+Where the data lives:
+
+* characters: ``CharacterRecord`` with ``system="timeline"``, ``data["timeline"]`` = the engine's
+  :class:`~chronodice.rules.timeline.character.TLCharacter`; the active one per (user, group)
+  is the store binding (``.chr k`` binds in this group);
+* target value, negotiation counterpart and options: group settings under ``"timeline"``;
+* the battle: session ``(scope, "timeline")`` holding a
+  :class:`~chronodice.rules.timeline.battle.BattleState`, so ``.undo`` reverts the last timeline
+  command.  Artillery ammunition is kept in the battle while it runs and written back to the
+  character on ``.bat out`` / ``.bat end``.
+
+Short aliases (``.d``, ``.ch`` …) answer only when what follows looks like their arguments, so
+``.draw``, ``.chat`` or ``.dice`` meant for other bots are ignored (MayuriBot answered them).
+"""
+
+from __future__ import annotations
+
+# The import order is the registration order, which orders the help and the README table.
+from . import characters, modifiers, weapons, checks, battle  # isort: skip
+from ._common import SYS_CN, SYSTEM
+
+__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "modifiers", "weapons"]
