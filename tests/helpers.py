@@ -44,3 +44,27 @@ async def say(app: App, text: str, **kw: object) -> str:
     """The public (non-private) reply texts joined by newlines."""
     replies = await run(app, text, **kw)  # type: ignore[arg-type]
     return "\n".join(r.text for r in replies if not r.private)
+
+
+def parse_of(text: str, at: tuple[str, ...] = ()) -> tuple[str, str, dict[str, object]] | str | None:
+    """How the declarations read ``text`` — no database, no handler:
+
+    * ``(command, sub-command keyword or "", typed values)`` when it parses;
+    * the exact one-line error (``InputSyntaxError.message``, without the ``格式：`` line);
+    * ``None`` when the message is not ours (silence).
+
+    Every service registers its commands on import (``load_all``), so this covers all systems.
+    """
+    from chronodice.core.commands import REGISTRY
+    from chronodice.core.errors import InputSyntaxError
+    from chronodice.services import load_all
+
+    load_all()
+    routed = REGISTRY.route(text)
+    if routed is None:
+        return None
+    try:
+        sub, values = routed.spec.select(routed.args, at)
+    except InputSyntaxError as err:
+        return err.message
+    return routed.spec.name, sub.words[0] if sub.words else "", values

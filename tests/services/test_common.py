@@ -92,7 +92,8 @@ async def test_dismiss_needs_confirmation(app: App) -> None:
 async def test_help_lists_and_explains(app: App) -> None:
     text = await say(app, ".help")
     assert ".r" in text and ".st" in text and ".pc" in text
-    assert "格式：.st 属性名数值" in await say(app, ".help st")
+    helptext = await say(app, ".help st")
+    assert ".st [@某人] [属性名数值]" in helptext and ".st show" in helptext
     assert "没有指令" in await say(app, ".help 不存在")
 
 

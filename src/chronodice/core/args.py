@@ -89,6 +89,15 @@ class Kind:
     def usage(self) -> str:
         return self.label
 
+    def can_glue(self, text: str) -> bool:
+        """Whether this kind reads the start of ``text`` glued to a Latin-ending root."""
+        if not self.glue or not self.consumes_text or not text:
+            return False
+        try:
+            return any(end > 0 for _, end in self.candidates(text, 0, ParseEnv()))
+        except (_RangeError, _TooLong):
+            return True
+
 
 @dataclass
 class ParseEnv:
@@ -174,12 +183,15 @@ class Num(Kind):
 
 class _RangeError(Exception):
     def __init__(self, kind: Int | Num, raw: str, pos: int) -> None:
-        lo = "" if kind.min is None else f"{kind.min:g}"
-        hi = "" if kind.max is None else f"{kind.max:g}"
-        span = f"{lo}到{hi}之间" if lo and hi else (f"至少{lo}" if lo else f"至多{hi}")
-        super().__init__(f"{kind.label}「{raw[:12]}」超出范围，应在{span}" if lo and hi else span)
-        self.message = f"{kind.label}「{raw[:12]}」超出范围（应{span}）"
+        lo = None if kind.min is None else f"{kind.min:g}"
+        hi = None if kind.max is None else f"{kind.max:g}"
+        if lo is not None and hi is not None:
+            span = f"应在{lo}到{hi}之间"
+        else:
+            span = f"至少为{lo}" if lo is not None else f"至多为{hi}"
+        self.message = f"{kind.label}「{raw[:12]}」超出范围（{span}）"
         self.pos = pos
+        super().__init__(self.message)
 
 
 class Mod(NamedTuple):
@@ -263,7 +275,7 @@ class Choice(Kind):
     """One word out of a table: ``{"开": True, "on": True, "关": False, "off": False}``."""
 
     table: dict[str, Any] = field(default_factory=dict)
-    label: str = "选项"
+    label: str = ""
 
     def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
         for w in sorted(self.table, key=len, reverse=True):
@@ -272,7 +284,7 @@ class Choice(Kind):
                 return
 
     def usage(self) -> str:
-        return "/".join(dict.fromkeys(self.table))
+        return self.label or "/".join(dict.fromkeys(self.table))
 
 
 _NAME_STOP = set(" \t\n,;、|")
@@ -301,6 +313,7 @@ class Name(Kind):
     """
 
     label: str = "名字"
+    glue: bool = False
     max_len: int = 20
     lookup: Callable[[str], Any] | None = None
     stop: str = ""
@@ -418,6 +431,43 @@ class _TooLong(Exception):
         super().__init__(label)
         self.message = f"{label}太长（最多{limit}字）"
         self.pos = pos
+
+
+@dataclass(frozen=True)
+class Text(Kind):
+    """Free text to the end that must not be empty and has a length limit (a character's
+    name with spaces, a nickname); the error names the limit."""
+
+    label: str = "名字"
+    glue: bool = False
+    max_len: int = 20
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        value = text[pos:].strip()
+        if len(value) > self.max_len:
+            raise _TooLong(self.label, self.max_len, pos)
+        if value:
+            yield value, len(text)
+
+
+@dataclass(frozen=True)
+class OneOf(Kind):
+    """The first of several kinds that reads here (``OneOf(Int(), Name())``: a number or a name)."""
+
+    kinds: tuple[Kind, ...] = ()
+    label: str = ""
+
+    def __init__(self, *kinds: Kind, label: str = "") -> None:
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "label", label or "或".join(k.label for k in kinds))
+        object.__setattr__(self, "consumes_text", all(k.consumes_text for k in kinds))
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        for k in self.kinds:
+            yield from k.candidates(text, pos, env)
+
+    def can_glue(self, text: str) -> bool:
+        return any(k.can_glue(text) for k in self.kinds)
 
 
 @dataclass(frozen=True)
@@ -630,24 +680,16 @@ def _message(search: _Search) -> str:
 def can_start(text: str, params: Sequence[Param], flags: Sequence[Flag]) -> bool:
     """Whether a typed (non-free-text) argument can read ``text`` from its first character —
     used to accept a root glued to Latin letters or digits (``.rd20``, ``.set20``)."""
-    env = ParseEnv()
     kinds = [p.kind for p in params[:1]] + [f.kind for f in flags]
-    for p in params[1:]:
-        if p.required:
+    for i, p in enumerate(params):
+        if p.required or i + 1 >= len(params):
             break
-        kinds.append(p.kind)
-    for kind in kinds:
-        if not kind.glue or not kind.consumes_text:
-            continue
-        try:
-            if any(end > 0 for _, end in kind.candidates(text, 0, env)):
-                return True
-        except (_RangeError, _TooLong, InputSyntaxError):
-            return True
-    return False
+        kinds.append(params[i + 1].kind)
+    return any(kind.can_glue(text) for kind in kinds)
 
 
 __all__ = [
+    "Candidates",
     "Choice",
     "Flag",
     "Int",
@@ -657,11 +699,13 @@ __all__ = [
     "Mod",
     "Name",
     "Num",
+    "OneOf",
     "Param",
     "ParseEnv",
     "Pattern",
     "Prefixed",
     "Rest",
+    "Text",
     "TypedMod",
     "Word",
     "arg",

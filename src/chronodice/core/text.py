@@ -75,3 +75,7 @@ def safe_reply(text: str) -> str:
     ('·r d20 掷出了 7', '好的')
     """
     return safe_name(text)
+
+
+PREFIX_START = _COMMAND_STARTS
+"""Characters a name may not start with (a reply echoing it would start like a command)."""

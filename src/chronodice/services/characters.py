@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+from chronodice.core.args import Candidates, Kind, ParseEnv
 from chronodice.core.context import Context
 from chronodice.core.errors import AmbiguousInput, IllegalAction, InputSyntaxError, NotFound
 from chronodice.store import CharacterRecord, Store
@@ -37,11 +38,24 @@ def parse_attribute_pairs(text: str) -> list[tuple[str, str | None, int]]:
 
     >>> parse_attribute_pairs("力量60敏捷50 意志:40,体力+5 魔力-2 幸运:-3")
     [('力量', None, 60), ('敏捷', None, 50), ('意志', None, 40), ('体力', '+', 5), ('魔力', '-', 2), ('幸运', None, -3)]
+    >>> parse_attribute_pairs("hp10mp12")
+    [('hp', None, 10), ('mp', None, 12)]
+    >>> parse_attribute_pairs("伤害1d6")
+    Traceback (most recent call last):
+    ...
+    chronodice.core.errors.InputSyntaxError: 「伤害1d6」：属性值只能是整数（不能是表达式或小数）
     """
     pairs: list[tuple[str, str | None, int]] = []
     pos = 0
     text = text.strip()
     for m in _PAIR.finditer(text):
+        after = text[m.end() : m.end() + 2]
+        if after[:1] in ("d", "D", ".") and after[1:2].isascii() and after[1:2].isdigit():
+            word = text[m.start() : m.end() + 8].split()[0] if text[m.start() :].split() else ""
+            raise InputSyntaxError(
+                f"「{word[:20]}」：属性值只能是整数（不能是表达式或小数）",
+                usage=".st 属性名数值（如 .st 力量60敏捷50 意志:40）",
+            )
         gap = text[pos : m.start()].strip(" ,;、|")
         if gap:
             raise InputSyntaxError(
@@ -147,3 +161,16 @@ def numeric_attributes(char: CharacterRecord | None) -> dict[str, int]:
 
 def with_attributes(char: CharacterRecord, attrs: dict[str, Any]) -> CharacterRecord:
     return replace(char, attributes=attrs)
+
+
+@dataclass(frozen=True)
+class AttributePairs(Kind):
+    """``力量60敏捷50 意志:40 体力-5`` to the end: a list of ``(name, op, value)`` (see
+    :func:`parse_attribute_pairs`, whose positioned errors reach the player)."""
+
+    label: str = "属性名数值"
+    glue: bool = False
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        if text[pos:].strip():
+            yield parse_attribute_pairs(text[pos:]), len(text)

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, command
+from chronodice.core.args import Choice, Mention, OneOf, Pattern, Text, Word, arg, flag, many, opt
+from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, define
 from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
+from chronodice.core.text import PREFIX_START
 from chronodice.dice import roll_command
+from chronodice.dice.kinds import RollText
 from chronodice.render.dice import format_roll
 
 from .characters import (
+    AttributePairs,
     active_or_create,
     apply_pairs,
     bind_here,
     check_name,
     numeric_attributes,
-    parse_attribute_pairs,
     resolve_character,
 )
 
@@ -35,25 +38,26 @@ async def default_die(call: Call) -> int:
 
 
 # ---------------------------------------------------------------------- dice
-@command(
-    "r",
-    usage=".r [表达式] [理由]",
-    summary="掷骰，如 .r 3d6+2 侦查、.r 4d6k3、.r 2#d20",
-    detail=(
-        "NdM 掷N个M面骰；d 为本群默认骰（.set 设置）；d% 即 d100\n"
-        "kN/khN 取最高N个，qN/klN 取最低N个，dhN/dlN 去掉最高/最低N个\n"
-        "! 爆炸骰（掷出最大值再掷一次）；XaY 骰池（十面骰≥Y加骰，计≥8的成功数）\n"
-        "+ - * / 和括号；N#表达式 重复N次；可用角色卡属性名，如 .r 1d20+敏捷"
-    ),
+ROLL_DETAIL = (
+    "NdM 掷N个M面骰；d 为本群默认骰（.set 设置）；d% 即 d100\n"
+    "kN/khN 取最高N个，qN/klN 取最低N个，dhN/dlN 去掉最高/最低N个\n"
+    "! 爆炸骰（掷出最大值再掷一次）；XaY 骰池（十面骰≥Y加骰，计≥8的成功数）\n"
+    "+ - * / 和括号；N#表达式 重复N次；可用角色卡属性名，如 .r 1d20+敏捷"
 )
-async def cmd_r(call: Call) -> list[Reply]:
-    return [Reply.say(await _roll_text(call))]
+ROLL = [opt("line", RollText(), default="", label="表达式 理由")]
+
+r = define("r", summary="掷骰，如 .r 3d6+2 侦查、.r 4d6k3、.r 2#d20", detail=ROLL_DETAIL)
 
 
-async def _roll_text(call: Call) -> str:
+@r.sub(params=ROLL, help="掷骰并显示过程", when_empty=True)
+async def cmd_r(call: Call, line: str) -> list[Reply]:
+    return [Reply.say(await _roll_text(call, line))]
+
+
+async def _roll_text(call: Call, line: str) -> str:
     char = call.view.character if call.view is not None else None
     out = roll_command(
-        call.args,
+        line,
         call.app.rng,
         default_faces=await default_die(call),
         variables=numeric_attributes(char),
@@ -61,9 +65,12 @@ async def _roll_text(call: Call) -> str:
     return format_roll(call.name, out)
 
 
-@command("rh", usage=".rh [表达式] [理由]", summary="暗骰：结果私聊发给你，群里只说掷了暗骰")
-async def cmd_rh(call: Call) -> list[Reply]:
-    text = await _roll_text(call)
+rh = define("rh", summary="暗骰：结果私聊发给你，群里只说掷了暗骰")
+
+
+@rh.sub(params=ROLL, help="暗骰，结果私聊", when_empty=True)
+async def cmd_rh(call: Call, line: str) -> list[Reply]:
+    text = await _roll_text(call, line)
     if call.ctx.group_id is None:
         return [Reply.say(text)]
     name = call.name
@@ -76,16 +83,20 @@ async def cmd_rh(call: Call) -> list[Reply]:
     ]
 
 
-@command("set", usage=".set <面数>", summary="设置本群默认骰的面数（如 .set 20，默认100）")
-async def cmd_set(call: Call) -> list[Reply]:
-    arg = call.args.strip().lower().removeprefix("d")
-    if not arg:
+FACES = Pattern(
+    regex=r"[dD]?[0-9]{1,9}(?![0-9])", label="面数", convert=lambda m: int(m.group().lstrip("dD"))
+)
+set_ = define("set", summary="设置本群默认骰的面数（如 .set 20，默认100）")
+
+
+@set_.sub(params=[opt("faces", FACES)], help="设置默认骰面数；不带参数则查看", when_empty=True)
+async def cmd_set(call: Call, faces: int | None) -> list[Reply]:
+    if faces is None:
         return [Reply.say(f"本群默认骰为 d{await default_die(call)}")]
-    if not arg.isdigit() or not 1 <= int(arg) <= 1_000_000:
+    if not 1 <= faces <= 1_000_000:
         raise call.usage_error("面数应为1到1000000之间的整数")
     if call.ctx.group_id is not None:
         await call.app.require_gm(call.ctx, "设置默认骰")
-    faces = int(arg)
     await call.app.store.update_group_settings(call.ctx.scope, lambda s: {**s, "default_die": faces})
     return [Reply.say(f"已将默认骰设为 d{faces}")]
 
@@ -101,67 +112,38 @@ def _attr_lines(attrs: dict[str, object]) -> str:
     return " ".join(f"{k}:{_fmt_value(v)}" for k, v in attrs.items())
 
 
-@command(
+ATTR_NAME = Pattern(regex=r"[^\s,，、;]{1,20}", label="属性名")
+WHO = opt("who", Mention(), label="@某人")
+st = define(
     "st",
-    usage=".st 属性名数值… | .st show [属性] | .st del 属性… | .st clr",
     summary="录入或查看当前角色的属性",
     detail=(
         "例：.st 力量60敏捷50 意志:40；.st 体力-5 修改；没有角色时自动以你的昵称建一张卡\n"
         "GM 可以 .st @某人 体力-5 修改别人在本群使用的角色"
     ),
 )
-async def cmd_st(call: Call) -> list[Reply]:
+
+
+async def _st_target(call: Call, who: str | None) -> tuple[Call, str]:
+    """The user whose card ``.st`` works on: the sender, or (GM only) the @-mentioned player."""
+    ctx = call.ctx
+    if who is None or who == ctx.user_id:
+        return call, ctx.user_id
+    await call.app.require_gm(ctx, "修改别人的角色卡")
+    if await call.app.store.active_character(who, ctx.scope) is None:
+        raise NotFound(f"{who} 在本群没有使用中的角色")
+    return replace(call, ctx=replace(ctx, user_id=who, sender_name="", at_ids=())), who
+
+
+@st.sub(params=[WHO, opt("pairs", AttributePairs())], help="录入或修改属性（体力-5 为修改）")
+async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None, int]] | None) -> list[Reply]:
+    if pairs is None:
+        if who is None:
+            raise call.usage_error("请给出属性和数值")
+        return await st_show(call, who, [])
+    call, _ = await _st_target(call, who)
     store, ctx = call.app.store, call.ctx
-    args = call.args.strip()
-    if not args and not ctx.at_ids:
-        raise call.usage_error("请给出属性和数值")
-    if ctx.at_ids and ctx.at_ids[0] != ctx.user_id:
-        # A GM edits someone else's active character: .st @某人 体力-5
-        await call.app.require_gm(ctx, "修改别人的角色卡")
-        ctx = replace(ctx, user_id=ctx.at_ids[0], sender_name="", at_ids=())
-        if await store.active_character(ctx.user_id, ctx.scope) is None:
-            raise NotFound(f"{ctx.user_id} 在本群没有使用中的角色")
-        if not args:
-            args = "show"
-    low = args.lower()
     name = await call.app.display_name(ctx)
-    if low.startswith("show") or low.startswith("list"):
-        char = await store.active_character(ctx.user_id, ctx.scope)
-        if char is None:
-            raise NotFound("你还没有角色卡，用 .st 力量60 录入或 .pc new 名字 新建")
-        which = args[4:].strip()
-        if which:
-            wanted = [w for w in re.split(r"[\s,]+", which) if w]
-            missing = [w for w in wanted if w not in char.attributes]
-            found = {w: char.attributes[w] for w in wanted if w in char.attributes}
-            text = f"<{char.name}> " + _attr_lines(found)
-            if missing:
-                text += "\n没有属性：" + "、".join(missing[:10])
-            return [Reply.say(text)]
-        return [Reply.say(f"<{char.name}> 的属性：\n{_attr_lines(char.attributes)}")]
-    if low.startswith("del") or low.startswith("rm"):
-        rest = args[3:] if low.startswith("del") else args[2:]
-        wanted = [w for w in re.split(r"[\s,]+", rest.strip()) if w]
-        if not wanted:
-            raise call.usage_error("请给出要删除的属性名")
-        char = await store.active_character(ctx.user_id, ctx.scope)
-        if char is None:
-            raise NotFound("你还没有角色卡")
-        missing = [w for w in wanted if w not in char.attributes]
-        if missing:
-            raise NotFound(f"<{char.name}> 没有属性：" + "、".join(missing[:10]))
-        await store.update_character(
-            char.id,
-            lambda c: replace(c, attributes={k: v for k, v in c.attributes.items() if k not in wanted}),
-        )
-        return [Reply.say(f"已删除 <{char.name}> 的 " + "、".join(wanted))]
-    if low in ("clr", "clear"):
-        char = await store.active_character(ctx.user_id, ctx.scope)
-        if char is None:
-            raise NotFound("你还没有角色卡")
-        await store.update_character(char.id, lambda c: replace(c, attributes={}))
-        return [Reply.say(f"已清空 <{char.name}> 的全部属性")]
-    pairs = parse_attribute_pairs(args)
     char = await active_or_create(store, ctx, name)
     updated = await store.update_character(
         char.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs))
@@ -175,224 +157,293 @@ async def cmd_st(call: Call) -> list[Reply]:
     return [Reply.say(f"已录入 <{updated.name}>：" + " ".join(changed))]
 
 
+@st.sub("show", "list", params=[WHO, many("names", ATTR_NAME, required=False, label="属性")], help="查看属性")
+async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
+    call, uid = await _st_target(call, who)
+    char = await call.app.store.active_character(uid, call.ctx.scope)
+    if char is None:
+        raise NotFound("你还没有角色卡，用 .st 力量60 录入或 .pc new 名字 新建")
+    if names:
+        missing = [w for w in names if w not in char.attributes]
+        found = {w: char.attributes[w] for w in names if w in char.attributes}
+        text = f"<{char.name}> " + _attr_lines(found)
+        if missing:
+            text += "\n没有属性：" + "、".join(missing[:10])
+        return [Reply.say(text)]
+    return [Reply.say(f"<{char.name}> 的属性：\n{_attr_lines(char.attributes)}")]
+
+
+@st.sub("del", "rm", params=[WHO, many("names", ATTR_NAME, label="属性")], help="删除属性")
+async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
+    call, uid = await _st_target(call, who)
+    store = call.app.store
+    char = await store.active_character(uid, call.ctx.scope)
+    if char is None:
+        raise NotFound("你还没有角色卡")
+    missing = [w for w in names if w not in char.attributes]
+    if missing:
+        raise NotFound(f"<{char.name}> 没有属性：" + "、".join(missing[:10]))
+    await store.update_character(
+        char.id,
+        lambda c: replace(c, attributes={k: v for k, v in c.attributes.items() if k not in names}),
+    )
+    return [Reply.say(f"已删除 <{char.name}> 的 " + "、".join(names))]
+
+
+@st.sub("clr", "clear", params=[WHO], help="清空全部属性")
+async def st_clr(call: Call, who: str | None) -> list[Reply]:
+    call, uid = await _st_target(call, who)
+    store = call.app.store
+    char = await store.active_character(uid, call.ctx.scope)
+    if char is None:
+        raise NotFound("你还没有角色卡")
+    await store.update_character(char.id, lambda c: replace(c, attributes={}))
+    return [Reply.say(f"已清空 <{char.name}> 的全部属性")]
+
+
 # ---------------------------------------------------------------------- .pc
-@command(
-    "pc",
-    usage=".pc [list|new 名字|tag 名字或序号|rename [旧名] 新名|del 名字|show [名字]]",
-    summary="管理角色卡：列表、新建、在本群使用、改名、删除、查看",
+CHAR_NAME = Text(label="角色名", max_len=20)
+CHAR_REF = OneOf(
+    Pattern(regex=r"[0-9]{1,3}(?![0-9])", label="序号", convert=lambda m: m.group()), Text(label="角色名")
 )
-async def cmd_pc(call: Call) -> list[Reply]:
+CONFIRM = flag("confirm", *CONFIRM_WORDS, label="确认")
+pc = define("pc", summary="管理角色卡：列表、新建、在本群使用、改名、删除、查看")
+
+
+def _new_name(call: Call, name: str) -> str:
+    name = check_name(name, "角色名")
+    if name.isdigit():
+        raise call.usage_error("角色名不能是纯数字")
+    if name[:1] in PREFIX_START:
+        raise call.usage_error("角色名不能以 . 或 。 开头")
+    return name
+
+
+@pc.sub("list", "ls", help="列出你的角色卡", when_empty=True)
+async def pc_list(call: Call) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
-    parts = call.args.split(maxsplit=1)
-    sub = parts[0].lower() if parts else "list"
-    rest = parts[1].strip() if len(parts) > 1 else ""
-    if sub in ("list", "ls"):
-        chars = await store.list_characters(ctx.user_id)
-        if not chars:
-            return [Reply.say("你还没有角色卡，用 .pc new 名字 新建")]
-        active = await store.active_character(ctx.user_id, ctx.scope)
-        lines = [
-            f"{'★' if active and c.id == active.id else '  '}{i}. {c.name}（{SYSTEM_NAMES.get(c.system, c.system)}）"
-            for i, c in enumerate(chars, 1)
-        ]
-        return [
-            Reply.say(f"{await call.app.display_name(ctx)} 的角色卡（★为本群使用中）：\n" + "\n".join(lines))
-        ]
-    if sub == "new":
-        name = check_name(rest, "角色名")
-        if name.isdigit():
-            raise call.usage_error("角色名不能是纯数字")
-        if len(await store.list_characters(ctx.user_id)) >= 50:
-            raise IllegalAction("每人最多50张角色卡，请先删除不用的")
-        char = await store.create_character(ctx.user_id, name)
-        await bind_here(store, ctx, char.id)
-        return [Reply.say(f"已新建角色 <{char.name}> 并在{'本群' if ctx.group_id else '此处'}使用")]
-    if sub in ("tag", "use", "switch"):
-        if not rest:
-            raise call.usage_error("请给出角色名或序号")
-        char = await resolve_character(store, ctx, rest)
-        await bind_here(store, ctx, char.id)
-        return [Reply.say(f"已在{'本群' if ctx.group_id else '此处'}使用角色 <{char.name}>")]
-    if sub in ("rename", "mv"):
-        names = rest.split()
-        if len(names) == 1:
-            char = await store.active_character(ctx.user_id, ctx.scope)
-            if char is None:
-                raise NotFound("你在这里还没有使用中的角色")
-            new_name = names[0]
-        elif len(names) == 2:
-            char = await resolve_character(store, ctx, names[0])
-            new_name = names[1]
-        else:
-            raise call.usage_error("请给出新名字")
-        new_name = check_name(new_name, "角色名")
-        if new_name.isdigit():
-            raise call.usage_error("角色名不能是纯数字")
-        await store.update_character(char.id, lambda c: replace(c, name=new_name))
-        return [Reply.say(f"已将 <{char.name}> 改名为 <{new_name}>")]
-    if sub in ("del", "rm"):
-        words = rest.split()
-        if not words:
-            raise call.usage_error("请给出要删除的角色名或序号")
-        confirm = len(words) > 1 and words[-1].lower() in CONFIRM_WORDS
-        ref = " ".join(words[:-1] if confirm else words)
-        char = await resolve_character(store, ctx, ref)
-        key = f"pcdel:{ctx.user_id}"
-        if not confirm:
-            await store.put_pending(key, {"id": char.id}, CONFIRM_TTL)
-            return [
-                Reply.say(
-                    f"确定删除角色 <{char.name}>？删除后无法恢复。\n请在60秒内发送 .pc del {char.name} 确认"
-                )
-            ]
-        pending = await store.take_pending(key)
-        if not pending or pending.get("id") != char.id:
-            return [Reply.say(f"确认已过期或不匹配，请先发送 .pc del {char.name}")]
-        await store.delete_character(char.id)
-        return [Reply.say(f"已删除角色 <{char.name}>")]
-    if sub == "show":
-        char = (
-            await resolve_character(store, ctx, rest)
-            if rest
-            else await store.active_character(ctx.user_id, ctx.scope)
-        )
+    chars = await store.list_characters(ctx.user_id)
+    if not chars:
+        return [Reply.say("你还没有角色卡，用 .pc new 名字 新建")]
+    active = await store.active_character(ctx.user_id, ctx.scope)
+    lines = [
+        f"{'★' if active and c.id == active.id else '  '}{i}. {c.name}（{SYSTEM_NAMES.get(c.system, c.system)}）"
+        for i, c in enumerate(chars, 1)
+    ]
+    return [Reply.say(f"{await call.app.display_name(ctx)} 的角色卡（★为本群使用中）：\n" + "\n".join(lines))]
+
+
+@pc.sub("new", params=[arg("name", CHAR_NAME)], help="新建角色卡并在本群使用")
+async def pc_new(call: Call, name: str) -> list[Reply]:
+    store, ctx = call.app.store, call.ctx
+    name = _new_name(call, name)
+    if len(await store.list_characters(ctx.user_id)) >= 50:
+        raise IllegalAction("每人最多50张角色卡，请先删除不用的")
+    char = await store.create_character(ctx.user_id, name)
+    await bind_here(store, ctx, char.id)
+    return [Reply.say(f"已新建角色 <{char.name}> 并在{'本群' if ctx.group_id else '此处'}使用")]
+
+
+@pc.sub("tag", "use", "switch", params=[arg("ref", CHAR_REF, label="名字或序号")], help="在本群使用某张卡")
+async def pc_tag(call: Call, ref: str) -> list[Reply]:
+    store, ctx = call.app.store, call.ctx
+    char = await resolve_character(store, ctx, ref)
+    await bind_here(store, ctx, char.id)
+    return [Reply.say(f"已在{'本群' if ctx.group_id else '此处'}使用角色 <{char.name}>")]
+
+
+@pc.sub(
+    "rename",
+    "mv",
+    params=[opt("old", Word(label="旧名")), arg("new", Word(label="新名"))],
+    help="改名（不写旧名则改本群使用中的卡）",
+)
+async def pc_rename(call: Call, old: str | None, new: str) -> list[Reply]:
+    store, ctx = call.app.store, call.ctx
+    if old is None:
+        char = await store.active_character(ctx.user_id, ctx.scope)
         if char is None:
             raise NotFound("你在这里还没有使用中的角色")
+    else:
+        char = await resolve_character(store, ctx, old)
+    new_name = _new_name(call, new)
+    await store.update_character(char.id, lambda c: replace(c, name=new_name))
+    return [Reply.say(f"已将 <{char.name}> 改名为 <{new_name}>")]
+
+
+@pc.sub("del", "rm", params=[arg("ref", Word(label="名字或序号"))], flags=[CONFIRM], help="删除（需确认）")
+async def pc_del(call: Call, ref: str, confirm: bool) -> list[Reply]:
+    store, ctx = call.app.store, call.ctx
+    char = await resolve_character(store, ctx, ref)
+    key = f"pcdel:{ctx.user_id}"
+    if not confirm:
+        await store.put_pending(key, {"id": char.id}, CONFIRM_TTL)
         return [
             Reply.say(
-                f"<{char.name}>（{SYSTEM_NAMES.get(char.system, char.system)}）\n{_attr_lines(char.attributes)}"
+                f"确定删除角色 <{char.name}>？删除后无法恢复。\n请在60秒内发送 .pc del {char.name} 确认"
             )
         ]
-    raise call.usage_error(f"未知子命令「{sub[:10]}」")
+    pending = await store.take_pending(key)
+    if not pending or pending.get("id") != char.id:
+        return [Reply.say(f"确认已过期或不匹配，请先发送 .pc del {char.name}")]
+    await store.delete_character(char.id)
+    return [Reply.say(f"已删除角色 <{char.name}>")]
+
+
+@pc.sub("show", params=[opt("ref", CHAR_REF, label="名字或序号")], help="查看角色卡")
+async def pc_show(call: Call, ref: str | None) -> list[Reply]:
+    store, ctx = call.app.store, call.ctx
+    char = (
+        await resolve_character(store, ctx, ref)
+        if ref
+        else await store.active_character(ctx.user_id, ctx.scope)
+    )
+    if char is None:
+        raise NotFound("你在这里还没有使用中的角色")
+    return [
+        Reply.say(
+            f"<{char.name}>（{SYSTEM_NAMES.get(char.system, char.system)}）\n{_attr_lines(char.attributes)}"
+        )
+    ]
 
 
 # ---------------------------------------------------------------------- .nn
-@command("nn", usage=".nn [昵称]", summary="设置你在本群的昵称；不带参数则清除")
-async def cmd_nn(call: Call) -> list[Reply]:
-    name = call.args.strip()
+nn = define("nn", summary="设置你在本群的昵称；不带参数则清除")
+
+
+@nn.sub(params=[opt("name", Text(label="昵称", max_len=20))], help="设置或清除昵称", when_empty=True)
+async def cmd_nn(call: Call, name: str | None) -> list[Reply]:
     scope = call.ctx.group_id
     if not name:
         await call.app.store.set_nickname(call.ctx.user_id, scope, None)
         return [Reply.say(f"已清除昵称，现在叫你 {await call.app.display_name(call.ctx)}")]
     name = check_name(name, "昵称")
+    if name[:1] in PREFIX_START:
+        raise call.usage_error("昵称不能以 . 或 。 等指令符号开头")
     await call.app.store.set_nickname(call.ctx.user_id, scope, name)
     return [Reply.say(f"好的，以后叫你 {name}")]
 
 
 # ---------------------------------------------------------------------- .gm
-def _targets(call: Call, rest: str) -> list[str]:
-    ids = list(call.ctx.at_ids)
-    ids += re.findall(r"\d{5,12}", rest)
-    return list(dict.fromkeys(ids))
+QQ = OneOf(Mention(), Pattern(regex=r"@?([0-9]{5,12})(?![0-9])", label="QQ号", convert=lambda m: m.group(1)))
+gm = define("gm", summary="任命或撤销本群GM", group_only=True)
 
 
-@command("gm", usage=".gm add @某人 | .gm del @某人 | .gm list", summary="任命或撤销本群GM", group_only=True)
-async def cmd_gm(call: Call) -> list[Reply]:
+@gm.sub("list", "ls", help="列出本群GM", when_empty=True)
+async def gm_list(call: Call) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
     assert ctx.group_id is not None
-    parts = call.args.split(maxsplit=1)
-    sub = parts[0].lower() if parts else "list"
-    rest = parts[1] if len(parts) > 1 else ""
-    if sub in ("list", "ls"):
-        group = await store.get_group(ctx.group_id)
-        if not group.gms:
-            return [Reply.say("本群没有任命的GM（群主和管理员默认有GM权限）")]
-        names = [await call.app.display_name(ctx, uid) for uid in group.gms]
-        return [
-            Reply.say(
-                "本群GM："
-                + "、".join(f"{n}({u})" if n != u else u for n, u in zip(names, group.gms, strict=True))
-            )
-        ]
-    if sub in ("add", "del", "rm"):
-        call.app.require_admin(ctx, "任命或撤销GM")
-        targets = _targets(call, rest)
-        if not targets:
-            raise call.usage_error("请@要任命或撤销的人")
-        done = []
-        for uid in targets[:10]:
-            ok = (
-                await store.add_gm(ctx.group_id, uid, ctx.user_id)
-                if sub == "add"
-                else await store.remove_gm(ctx.group_id, uid)
-            )
-            if ok:
-                done.append(uid)
-        verb = "任命为GM" if sub == "add" else "撤销GM"
-        if not done:
-            return [Reply.say("没有变化（已经是/不是GM）")]
-        return [Reply.say(f"已{verb}：" + "、".join(done))]
-    raise call.usage_error(f"未知子命令「{sub[:10]}」")
+    group = await store.get_group(ctx.group_id)
+    if not group.gms:
+        return [Reply.say("本群没有任命的GM（群主和管理员默认有GM权限）")]
+    names = [await call.app.display_name(ctx, uid) for uid in group.gms]
+    return [
+        Reply.say(
+            "本群GM："
+            + "、".join(f"{n}({u})" if n != u else u for n, u in zip(names, group.gms, strict=True))
+        )
+    ]
+
+
+@gm.sub("add", params=[many("who", QQ, label="@某人")], perm=Perm.ADMIN, what="任命GM", help="任命GM")
+async def gm_add(call: Call, who: list[str]) -> list[Reply]:
+    return await _gm_change(call, who, add=True)
+
+
+@gm.sub("del", "rm", params=[many("who", QQ, label="@某人")], perm=Perm.ADMIN, what="撤销GM", help="撤销GM")
+async def gm_del(call: Call, who: list[str]) -> list[Reply]:
+    return await _gm_change(call, who, add=False)
+
+
+async def _gm_change(call: Call, who: list[str], *, add: bool) -> list[Reply]:
+    ctx, store = call.ctx, call.app.store
+    assert ctx.group_id is not None
+    done = []
+    for uid in list(dict.fromkeys(who))[:10]:
+        ok = (
+            await store.add_gm(ctx.group_id, uid, ctx.user_id)
+            if add
+            else await store.remove_gm(ctx.group_id, uid)
+        )
+        if ok:
+            done.append(uid)
+    if not done:
+        return [Reply.say("没有变化（已经是/不是GM）")]
+    return [Reply.say(f"已{'任命为GM' if add else '撤销GM'}：" + "、".join(done))]
 
 
 # ---------------------------------------------------------------------- .bot / .dismiss
-@command(
-    "bot",
-    usage=".bot [on|off]",
-    summary="开关本群的骰娘（群主、管理员、GM）；关闭后只回应 .bot on",
-    works_when_off=True,
+ON_OFF = Choice(
+    {"on": True, "开": True, "开启": True, "off": False, "关": False, "关闭": False}, label="on/off"
 )
-async def cmd_bot(call: Call) -> list[Reply]:
+bot = define("bot", summary="开关本群的骰娘（群主、管理员、GM）；关闭后只回应 .bot on", works_when_off=True)
+
+
+@bot.sub(params=[opt("on", ON_OFF)], help="不带参数：查看状态", when_empty=True)
+async def cmd_bot(call: Call, on: bool | None) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
-    arg = call.args.strip().lower()
     if ctx.group_id is None:
         return [Reply.say("ChronoDice 时序骰娘，.help 查看指令")]
     group = await store.get_group(ctx.group_id)
-    if arg not in ("on", "off"):
+    if on is None:
         if not group.enabled:
             return []
-        if arg:
-            raise call.usage_error("只能是 on 或 off")
         return [Reply.say("ChronoDice 时序骰娘：本群已开启。.help 查看指令")]
-    if not group.enabled and arg == "off":
+    if not group.enabled and not on:
         return []
     await call.app.require_gm(ctx, "开关骰娘")
-    await store.set_enabled(ctx.group_id, arg == "on")
-    return [Reply.say("骰娘已在本群开启" if arg == "on" else "骰娘已在本群关闭，发送 .bot on 重新开启")]
+    await store.set_enabled(ctx.group_id, on)
+    return [Reply.say("骰娘已在本群开启" if on else "骰娘已在本群关闭，发送 .bot on 重新开启")]
 
 
-@command(
-    "dismiss",
-    usage=".dismiss [确认]",
-    summary="让骰娘退出本群（群主、管理员、骰主；需确认）",
-    group_only=True,
+dismiss = define("dismiss", summary="让骰娘退出本群（群主、管理员、骰主；需确认）", group_only=True)
+
+
+@dismiss.sub(
+    flags=[CONFIRM], perm=Perm.ADMIN, what="让骰娘退群", help="需在60秒内再发 .dismiss 确认", when_empty=True
 )
-async def cmd_dismiss(call: Call) -> list[Reply]:
+async def cmd_dismiss(call: Call, confirm: bool) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
     assert ctx.group_id is not None
-    call.app.require_admin(ctx, "让骰娘退群")
     key = f"dismiss:{ctx.group_id}"
-    if call.args.strip().lower() in CONFIRM_WORDS:
+    if confirm:
         if await store.take_pending(key) is None:
             return [Reply.say("确认已过期，请重新发送 .dismiss")]
         return [Reply(text="再见，各位！", leave_group=True)]
-    if call.args.strip():
-        raise call.usage_error("只能跟「确认」")
     await store.put_pending(key, {"by": ctx.user_id}, CONFIRM_TTL)
     return [Reply.say("确定让骰娘退出本群？请在60秒内发送 .dismiss 确认")]
 
 
 # ---------------------------------------------------------------------- .help / .undo
-@command("help", usage=".help [指令]", summary="查看指令列表或某条指令的用法", works_when_off=False)
-async def cmd_help(call: Call) -> list[Reply]:
+help_ = define("help", summary="查看指令列表或某条指令的用法")
+
+
+@help_.sub(
+    params=[opt("name", Word(label="指令")), opt("word", Word(label="子命令"))],
+    help=".help 指令 [子命令] 查看详情",
+    when_empty=True,
+)
+async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply]:
     reg = call.app.registry
-    arg = call.args.strip()
-    if arg:
-        spec = reg.get(arg.split()[0])
+    if name:
+        spec = reg.get(name)
         if spec is None:
-            raise NotFound(f"没有指令「{arg[:20]}」，发送 .help 查看全部")
-        return [Reply.say(spec.help_text())]
+            raise NotFound(f"没有指令「{name[:20]}」，发送 .help 查看全部")
+        if word and spec.find_sub(word) is None:
+            raise NotFound(f".{spec.name} 没有子命令「{word[:12]}」，发送 .help {spec.name} 查看全部")
+        return [Reply.say(spec.help_text(word or ""))]
     lines = ["ChronoDice 指令（.help 指令名 查看详情）："]
     for system, specs in reg.by_system().items():
         lines.append(f"【{system}】" + " ".join("." + s.name for s in specs))
     return [Reply.say("\n".join(lines))]
 
 
-@command("undo", usage=".undo", summary="撤销本群最近一条战斗/游戏操作（GM或操作者本人）")
+undo = define("undo", summary="撤销本群最近一条战斗/游戏操作（GM或操作者本人）")
+
+
+@undo.sub(help="撤销最近一条操作", when_empty=True)
 async def cmd_undo(call: Call) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
-    if call.args.strip():
-        raise call.usage_error(".undo 不带参数")
     log = await store.session_log(ctx.scope, None, limit=200)
     pending = [e for e in log if not e.undone and e.system not in NO_UNDO_SYSTEMS]
     if not pending:
