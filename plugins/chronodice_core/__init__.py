@@ -20,6 +20,7 @@ from pydantic import BaseModel
 import chronodice.services.common  # noqa: F401  (registers the common commands)
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
+from chronodice.core.ratelimit import FloodSettings
 from chronodice.store import DEFAULT_URL, Store
 
 from .bridge import build_context, send_replies
@@ -30,6 +31,20 @@ class Config(BaseModel):
     chronodice_rng_seed: int | None = None
     """Testing only: a fixed seed makes rolls repeatable.  Never set it in production."""
     chronodice_console: bool = False
+    chronodice_flood_enabled: bool = True
+    chronodice_flood_user_burst: float = FloodSettings.user_burst
+    chronodice_flood_user_rate: float = FloodSettings.user_rate
+    chronodice_flood_gm_burst: float = FloodSettings.gm_burst
+    chronodice_flood_gm_rate: float = FloodSettings.gm_rate
+    chronodice_flood_group_burst: float = FloodSettings.group_burst
+    chronodice_flood_group_rate: float = FloodSettings.group_rate
+
+    def flood(self) -> FloodSettings:
+        """Flood-control settings (``CHRONODICE_FLOOD_*``; see ``.env.example``)."""
+        prefix = "chronodice_flood_"
+        return FloodSettings.from_mapping(
+            {k.removeprefix(prefix): v for k, v in self.model_dump().items() if k.startswith(prefix)}
+        )
 
 
 __plugin_meta__ = PluginMetadata(
@@ -56,7 +71,7 @@ async def _startup() -> None:
     await store.migrate()
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    _state["app"] = App(store, rng)
+    _state["app"] = App(store, rng, flood=config.flood())
 
 
 @driver.on_shutdown

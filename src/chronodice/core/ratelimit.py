@@ -40,8 +40,8 @@ Verdict = Literal["ok", "warn", "group_warn", "drop"]
 class FloodSettings:
     """Bucket sizes (commands) and refill rates (commands per second)."""
 
-    user_burst: float = 10
-    user_rate: float = 1.0
+    user_burst: float = 15
+    user_rate: float = 1.5
     gm_burst: float = 60
     gm_rate: float = 6.0
     group_burst: float = 40
