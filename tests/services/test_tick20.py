@@ -10,14 +10,14 @@ from helpers import run, say
 
 from chronodice.app import App
 from chronodice.rules.tick20.model import Combat
-from chronodice.services import tick20 as service
+from chronodice.services.tick20 import tracker
 
 
 @pytest.fixture(autouse=True)
 def no_grace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests send commands faster than people do; the grace window has its own tests."""
     if "grace" not in request.node.name:
-        monkeypatch.setattr(service, "ADVANCE_GRACE", 0.0)
+        monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.0)
 
 
 GM = {"user": "10001", "roles": ("admin",)}
@@ -74,7 +74,7 @@ async def test_c03_wrong_player_and_bad_duration_leave_state_unchanged(app: App)
 async def test_c02_grace_two_advances_at_once_move_the_turn_once(
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.3)
     await setup_basic(app)
     await say(app, ".init start", **GM)
     await say(app, ".ed", **P1)  # now 布鲁诺 (t12)
@@ -89,7 +89,7 @@ async def test_c02_grace_two_advances_at_once_move_the_turn_once(
 
 
 async def test_c02_grace_sequential_duplicates_are_refused(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.3)
     await setup_basic(app)
     await say(app, ".init start", **GM)
     await say(app, ".ed", **P1)  # 布鲁诺 (t12)
@@ -106,7 +106,7 @@ async def test_c02_grace_sequential_duplicates_are_refused(app: App, monkeypatch
 
 
 async def test_c02_grace_window_ends(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.3)
     await setup_basic(app)
     await say(app, ".init start", **GM)
     await say(app, ".ed", **P1)
