@@ -50,8 +50,8 @@ async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
 
 
 def fresh(owner: str, **options: Any) -> Combat:
-    """A new combat; undo goes through the store's session log, so no snapshots in the state."""
-    return E.new_combat(owner, undo_depth=0, **options)
+    """A new combat (undo goes through the store's session log)."""
+    return E.new_combat(owner, **options)
 
 
 def need(state: Combat | None) -> Combat:

@@ -53,7 +53,8 @@ ADVANCE_GRACE = 1.0
 does not control the new current actor counts as a duplicate of that advance (C02: two people
 pressing at once, processed one after the other)."""
 
-Fn = Callable[[Combat | None], E.Outcome]
+MAX_UNDO = 20
+"""Steps one ``.init undo n`` may take back."""
 
 # --------------------------------------------------------------------------- .init
 INIT_USAGE = ".init [begin/start/next/skip/delay/undo/set/mod/add/rm/eff/re/focus/swap/first/opt/meta/gm/surprise/log/end]"
@@ -256,8 +257,8 @@ async def init_delay(call: Call, rest: str) -> list[Reply]:
 async def init_undo(call: Call, rest: str) -> list[Reply]:
     """Undo the last n tracker changes through the store's session log (effects, AP, HP included)."""
     n = int(rest) if rest.isdigit() else 1
-    if not 1 <= n <= E.UNDO_DEPTH:
-        raise InputSyntaxError(f"一次最多撤销{E.UNDO_DEPTH}步")
+    if not 1 <= n <= MAX_UNDO:
+        raise InputSyntaxError(f"一次最多撤销{MAX_UNDO}步")
     state = need(await load(call))
     await require_gm(call, state, "撤销")
     done = 0

@@ -2,8 +2,9 @@
 
 Every public function takes a state and returns an :class:`Outcome` (a *new* state plus the
 events that happened); the given state is never modified.  A transition runs the flow until a
-human must act again (a turn in progress, a stall, or the end), pushes the previous state on
-the undo stack (20 deep) and appends its events to the combat log.
+human must act again (a turn in progress, a stall, or the end) and appends its events to the
+combat log.  Undo is not the engine's business: the bot undoes through the store's session log
+(``.init undo``, the common ``.undo``).
 
 Readings taken on top of tick20.md's recommendations (which are the defaults):
 
@@ -29,7 +30,7 @@ Where things live:
   within a tick, effect bookkeeping, placement);
 * :mod:`.loop` — the tick loop (:class:`.loop.Engine`) and the :func:`.loop.transition` decorator;
 * :mod:`.joining` — new_combat, find, add_combatant;
-* :mod:`.turns` — start, end_turn (next/skip), delay, undo, end, forecast, g_of;
+* :mod:`.turns` — start, end_turn (next/skip), delay, end, forecast, g_of;
 * :mod:`.gm` — place, remove, surprise, first, swap, edit, set_options, add_gm;
 * :mod:`.effects` — add_effect, remove_effect, focus;
 * :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta;
@@ -38,19 +39,18 @@ Where things live:
 
 from __future__ import annotations
 
-from ._base import MAX_COMBATANTS, MAX_EFFECTS, UNDO_DEPTH, Outcome
+from ._base import MAX_COMBATANTS, MAX_EFFECTS, Outcome
 from .ap import ACTION_KINDS, pay_ta, set_ap, spend_ap, start_ta
 from .effects import add_effect, focus, remove_effect
 from .gm import add_gm, edit, first, place, remove, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
-from .turns import delay, end, end_turn, forecast, g_of, start, undo
+from .turns import delay, end, end_turn, forecast, g_of, start
 from .wounds import heal_wound, hit_gauges, set_gauges, set_sp, spend_mp, wound
 
 __all__ = [
     "ACTION_KINDS",
     "MAX_COMBATANTS",
     "MAX_EFFECTS",
-    "UNDO_DEPTH",
     "Outcome",
     "add_combatant",
     "add_effect",
@@ -81,6 +81,5 @@ __all__ = [
     "start_ta",
     "surprise",
     "swap",
-    "undo",
     "wound",
 ]

@@ -13,7 +13,6 @@ from ..model import Combat, Combatant, DurationKind, Effect, Event, Phase, Varia
 from ..modifiers import Modifier, stack
 from ..variants import rules_for
 
-UNDO_DEPTH = 20
 LOG_DEPTH = 60
 MAX_COMBATANTS = 60
 MAX_EFFECTS = 400

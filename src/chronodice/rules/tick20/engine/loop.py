@@ -13,7 +13,7 @@ from chronodice.core.errors import IllegalAction
 
 from .. import health as hp
 from ..model import Combat, Combatant, DurationKind, Effect, Phase, PreTurn
-from ._base import LOG_DEPTH, STALL_ROUNDS, STEP_LIMIT, UNDO_DEPTH, EngineBase, Outcome
+from ._base import LOG_DEPTH, STALL_ROUNDS, STEP_LIMIT, EngineBase, Outcome
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -302,25 +302,21 @@ class Engine(EngineBase):
 
 
 # --------------------------------------------------------------------------- transitions
-def copy_state(state: Combat, snapshot: str | None = None) -> Combat:
-    """A working copy; ``undo`` and ``log`` are shared lists of immutable items, copied shallowly."""
-    work = Combat.model_validate_json(snapshot or state.model_dump_json(exclude={"undo", "log"}))
-    work.undo = list(state.undo)
+def copy_state(state: Combat) -> Combat:
+    """A working copy; ``log`` is a list of immutable items, copied shallowly."""
+    work = Combat.model_validate_json(state.model_dump_json(exclude={"log"}))
     work.log = list(state.log)
     return work
 
 
 def transition(fn: F) -> F:
-    """Run ``fn(engine, ...)`` on a copy; push the old state for undo; log the events."""
+    """Run ``fn(engine, ...)`` on a copy; log the events."""
 
     @functools.wraps(fn)
     def wrapper(state: Combat, *args: Any, **kwargs: Any) -> Outcome:
-        snapshot = state.model_dump_json(exclude={"undo", "log"}, exclude_defaults=True)
-        work = copy_state(state, snapshot)
+        work = copy_state(state)
         eng = Engine(work)
         fn(eng, *args, **kwargs)
-        depth = min(UNDO_DEPTH, work.options.undo_depth)
-        work.undo = [*work.undo, snapshot][-depth:] if depth > 0 else []
         work.log = [*work.log, *eng.events][-LOG_DEPTH:]
         return Outcome(work, eng.events)
 

@@ -1,12 +1,11 @@
-"""Turn advance: start the combat, end (or skip) the current turn, delay it, undo, end the combat;
+"""Turn advance: start the combat, end (or skip) the current turn, delay it, end the combat;
 the read-only forecast of the next turns.  The flow itself is :class:`.loop.Engine`."""
 
 from __future__ import annotations
 
-from chronodice.core.errors import IllegalAction, InputSyntaxError
+from chronodice.core.errors import IllegalAction
 
-from ..model import Combat, Event, Phase, PreTurn
-from ._base import LOG_DEPTH, UNDO_DEPTH, Outcome
+from ..model import Combat, Phase, PreTurn
 from .loop import Engine, copy_state, require_current, require_phase, transition
 
 
@@ -86,20 +85,7 @@ def delay(eng: Engine) -> None:
     eng.after_turn()
 
 
-# --------------------------------------------------------------------------- undo, end
-def undo(state: Combat, n: int = 1) -> Outcome:
-    """UNDO: restore the state from before the last ``n`` changes (effects, AP, HP included)."""
-    if not 1 <= n <= UNDO_DEPTH:
-        raise InputSyntaxError(f"一次最多撤销{UNDO_DEPTH}步")
-    if len(state.undo) < n:
-        raise IllegalAction(f"只能撤销{len(state.undo)}步" if state.undo else "没有可以撤销的操作")
-    restored = Combat.model_validate_json(state.undo[-n])
-    restored.undo = list(state.undo[:-n])
-    event = Event(kind="undo", round=restored.round, tick=restored.tick, data={"steps": n})
-    restored.log = [*state.log, event][-LOG_DEPTH:]
-    return Outcome(restored, [event])
-
-
+# --------------------------------------------------------------------------- end
 @transition
 def end(eng: Engine) -> None:
     """END: the summary (rounds, turns per combatant, remaining effects); effects are discarded."""
@@ -125,7 +111,6 @@ def forecast(state: Combat, n: int = 4) -> list[tuple[int, int, str]]:
     if state.phase is not Phase.ACTIVE or state.current is None or state.waiting:
         return []
     work = copy_state(state)
-    work.undo = []
     work.log = []
     eng = Engine(work)
     out: list[tuple[int, int, str]] = []
