@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/bench_tick20.py [advances]``.  Prints two figures:
 
 * engine: :func:`chronodice.rules.tick20.engine.end_turn` on the in-memory state (copy, flow,
-  log) — what the pure engine costs; also with the engine's own 20-deep undo stack in the state;
+  log) — what the pure engine costs;
 * command: ``.init next`` through ``App.dispatch`` with a temp-file SQLite store — load, the
   transaction with compare-and-set, the engine, the turn card with its forecast.
 
@@ -38,8 +38,8 @@ EFFECTS = 200
 DURATIONS = ["900刻", "99轮", "99回合", "99回合开始", "永久", "条件:倒地为止"]
 
 
-def build(rng: random.Random, undo_depth: int) -> Combat:
-    st = E.new_combat("10001", undo_depth=undo_depth)
+def build(rng: random.Random) -> Combat:
+    st = E.new_combat("10001")
     for i in range(COMBATANTS):
         controller = str(20000 + i) if i % 3 == 0 else None
         st, _ = E.add_combatant(st, f"单位{i:02d}", value=rng.randint(1, 45), controller=controller, lv=i % 5)
@@ -49,7 +49,7 @@ def build(rng: random.Random, undo_depth: int) -> Combat:
         dur = parse_duration(DURATIONS[k % len(DURATIONS)])
         mod = InitMod(value=rng.choice([-2, 1, 2]), type="状态") if k % 10 == 0 else None
         st, _ = E.add_effect(st, rng.choice(ids), f"效果{k}", dur, source=rng.choice(ids), init_mod=mod)
-    assert len(st.effects) == EFFECTS and len(st.undo) == min(undo_depth, E.UNDO_DEPTH)
+    assert len(st.effects) == EFFECTS
     return st
 
 
@@ -93,16 +93,14 @@ async def bench_command(st: Combat, n: int) -> tuple[list[float], int]:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    st = build(random.Random(6), undo_depth=0)  # as the bot stores it (undo via the session log)
+    st = build(random.Random(6))
     engine = bench_engine(st, n)
-    engine_undo = bench_engine(build(random.Random(6), undo_depth=E.UNDO_DEPTH), n)
     command, size = asyncio.run(bench_command(st, n))
     print(
         f".init next with {COMBATANTS} combatants and {EFFECTS} active effects (stored state {size / 1024:.0f} KiB JSON)"
     )
-    print(summary("engine                       ", engine))
-    print(summary("engine, 20 snapshots in state", engine_undo))
-    print(summary("command via App.dispatch     ", command))
+    print(summary("engine                  ", engine))
+    print(summary("command via App.dispatch", command))
 
 
 if __name__ == "__main__":

@@ -10,14 +10,14 @@ from helpers import run, say
 
 from chronodice.app import App
 from chronodice.rules.tick20.model import Combat
-from chronodice.services import tick20 as service
+from chronodice.services.tick20 import tracker
 
 
 @pytest.fixture(autouse=True)
 def no_grace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests send commands faster than people do; the grace window has its own tests."""
     if "grace" not in request.node.name:
-        monkeypatch.setattr(service, "ADVANCE_GRACE", 0.0)
+        monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.0)
 
 
 GM = {"user": "10001", "roles": ("admin",)}
@@ -74,7 +74,7 @@ async def test_c03_wrong_player_and_bad_duration_leave_state_unchanged(app: App)
 async def test_c02_grace_two_advances_at_once_move_the_turn_once(
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.3)
     await setup_basic(app)
     await say(app, ".init start", **GM)
     await say(app, ".ed", **P1)  # now 布鲁诺 (t12)
@@ -89,7 +89,7 @@ async def test_c02_grace_two_advances_at_once_move_the_turn_once(
 
 
 async def test_c02_grace_sequential_duplicates_are_refused(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.3)
     await setup_basic(app)
     await say(app, ".init start", **GM)
     await say(app, ".ed", **P1)  # 布鲁诺 (t12)
@@ -106,7 +106,7 @@ async def test_c02_grace_sequential_duplicates_are_refused(app: App, monkeypatch
 
 
 async def test_c02_grace_window_ends(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "ADVANCE_GRACE", 0.3)
+    monkeypatch.setattr(tracker, "ADVANCE_GRACE", 0.3)
     await setup_basic(app)
     await say(app, ".init start", **GM)
     await say(app, ".ed", **P1)
@@ -132,6 +132,40 @@ async def test_delay_effects_ap_and_undo(app: App) -> None:
     st = await state_of(app)
     assert st.current == "c1" and st.tick == 16 and st.get("c1").ap == 2
     assert [e.name for e in st.effects] == ["迟缓"]
+
+
+async def test_init_undo_restores_the_stored_state_exactly(app: App) -> None:
+    """Was engine scenario B26: the engine keeps no undo stack; ``.init undo [n]`` takes back whole
+    commands through the store's session log, effects, AP and the turn included."""
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    await say(app, ".ed", **P1)  # t12 布鲁诺
+    before_effect = (await state_of(app)).to_dict()
+    await say(app, ".init eff 哥布林 迟缓 3刻 -源 布鲁诺", **GM)
+    with_effect = (await state_of(app)).to_dict()
+    await say(app, ".ed", **P2)  # t8 哥布林: AP granted, 迟缓 counted down
+    assert (await state_of(app)).to_dict() != with_effect
+    assert "已撤销1步" in await say(app, ".init undo", **GM)
+    assert (await state_of(app)).to_dict() == with_effect
+    await say(app, ".ed", **P2)
+    assert "已撤销2步" in await say(app, ".init undo 2", **GM)
+    assert (await state_of(app)).to_dict() == before_effect
+    assert "一次最多撤销20步" in await say(app, ".init undo 21", **GM)
+
+
+async def test_states_stored_with_the_old_undo_stack_still_load(app: App) -> None:
+    """Combats saved before the engine's own undo stack went still carry ``undo`` and
+    ``options.undo_depth``: they load, and the next save drops them."""
+    await setup_basic(app)
+    await say(app, ".init start", **GM)
+    raw, _ = await app.store.load_session("20002", "tick20")
+    assert raw is not None
+    old = raw | {"undo": [Combat.from_dict(raw).model_dump_json()], "options": {"undo_depth": 20}}
+    await app.store.apply_session("20002", "tick20", lambda _s: (old, None), user_id="10001", command="old")
+    assert "当前：艾琳" in await say(app, ".init", **P1)
+    assert "▶ 布鲁诺 的回合" in await say(app, ".ed", **P1)
+    raw, _ = await app.store.load_session("20002", "tick20")
+    assert raw is not None and "undo" not in raw and "undo_depth" not in raw.get("options", {})
 
 
 async def test_permissions_and_npc_join_need_gm(app: App) -> None:

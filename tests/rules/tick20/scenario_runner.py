@@ -1,7 +1,7 @@
 """A tiny interpreter for the tick20 scenario files (``scenarios.yaml``).
 
 Each scenario lists combatants and steps; a step is a string (``start``, ``next``, ``delay``,
-``skip``, ``undo``) or a one-key mapping (``turns``, ``at``, ``expect``, ``eff`` …).  Every
+``skip``) or a one-key mapping (``turns``, ``at``, ``expect``, ``eff`` …).  Every
 ``turns`` item ``R1 t17 A -3`` asserts that A's turn is in progress at round 1 tick 17, ends it
 and, when a number is given, asserts A's value right after END_TURN (BASE C, SPD I).
 """
@@ -96,9 +96,6 @@ class Runner:
 
     def do_delay(self, _: Any) -> None:
         self.apply(E.delay(self.state))
-
-    def do_undo(self, arg: Any) -> None:
-        self.apply(E.undo(self.state, int(arg or 1)))
 
     def do_add(self, arg: Any) -> None:
         self.add(arg)
@@ -275,12 +272,6 @@ class Runner:
                 heal=spec.get("heal", False),
             )
         )
-
-    def do_snapshot(self, name: str) -> None:
-        self.saved[name] = self.state.model_dump_json(exclude={"undo", "log"})
-
-    def do_same_as(self, name: str) -> None:
-        assert self.state.model_dump_json(exclude={"undo", "log"}) == self.saved[name]
 
     def do_next_expecting(self, which: str) -> None:
         """End the turn with ``expected_turn`` set to a remembered turn number (C02)."""

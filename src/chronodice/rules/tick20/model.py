@@ -1,7 +1,7 @@
 """State of a D20 tick-initiative combat, as JSON-serialisable pydantic models.
 
 Field names follow ``shared/rules/tick20.md`` §2.2.  One :class:`Combat` per group; it carries
-its own ``schema_version``, an undo stack of snapshots and a short event log.  ``main``/``cur``
+its own ``schema_version`` and a short event log (undo is the store's session log).  ``main``/``cur``
 are BASE's 主要先攻 M / 当前先攻 C; in the SPD variant ``cur`` is the 先攻值 I and ``main`` the
 rolled or placed value (used when a pending late joiner enters at the next round).
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 
@@ -184,6 +184,9 @@ class Combatant(BaseModel):
 class Options(BaseModel):
     """Per-combat switches (``.init begin`` / ``.init meta``)."""
 
+    model_config = ConfigDict(extra="ignore")
+    """Older stored states still carry ``undo_depth``; unknown keys are dropped on load."""
+
     variant: Variant = Variant.BASE
     settle: bool = False
     ap_max: int = 3
@@ -194,9 +197,6 @@ class Options(BaseModel):
     remind: bool = True
     hp_display: Literal["show", "fuzzy", "hide"] = "fuzzy"
     name: str = ""
-    undo_depth: int = 20
-    """Snapshots kept inside the state for :func:`engine.undo`; 0 when the caller keeps its own
-    history (the bot's service undoes through the store's session log)."""
 
 
 class Event(BaseModel):
@@ -209,6 +209,9 @@ class Event(BaseModel):
 
 
 class Combat(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    """Older stored states still carry an ``undo`` stack of snapshots; dropped on load."""
+
     schema_version: int = SCHEMA_VERSION
     options: Options = Field(default_factory=Options)
     phase: Phase = Phase.SETUP
@@ -236,8 +239,6 @@ class Combat(BaseModel):
     """Wall-clock time of the last turn advance, written by the caller (the bot's service) to
     recognise near-simultaneous ``.init next`` messages; the engine never reads it."""
     advanced_by: str | None = None
-    undo: list[str] = Field(default_factory=list)
-    """Snapshots (JSON text, without undo and log) from before each change; newest last."""
     log: list[Event] = Field(default_factory=list)
 
     # ------------------------------------------------------------------ lookups

@@ -1,0 +1,85 @@
+"""The tick-initiative tracker: pure transitions over :class:`Combat` (tick20.md §2).
+
+Every public function takes a state and returns an :class:`Outcome` (a *new* state plus the
+events that happened); the given state is never modified.  A transition runs the flow until a
+human must act again (a turn in progress, a stall, or the end) and appends its events to the
+combat log.  Undo is not the engine's business: the bot undoes through the store's session log
+(``.init undo``, the common ``.undo``).
+
+Readings taken on top of tick20.md's recommendations (which are the defaults):
+
+* ``delay_rule="next_tick"`` (A7/A8: a delayed turn moves to tick t−1); ``"literal"`` is 002's
+  +1, which loses the round (the A5 fall-back brings her back at the main value).
+* ``carry_rule="carry"`` (A4a: C += 20, falling back to min(M, 20) above 20); ``"reset"`` is
+  A4b (C := min(M, 20) every round).
+* Ties: 002/004 put GM-played characters first only between *hostile* characters.  Applied per
+  tie group to keep the order total: when a fully tied group (same key, 先攻修正, LV) holds more
+  than one side, its GM-played members go first; then ``.init first/swap`` ranks; then join
+  order.  (Pairwise application can be cyclic with three sides.)
+* 焦点 created before round 1 lasts to the end of round 1 (“next round” seen from setup).
+* An effect born while the tracker is stalled between rounds counts like one born in setup.
+* Effects are compared for the no-stacking rule by their approximate remaining ticks (a 回合
+  counts as 20 ticks).
+* 004 优势点 is granted only against a gauge of a combatant of another side.
+
+No I/O, no clock; randomness (hidden durations, rolls) is decided by the caller or passed in.
+
+Where things live:
+
+* :mod:`._base` — limits, :class:`Outcome`, the working copy (:class:`._base.EngineBase`: order
+  within a tick, effect bookkeeping, placement);
+* :mod:`.loop` — the tick loop (:class:`.loop.Engine`) and the :func:`.loop.transition` decorator;
+* :mod:`.joining` — new_combat, find, add_combatant;
+* :mod:`.turns` — start, end_turn (next/skip), delay, end, forecast, g_of;
+* :mod:`.gm` — place, remove, surprise, first, swap, edit, set_options, add_gm;
+* :mod:`.effects` — add_effect, remove_effect, focus;
+* :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta;
+* :mod:`.wounds` — wound, heal_wound, set_sp, set_gauges, hit_gauges, spend_mp.
+"""
+
+from __future__ import annotations
+
+from ._base import MAX_COMBATANTS, MAX_EFFECTS, Outcome
+from .ap import ACTION_KINDS, pay_ta, set_ap, spend_ap, start_ta
+from .effects import add_effect, focus, remove_effect
+from .gm import add_gm, edit, first, place, remove, set_options, surprise, swap
+from .joining import add_combatant, find, new_combat
+from .turns import delay, end, end_turn, forecast, g_of, start
+from .wounds import heal_wound, hit_gauges, set_gauges, set_sp, spend_mp, wound
+
+__all__ = [
+    "ACTION_KINDS",
+    "MAX_COMBATANTS",
+    "MAX_EFFECTS",
+    "Outcome",
+    "add_combatant",
+    "add_effect",
+    "add_gm",
+    "delay",
+    "edit",
+    "end",
+    "end_turn",
+    "find",
+    "first",
+    "focus",
+    "forecast",
+    "g_of",
+    "heal_wound",
+    "hit_gauges",
+    "new_combat",
+    "pay_ta",
+    "place",
+    "remove",
+    "remove_effect",
+    "set_ap",
+    "set_gauges",
+    "set_options",
+    "set_sp",
+    "spend_ap",
+    "spend_mp",
+    "start",
+    "start_ta",
+    "surprise",
+    "swap",
+    "wound",
+]

@@ -1,0 +1,129 @@
+"""AP (002 BASE rule): spending with the action-kind rules, GM set, 全力动作 (total actions)."""
+
+from __future__ import annotations
+
+from chronodice.core.errors import IllegalAction, InputSyntaxError
+
+from ..model import Combatant, Phase, TotalAction
+from ._base import MAX_NAME
+from .loop import Engine, require_phase, transition
+
+
+def _require_ap(eng: Engine) -> None:
+    if not eng.rules.has_ap:
+        raise IllegalAction("速度规则（004）没有AP")
+
+
+def _check_cost(c: Combatant, cost: int) -> None:
+    if cost <= 0:
+        return
+    if c.ap <= 0:
+        raise IllegalAction(f"{c.name} 的AP为{c.ap}（≤0），不能使用消耗AP的动作")
+    if c.ap - cost < -c.ap_max:
+        raise IllegalAction(f"AP不足：{c.ap}−{cost} 会低于下限 −{c.ap_max}")
+
+
+ACTION_KINDS = {"SA": "主要", "MA": "次要", "RA": "即时", "FA": "自由"}
+
+
+@transition
+def spend_ap(eng: Engine, cid: str, cost: int, kind: str = "SA", label: str = "") -> None:
+    """Use an action that costs ``cost`` AP, with the 002 AP rules checked."""
+    _require_ap(eng)
+    st = eng.st
+    require_phase(st, Phase.ACTIVE)
+    c = st.get(cid)
+    if kind not in ACTION_KINDS:
+        raise InputSyntaxError("动作类型：SA/MA/RA/FA（主要/次要/即时/自由）")
+    if not 0 <= cost <= 99:
+        raise InputSyntaxError("AP消耗应在0~99之间")
+    own_turn = st.current == c.id and not st.waiting
+    if kind in ("SA", "MA") and not own_turn:
+        raise IllegalAction(f"{ACTION_KINDS[kind]}动作只能在自己的回合内使用")
+    if kind == "SA" and cost < 1:
+        raise InputSyntaxError("主要动作至少消耗1点AP")
+    if kind == "MA" and c.ma_used:
+        raise IllegalAction("本回合已经用过次要动作")
+    if kind == "RA" and c.ra_used:
+        raise IllegalAction("用过即时动作后，要到下个回合开始才能再用")
+    _check_cost(c, cost)
+    if c.ta is not None and kind in ("SA", "MA"):
+        eng.emit("ta_broken", cid=c.id, ta=c.ta.name, paid=c.ta.paid, total=c.ta.total)
+        c.ta = None
+    c.ap -= cost
+    if kind == "MA":
+        c.ma_used = True
+    if kind == "RA":
+        c.ra_used = True
+    if own_turn:
+        c.busy = True
+    eng.emit("ap_spend", cid=c.id, cost=cost, kind=kind, label=label[:20], ap=c.ap)
+
+
+@transition
+def set_ap(eng: Engine, cid: str, *, value: int | None = None, delta: int | None = None) -> None:
+    """GM tool: set (``value``) or shift (``delta``) AP, kept within [−cap, cap]."""
+    _require_ap(eng)
+    c = eng.st.get(cid)
+    new = value if value is not None else c.ap + (delta or 0)
+    c.ap = max(-c.ap_max, min(c.ap_max, new))
+    eng.emit("ap_set", cid=c.id, ap=c.ap)
+
+
+def _pay(c: Combatant, amount: int) -> None:
+    if amount < 1:
+        raise InputSyntaxError("全力动作每回合至少支付1点AP")
+    if c.ap <= 0:
+        raise IllegalAction(f"{c.name} 的AP为{c.ap}（≤0），无法支付")
+    if c.ap - amount < 0:
+        raise IllegalAction(f"自选的支付量不能使AP低于0（现有{c.ap}）")
+
+
+def _done_if_paid(eng: Engine, c: Combatant) -> None:
+    if c.ta is not None and c.ta.paid >= c.ta.total:
+        eng.emit("ta_done", cid=c.id, ta=c.ta.name)
+        c.ta = None
+
+
+@transition
+def start_ta(eng: Engine, cid: str, name: str, total: int, pay: int | None = None) -> None:
+    """Begin a 全力动作 of ``total`` AP, paying ``pay`` now (default: all AP or the rest)."""
+    _require_ap(eng)
+    st = eng.st
+    c = st.get(cid)
+    if st.current != c.id:
+        raise IllegalAction("全力动作只能在自己的回合内开始")
+    if c.ta is not None:
+        raise IllegalAction(f"{c.name} 已有进行中的全力动作「{c.ta.name}」")
+    if not 1 <= total <= 99:
+        raise InputSyntaxError("全力动作的总消耗应在1~99之间")
+    pay = pay if pay is not None else min(max(c.ap, 0), total)
+    _pay(c, pay)
+    pay = min(pay, total)
+    c.ap -= pay
+    c.busy = True
+    c.ta = TotalAction(name=name[:MAX_NAME] or "全力动作", total=total, paid=pay, paid_this_turn=pay)
+    eng.emit("ta_start", cid=c.id, ta=c.ta.name, paid=pay, total=total, ap=c.ap)
+    _done_if_paid(eng, c)
+
+
+@transition
+def pay_ta(eng: Engine, cid: str, amount: int | None = None) -> None:
+    """Pay towards the running 全力动作 during an own turn."""
+    _require_ap(eng)
+    st = eng.st
+    c = st.get(cid)
+    if c.ta is None:
+        raise IllegalAction(f"{c.name} 没有进行中的全力动作")
+    if st.current != c.id:
+        raise IllegalAction("全力动作只能在自己的回合内支付")
+    rest = c.ta.total - c.ta.paid
+    amount = amount if amount is not None else min(max(c.ap, 0), rest)
+    _pay(c, amount)
+    amount = min(amount, rest)
+    c.ap -= amount
+    c.busy = True
+    c.ta.paid += amount
+    c.ta.paid_this_turn += amount
+    eng.emit("ta_pay", cid=c.id, ta=c.ta.name, paid=c.ta.paid, total=c.ta.total, ap=c.ap)
+    _done_if_paid(eng, c)

@@ -1,0 +1,340 @@
+"""The tick loop: :class:`Engine` runs rounds, ticks and turns (round start, tick start with its
+countdowns, picking the next actor, tick end, round end, settling, stalls) until a human must act
+again; plus the :func:`transition` decorator every public transition is built with.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from chronodice.core.errors import IllegalAction
+
+from .. import health as hp
+from ..model import Combat, Combatant, DurationKind, Effect, Phase, PreTurn
+from ._base import LOG_DEPTH, STALL_ROUNDS, STEP_LIMIT, EngineBase, Outcome
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Engine(EngineBase):
+    """The working engine: :class:`EngineBase` plus the flow of a combat."""
+
+    # ------------------------------------------------------------------ flow
+    def run(self, step: str) -> None:
+        st = self.st
+        for _ in range(STEP_LIMIT):
+            if step == "round_start":
+                self.round_start()
+                step = "tick_start"
+            elif step == "tick_start":
+                self.skip_empty_ticks()
+                self.tick_start()
+                step = "pick"
+            elif step == "pick":
+                if self.pick_next():
+                    return
+                step = "tick_end"
+            elif step == "tick_end":
+                self.tick_end()
+                if st.tick > 1:
+                    st.tick -= 1
+                    step = "tick_start"
+                else:
+                    step = "round_end"
+            elif step == "round_end":
+                if not self.round_end():
+                    return
+                step = "round_start"
+        raise RuntimeError("tick20 engine: no progress within the step limit")  # pragma: no cover
+
+    def skip_empty_ticks(self) -> None:
+        """Jump over ticks where nothing can happen (no turn, no tick-counted expiry).
+
+        Exactly equivalent to running them one by one: G and seq advance by the same amount and
+        TICKS effects are counted down, but no effect reaches 0 inside the skipped range.
+        """
+        st = self.st
+        t = st.tick
+        if t >= 20 or t <= 1:
+            return
+        target = 1
+        for c in st.combatants:
+            if not c.pending:
+                pos = self.rules.tick_position(c)
+                if pos is not None and target < pos <= t:
+                    target = pos
+        counted = []
+        for e in st.effects:
+            kind = e.duration.kind
+            if kind is DurationKind.UNTIL_TICK_END:
+                return
+            if kind is DurationKind.TICKS:
+                counted.append(e)
+                target = max(target, t - (e.remaining or 0) + 1)
+        skipped = t - target
+        if skipped <= 0:
+            return
+        st.g += skipped
+        st.seq += skipped
+        for e in counted:
+            e.remaining = (e.remaining or 0) - skipped
+        st.tick = target
+
+    def round_start(self) -> None:
+        st = self.st
+        st.tick = 20
+        r = st.round
+        for c in st.combatants:
+            self.rules.round_start(c, r, st.options)
+            if r == 1 and c.surprised:
+                self.rules.surprise(c)
+            c.turns_this_round = 0
+        st.round_order = self.compute_round_order()
+        st.round_turns = 0
+        self.emit("round_start", values={c.id: c.cur for c in st.combatants if not c.pending})
+        if self.rules.has_ap:
+            self.round_hooks()
+
+    def round_hooks(self) -> None:
+        st = self.st
+        for cid in list(st.round_order):
+            c = st.maybe(cid)
+            if c is None or not c.health.parts:
+                continue
+            unconscious = any(e.bearer == c.id and e.name == "昏迷" for e in st.effects)
+            for check in hp.dying_checks(c.health, unconscious):
+                if check.dismembered:
+                    self.emit("dismembered", cid=c.id, part=check.part)
+                else:
+                    self.emit(
+                        "dying_check",
+                        cid=c.id,
+                        part=check.part,
+                        target=check.target,
+                        disadvantage=check.disadvantage,
+                    )
+            for part, wound in hp.tagged_wounds(c.health, "侵蚀"):
+                tags = [t for t in wound.tags if t not in ("侵蚀", "僵化")]
+                hp.apply_wounds(c.health, part, 1, 1, tags)
+                self.emit("erosion", cid=c.id, part=part)
+            stiff = len(hp.tagged_wounds(c.health, "僵化"))
+            if stiff:
+                before = c.ap
+                c.ap = max(c.ap - stiff, -c.ap_max)
+                self.emit("stiffen", cid=c.id, lost=before - c.ap, ap=c.ap)
+
+    def tick_start(self) -> None:
+        st = self.st
+        st.g += 1
+        st.seq += 1
+        self.count_down(lambda e: e.duration.kind is DurationKind.TICKS and e.born_g < st.g)
+        batch = self.sort_within_tick(c for c in st.combatants if self.eligible(c, st.tick))
+        for c in batch:
+            self.turn_start(c)
+        if self.rules.rounds_step_first:
+            self.rounds_step()
+            for c in batch:
+                self.grant(c)
+        else:
+            for c in batch:
+                self.grant(c)
+            self.rounds_step()
+        st.queue = [c.id for c in batch if st.maybe(c.id) is not None]
+
+    def rounds_step(self) -> None:
+        st = self.st
+        if st.tick != 20:
+            return
+        self.count_down(lambda e: e.duration.kind is DurationKind.ROUNDS and e.born_round < st.round)
+
+    def count_down(self, counts: Callable[[Effect], bool]) -> None:
+        """Take one off every effect that ``counts``; those reaching 0 expire."""
+        ending = []
+        for e in self.st.effects:
+            if counts(e):
+                e.remaining = (e.remaining or 0) - 1
+                if e.remaining <= 0:
+                    ending.append(e)
+        self.end_effects(ending, "expired")
+
+    def turn_start(self, c: Combatant) -> None:
+        st = self.st
+        saved = [
+            e.model_copy(deep=True)
+            for e in st.effects
+            if e.duration.kind is DurationKind.TURNS
+            and e.duration.boundary == "start"
+            and self.anchor_of(e) == c.id
+        ]
+        c.pre_turn = PreTurn(
+            ap=c.ap,
+            mov=c.mov,
+            ma_used=c.ma_used,
+            ra_used=c.ra_used,
+            actions_left=c.actions_left,
+            effects=saved,
+        )
+        st.seq += 1
+        now = st.seq
+        self.count_down(
+            lambda e: (
+                e.duration.kind is DurationKind.TURNS
+                and e.duration.boundary == "start"
+                and self.anchor_of(e) == c.id
+                and e.born_seq < now
+            )
+        )
+        c.ma_used = False
+        c.ra_used = False
+        c.mov = c.speed
+        c.busy = False
+        c.turn_started = True
+        if c.ta is not None:
+            c.ta.paid_this_turn = 0
+
+    def grant(self, c: Combatant) -> None:
+        if self.rules.has_ap:
+            c.ap = min(c.ap + c.ap_max, c.ap_max)
+        else:
+            c.actions_left = self.st.options.actions_per_turn
+
+    def pick_next(self) -> bool:
+        st = self.st
+        live = [st.maybe(cid) for cid in st.queue]
+        ordered = self.sort_within_tick(c for c in live if c is not None)
+        st.queue = [c.id for c in ordered]
+        if not ordered:
+            st.current = None
+            return False
+        c = ordered[0]
+        st.current = c.id
+        if not c.turn_started:
+            self.turn_start(c)
+            self.grant(c)
+        st.turn_no += 1
+        self.emit("turn", cid=c.id, ap=c.ap, ap_max=c.ap_max, cur=c.cur, main=c.main)
+        return True
+
+    def tick_end(self) -> None:
+        st = self.st
+        self.end_effects([e for e in st.effects if e.duration.kind is DurationKind.UNTIL_TICK_END], "expired")
+        index = self.action_index()
+        seen: list[str] = []
+        for cid, _ in st.acted:
+            if cid not in seen:
+                seen.append(cid)
+        seen.sort(key=lambda cid: index.get(cid, 10**6))
+        for cid in seen:
+            records = [s for i, s in st.acted if i == cid]
+            ending = []
+            for e in st.effects:
+                if (
+                    e.duration.kind is DurationKind.TURNS
+                    and e.duration.boundary == "end"
+                    and self.anchor_of(e) == cid
+                ):
+                    n = sum(1 for s in records if s > e.born_seq)
+                    if n:
+                        e.remaining = (e.remaining or 0) - n
+                        if e.remaining <= 0:
+                            ending.append(e)
+            self.end_effects(ending, "expired")
+        if st.tick == 1:
+            self.end_effects(
+                [
+                    e
+                    for e in st.effects
+                    if e.duration.kind is DurationKind.UNTIL_ROUND_END
+                    or (e.duration.kind is DurationKind.FOCUS and (e.end_round or 0) <= st.round)
+                ],
+                "expired",
+            )
+        st.acted = []
+
+    def round_end(self) -> bool:
+        st = self.st
+        if st.options.settle and self.rules.settle_allowed:
+            for c in st.combatants:
+                delta = self.rules.settle(c)
+                if delta:
+                    self.emit(
+                        "settle", cid=c.id, delta=delta, die=c.roll.die if c.roll else None, main=c.main
+                    )
+        st.empty_rounds = st.empty_rounds + 1 if st.round_turns == 0 else 0
+        self.emit("round_end", turns=st.round_turns)
+        st.round += 1
+        st.tick = 20
+        if st.empty_rounds >= STALL_ROUNDS:
+            st.waiting = True
+            self.emit("stalled", rounds=st.empty_rounds)
+            return False
+        return True
+
+    # ------------------------------------------------------------------ turn ends
+    def end_turn(self, kind: str) -> None:
+        st = self.st
+        c = self.c(st.current or "")
+        cost = self.rules.end_turn(c)
+        st.seq += 1
+        st.acted.append((c.id, st.seq))
+        c.turns_this_round += 1
+        c.turns_total += 1
+        st.round_turns += 1
+        st.queue = [q for q in st.queue if q != c.id]
+        c.turn_started = False
+        c.pre_turn = None
+        st.current = None
+        self.emit("turn_end", cid=c.id, cost=cost, cur=c.cur, skipped=kind == "skip")
+        if c.ta is not None and c.ta.paid_this_turn == 0:
+            self.emit("ta_broken", cid=c.id, ta=c.ta.name, paid=c.ta.paid, total=c.ta.total)
+            c.ta = None
+        self.after_turn()
+
+    def after_turn(self) -> None:
+        st = self.st
+        for c in st.combatants:
+            if c.id not in st.queue and self.eligible(c, st.tick):
+                st.queue.append(c.id)
+        if not self.pick_next():
+            self.run("tick_end")
+
+
+# --------------------------------------------------------------------------- transitions
+def copy_state(state: Combat) -> Combat:
+    """A working copy; ``log`` is a list of immutable items, copied shallowly."""
+    work = Combat.model_validate_json(state.model_dump_json(exclude={"log"}))
+    work.log = list(state.log)
+    return work
+
+
+def transition(fn: F) -> F:
+    """Run ``fn(engine, ...)`` on a copy; log the events."""
+
+    @functools.wraps(fn)
+    def wrapper(state: Combat, *args: Any, **kwargs: Any) -> Outcome:
+        work = copy_state(state)
+        eng = Engine(work)
+        fn(eng, *args, **kwargs)
+        work.log = [*work.log, *eng.events][-LOG_DEPTH:]
+        return Outcome(work, eng.events)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def require_phase(st: Combat, *phases: Phase) -> None:
+    if st.phase in phases:
+        return
+    if st.phase is Phase.ENDED:
+        raise IllegalAction("战斗已经结束")
+    if Phase.SETUP in phases:
+        raise IllegalAction("战斗已经开始，这只能在开战前进行")
+    raise IllegalAction("战斗还没有开始（.init start 开战）")
+
+
+def require_current(st: Combat) -> Combatant:
+    require_phase(st, Phase.ACTIVE)
+    if st.waiting or st.current is None:
+        raise IllegalAction("现在没有人在进行回合（.init next 继续）")
+    return st.get(st.current)

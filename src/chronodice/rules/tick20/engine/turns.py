@@ -1,0 +1,131 @@
+"""Turn advance: start the combat, end (or skip) the current turn, delay it, end the combat;
+the read-only forecast of the next turns.  The flow itself is :class:`.loop.Engine`."""
+
+from __future__ import annotations
+
+from chronodice.core.errors import IllegalAction
+
+from ..model import Combat, Phase, PreTurn
+from .loop import Engine, copy_state, require_current, require_phase, transition
+
+
+@transition
+def start(eng: Engine) -> None:
+    """START: round 1, run to the first turn (``.init start``)."""
+    st = eng.st
+    require_phase(st, Phase.SETUP)
+    if not st.combatants:
+        raise IllegalAction("还没有参战者（.ri 或 .init add 加入）")
+    st.phase = Phase.ACTIVE
+    st.round = 1
+    eng.emit("start", variant=st.variant.value)
+    eng.run("round_start")
+
+
+@transition
+def end_turn(eng: Engine, *, expected_turn: int | None = None, skip: bool = False) -> None:
+    """END_TURN of the current actor (``.init next``; ``skip=True`` for ``.init skip``).
+
+    ``expected_turn`` is the ``turn_no`` the sender saw: when the turn has moved on meanwhile
+    (two people advancing at once, C02), nothing happens and IllegalAction says so.
+    """
+    st = eng.st
+    require_phase(st, Phase.ACTIVE)
+    if expected_turn is not None and expected_turn != st.turn_no:
+        who = st.maybe(st.current)
+        now = f"{who.name} 的回合（第{st.tick}刻）" if who else "下一阶段"
+        raise IllegalAction(f"回合已经推进到 {now}，没有重复推进")
+    if st.waiting:
+        st.waiting = False
+        st.empty_rounds = 0
+        eng.emit("resume")
+        eng.run("round_start")
+        return
+    require_current(st)
+    eng.end_turn("skip" if skip else "next")
+
+
+@transition
+def delay(eng: Engine) -> None:
+    """DELAY the current actor (``.延后``), undoing her turn-start processing."""
+    st = eng.st
+    c = require_current(st)
+    if c.busy:
+        raise IllegalAction(f"{c.name} 本回合已经行动过，不能延后")
+    pre = c.pre_turn or PreTurn(ap=c.ap, mov=c.mov, actions_left=c.actions_left)
+    c.ap, c.mov, c.ma_used, c.ra_used, c.actions_left = (
+        pre.ap,
+        pre.mov,
+        pre.ma_used,
+        pre.ra_used,
+        pre.actions_left,
+    )
+    for saved in pre.effects:
+        existing = st.effect(saved.id)
+        if existing is not None:
+            existing.remaining = saved.remaining
+        elif st.maybe(saved.bearer) is not None:
+            st.effects.append(saved)
+            st.effects.sort(key=lambda e: e.id)
+            eng.emit("effect_restored", effect=saved.name, bearer=saved.bearer)
+            if saved.init_mod is not None:
+                eng.refresh_init(saved.bearer)
+    tick = st.tick
+    eng.rules.delay(c, tick, st.options)
+    st.queue = [q for q in st.queue if q != c.id]
+    c.turn_started = False
+    c.pre_turn = None
+    st.current = None
+    eng.emit(
+        "delay",
+        cid=c.id,
+        cur=c.cur,
+        lost=eng.rules.tick_position(c) is None or eng.rules.tick_position(c) >= tick,
+    )
+    eng.after_turn()
+
+
+# --------------------------------------------------------------------------- end
+@transition
+def end(eng: Engine) -> None:
+    """END: the summary (rounds, turns per combatant, remaining effects); effects are discarded."""
+    st = eng.st
+    require_phase(st, Phase.SETUP, Phase.ACTIVE)
+    eng.emit(
+        "end",
+        rounds=st.round,
+        turns={c.id: c.turns_total for c in st.combatants},
+        names={c.id: c.name for c in st.combatants},
+        effects=[(e.bearer, e.name) for e in st.effects],
+    )
+    st.phase = Phase.ENDED
+    st.current = None
+    st.queue = []
+    st.effects = []
+
+
+# --------------------------------------------------------------------------- read-only
+def forecast(state: Combat, n: int = 4) -> list[tuple[int, int, str]]:
+    """The next ``n`` turns after the current one, as (round, tick, combatant id), assuming
+    every turn simply ends (tick20.md §4.3 "接下来")."""
+    if state.phase is not Phase.ACTIVE or state.current is None or state.waiting:
+        return []
+    work = copy_state(state)
+    work.log = []
+    eng = Engine(work)
+    out: list[tuple[int, int, str]] = []
+    for _ in range(n):
+        eng.end_turn("next")
+        if work.current is None or work.waiting:
+            break
+        out.append((work.round, work.tick, work.current))
+    return out
+
+
+def g_of(round_no: int, tick: int) -> int:
+    """The global tick serial: round 1 tick 20 is G = 1.
+
+    >>> g_of(2, 17)
+    24
+    """
+    return 20 * (round_no - 1) + (21 - tick)

@@ -1,0 +1,120 @@
+"""Store glue shared by the D20 tick commands: the group's combat in and out of the store, GM and
+controller permissions, looking up combatants named in a command, whispers to the GMs.
+
+Each state-changing command is one store transaction (:func:`apply`): load the group's combat, run
+the pure engine (:mod:`chronodice.rules.tick20.engine`), save with compare-and-set.  Randomness is
+rolled *before* the transaction, so a retried transaction never rolls twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from chronodice.core.commands import Call
+from chronodice.core.context import Context
+from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
+from chronodice.core.reply import Reply
+from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
+
+SYSTEM = "tick20"
+SYS_NAME = "D20刻度"
+GM_WHO = "本场战斗的GM（开战者、.init gm 指定者）或群管理"
+MAX_BATCH = 12
+
+Fn = Callable[[Combat | None], E.Outcome]
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- store glue
+async def load(call: Call) -> Combat | None:
+    raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
+    if not raw or raw.get("phase") == Phase.ENDED.value:
+        return None
+    return Combat.from_dict(raw)
+
+
+async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
+    """Run ``fn`` on the stored combat inside one transaction (retried on a lost race)."""
+
+    def step(raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, E.Outcome]:
+        state = None if not raw or raw.get("phase") == Phase.ENDED.value else Combat.from_dict(raw)
+        outcome = fn(state)
+        return outcome.state.to_dict(), outcome
+
+    outcome: E.Outcome = await call.app.store.apply_session(
+        call.ctx.scope, SYSTEM, step, user_id=call.ctx.user_id, command=call.command_text
+    )
+    return outcome.state, outcome.events
+
+
+def fresh(owner: str, **options: Any) -> Combat:
+    """A new combat (undo goes through the store's session log)."""
+    return E.new_combat(owner, **options)
+
+
+def need(state: Combat | None) -> Combat:
+    if state is None:
+        raise IllegalAction("本群没有进行中的战斗（.init begin 开始）")
+    return state
+
+
+def each(state: Combat, items: Iterable[T], step: Callable[[Combat, T], E.Outcome]) -> E.Outcome:
+    """Run ``step(state, item)`` for every item in turn: one outcome with all the events."""
+    events: list[Event] = []
+    for item in items:
+        state, evs = step(state, item)
+        events += evs
+    return E.Outcome(state, events)
+
+
+async def is_gm(call: Call, state: Combat | None) -> bool:
+    if state is not None and call.ctx.user_id in state.gms:
+        return True
+    return bool(await call.app.is_gm(call.ctx))
+
+
+async def require_gm(call: Call, state: Combat | None, what: str) -> None:
+    if not await is_gm(call, state):
+        raise NotPermitted(f"只有{GM_WHO}可以{what}")
+
+
+def controls(ctx: Context, c: Combatant) -> bool:
+    return c.controller == ctx.user_id
+
+
+async def require_control(call: Call, state: Combat, c: Combatant, what: str) -> None:
+    if controls(call.ctx, c) or await is_gm(call, state):
+        return
+    raise NotPermitted(f"只有 {c.name} 的玩家或 GM 可以{what}")
+
+
+def whisper_gms(state: Combat, text: str, sender: str) -> list[Reply]:
+    """Private messages to the combat's GMs (the sender at least)."""
+    targets = list(dict.fromkeys([sender, *state.gms]))[:3]
+    return [
+        Reply.whisper(text, to_user=uid, fallback="（给GM的私聊发送失败，请先加骰娘为好友）")
+        for uid in targets
+    ]
+
+
+def find_me(state: Combat, ctx: Context) -> Combatant:
+    mine = [c for c in state.combatants if c.controller == ctx.user_id]
+    if not mine:
+        raise NotFound("你还没有参战者（.ri 加入）")
+    current = [c for c in mine if c.id == state.current]
+    return current[0] if current else mine[0]
+
+
+def target_of(state: Combat, ctx: Context, word: str) -> Combatant:
+    if word in ("我", "me", "自己"):
+        return find_me(state, ctx)
+    return E.find(state, word)
+
+
+async def gm_op(call: Call, what: str, fn: Callable[[Combat], E.Outcome]) -> tuple[Combat, list[Event]]:
+    """A GM-only transition on the running combat."""
+    state = need(await load(call))
+    await require_gm(call, state, what)
+    return await apply(call, lambda st: fn(need(st)))
