@@ -6,8 +6,11 @@
 * GMs (group owner, admins, superusers, appointed GMs) have a far larger bucket
   (``gm_burst``/``gm_rate``): a GM running combat (20 commands in 6 s) is never limited.
 * Every group has a bucket too (``group_burst``/``group_rate``) that ordinary members draw
-  from, so fifty accounts flooding one group cannot stall it; GMs do not draw from it.  When it
-  runs dry the group is told once.
+  from, so fifty accounts flooding one group cannot stall the bot: the group's work is capped
+  at ``group_rate`` commands a second, the GMs (who do not draw from it) keep running the scene
+  and can remove the accounts, and other groups are served as usual.  Flood accounts look like
+  players, so while the group bucket is dry its ordinary members wait too; the group is told
+  once.
 
 The decision costs no database round trip: who is an appointed GM is remembered from the last
 command this process handled in the group (:meth:`FloodControl.note_gms`).  Kept in process
@@ -120,7 +123,7 @@ class FloodControl:
             if gb is None:
                 gb = self._groups[group_id] = _Bucket(s.group_burst, now)
             if not gb.take(now, s.group_burst, s.group_rate):
-                bucket.tokens += 1  # not the user's fault: give the token back
+                bucket.tokens += 1  # not this user's own fault: give the token back
                 if gb.warned:
                     return "drop"
                 gb.warned = True
