@@ -50,11 +50,11 @@ class Attack:
 
 
 def target_of(word: str, index: int = 1) -> Target:
-    """One target word ``乙×3=2/1``; a target without a name is called ``目标<index>``."""
+    """One target word ``乙×3=2/1``; a target without a name is called ``目标<index>`` (``""`` for 0)."""
     m = _TARGET.match(word)
     if not m:
         raise InputSyntaxError(f"无法理解目标「{word[:20]}」", usage=USAGE)
-    name = m.group(1) or f"目标{index}"
+    name = m.group(1) or (f"目标{index}" if index else "")
     if len(m.group(2) or "") > 3 or len(m.group(3) or "") > 80:
         raise InputSyntaxError(f"「{word[:20]}」的数值太大", usage=USAGE)
     hits = int(m.group(2)) if m.group(2) else 1
@@ -111,4 +111,13 @@ def allocate(total: int, targets: list[Target]) -> list[Attack]:
     return attacks
 
 
-__all__ = ["USAGE", "Attack", "Target", "allocate", "check_targets", "even_split", "parse_targets", "target_of"]
+__all__ = [
+    "USAGE",
+    "Attack",
+    "Target",
+    "allocate",
+    "check_targets",
+    "even_split",
+    "parse_targets",
+    "target_of",
+]

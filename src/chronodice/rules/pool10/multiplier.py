@@ -246,4 +246,15 @@ def evaluate(calc: Calculation) -> CalcResult:
     return CalcResult(result, exact, f"{text}={result}", mul, div)
 
 
-__all__ = ["TOKEN", "USAGE", "CalcResult", "Calculation", "Op", "evaluate", "merge_factors", "number", "op_of", "parse_calculation"]
+__all__ = [
+    "TOKEN",
+    "USAGE",
+    "CalcResult",
+    "Calculation",
+    "Op",
+    "evaluate",
+    "merge_factors",
+    "number",
+    "op_of",
+    "parse_calculation",
+]
