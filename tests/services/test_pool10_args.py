@@ -160,6 +160,14 @@ ROWS: list[tuple[str, object]] = [
             },
         ),
     ),
+    (
+        ".ww 分配 3 甲，乙",
+        (
+            "ww",
+            "分配",
+            {"pool": (V(3),), "targets": [Target("甲"), Target("乙")], "again": None, "bonus": [], "lost": []},
+        ),
+    ),
     (".ww 分配 3", "缺少目标[×次数][=分配/…]"),
     (
         ".ww 倍率 30 ×2 ×4 +50",

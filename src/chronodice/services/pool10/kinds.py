@@ -197,7 +197,10 @@ class _Target(Kind):
         end = pos
         while end < len(text) and text[end] not in " \t\n,":
             end += 1
-        yield target_of(text[pos:end], 0), end
+        after = end
+        while after < len(text) and text[after] == ",":  # ``甲,乙×2`` as before
+            after += 1
+        yield target_of(text[pos:end], 0), after
 
 
 TARGET = _Target()
