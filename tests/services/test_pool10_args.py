@@ -165,7 +165,13 @@ ROWS: list[tuple[str, object]] = [
         (
             "ww",
             "分配",
-            {"pool": (V(3),), "targets": [Target("甲"), Target("乙")], "again": None, "bonus": [], "lost": []},
+            {
+                "pool": (V(3),),
+                "targets": [Target("甲"), Target("乙")],
+                "again": None,
+                "bonus": [],
+                "lost": [],
+            },
         ),
     ),
     (".ww 分配 3", "缺少目标[×次数][=分配/…]"),
