@@ -30,7 +30,7 @@ from chronodice.core.limits import MAX_REPEATS
 USAGE = ".ww 分配 <骰池> [+Ns] 目标[×次数][=分配/分配…] …（如 .ww 分配 力量+格斗 +4s 甲 乙×3=2/1/1）"
 MAX_ATTACKS = MAX_REPEATS
 
-_TARGET = re.compile(r"^([^\s×xX*=,/\d][^\s×*=,/]*?)?(?:[×xX*](\d+))?(?:=(\d+(?:/\d+)*))?$")
+_TARGET = re.compile(r"^([^\s×xX*=,/0-9][^\s×*=,/]*?)?(?:[×xX*]([0-9]+))?(?:=([0-9]+(?:/[0-9]+)*))?$")
 
 
 @dataclass(frozen=True)
@@ -49,27 +49,34 @@ class Attack:
     bonus: int
 
 
+def target_of(word: str, index: int = 1) -> Target:
+    """One target word ``乙×3=2/1``; a target without a name is called ``目标<index>`` (``""`` for 0)."""
+    m = _TARGET.match(word)
+    if not m:
+        raise InputSyntaxError(f"无法理解目标「{word[:20]}」", usage=USAGE)
+    name = m.group(1) or (f"目标{index}" if index else "")
+    if len(m.group(2) or "") > 3 or len(m.group(3) or "") > 80:
+        raise InputSyntaxError(f"「{word[:20]}」的数值太大", usage=USAGE)
+    hits = int(m.group(2)) if m.group(2) else 1
+    if hits < 1:
+        raise InputSyntaxError(f"「{name}」的攻击次数至少为1", usage=USAGE)
+    split = tuple(int(x) for x in m.group(3).split("/")) if m.group(3) else None
+    return Target(name, hits, split)
+
+
+def check_targets(targets: list[Target]) -> list[Target]:
+    """Refuse more than :data:`MAX_ATTACKS` attacks in one action."""
+    if sum(t.hits for t in targets) > MAX_ATTACKS:
+        raise InputSyntaxError(f"一次最多分配{MAX_ATTACKS}次攻击", usage=USAGE)
+    return targets
+
+
 def parse_targets(text: str) -> list[Target]:
     """Parse ``甲 乙×3 丙*2=2/1``."""
     words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
     if not words:
         raise InputSyntaxError("请给出目标，如 甲 乙×3", usage=USAGE)
-    targets: list[Target] = []
-    for w in words:
-        m = _TARGET.match(w)
-        if not m:
-            raise InputSyntaxError(f"无法理解目标「{w[:20]}」", usage=USAGE)
-        name = m.group(1) or f"目标{len(targets) + 1}"
-        if len(m.group(2) or "") > 3 or len(m.group(3) or "") > 80:
-            raise InputSyntaxError(f"「{w[:20]}」的数值太大", usage=USAGE)
-        hits = int(m.group(2)) if m.group(2) else 1
-        if hits < 1:
-            raise InputSyntaxError(f"「{name}」的攻击次数至少为1", usage=USAGE)
-        split = tuple(int(x) for x in m.group(3).split("/")) if m.group(3) else None
-        targets.append(Target(name, hits, split))
-    if sum(t.hits for t in targets) > MAX_ATTACKS:
-        raise InputSyntaxError(f"一次最多分配{MAX_ATTACKS}次攻击", usage=USAGE)
-    return targets
+    return check_targets([target_of(w, i) for i, w in enumerate(words, 1)])
 
 
 def even_split(total: int, hits: int) -> tuple[int, ...]:
@@ -104,4 +111,13 @@ def allocate(total: int, targets: list[Target]) -> list[Attack]:
     return attacks
 
 
-__all__ = ["USAGE", "Attack", "Target", "allocate", "even_split", "parse_targets"]
+__all__ = [
+    "USAGE",
+    "Attack",
+    "Target",
+    "allocate",
+    "check_targets",
+    "even_split",
+    "parse_targets",
+    "target_of",
+]

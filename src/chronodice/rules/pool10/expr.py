@@ -46,13 +46,15 @@ MAX_NUMBER = 10**6
 MAX_REASON = 60
 
 _STOP = set(" \t\n+-()?？")
-_OPTION_AHEAD = re.compile(r"(?i)(dc|难度)\s*\d|a\d|概率")
-_BONUS_AHEAD = re.compile(r"(?i)[+-]\s*\d+\s*(s(?![a-z])|成功)|\+?\s*附加\s*\d")
+_VS_AHEAD = re.compile(r"(?i)vs(?![a-z])|对抗")
+"""Where an opposed roll's second pool starts (``敏捷+潜行vs感知``): a name stops before it."""
+_OPTION_AHEAD = re.compile(r"(?i)(dc|难度)\s*[0-9]|a[0-9]|概率")
+_BONUS_AHEAD = re.compile(r"(?i)[+-]\s*[0-9]+\s*(s(?![a-z])|成功)|\+?\s*附加\s*[0-9]")
 _OPTIONS: list[tuple[str, re.Pattern[str]]] = [
-    ("dc", re.compile(r"(?i)(?:dc|难度)\s*(\d+)")),
-    ("again", re.compile(r"(?i)a\s*(\d+)")),
-    ("bonus", re.compile(r"([+-])\s*(\d+)\s*(?:s(?![a-z])|成功)", re.IGNORECASE)),
-    ("bonus_cn", re.compile(r"\+?\s*附加\s*(\d+)")),
+    ("dc", re.compile(r"(?i)(?:dc|难度)\s*([0-9]+)")),
+    ("again", re.compile(r"(?i)a\s*([0-9]+)")),
+    ("bonus", re.compile(r"([+-])\s*([0-9]+)\s*(?:s(?![a-z])|成功)", re.IGNORECASE)),
+    ("bonus_cn", re.compile(r"\+?\s*附加\s*([0-9]+)")),
     ("odds", re.compile(r"[?？]|概率")),
 ]
 
@@ -161,8 +163,8 @@ class _Scanner:
             self.pos += 1
             self.glued()
             return
-        if ch.isdigit():
-            m = re.compile(r"\d+").match(self.text, self.pos)
+        if "0" <= ch <= "9":
+            m = re.compile(r"[0-9]+").match(self.text, self.pos)
             assert m is not None
             if len(m.group()) > 7 or int(m.group()) > MAX_NUMBER:
                 raise LimitExceeded(
@@ -171,15 +173,15 @@ class _Scanner:
             self.pos = m.end()
             value = int(m.group())
             again = None
-            a = re.compile(r"[aA](\d+)").match(self.text, self.pos)
+            a = re.compile(r"[aA]([0-9]+)").match(self.text, self.pos)
             if a:
                 if len(a.group(1)) > 3:
                     raise self.error(f"加骰阈值 a{a.group(1)[:6]} 无效")
                 again = check_again(int(a.group(1)))
                 self.pos = a.end()
-                if re.compile(r"[kKqQmM]\d").match(self.text, self.pos):
+                if re.compile(r"[kKqQmM][0-9]").match(self.text, self.pos):
                     raise self.error("无限恐怖骰池固定为D10、8以上成功，不支持 k/q/m 参数")
-            elif re.compile(r"[dD]\d").match(self.text, self.pos):
+            elif re.compile(r"[dD][0-9]").match(self.text, self.pos):
                 raise self.error("骰池里不能写 d 骰（请用 .r 掷普通骰）")
             self.terms.append(Term(sign=sign, value=value, again=again))
             self.glued()
@@ -193,22 +195,52 @@ class _Scanner:
                 break
             if self.pos > start and _OPTION_AHEAD.match(self.text, self.pos):
                 break
+            if self._vs_ahead():
+                break
             self.pos += 1
         name = self.text[start : self.pos]
         if not name:
             if ch == ")":
                 raise self.error("多余的右括号")
+            if ch and not ch.isspace():
+                raise self.error(f"「{ch}」不是有效的骰池（一个数或角色卡上的属性名）")
             raise self.error("缺少骰池（一个数或角色卡上的属性名）")
         self.terms.append(Term(sign=sign, name=name))
         self.glued()
 
+    def _vs_ahead(self) -> bool:
+        """``vs`` not glued to a Latin name before it (``敏捷vs感知`` yes, ``canvs`` no), or ``对抗``."""
+        before = self.text[self.pos - 1 : self.pos]
+        if before.isascii() and before.isalpha() and self.text[self.pos : self.pos + 1] in "vV":
+            return False
+        return _VS_AHEAD.match(self.text, self.pos) is not None
+
     def glued(self) -> None:
         """A term must be followed by an operator, a space, an option or the end."""
         ch = self.peek()
-        if not ch or ch in _STOP or _OPTION_AHEAD.match(self.text, self.pos):
+        if not ch or ch in _STOP or _OPTION_AHEAD.match(self.text, self.pos) or self._vs_ahead():
             return
         last = self.terms[-1].to_text(first=True).lstrip("-")
         raise self.error(f"「{last}{self.text[self.pos : self.pos + 4]}」中间缺少+或-（理由请用空格隔开）")
+
+
+def scan_pool(text: str, pos: int = 0) -> tuple[tuple[Term, ...], int]:
+    """Read the pool expression of ``text`` from ``pos``: its terms and where it ends (before the
+    options, the reason or ``vs``).  Raises :class:`InputSyntaxError` (or :class:`LimitExceeded`).
+
+    >>> terms, end = scan_pool("敏捷+潜行vs感知")
+    >>> [t.to_text(i == 0) for i, t in enumerate(terms)], end
+    (['敏捷', '+潜行'], 5)
+    """
+    sc = _Scanner(text)
+    sc.pos = pos
+    sc.expr(1, 0)
+    if sc.peek() == ")":
+        raise sc.error("多余的右括号")
+    term_agains = {t.again for t in sc.terms if t.again is not None}
+    if len(term_agains) > 1:
+        raise InputSyntaxError("一个骰池只能有一个加骰阈值", usage=USAGE)
+    return tuple(sc.terms), sc.pos
 
 
 def _match_option(text: str, pos: int) -> tuple[str, re.Match[str]] | None:
@@ -353,4 +385,5 @@ __all__ = [
     "Term",
     "evaluate_pool",
     "parse_pool_args",
+    "scan_pool",
 ]

@@ -44,7 +44,7 @@ USAGE = ".ww 倍率 基础值 [基础+N] [×N] [再×N] [/N] [+N] [-N] [现实]"
 MAX_OPS = 30
 MAX_ABS = 10**12
 
-_NUM = r"(\d+(?:\.\d+)?)"
+_NUM = r"([0-9]+(?:\.[0-9]+)?)"
 _TOKEN = re.compile(
     r"(?P<base>基础|基础值|base)\s*(?P<bop>[+-])\s*"
     + _NUM.replace("(", "(?P<bnum>", 1)
@@ -120,6 +120,34 @@ def _num(text: str) -> Fraction:
     return value
 
 
+TOKEN = re.compile(_TOKEN.pattern, re.ASCII)
+"""One operation of the text form (ASCII digits only), for :func:`op_of`."""
+
+
+def number(text: str) -> Fraction:
+    """A value of the text form (``30``, ``1.5``), refused when too large."""
+    return _num(text)
+
+
+def op_of(t: re.Match[str]) -> Op | None:
+    """The operation a :data:`TOKEN` match stands for; ``None`` for «现实» (real-world value)."""
+    if t.group("real"):
+        return None
+    if t.group("bnum"):
+        v = _num(t.group("bnum"))
+        return Op("base", v if t.group("bop") == "+" else -v)
+    if t.group("mnum") or t.group("mnum2"):
+        v = _num(t.group("mnum") or t.group("mnum2"))
+        return Op("mul", v, whole=bool(t.group("again") or t.group("again2")))
+    if t.group("dnum"):
+        v = _num(t.group("dnum"))
+        if v == 0:
+            raise InputSyntaxError("不能除以0", usage=USAGE)
+        return Op("div", v)
+    v = _num(t.group("anum"))
+    return Op("add", v if t.group("aop") == "+" else -v)
+
+
 def parse_calculation(text: str) -> Calculation:
     """Parse the calculator's text form (see the module docstring)."""
     text = text.strip()
@@ -134,27 +162,15 @@ def parse_calculation(text: str) -> Calculation:
         if text[pos] in " ,":
             pos += 1
             continue
-        t = _TOKEN.match(text, pos)
+        t = TOKEN.match(text, pos)
         if not t:
             raise InputSyntaxError(f"无法理解「{text[pos : pos + 10]}」", usage=USAGE)
         pos = t.end()
-        if t.group("real"):
+        op = op_of(t)
+        if op is None:
             real = True
             continue
-        if t.group("bnum"):
-            v = _num(t.group("bnum"))
-            ops.append(Op("base", v if t.group("bop") == "+" else -v))
-        elif t.group("mnum") or t.group("mnum2"):
-            v = _num(t.group("mnum") or t.group("mnum2"))
-            ops.append(Op("mul", v, whole=bool(t.group("again") or t.group("again2"))))
-        elif t.group("dnum"):
-            v = _num(t.group("dnum"))
-            if v == 0:
-                raise InputSyntaxError("不能除以0", usage=USAGE)
-            ops.append(Op("div", v))
-        else:
-            v = _num(t.group("anum"))
-            ops.append(Op("add", v if t.group("aop") == "+" else -v))
+        ops.append(op)
         if len(ops) > MAX_OPS:
             raise InputSyntaxError(f"最多{MAX_OPS}个运算", usage=USAGE)
     return Calculation(base=base, ops=tuple(ops), real=real)
@@ -230,4 +246,15 @@ def evaluate(calc: Calculation) -> CalcResult:
     return CalcResult(result, exact, f"{text}={result}", mul, div)
 
 
-__all__ = ["USAGE", "CalcResult", "Calculation", "Op", "evaluate", "merge_factors", "parse_calculation"]
+__all__ = [
+    "TOKEN",
+    "USAGE",
+    "CalcResult",
+    "Calculation",
+    "Op",
+    "evaluate",
+    "merge_factors",
+    "number",
+    "op_of",
+    "parse_calculation",
+]

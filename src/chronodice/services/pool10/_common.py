@@ -1,0 +1,152 @@
+"""Helpers shared by the pool commands: whose card, group defaults, hidden replies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chronodice.core.commands import Call
+from chronodice.core.errors import InputSyntaxError, NotFound
+from chronodice.core.permissions import Perm, require
+from chronodice.core.reply import Reply
+from chronodice.rules.pool10 import (
+    DEFAULT_AGAIN,
+    Pool10Card,
+    PoolArgs,
+    ResolvedPool,
+    TieRule,
+    check_again,
+    evaluate_pool,
+)
+from chronodice.rules.pool10.check import MAX_BONUS
+from chronodice.rules.pool10.expr import Term
+from chronodice.store import CharacterRecord
+
+from ..characters import numeric_attributes
+
+SYSTEM = "pool10"
+SYSTEM_LABEL = "无限恐怖"
+SETTINGS_KEY = "pool10"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What the root asked for: ``.w`` result only, ``.ww`` every die, ``.wh`` hidden."""
+
+    detailed: bool
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class Side:
+    """Who rolls and with which card (``char`` is ``None`` for a plain-number NPC pool)."""
+
+    name: str
+    char: CharacterRecord | None
+
+
+def key_of(char: CharacterRecord) -> str:
+    return f"c{char.id}"
+
+
+def pool_args(
+    pool: tuple[Term, ...],
+    *,
+    again: int | None = None,
+    dc: int | None = None,
+    bonus: list[int] | None = None,
+    lost: list[int] | None = None,
+    odds: bool = False,
+    reason: str = "",
+) -> PoolArgs:
+    """The typed values of a pool form as the engine's :class:`PoolArgs`."""
+    agains = {t.again for t in pool if t.again is not None}
+    if again is not None:
+        agains.add(again)
+    if len(agains) > 1:
+        raise InputSyntaxError("一个骰池只能有一个加骰阈值")
+    total_bonus, total_lost = sum(bonus or ()), sum(lost or ())
+    if total_bonus > MAX_BONUS or total_lost > MAX_BONUS:
+        raise InputSyntaxError(f"附加成功或扣除的成功最多{MAX_BONUS}")
+    return PoolArgs(
+        terms=pool,
+        again=agains.pop() if agains else None,
+        dc=dc,
+        bonus=total_bonus,
+        lost=total_lost,
+        odds=bool(odds),
+        reason=reason,
+    )
+
+
+async def settings_of(call: Call) -> dict[str, Any]:
+    """The group's pool defaults (from the dispatcher's snapshot when there is one)."""
+    group = call.view.group if call.view is not None else None
+    if group is None:
+        group = await call.app.store.get_group(call.ctx.scope)
+    return dict(group.settings.get(SETTINGS_KEY, {}))
+
+
+async def require_gm(call: Call, what: str) -> None:
+    """The one permission policy, with this group's appointed GMs."""
+    group = call.view.group if call.view is not None else None
+    if group is None and call.ctx.group_id is not None:
+        group = await call.app.store.get_group(call.ctx.scope)
+    require(call.ctx, Perm.GM, what, gms=group.gms if group is not None else ())
+
+
+async def side_of(call: Call, user_id: str | None) -> Side:
+    """The active character of ``user_id`` (default: the sender) in this group."""
+    ctx = call.ctx
+    if (user_id is None or user_id == ctx.user_id) and call.view is not None:
+        char = call.view.character
+        return Side(name=char.name if char else call.name, char=char)
+    uid = user_id or ctx.user_id
+    char = await call.app.store.active_character(uid, ctx.scope)
+    name = char.name if char else await call.app.display_name(ctx, uid)
+    return Side(name=name, char=char)
+
+
+def resolve_pool(args: PoolArgs, side: Side, *, whose: str = "你") -> tuple[ResolvedPool, Pool10Card]:
+    if args.names and side.char is None:
+        raise NotFound(f"{whose}还没有角色卡，无法读取「{args.names[0][:20]}」：先用 .st 敏捷4潜行3 录入")
+    card = Pool10Card.of(side.char.data if side.char else None)
+    values = numeric_attributes(side.char)
+    owner = f"<{side.char.name}>的角色卡" if side.char else "角色卡"
+    return evaluate_pool(args, values, card.term_bonus, owner=owner), card
+
+
+def bonus_note(pool: ResolvedPool, extra: int, card_bonus: int = 0, card_label: str = "") -> str:
+    bits = [f"{p.label}{p.bonus}" for p in pool.parts if p.sign > 0 and p.bonus]
+    if card_bonus:
+        bits.append(f"{card_label}{card_bonus}")
+    if extra:
+        bits.append(f"指令{extra}")
+    if not bits:
+        return ""
+    total = pool.term_bonus + extra + card_bonus
+    return "+".join(bits) + (f"={total}" if len(bits) > 1 else "")
+
+
+def again_of(args: PoolArgs, settings: dict[str, Any]) -> int:
+    if args.again is not None:
+        return args.again
+    return check_again(int(settings.get("again", DEFAULT_AGAIN)))
+
+
+def tie_of(settings: dict[str, Any]) -> TieRule:
+    return TieRule(settings.get("tie", TieRule.AT_LEAST.value))
+
+
+def hide(call: Call, text: str, mode: Mode) -> list[Reply]:
+    """``.wh``: the group hears that a hidden pool was rolled; the result goes privately."""
+    if not mode.hidden or call.ctx.group_id is None:
+        return [Reply.say(text)]
+    name = call.name
+    return [
+        Reply.say(f"{name} 进行了一次暗骰池"),
+        Reply.whisper(
+            f"在群{call.ctx.group_id}中的暗骰池：\n{text}",
+            fallback=f"{name} 的暗骰结果无法私聊送达，请先加骰娘为好友",
+        ),
+    ]
