@@ -191,7 +191,10 @@ async def bat_end(call: Call) -> list[Reply]:
 
 
 @bat.sub(
-    "推进", "advance", params=[arg("to", Number(label="时间", signed=False))], help="把战斗时间推进到给定时刻（默认仅GM）"
+    "推进",
+    "advance",
+    params=[arg("to", Number(label="时间", signed=False))],
+    help="把战斗时间推进到给定时刻（默认仅GM）",
 )
 async def bat_advance(call: Call, to: float) -> list[Reply]:
     await _require_unless_open(call, "推进战斗时间")
