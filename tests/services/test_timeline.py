@@ -204,7 +204,7 @@ async def test_ex_and_neg_errors(app: App) -> None:
     assert "大于0" in await say(app, ".neg 0 35")
     await say(app, ".neg 10 35")
     assert "请正确输入.ne指令！" in await say(app, ".neg")
-    assert "参数应为数字" in await say(app, ".neg 1a")
+    assert "「1a」不是有效的RP" in await say(app, ".neg 1a")  # names the bad part (was: 参数应为数字)
 
 
 async def test_no_character_replies(app: App) -> None:

@@ -8,7 +8,9 @@ options: open GM-only commands to everyone, sheet-style display).
 Where the code lives (importing this package registers every command, in this order):
 
 * :mod:`._common`: shared store glue and helpers (settings, display, ``_active``, ``_mutate``,
-  ``_target``, ``_attr``, number parsing, ``_actor`` / ``_find_named``);
+  ``_target``, ``_actor`` / ``_find_named``, ``_require_unless_open``: GM decisions through
+  :mod:`chronodice.core.permissions`);
+* :mod:`.kinds`: the argument kinds (attribute, ``属性 影响数值|前摇t``, ``10t``, ``15d``, ``#3`` …);
 * :mod:`.characters`: ``.TLsetup .chr .lv .crd`` (and ``.crd``'s battle-timeline hook);
 * :mod:`.modifiers`: ``.buff .dr``;
 * :mod:`.weapons`: ``.setupWP .wp``;
@@ -26,7 +28,8 @@ Where the data lives:
   command.  Artillery ammunition is kept in the battle while it runs and written back to the
   character on ``.bat out`` / ``.bat end``.
 
-Short aliases (``.d``, ``.ch`` …) answer only when what follows looks like their arguments, so
+Every command is declared with typed sub-commands (``define`` + ``.sub``); the router answers a
+short alias glued to Latin letters only when a keyword or a typed argument reads them, so
 ``.draw``, ``.chat`` or ``.dice`` meant for other bots are ignored (MayuriBot answered them).
 """
 

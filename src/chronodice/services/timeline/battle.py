@@ -8,37 +8,28 @@ the battle while it runs and written back to the character on ``.bat out`` / ``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
-from chronodice.core.commands import Call, command
-from chronodice.core.errors import ChronoDiceError, IllegalAction, InputSyntaxError
+from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Prefixed, arg, opt, rest
+from chronodice.core.commands import Call, define
+from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
 from chronodice.rules.timeline.rounding import fmt, r0
 
-from ._common import (
-    SYS_CN,
-    SYSTEM,
-    T,
-    _actor,
-    _amount,
-    _battle,
-    _display,
-    _glued_alias,
-    _index,
-    _mutate,
-    _num,
-    _require_gm_unless_open,
-    _split_attr_amount,
-)
+from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _mutate, _require_unless_open
+from .kinds import Action, ActionKind, Amount, AmountKind, Number
 
 # ====================================================================== .bat
-BAT_USAGE = ".bat 属性 影响数值|前摇t [备注] | .bat wp 影响数值|前摇t|发数|re [备注] | .bat [图|记录 页|out|end|取消|先攻|推进 t]"
-BAT_WORDS = ("wp", "out", "end", "show", "pic", "img", "log", "cancel", "init", "advance")
+ACTOR_AFTER = opt("actor", OneOf(Prefixed(), Name(label="角色名")), label="角色名")
+WHO = opt("who", Mention())
+OUT_WORDS = ("out", "退出")
+CANCEL_WORDS = ("取消", "cancel")
+RELOAD = "re"
+WP_ARG = OneOf(Choice({"re": RELOAD, "reload": RELOAD, "装填": RELOAD, "换弹": RELOAD}), AmountKind())
 
 
 async def _apply_battle(
@@ -86,86 +77,147 @@ async def _show(call: Call, display: view.Display, *, picture: bool = False) -> 
     return [Reply.say(text)]
 
 
-@command(
+bat = define(
     "bat",
     aliases=("ba",),
-    usage=BAT_USAGE,
     summary="战斗时间轴：行动、查看、退出、结束、取消、先攻",
     detail=(
         "行动从自己上一个行动结算时开始，中途加入者从当前战斗时间开始。\n"
-        ".bat 取消：取消自己仍在前摇中的最近一个行动；.bat 图：时间轴图片；.bat 记录 [页]：全部行动；\n"
-        "GM：.bat end 结束；.bat 先攻 [角色名:]（被动方从先攻者前摇过半时开始）；.bat 推进 t；\n"
-        "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM）；.undo 撤销最近一条时间轴操作。"
+        "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM，.tlconf open 开放）；"
+        ".undo 撤销最近一条时间轴操作。"
     ),
     system=SYS_CN,
     group_only=True,
 )
-async def cmd_bat(call: Call) -> list[Reply]:
-    if _glued_alias(call, BAT_WORDS) or call.raw_args.lower().startswith("tle"):
-        return []
-    tokens = call.args.split()
+
+
+@bat.sub(
+    params=[
+        opt("actor", Prefixed()),
+        WHO,
+        arg(
+            "action",
+            OneOf(Choice({w: "out" for w in OUT_WORDS} | {w: "cancel" for w in CANCEL_WORDS}), ActionKind()),
+            label="属性 影响数值|前摇t",
+        ),
+        rest("note"),
+    ],
+    help="宣言行动（属性与数值顺序不限，可加备注）；角色名:/@玩家 代他人行动",
+)
+async def bat_action(
+    call: Call, actor: str | None, who: str | None, action: Action | str, note: str
+) -> list[Reply]:
+    if action == "out":
+        return await bat_out(call, actor, who)
+    if action == "cancel":
+        return await bat_cancel(call, actor, who)
+    assert isinstance(action, Action)
     display = await _display(call)
-    head = tokens[0].lower() if tokens else ""
-    if not tokens or head in ("show", "显示", "查看"):
-        return await _show(call, display)
-    if head in ("图", "pic", "img", "图片"):
-        return await _show(call, display, picture=True)
-    if head in ("记录", "log"):
-        page = _index(tokens[1]) if len(tokens) > 1 else 10**9
-        return [Reply.say(view.log_page(await _battle(call), display, page))]
-    if head in ("end", "结束"):
-        await _require_gm_unless_open(call, "结束战斗")
-        state = await _apply_battle(call, lambda s: (None, s))
-        await _write_back_ammo(call, list(state.participants))
-        return [Reply.say("战斗结束，时间轴归位√")]
-    if head in ("推进", "advance"):
-        await _require_gm_unless_open(call, "推进战斗时间")
-        to = _num(tokens[1]) if len(tokens) > 1 else None
-        if to is None:
-            raise call.usage_error("请给出要推进到的时间，如 .bat 推进 30")
-        _, done = await _apply_battle(call, lambda s: _pair(bt.advance(s, to)))
-        text = f"战斗时间推进到{fmt(to)}t，结算{len(done)}个行动"
-        return [
-            Reply.say(text + "\n" + view.timeline_text(bt.BattleState.from_dict(await _raw(call)), display))
-        ]
-    if head in ("先攻", "init"):
-        await _require_gm_unless_open(call, "设定先攻")
-        _, _, ref, _ = await _actor(call, tokens[1:])
-        passive = await _apply_battle(call, lambda s: _drop_events(bt.set_initiative(s, ref.key)))
-        return [Reply.say(f"[{ref.name}]先攻√ 其他角色从{fmt(passive)}t开始行动")]
-    _rec, char, ref, tokens = await _actor(call, tokens)
-    head = tokens[0].lower() if tokens else ""
-    if head in ("out", "退出"):
-        try:
-            state = await _apply_battle(call, lambda s: _with_state(bt.leave(s, ref.key)))
-        except IllegalAction:
-            return [Reply.say(f"角色[{ref.name}]没有参与战斗×")]
-        p = state.participant(ref.key)
-        await _write_back_ammo(call, [p] if p else [])
-        return [Reply.say(f"角色[{ref.name}]退出战斗√")]
-    if head in ("取消", "cancel"):
-        state, action = await _apply_battle(call, lambda s: _cancel(s, ref.key))
-        when = (
-            "（尚未开始）"
-            if action.cancelled_at == action.start
-            else f"于{display.windup(action.cancelled_at or 0)}t"
+    _rec, char, ref = await _actor(call, actor, who)
+    value = char.check(action.attr)
+
+    def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
+        new, act, events = bt.attribute_action(
+            s, ref, action.attr, value, impact=action.impact, time=action.time, note=note[:60]
         )
-        text = f"[{ref.name}]取消行动#{action.id}{when}√ 下一个行动从{display.windup(state.free_at(ref.key))}t开始"
-        return [Reply.say(text)]
-    if not tokens:
-        raise call.usage_error("请给出行动")
-    if head == "wp":
-        fn = _weapon_action(char, ref, tokens[1:])
-    else:
-        attr, impact, time, note = _split_attr_amount(tokens, BAT_USAGE)
-        value = char.check(attr)
+        return new, (new, act, events)
 
-        def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-            new, action, events = bt.attribute_action(
-                s, ref, attr, value, impact=impact, time=time, note=note
-            )
-            return new, (new, action, events)
+    return await _record(call, ref, fn, display)
 
+
+@bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
+async def bat_show(call: Call) -> list[Reply]:
+    return await _show(call, await _display(call))
+
+
+@bat.sub("图", "图片", "pic", "img", help="时间轴图片")
+async def bat_picture(call: Call) -> list[Reply]:
+    return await _show(call, await _display(call), picture=True)
+
+
+@bat.sub("记录", "log", params=[opt("page", Int(label="页", min=1))], help="全部行动记录（分页）")
+async def bat_log(call: Call, page: int | None) -> list[Reply]:
+    display = await _display(call)
+    return [Reply.say(view.log_page(await _battle(call), display, page or 10**9))]
+
+
+@bat.sub(
+    "wp",
+    params=[opt("actor", Prefixed()), WHO, arg("arg", WP_ARG, label="影响数值|前摇t|发数|re"), rest("note")],
+    help="用当前武器行动（增幅：影响数值或前摇t；火力：发数或 re 装填）",
+)
+async def bat_weapon(
+    call: Call, actor: str | None, who: str | None, arg: float | str | Amount, note: str
+) -> list[Reply]:
+    display = await _display(call)
+    _rec, char, ref = await _actor(call, actor, who)
+    return await _record(call, ref, _weapon_action(call, char, ref, arg, note[:60]), display)
+
+
+@bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
+async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]:
+    _rec, _char, ref = await _actor(call, actor, who)
+    try:
+        state = await _apply_battle(call, lambda s: _with_state(bt.leave(s, ref.key)))
+    except IllegalAction:
+        return [Reply.say(f"角色[{ref.name}]没有参与战斗×")]
+    p = state.participant(ref.key)
+    await _write_back_ammo(call, [p] if p else [])
+    return [Reply.say(f"角色[{ref.name}]退出战斗√")]
+
+
+@bat.sub(*CANCEL_WORDS, params=[ACTOR_AFTER, WHO], help="取消自己仍在前摇中的最近一个行动")
+async def bat_cancel(call: Call, actor: str | None, who: str | None) -> list[Reply]:
+    display = await _display(call)
+    _rec, _char, ref = await _actor(call, actor, who)
+    state, action = await _apply_battle(call, lambda s: _cancel(s, ref.key))
+    when = (
+        "（尚未开始）"
+        if action.cancelled_at == action.start
+        else f"于{display.windup(action.cancelled_at or 0)}t"
+    )
+    text = (
+        f"[{ref.name}]取消行动#{action.id}{when}√ 下一个行动从{display.windup(state.free_at(ref.key))}t开始"
+    )
+    return [Reply.say(text)]
+
+
+@bat.sub("end", "结束", help="结束战斗，时间轴归位（默认仅GM）")
+async def bat_end(call: Call) -> list[Reply]:
+    await _require_unless_open(call, "结束战斗")
+    state = await _apply_battle(call, lambda s: (None, s))
+    await _write_back_ammo(call, list(state.participants))
+    return [Reply.say("战斗结束，时间轴归位√")]
+
+
+@bat.sub(
+    "推进",
+    "advance",
+    params=[arg("to", Number(label="时间", signed=False))],
+    help="把战斗时间推进到给定时刻（默认仅GM）",
+)
+async def bat_advance(call: Call, to: float) -> list[Reply]:
+    await _require_unless_open(call, "推进战斗时间")
+    display = await _display(call)
+    _, done = await _apply_battle(call, lambda s: _pair(bt.advance(s, to)))
+    text = f"战斗时间推进到{fmt(to)}t，结算{len(done)}个行动"
+    return [Reply.say(text + "\n" + view.timeline_text(bt.BattleState.from_dict(await _raw(call)), display))]
+
+
+@bat.sub("先攻", "init", params=[ACTOR_AFTER, WHO], help="设定先攻者，被动方从其前摇过半时开始（默认仅GM）")
+async def bat_init(call: Call, actor: str | None, who: str | None) -> list[Reply]:
+    await _require_unless_open(call, "设定先攻")
+    _, _, ref = await _actor(call, actor, who)
+    passive = await _apply_battle(call, lambda s: _drop_events(bt.set_initiative(s, ref.key)))
+    return [Reply.say(f"[{ref.name}]先攻√ 其他角色从{fmt(passive)}t开始行动")]
+
+
+async def _record(
+    call: Call,
+    ref: bt.ParticipantRef,
+    fn: Callable[[bt.BattleState], tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]],
+    display: view.Display,
+) -> list[Reply]:
     state, action, events = await _apply_battle(call, fn, create=True)
     lines = []
     if any(e.kind == "join" for e in events):
@@ -180,24 +232,19 @@ async def cmd_bat(call: Call) -> list[Reply]:
 
 
 def _weapon_action(
-    char: TLCharacter, ref: bt.ParticipantRef, tokens: list[str]
+    call: Call, char: TLCharacter, ref: bt.ParticipantRef, arg: str | Amount, note: str
 ) -> Callable[[bt.BattleState], tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]]:
     weapon = char.weapon()
-    if not tokens:
-        raise InputSyntaxError("请给出影响数值、前摇t、发射弹药数或 re（装填）", usage=BAT_USAGE)
-    arg, note = tokens[0], " ".join(tokens[1:])[:60]
     if weapon.type == "other":
         raise IllegalAction("战斗指令不支持[其他]类型武器×")
     if weapon.type == "artillery":
-        if re.match(r"^(re(load)?|装填|换弹)$", arg.lower()):
+        if arg == RELOAD:
             shots: int | None = None
         else:
-            if arg[-1:] in ("t", "T"):
+            assert isinstance(arg, Amount)
+            if arg.time:
                 raise IllegalAction("武器指令错误× 火力武器必须使用数字作为发射弹药数！")
-            n = _num(arg)
-            if n is None:
-                raise InputSyntaxError(f"[{arg[:10]}]不是数字", usage=BAT_USAGE)
-            shots = int(r0(n))
+            shots = int(r0(arg.value))
 
         def fire(
             s: bt.BattleState,
@@ -206,11 +253,10 @@ def _weapon_action(
             return new, (new, action, events)
 
         return fire
-    amount = _amount(arg)
-    if amount is None:
-        raise InputSyntaxError(f"[{arg[:10]}]不是数字（影响数值如 150，前摇如 10t）", usage=BAT_USAGE)
+    if not isinstance(arg, Amount):
+        raise call.usage_error("增幅武器需要影响数值或前摇t")
     value = char.check(weapon.attribute or "strength")
-    impact, time = (None, amount[0]) if amount[1] else (amount[0], None)
+    impact, time = (None, arg.value) if arg.time else (arg.value, None)
 
     def swing(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
         new, action, events = bt.amplifier_action(s, ref, weapon, value, impact=impact, time=time, note=note)

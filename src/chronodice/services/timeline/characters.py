@@ -7,11 +7,12 @@ this group, records the 体力/意志 change on the battle timeline (``_battle_r
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from chronodice.core.commands import Call, command
+from chronodice.core.args import Int, Mention, Name, Num, Prefixed, arg, opt, rest
+from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.limits import MAX_MESSAGE_CHARS
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
@@ -28,48 +29,58 @@ from chronodice.rules.timeline.rounding import fmt
 from chronodice.store import CharacterRecord
 
 from ..characters import bind_here, check_name
-from ._common import SYS_CN, SYSTEM, _active, _actor, _glued_alias, _index, _mutate, _num
-
+from ._common import SYS_CN, SYSTEM, _active, _actor, _mutate
+from .kinds import Token
 
 # ====================================================================== .TLsetup / .chr / .lv
-@command(
+ACTOR = opt("actor", Prefixed())
+WHO = opt("who", Mention())
+INDEX = Int(label="序号")
+
+tlsetup = define(
     "TLsetup",
     aliases=("tlsetu",),
-    usage=TLSETUP_USAGE,
     summary="导入时间线人物卡（粘贴人物卡生成的 .TLsetup 整行）",
-    detail="键不分先后，支持全角标点和结尾逗号；同名角色会被覆盖（体力/意志保留）并选为当前角色。",
+    detail="格式："
+    + TLSETUP_USAGE
+    + "\n键不分先后，支持全角标点和结尾逗号；同名角色会被覆盖（体力/意志保留）并选为当前角色。",
     system=SYS_CN,
 )
-async def cmd_tlsetup(call: Call) -> list[Reply]:
-    imported = parse_tlsetup(call.args)
-    sheet = imported.sheet
+
+
+@tlsetup.sub(
+    params=[rest("sheet", "人物卡整行", max_len=MAX_MESSAGE_CHARS)], help="导入或覆盖人物卡", when_empty=True
+)
+async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
+    imported = parse_tlsetup(sheet)
+    sheet_ = imported.sheet
     store, ctx = call.app.store, call.ctx
-    check_name(sheet.name, "姓名")
-    existing = await store.find_character(ctx.user_id, sheet.name)
+    check_name(sheet_.name, "姓名")
+    existing = await store.find_character(ctx.user_id, sheet_.name)
     if existing is not None and existing.system != SYSTEM:
-        raise IllegalAction(f"你已有名为「{sheet.name}」的其他系统角色，请换一个名字")
+        raise IllegalAction(f"你已有名为「{sheet_.name}」的其他系统角色，请换一个名字")
     if existing is None:
-        char = import_sheet(sheet)
+        char = import_sheet(sheet_)
         try:
             rec = await store.create_character(
                 ctx.user_id,
-                sheet.name,
+                sheet_.name,
                 system=SYSTEM,
                 attributes=char.attributes_for_dice(),
                 data={SYSTEM: char.to_dict()},
             )
         except IllegalAction:
-            rec = await store.find_character(ctx.user_id, sheet.name)
+            rec = await store.find_character(ctx.user_id, sheet_.name)
             if rec is None:
                 raise
-            _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet, c), None))
+            _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet_, c), None))
     else:
         rec = existing
-        _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet, c), None))
+        _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet_, c), None))
     await bind_here(store, ctx, rec.id)
     d, res = char.derived(), char.resources
     lines = [
-        f"[{sheet.name}] 的TL属性设置完成√",
+        f"[{sheet_.name}] 的TL属性设置完成√",
         f"体力 {fmt(res.hp)}/{fmt(res.hp_full)} 意志 {fmt(res.mp)}/{fmt(res.mp_full)}"
         f" 负重 {fmt(d.carried)}/{fmt(d.max_load)} 现金 {fmt(res.cash)}",
     ]
@@ -80,20 +91,14 @@ async def cmd_tlsetup(call: Call) -> list[Reply]:
     return [Reply.say("\n".join(lines))]
 
 
-@command(
-    "chr",
-    aliases=("ch",),
-    usage=".chr [序号 | show | del 序号]",
-    summary="时间线角色：列表 / 选择 / 查看（图片） / 删除",
-    system=SYS_CN,
-)
-async def cmd_chr(call: Call) -> list[Reply]:
-    if _glued_alias(call, ("show", "del")):
-        return []
+chr_ = define("chr", aliases=("ch",), summary="时间线角色：列表 / 选择 / 查看（图片） / 删除", system=SYS_CN)
+
+
+@chr_.sub(params=[opt("index", INDEX)], help="列出角色；给出序号则选择该角色", when_empty=True)
+async def chr_select(call: Call, index: int | None) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
-    tokens = call.args.split()
     chars = await store.list_characters(ctx.user_id, system=SYSTEM)
-    if not tokens:
+    if index is None:
         if not chars:
             raise NotFound(f"{await call.app.display_name(ctx)}还没有角色× 请先用 .TLsetup 导入人物卡")
         active = await store.active_character(ctx.user_id, ctx.scope)
@@ -102,39 +107,40 @@ async def cmd_chr(call: Call) -> list[Reply]:
             lines.append(f"[{'●' if active and active.id == c.id else k}] {c.name}")
         lines.append("请在指令后使用索引数字来更改角色选择")
         return [Reply.say("\n".join(lines))]
-    head = tokens[0].lower()
-    if "show" in head or head in ("查看", "显示"):
-        _, char = await _active(call)
-        text = view.character_text(char)
-        return [Reply(text=text, image=view.sheet_image(char))]
-    if head.startswith("del") or head == "删除":
-        if len(tokens) < 2:
-            raise call.usage_error("请给出要删除的角色序号")
-        k = _index(tokens[1])
-        if not 1 <= k <= len(chars):
-            raise IllegalAction(f"序号错误× 应为1到{len(chars)}")
-        gone = chars[k - 1]
-        await store.delete_character(gone.id)
-        return [Reply.say(f"已删除角色 [{gone.name}]√")]
-    if len(tokens) == 1 and _num(tokens[0]) is not None:
-        if not chars:
-            raise NotFound("还没有角色× 请先用 .TLsetup 导入人物卡")
-        k = min(max(_index(tokens[0]), 1), len(chars))
-        await bind_here(store, ctx, chars[k - 1].id)
-        return [Reply.say(f"已选择角色 [{chars[k - 1].name}]√")]
-    raise call.usage_error("无法理解的参数")
+    if not chars:
+        raise NotFound("还没有角色× 请先用 .TLsetup 导入人物卡")
+    k = min(max(index, 1), len(chars))
+    await bind_here(store, ctx, chars[k - 1].id)
+    return [Reply.say(f"已选择角色 [{chars[k - 1].name}]√")]
 
 
-@command("lv", usage=".lv +n | .lv -n", summary="等级变更（全属性按等级比例变化）", system=SYS_CN)
-async def cmd_lv(call: Call) -> list[Reply]:
-    arg = call.args.replace(" ", "")
-    value = _num(arg)
-    if value is None or arg[:1] not in "+-" or not arg:
-        raise call.usage_error("请输入带正负号的数字，如 .lv +1")
-    if abs(value) > 10000:
+@chr_.sub("show", "查看", "显示", help="查看当前角色（图片）")
+async def chr_show(call: Call) -> list[Reply]:
+    _, char = await _active(call)
+    text = view.character_text(char)
+    return [Reply(text=text, image=view.sheet_image(char))]
+
+
+@chr_.sub("del", "删除", params=[arg("index", INDEX)], help="删除一个角色")
+async def chr_del(call: Call, index: int) -> list[Reply]:
+    store, ctx = call.app.store, call.ctx
+    chars = await store.list_characters(ctx.user_id, system=SYSTEM)
+    if not 1 <= index <= len(chars):
+        raise IllegalAction(f"序号错误× 应为1到{len(chars)}")
+    gone = chars[index - 1]
+    await store.delete_character(gone.id)
+    return [Reply.say(f"已删除角色 [{gone.name}]√")]
+
+
+lv = define("lv", summary="等级变更（全属性按等级比例变化）", system=SYS_CN)
+
+
+@lv.sub(params=[arg("delta", Num(label="带正负号的数字", sign_required=True))], help="等级 +n 或 -n")
+async def cmd_lv(call: Call, delta: float) -> list[Reply]:
+    if abs(delta) > 10000:
         raise IllegalAction("等级变化太大")
     rec, _ = await _active(call)
-    old, new, pct = await _mutate(call, rec, lambda c: set_level(c, value))
+    old, new, pct = await _mutate(call, rec, lambda c: set_level(c, delta))
     return [
         Reply.say(
             f"[{new.name}]等级变更: {view.arrow(old.level, new.level)}\n"
@@ -144,9 +150,6 @@ async def cmd_lv(call: Call) -> list[Reply]:
 
 
 # ====================================================================== .crd
-_CRD = re.compile(r"^(\S+?)\s*([+-]?\d+(?:\.\d+)?)\s*(.*)$")
-
-
 def _resource(word: str) -> str | None:
     w = word.lower()
     for key, names in (("hp", "体力|hp"), ("mp", "意志|mp"), ("cash", "现金|cash")):
@@ -159,41 +162,66 @@ def _sign(x: float) -> str:
     return f"+{fmt(x)}" if x > 0 else fmt(x)
 
 
-@command(
-    "crd",
-    usage=".crd | .crd reset | .crd [角色名:|@玩家] 体力/hp/意志/mp/现金/cash ±n [伤害类型]",
-    summary="体力、意志、现金：查看、重置、变更（按 .dr 修饰计算）",
-    system=SYS_CN,
+crd = define("crd", summary="体力、意志、现金：查看、重置、变更（按 .dr 修饰计算）", system=SYS_CN)
+
+
+async def _crd_target(call: Call, actor: str | None, who: str | None) -> tuple[CharacterRecord, TLCharacter]:
+    if actor or who is not None:
+        rec, char, _ = await _actor(call, actor, who)  # the GM hurts an NPC or a player
+        return rec, char
+    return await _active(call)
+
+
+@crd.sub("reset", "重置", params=[ACTOR, WHO], help="体力、意志回满")
+async def crd_reset(call: Call, actor: str | None, who: str | None) -> list[Reply]:
+    rec, _ = await _crd_target(call, actor, who)
+    _, new, _ = await _mutate(call, rec, lambda c: (reset_resources(c), None))
+    res = new.resources
+    return [
+        Reply.say(
+            f"{new.name}: 状态重置 体力: {fmt(res.hp)}/{fmt(res.hp_full)} 意志: {fmt(res.mp)}/{fmt(res.mp_full)}"
+        )
+    ]
+
+
+@crd.sub(
+    params=[
+        ACTOR,
+        WHO,
+        opt("resource", Name(label="体力/意志/现金")),
+        opt("amount", Num(label="±n")),
+        opt("damage_type", Token(label="伤害类型", max_len=10)),
+    ],
+    help="查看，或变更体力/hp、意志/mp、现金/cash（代他人默认仅GM）",
+    when_empty=True,
 )
-async def cmd_crd(call: Call) -> list[Reply]:
-    args = call.args.strip()
-    tokens = args.split()
-    if tokens and (":" in tokens[0] or call.ctx.at_ids):
-        rec, char, _, rest = await _actor(call, tokens)  # the GM hurts an NPC or a player
-        args = " ".join(rest)
-    else:
-        rec, char = await _active(call)
-    if not args:
+async def cmd_crd(
+    call: Call,
+    actor: str | None,
+    who: str | None,
+    resource: str | None,
+    amount: float | None,
+    damage_type: str | None,
+) -> list[Reply]:
+    rec, char = await _crd_target(call, actor, who)
+    if resource is None and amount is None and damage_type is None:
         return [Reply.say(view.crd_text(char))]
-    if args.lower() in ("reset", "重置"):
-        _, new, _ = await _mutate(call, rec, lambda c: (reset_resources(c), None))
-        res = new.resources
-        return [
-            Reply.say(
-                f"{new.name}: 状态重置 体力: {fmt(res.hp)}/{fmt(res.hp_full)} 意志: {fmt(res.mp)}/{fmt(res.mp_full)}"
-            )
-        ]
-    m = _CRD.match(args)
-    if m is None:
+    if resource is not None and resource.lower() in ("reset", "重置") and amount is None:
+        return await crd_reset(call, actor, who)
+    key = _resource(resource or "")
+    if key is None:
+        word = resource or (fmt(amount) if amount is not None else damage_type or "")
+        raise call.usage_error(f"资源错误× 不存在资源[{word[:10]}] 可选：体力/hp 意志/mp 现金/cash")
+    if amount is None:
         raise call.usage_error("数字错误×请输入一个带正负号的数字作为第二个变量")
-    resource = _resource(m.group(1))
-    if resource is None:
-        raise call.usage_error(f"资源错误× 不存在资源[{m.group(1)[:10]}] 可选：体力/hp 意志/mp 现金/cash")
-    amount = float(m.group(2))
     if abs(amount) > 1e9:
         raise IllegalAction("数值太大")
-    damage_type = m.group(3).strip()[:10] or None
+    return await _crd_change(call, rec, key, amount, damage_type)
 
+
+async def _crd_change(
+    call: Call, rec: CharacterRecord, resource: str, amount: float, damage_type: str | None
+) -> list[Reply]:
     def transition(c: TLCharacter) -> tuple[TLCharacter, Any]:
         change = None
         delta = amount

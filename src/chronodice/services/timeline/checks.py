@@ -8,10 +8,10 @@ under ``"timeline"`` (see :mod:`._common`).
 
 from __future__ import annotations
 
-import re
-
-from chronodice.core.commands import Call, command
+from chronodice.core.args import Flag, Mention, OneOf, arg, many, opt
+from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
@@ -36,53 +36,68 @@ from ._common import (
     SYS_CN,
     SYSTEM,
     _active,
-    _attr,
     _battle,
     _display,
     _find_named,
-    _glued_alias,
-    _index,
     _load,
-    _num,
-    _require_gm_unless_open,
+    _require_unless_open,
     _settings,
-    _split_attr_amount,
     _target,
     _update_settings,
 )
-
+from .kinds import (
+    ACTION_REF,
+    RANDOM_LEVEL,
+    RATIO,
+    Action,
+    ActionKind,
+    ActionRef,
+    Attribute,
+    Number,
+    OnOff,
+    RandomLevel,
+    Ratio,
+    Token,
+)
 
 # ====================================================================== .tar / .ex / .neg / .pre
-@command(
+ATTR = arg("attr", Attribute())
+
+tar = define(
     "tar",
     aliases=("ta",),
-    usage=".tar | .tar 目标数值 | .tar 等级 难度 | .tar 等级d（随机难度1d20）",
     summary="查看或设定本群目标数值（设定默认仅GM）",
+    detail="设定：.tar 目标数值 | .tar 等级 难度 | .tar 等级d（随机难度1d20）",
     system=SYS_CN,
 )
-async def cmd_tar(call: Call) -> list[Reply]:
-    if _glued_alias(call):
-        return []
-    tokens = call.args.split()
-    if not tokens:
-        target = (await _settings(call)).get("target")
-        return [Reply.say(f"目标数值: {target}" if target else "未设定目标数值×")]
-    await _require_gm_unless_open(call, "设定目标数值")
+
+
+@tar.sub("查看", "show", help="查看本群目标数值", when_empty=True)
+async def tar_show(call: Call) -> list[Reply]:
+    target = (await _settings(call)).get("target")
+    return [Reply.say(f"目标数值: {target}" if target else "未设定目标数值×")]
+
+
+@tar.sub(
+    params=[
+        arg("level", OneOf(RANDOM_LEVEL, Number()), label="目标数值或等级"),
+        opt("difficulty", Number(label="难度")),
+    ],
+    help="设定目标数值：目标数值 | 等级 难度 | 等级d（随机难度1d20）",
+)
+async def tar_set(call: Call, level: float | RandomLevel, difficulty: float | None) -> list[Reply]:
+    await _require_unless_open(call, "设定目标数值")
     prefix = ""
-    if len(tokens) == 1 and tokens[0][-1:] in ("d", "D"):
-        level = _num(tokens[0][:-1])
-        if level is None or level <= 0:
+    if isinstance(level, RandomLevel):
+        if level.level <= 0 or difficulty is not None:
             raise call.usage_error("指令错误× 请正确输入.tar指令!")
         roll = call.app.rng.randint(1, 20)
         prefix = f"随机难度：{roll}\n"
-        value = target_value(level, roll)
-    elif len(tokens) in (1, 2):
-        nums = [_num(t) for t in tokens]
-        if any(n is None or n <= 0 for n in nums):
-            raise call.usage_error("指令错误× 目标数值、等级和难度应为正数")
-        value = round(nums[0]) if len(nums) == 1 else target_value(nums[0], nums[1])  # type: ignore[arg-type]
+        value = target_value(level.level, roll)
     else:
-        raise call.usage_error("指令错误× 请正确输入.tar指令!")
+        if level <= 0 or (difficulty is not None and difficulty <= 0):
+            raise call.usage_error("指令错误× 目标数值、等级和难度应为正数")
+        value = round(level) if difficulty is None else target_value(level, difficulty)
     if not 0 < value <= 10**9:
         raise IllegalAction("目标数值应为正数（最多10亿）")
     await _update_settings(call, lambda s: {**s, "target": value})
@@ -110,15 +125,13 @@ def _check_lines(
     ]
 
 
-@command("ex", usage=".ex 属性", summary="属性检定（成功率=属性/(5×目标数值)）", system=SYS_CN)
-async def cmd_ex(call: Call) -> list[Reply]:
-    if _glued_alias(call, tuple(CN)):
-        return []
-    if not call.args:
-        raise call.usage_error("请给出属性")
+ex = define("ex", summary="属性检定（成功率=属性/(5×目标数值)）", system=SYS_CN)
+
+
+@ex.sub(params=[ATTR], help="属性检定（需先由GM用 .tar 设定目标数值）")
+async def cmd_ex(call: Call, attr: str) -> list[Reply]:
     target = await _target(call)
     _, char = await _active(call)
-    attr = _attr(call.args.split()[0])
     value = char.check(attr)
     rate = check_rate(value, target)
     result = roll_check(rate, call.app.rng)
@@ -128,23 +141,29 @@ async def cmd_ex(call: Call) -> list[Reply]:
     return [Reply.say("\n".join(lines))]
 
 
-@command(
+neg = define(
     "neg",
     aliases=("ne",),
-    usage=".neg RP | .neg 对象等级 对象智力% | .neg RP 对象等级 对象智力%",
     summary="交涉检定（RP评分 + 交涉加成，对象等级和智力%）",
+    detail=".neg RP：检定；.neg 对象等级 对象智力%：设定交涉对象；.neg RP 对象等级 对象智力%：设定并检定",
     system=SYS_CN,
 )
-async def cmd_neg(call: Call) -> list[Reply]:
-    if _glued_alias(call):
-        return []
-    tokens = call.args.split()
-    nums = [_num(t) for t in tokens]
-    if any(n is None for n in nums) or len(tokens) > 3:
-        raise call.usage_error("参数应为数字")
+
+
+@neg.sub(
+    params=[
+        opt("a", Number(), label="RP"),
+        opt("b", Number(), label="对象等级"),
+        opt("c", Number(), label="对象智力%"),
+    ],
+    help="交涉检定，或设定交涉对象",
+    when_empty=True,
+)
+async def cmd_neg(call: Call, a: float | None, b: float | None, c: float | None) -> list[Reply]:
+    nums = [n for n in (a, b, c) if n is not None]
     stored = (await _settings(call)).get("neg")
     if len(nums) in (2, 3):
-        level, intel = r0(nums[-2]), r0(nums[-1])  # type: ignore[arg-type]
+        level, intel = r0(nums[-2]), r0(nums[-1])
         if level <= 0 or intel <= 0:
             raise IllegalAction("交涉对象的等级和智力%都应大于0")
         stored = {"level": level, "int": intel}
@@ -156,7 +175,6 @@ async def cmd_neg(call: Call) -> list[Reply]:
     if not nums:
         raise call.usage_error("请正确输入.ne指令！")
     rp = nums[0]
-    assert rp is not None
     _, char = await _active(call)
     rate = negotiation_rate(rp, char.derived().negotiation_bonus, char.level, stored["level"], stored["int"])
     roll = call.app.rng.randint(1, 100)
@@ -168,17 +186,12 @@ async def cmd_neg(call: Call) -> list[Reply]:
     ]
 
 
-@command(
-    "pre",
-    aliases=("pr",),
-    usage=".pre 属性 影响数值 | .pre 属性 前摇t",
-    summary="前摇/影响数值计算（不记录）",
-    system=SYS_CN,
-)
-async def cmd_pre(call: Call) -> list[Reply]:
-    if _glued_alias(call):
-        return []
-    attr, impact, time, _ = _split_attr_amount(call.args.split(), call.spec.usage if call.spec else "")
+pre = define("pre", aliases=("pr",), summary="前摇/影响数值计算（不记录）", system=SYS_CN)
+
+
+@pre.sub(params=[arg("action", ActionKind())], help="属性 影响数值 → 前摇；属性 前摇t → 影响数值（顺序不限）")
+async def cmd_pre(call: Call, action: Action) -> list[Reply]:
+    attr, impact, time = action
     _, char = await _active(call)
     value = char.check(attr)
     display = await _display(call)
@@ -198,11 +211,11 @@ async def cmd_pre(call: Call) -> list[Reply]:
 
 
 # ====================================================================== new checks
-async def _participant_chars(call: Call, names: list[str]) -> list[tuple[str, TLCharacter]]:
+async def _participant_chars(call: Call, who: list[str], names: list[str]) -> list[tuple[str, TLCharacter]]:
     """Characters named by @ mentions (their active one) and by name (own or in the battle)."""
     store, ctx = call.app.store, call.ctx
     out: list[tuple[str, TLCharacter]] = []
-    for uid in ctx.at_ids:
+    for uid in who:
         rec = await store.active_character(uid, ctx.scope)
         if rec is None or rec.system != SYSTEM:
             chars = await store.list_characters(uid, system=SYSTEM)
@@ -216,25 +229,35 @@ async def _participant_chars(call: Call, names: list[str]) -> list[tuple[str, TL
     return out
 
 
-@command(
+coop = define(
     "coop",
     aliases=("协同",),
-    usage=".coop 属性 [@玩家…] [角色名…] [数值…]",
     summary="协同检定：相关属性相加后 /(5×目标数值)",
     detail="发起者的当前角色自动参加；@玩家 用其当前角色；也可写角色名或直接写数值（如NPC的 80）。",
     system=SYS_CN,
 )
-async def cmd_coop(call: Call) -> list[Reply]:
-    tokens = call.args.split()
-    if not tokens:
-        raise call.usage_error("请给出属性")
+
+
+@coop.sub(
+    params=[
+        ATTR,
+        many("who", Mention(), required=False),
+        many(
+            "others",
+            OneOf(Number(label="数值"), Token(label="角色名", max_len=20)),
+            required=False,
+            label="角色名或数值",
+        ),
+    ],
+    help="协同检定（至少两个参与者）",
+)
+async def cmd_coop(call: Call, attr: str, who: list[str], others: list[float | str]) -> list[Reply]:
     target = await _target(call)
-    attr = _attr(tokens[0])
     _, own = await _active(call)
     parts: list[tuple[str, float]] = [(own.name, own.check(attr))]
-    names = [t for t in tokens[1:] if _num(t) is None]
-    parts += [(n, c.check(attr)) for n, c in await _participant_chars(call, names)]
-    parts += [("数值", float(n)) for t in tokens[1:] if (n := _num(t)) is not None]
+    names = [o for o in others if isinstance(o, str)]
+    parts += [(n, c.check(attr)) for n, c in await _participant_chars(call, who, names)]
+    parts += [("数值", float(o)) for o in others if not isinstance(o, str)]
     if len(parts) < 2:
         raise call.usage_error("协同检定至少需要两个参与者")
     total = sum(v for _, v in parts)
@@ -254,37 +277,42 @@ async def cmd_coop(call: Call) -> list[Reply]:
     return [Reply.say("\n".join(lines))]
 
 
-_RATIO = re.compile(r"^(\d+)/(\d+(?:\.\d+)?)%?$")
-
-
-@command(
+opp = define(
     "opp",
     aliases=("对抗",),
-    usage=".opp 属性 @对手|角色名 [对手属性] | .opp 骰值/成功率 骰值/成功率",
     summary="对抗检定：双方以同一目标数值检定，骰值/成功率比值小者胜",
     system=SYS_CN,
 )
-async def cmd_opp(call: Call) -> list[Reply]:
-    tokens = call.args.split()
-    ratios = [_RATIO.match(t) for t in tokens]
-    if len(tokens) == 2 and all(ratios):
-        a, b = (ratio(int(m.group(1)), float(m.group(2))) for m in ratios if m)
+OPP_WORD = OneOf(RATIO, Token(label="角色名或属性", max_len=20))
+
+
+@opp.sub(
+    params=[
+        arg("first", OneOf(RATIO, Attribute()), label="属性或骰值/成功率"),
+        many("who", Mention(), required=False),
+        many("rest", OPP_WORD, required=False, label="对手 [对手属性]"),
+    ],
+    help="属性 @对手|角色名 [对手属性]：双方检定；骰值/成功率 骰值/成功率：只比较",
+)
+async def cmd_opp(call: Call, first: str | Ratio, who: list[str], rest: list[str | Ratio]) -> list[Reply]:
+    if isinstance(first, Ratio):
+        if who or len(rest) != 1 or not isinstance(rest[0], Ratio):
+            raise call.usage_error("请给出两个 骰值/成功率")
+        a, b = ratio(first.roll, first.rate), ratio(rest[0].roll, rest[0].rate)
         winner = opposed_winner(a, b)
         verdict = {"a": "前者胜出", "b": "后者胜出", "tie": "比值相同，平局，由主持人裁定"}[winner]
-        return [Reply.say(f"对抗：{tokens[0]} = {a:g}，{tokens[1]} = {b:g}\n比值小者胜 → {verdict}")]
-    if not tokens:
-        raise call.usage_error("请给出属性和对手")
+        return [Reply.say(f"对抗：{first.text} = {a:g}，{rest[0].text} = {b:g}\n比值小者胜 → {verdict}")]
     target = await _target(call)
-    attr = _attr(tokens[0])
-    rest = tokens[1:]
+    attr = first
+    names = [r.text if isinstance(r, Ratio) else r for r in rest]
     other_attr = attr
-    if rest and lookup_attribute(rest[-1]) is not None and (len(rest) > 1 or call.ctx.at_ids):
-        other_attr = _attr(rest[-1])
-        rest = rest[:-1]
-    _, me = await _active(call)
-    others = await _participant_chars(call, rest)
-    if len(others) != 1:
+    if names and lookup_attribute(names[-1]) is not None and (len(names) > 1 or who):
+        other_attr = lookup_attribute(names[-1]) or attr
+        names = names[:-1]
+    if len(who) + len(names) != 1:
         raise call.usage_error("请用@或角色名指定一个对手")
+    _, me = await _active(call)
+    others = await _participant_chars(call, who, names)
     other_name, other = others[0]
     display = await _display(call)
     rows = []
@@ -304,22 +332,25 @@ async def cmd_opp(call: Call) -> list[Reply]:
     return [Reply.say("\n".join([f"对抗检定 目标{target}", *shown, f"比值小者胜 → {verdict}"]))]
 
 
-@command(
+clash = define(
     "clash",
     aliases=("交互",),
-    usage=".clash 影响数值 影响数值 | .clash #行动 #行动",
     summary="交互（打断/闪避/招架）：大者的影响数值减去小者",
     system=SYS_CN,
 )
-async def cmd_clash(call: Call) -> list[Reply]:
-    tokens = call.args.replace("#", " #").split()
-    if len(tokens) != 2:
-        raise call.usage_error("需要两个影响数值或两个行动编号")
-    if all(t.startswith("#") for t in tokens):
+CLASH_ARG = OneOf(ACTION_REF, Number(label="影响数值", signed=False))
+
+
+@clash.sub(
+    params=[arg("a", CLASH_ARG, label="影响数值或#行动"), arg("b", CLASH_ARG, label="影响数值或#行动")],
+    help="两个影响数值，或时间轴上的两个 #行动编号",
+)
+async def cmd_clash(call: Call, a: float | ActionRef, b: float | ActionRef) -> list[Reply]:
+    if isinstance(a, ActionRef) and isinstance(b, ActionRef):
         state = await _battle(call)
-        acts = [state.action(_index(t[1:])) for t in tokens]
-        names = [(state.participant(a.key) or bt.Participant(a.key, a.key, "", 0)).name for a in acts]
-        values = [a.impact for a in acts]
+        acts = [state.action(r.id) for r in (a, b)]
+        names = [(state.participant(x.key) or bt.Participant(x.key, x.key, "", 0)).name for x in acts]
+        values = [x.impact for x in acts]
         winner, left = interaction(values[0], values[1])
         lines = [
             f"交互：{names[0]}#{acts[0].id} {fmt(values[0])} vs {names[1]}#{acts[1].id} {fmt(values[1])}"
@@ -329,11 +360,10 @@ async def cmd_clash(call: Call) -> list[Reply]:
                 f"注意：两个行动在时间上不重叠（{fmt(acts[0].start)}→{fmt(acts[0].end)}t 与 "
                 f"{fmt(acts[1].start)}→{fmt(acts[1].end)}t），按规则不构成交互"
             )
+    elif isinstance(a, ActionRef) or isinstance(b, ActionRef):
+        raise call.usage_error("需要两个影响数值或两个行动编号")
     else:
-        nums = [_num(t) for t in tokens]
-        if any(n is None or n < 0 for n in nums):
-            raise call.usage_error("影响数值应为非负数")
-        values = [float(n) for n in nums if n is not None]
+        values = [float(a), float(b)]
         names = ["前者", "后者"]
         winner, left = interaction(values[0], values[1])
         lines = [f"交互：{fmt(values[0])} vs {fmt(values[1])}"]
@@ -344,26 +374,14 @@ async def cmd_clash(call: Call) -> list[Reply]:
     return [Reply.say("\n".join(lines))]
 
 
-@command(
+tlconf = define(
     "tlconf",
-    usage=".tlconf [open 开/关] [sheet 开/关]",
     summary="时间线群设置：open=设目标/结束战斗/代他人行动对所有人开放；sheet=按人物卡显示（整数前摇、成功率封顶100%）",
     system=SYS_CN,
 )
-async def cmd_tlconf(call: Call) -> list[Reply]:
-    tokens = call.args.split()
-    names = {"open": "open", "开放": "open", "sheet": "sheet", "表格": "sheet", "人物卡": "sheet"}
-    values = {"on": True, "开": True, "1": True, "off": False, "关": False, "0": False}
-    if tokens:
-        await call.app.require_gm(call.ctx, "修改时间线设置")
-        if len(tokens) % 2 or any(names.get(k.lower()) is None for k in tokens[::2]):
-            raise call.usage_error("无法理解的设置")
-        if any(values.get(v.lower()) is None for v in tokens[1::2]):
-            raise call.usage_error("设置值应为 开/关（on/off）")
-        changes = {
-            names[k.lower()]: values[v.lower()] for k, v in zip(tokens[::2], tokens[1::2], strict=True)
-        }
-        await _update_settings(call, lambda s: {**s, **changes})
+
+
+async def _tlconf_text(call: Call) -> list[Reply]:
     s = await _settings(call)
     return [
         Reply.say(
@@ -371,3 +389,25 @@ async def cmd_tlconf(call: Call) -> list[Reply]:
             f"sheet（按人物卡显示：整数前摇、成功率封顶100%）：{'开' if s.get('sheet') else '关'}"
         )
     ]
+
+
+@tlconf.sub("查看", "show", help="查看本群时间线设置", when_empty=True)
+async def tlconf_show(call: Call) -> list[Reply]:
+    return await _tlconf_text(call)
+
+
+@tlconf.sub(
+    flags=[
+        Flag("open", OnOff(words=("open", "开放"), label="open 开/关")),
+        Flag("sheet", OnOff(words=("sheet", "表格", "人物卡"), label="sheet 开/关")),
+    ],
+    help="修改设置",
+    perm=Perm.GM,
+    what="修改时间线设置",
+)
+async def tlconf_set(call: Call, open: bool | None, sheet: bool | None) -> list[Reply]:
+    changes = {k: v for k, v in (("open", open), ("sheet", sheet)) if v is not None}
+    if not changes:
+        raise call.usage_error("无法理解的设置")
+    await _update_settings(call, lambda s: {**s, **changes})
+    return await _tlconf_text(call)
