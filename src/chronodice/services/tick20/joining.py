@@ -102,7 +102,7 @@ ri = define(
 
 
 @ri.sub(
-    params=[many("entries", RI_ENTRY, required=False, label="[修正/=值/优势/劣势/被动/暗] [名称], …")],
+    params=[many("entries", RI_ENTRY, required=False, label="修正/=值/优势/劣势/被动/暗 名称")],
     help="先攻检定并加入；写名称则加入NPC（GM）",
     when_empty=True,
 )

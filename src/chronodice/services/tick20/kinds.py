@@ -61,9 +61,14 @@ _TYPE_START = tuple(sorted([*MOD_TYPES, *MOD_ALIASES], key=len, reverse=True))
 @dataclass(frozen=True)
 class PlainInt(Int):
     """A whole number not glued to a modifier type word: ``+5状态`` is a typed modifier, never
-    the number 5 followed by the word 状态."""
+    the number 5 followed by the word 状态.  ``plus=False``: a leading ``+`` marks a modifier, not
+    this number (a target value is ``15`` or ``-2``, never ``+3``)."""
+
+    plus: bool = True
 
     def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        if not self.plus and text[pos] == "+":
+            return
         for value, end in super().candidates(text, pos, env):
             if not text.startswith(_TYPE_START, end):
                 yield value, end
@@ -73,7 +78,8 @@ class PlainInt(Int):
 @dataclass(frozen=True)
 class NotWords(Kind):
     """``kind``, except where the text is one of ``words`` (a flag such as 优势 or 暗), alone or
-    glued to a number (``优势+2``): those belong to the flags, not to a name."""
+    glued to a number (``优势+2``): those belong to the flags, not to a name.  Words starting
+    with a Unicode digit (``²``, ``⑤``) are refused too."""
 
     kind: Kind = field(default_factory=Name)
     words: tuple[str, ...] = ()
@@ -91,6 +97,8 @@ class NotWords(Kind):
             yield value, end
 
     def _is_flag(self, value: str) -> bool:
+        if value[:1].isnumeric():  # ``²``, ``⑤``: never a name, and never a number either
+            return True
         low = value.lower()
         for w in self.words:
             w = w.lower()
@@ -216,7 +224,7 @@ CHECK_WHAT = OneOf(
     label="技能/属性/修正",
 )
 REASON = NotWords(kind=Name(label="理由", max_len=30), words=CHECK_WORDS, label="理由")
-TARGET = PlainInt(label="目标值", signed=True, min=-999, max=999)
+TARGET = PlainInt(label="目标值", signed=True, min=-999, max=999, plus=False)
 
 
 # --------------------------------------------------------------------------- .ri

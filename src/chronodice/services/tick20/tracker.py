@@ -10,8 +10,9 @@ turn only once (C02).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
-from chronodice.core.args import Choice, Int, Pattern, flag, opt
+from chronodice.core.args import Candidates, Choice, Int, Kind, ParseEnv, Pattern, flag, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, InputSyntaxError, NotFound, NotPermitted
 from chronodice.core.reply import Reply
@@ -253,7 +254,21 @@ async def init_status(call: Call, who: str | None) -> list[Reply]:
     return [Reply.say(text)]
 
 
-init.sub(params=[opt("who", COMBATANT)], help="同 .init status <名称>")(init_status)
+@dataclass(frozen=True)
+class _StatusName(Kind):
+    """A combatant's name that is not one of ``.init``'s sub-command words (``.init gm`` with its
+    argument missing is the ``gm`` form's error, not the status of someone called gm)."""
+
+    label: str = "参战者"
+    glue: bool = False
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        for value, end in COMBATANT.candidates(text, pos, env):
+            if init.find_sub(value) is None:
+                yield value, end
+
+
+init.sub(params=[opt("who", _StatusName())], help="同 .init status <名称>")(init_status)
 
 
 # --------------------------------------------------------------------------- shortcuts
