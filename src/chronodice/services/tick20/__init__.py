@@ -2,13 +2,15 @@
 
 Where things live:
 
-* :mod:`._glue` — store glue: load/apply (one transaction per command), fresh/need, GM and
-  controller permissions (is_gm, require_gm, require_control), target lookup, whispers to GMs;
-* :mod:`._words` — argument words: tokens, 优势/劣势/被动, typed ``±N`` modifiers, numbers;
+* :mod:`._glue` — store glue: load/apply (one transaction per command), fresh/need, the GM lists
+  for the one permission policy (:mod:`chronodice.core.permissions`), controller checks, target
+  lookup, whispers to GMs;
+* :mod:`.kinds` — argument kinds: typed ``±N`` modifiers, ``=表达式``, two-die checks, combatant
+  names and lists, ``-键 值`` options, durations, one ``.ri`` entry;
 * :mod:`.checks` — ``.rc``;
 * :mod:`.joining` — ``.ri`` (initiative rolls, joining);
-* :mod:`.tracker` — ``.init`` dispatch and flow: begin/start/next/skip/delay/undo/list/status/log/end,
-  ``.ed``, ``.延后``;
+* :mod:`.tracker` — ``.init`` declaration and flow: list/begin/start/next/skip/delay/undo/log/end/
+  status, ``.ed``, ``.延后``;
 * :mod:`.gm_tools` — ``.init`` set/add/rm/swap/first/opt/meta/gm/surprise;
 * :mod:`.effects` — ``.init`` eff/mod/re/focus (effects and their durations);
 * :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``.
@@ -21,8 +23,10 @@ from __future__ import annotations
 # isort: off
 from . import checks  # .rc
 from . import joining  # .ri
-from . import tracker  # .init .ed .延后 (with gm_tools and effects)
+from . import tracker  # .init .ed .延后
+from . import gm_tools  # .init set/add/rm/swap/first/opt/meta/gm/surprise
+from . import effects  # .init eff/mod/re/focus
 from . import resources  # .ap .wound .hp
 # isort: on
 
-__all__ = ["checks", "joining", "resources", "tracker"]
+__all__ = ["checks", "effects", "gm_tools", "joining", "resources", "tracker"]

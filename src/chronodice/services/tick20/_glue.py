@@ -1,5 +1,6 @@
-"""Store glue shared by the D20 tick commands: the group's combat in and out of the store, GM and
-controller permissions, looking up combatants named in a command, whispers to the GMs.
+"""Store glue shared by the D20 tick commands: the group's combat in and out of the store, who the
+GMs are (for the one permission policy, :mod:`chronodice.core.permissions`), controller checks,
+looking up combatants named in a command, whispers to the GMs.
 
 Each state-changing command is one store transaction (:func:`apply`): load the group's combat, run
 the pure engine (:mod:`chronodice.rules.tick20.engine`), save with compare-and-set.  Randomness is
@@ -14,6 +15,7 @@ from typing import Any, TypeVar
 from chronodice.core.commands import Call
 from chronodice.core.context import Context
 from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
+from chronodice.core.permissions import Perm, is_gm, require
 from chronodice.core.reply import Reply
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
@@ -21,6 +23,7 @@ from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
 SYSTEM = "tick20"
 SYS_NAME = "D20刻度"
 GM_WHO = "本场战斗的GM（开战者、.init gm 指定者）或群管理"
+"""Who may run the combat, as refusals name them (the policy's GM plus the combat's own GMs)."""
 MAX_BATCH = 12
 
 Fn = Callable[[Combat | None], E.Outcome]
@@ -69,15 +72,24 @@ def each(state: Combat, items: Iterable[T], step: Callable[[Combat, T], E.Outcom
     return E.Outcome(state, events)
 
 
-async def is_gm(call: Call, state: Combat | None) -> bool:
-    if state is not None and call.ctx.user_id in state.gms:
-        return True
-    return bool(await call.app.is_gm(call.ctx))
+# --------------------------------------------------------------------------- permissions
+async def gm_scope(call: Call, state: Combat | None) -> dict[str, Any]:
+    """The GM lists the policy judges by: the group's appointed GMs (``gms``) and this combat's
+    own GMs, its opener and ``.init gm`` appointees (``extra``)."""
+    group = call.view.group if call.view is not None else None
+    if group is None:
+        group = await call.app.store.get_group(call.ctx.scope)
+    return {"gms": tuple(group.gms), "extra": tuple(state.gms) if state is not None else ()}
 
 
-async def require_gm(call: Call, state: Combat | None, what: str) -> None:
-    if not await is_gm(call, state):
-        raise NotPermitted(f"只有{GM_WHO}可以{what}")
+async def gm(call: Call, state: Combat | None) -> bool:
+    """Whether the sender is a GM of this combat under the one policy."""
+    return is_gm(call.ctx, **await gm_scope(call, state))
+
+
+async def must_be_gm(call: Call, state: Combat | None, what: str) -> None:
+    """``permissions.require(ctx, Perm.GM, what, gms=group.gms, extra=state.gms, who=GM_WHO)``."""
+    require(call.ctx, Perm.GM, what, **await gm_scope(call, state), who=GM_WHO)
 
 
 def controls(ctx: Context, c: Combatant) -> bool:
@@ -85,7 +97,7 @@ def controls(ctx: Context, c: Combatant) -> bool:
 
 
 async def require_control(call: Call, state: Combat, c: Combatant, what: str) -> None:
-    if controls(call.ctx, c) or await is_gm(call, state):
+    if controls(call.ctx, c) or await gm(call, state):
         return
     raise NotPermitted(f"只有 {c.name} 的玩家或 GM 可以{what}")
 
@@ -116,5 +128,5 @@ def target_of(state: Combat, ctx: Context, word: str) -> Combatant:
 async def gm_op(call: Call, what: str, fn: Callable[[Combat], E.Outcome]) -> tuple[Combat, list[Event]]:
     """A GM-only transition on the running combat."""
     state = need(await load(call))
-    await require_gm(call, state, what)
+    await must_be_gm(call, state, what)
     return await apply(call, lambda st: fn(need(st)))

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-import re
-
-from chronodice.core.commands import Call, command
+from chronodice.core.args import Mod, arg, many, opt
+from chronodice.core.commands import Call, define
 from chronodice.core.errors import NotFound
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20.modifiers import Modifier
 
-from ._glue import (
-    SYS_NAME,
-)
-from ._words import parse_edge_words, parse_mods, tokens
+from ._glue import SYS_NAME
+from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
 
-CHECK_USAGE = ".rc <技能/属性/修正> [目标值] [优势/劣势/被动] [±N类型] [对抗N]"
-
-
-@command(
+rc = define(
     "rc",
-    usage=CHECK_USAGE,
     summary="D20刻度检定：.rc 运动 15 优势、.rc 先攻、.rc 被动 洞悉、.rc DEX+INS 13（004双骰）",
     detail=(
         "技能取角色卡的属性（属性/2−5）、熟练度×2、LV−4；±N可带类型（通用/环境/内在/状态），同类加值、减值各只取最大\n"
@@ -31,48 +24,47 @@ CHECK_USAGE = ".rc <技能/属性/修正> [目标值] [优势/劣势/被动] [±
     ),
     system=SYS_NAME,
 )
-async def cmd_rc(call: Call) -> list[Reply]:
-    words = tokens(call.args)
-    if not words:
-        raise call.usage_error("请写出技能、属性或修正值")
+
+
+@rc.sub(
+    params=[
+        arg("what", CHECK_WHAT),
+        opt("target", TARGET),
+        many("reason", REASON, required=False, label="理由"),
+    ],
+    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED],
+    help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
+)
+async def cmd_rc(
+    call: Call,
+    what: str | int | tuple[str, str],
+    target: int | None,
+    reason: list[str],
+    adv: bool,
+    dis: bool,
+    passive: bool,
+    mods: list[Mod],
+    opposed: int | None,
+) -> list[Reply]:
     char = call.view.character if call.view is not None else None
     attrs = dict(char.attributes) if char is not None else {}
-    adv, dis, passive, words = parse_edge_words(words)
-    mods, words = parse_mods(words)
-    opposed: int | None = None
-    target: int | None = None
-    rest: list[str] = []
-    i = 0
-    while i < len(words):
-        w = words[i]
-        if w in ("对抗", "vs") and i + 1 < len(words) and re.fullmatch(r"-?\d{1,3}", words[i + 1]):
-            opposed = int(words[i + 1])
-            i += 2
-            continue
-        if re.fullmatch(r"-?\d{1,3}", w) and rest:
-            target = int(w)
-        else:
-            rest.append(w)
-        i += 1
-    if not rest:
-        raise call.usage_error("请写出技能、属性或修正值")
-    what = rest[0]
-    reason = " ".join(rest[1:])[:30]
-    two = re.fullmatch(r"([A-Za-z]{3}|d\d{1,3})\+([A-Za-z]{3}|d\d{1,3})", what)
-    if two:
+    typed = modifiers(mods)
+    note = " ".join(reason)[:30]
+    goal = opposed if opposed is not None else target
+    if isinstance(what, tuple):
         sizes = tuple(
-            int(p[1:]) if p.lower().startswith("d") and p[1:].isdigit() else C.attribute_die_004(attrs, p)
-            for p in (two.group(1), two.group(2))
+            int(p[1:])
+            if p[:1].lower() == "d" and p[1:].isascii() and p[1:].isdigit()
+            else C.attribute_die_004(attrs, p)
+            for p in what
         )
-        roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), mods)
-        label = what.upper()
-        return [
-            Reply.say(R.two_die_text(call.name, label, roll2, opposed if opposed is not None else target))
-        ]
+        roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
+        label = "+".join(what).upper()
+        return [Reply.say(R.two_die_text(call.name, label, roll2, goal))]
     skill_mods: list[Modifier] = []
     skill = True
-    if re.fullmatch(r"[+-]?\d{1,3}", what):
-        skill_mods = [Modifier(int(what), source="")]
+    if isinstance(what, int):
+        skill_mods = [Modifier(what, source="")]
         label = "D20"
     elif what in C.ATTRIBUTES or any(what in v for v in C.ATTRIBUTES.values()):
         name = what if what in C.ATTRIBUTES else next(k for k, v in C.ATTRIBUTES.items() if what in v)
@@ -86,12 +78,11 @@ async def cmd_rc(call: Call) -> list[Reply]:
         skill_name = C.canonical_skill(what)
         skill_mods = C.skill_modifiers(attrs, skill_name)
         label = what if what == skill_name else f"{what}（{skill_name}）"
-    all_mods = [*skill_mods, *mods]
+    all_mods = [*skill_mods, *typed]
     roll = C.roll_d20(call.app.rng, all_mods, advantage=adv, disadvantage=dis, passive=passive, skill=skill)
-    goal = opposed if opposed is not None else target
     judgement = C.judge(roll.total, goal) if goal is not None else None
     text = R.d20_text(
-        call.name, label + (f"（{reason}）" if reason else ""), roll, judgement, R.mods_text(all_mods)
+        call.name, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods)
     )
     if opposed is not None:
         res = C.opposed(roll.total, opposed)

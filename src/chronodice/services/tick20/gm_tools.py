@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from chronodice.core.args import Int, Name, arg, flag, many, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import InputSyntaxError
 from chronodice.core.reply import Reply
@@ -22,22 +22,25 @@ from ._glue import (
     each,
     gm_op,
     load,
+    must_be_gm,
     need,
     require_control,
-    require_gm,
     whisper_gms,
 )
-from ._words import number, split_targets
 from .joining import join_all
+from .kinds import COMBATANT, META_FLAGS, QQ_ID, WORD10, Targets, num, option
+from .tracker import init
 
 
-async def init_set(call: Call, rest: str) -> list[Reply]:
-    words = rest.split()
-    if len(words) != 2:
-        raise InputSyntaxError("格式：.init set 名称 值")
+@init.sub(
+    "set",
+    "设定",
+    params=[arg("who", COMBATANT), arg("value", num("先攻值", signed=True))],
+    help="重新设定先攻值（GM）",
+)
+async def init_set(call: Call, who: str, value: int) -> list[Reply]:
     state = need(await load(call))
-    c = E.find(state, words[0])
-    value = number(words[1])
+    c = E.find(state, who)
     state, events = await gm_op(call, "设定先攻", lambda st: E.place(st, c.id, value))
     how = next((e.data["placed"] for e in events if e.kind == "placed"), "")
     note = {"next_round": "，从下一轮起生效", "this_tick": "，本刻行动", "no_turn": "，暂时无法行动"}.get(
@@ -46,48 +49,46 @@ async def init_set(call: Call, rest: str) -> list[Reply]:
     return [Reply.say(f"{R.name_of(state, c.id)} 的先攻设为 {value}{note}")]
 
 
-async def init_add(call: Call, rest: str) -> list[Reply]:
-    words = rest.split()
-    if not words:
-        raise InputSyntaxError(
-            ".init add <名称> <修正> [-p 值] [-lv N] [-阵营 X] [-ap N] [-spd N] [-隐藏] [-n 3]"
-        )
+@init.sub(
+    "add",
+    "加入",
+    params=[
+        arg("name", Name(label="名称")),
+        opt("mod", Int(label="±修正", signed=True, sign_required=True, min=-999, max=999), default=0),
+    ],
+    flags=[
+        option("fixed", ("-p",), num("值", signed=True)),
+        option("lv", ("-lv",), num("N")),
+        option("side", ("-阵营", "-side"), WORD10, "-阵营 X"),
+        option("ap_max", ("-ap",), num("N")),
+        option("spd_base", ("-spd",), num("N", signed=True)),
+        flag("hidden", "-隐藏", "-h", label="-隐藏"),
+        option("count", ("-n",), Int(label="N")),
+    ],
+    help="添加NPC（GM）",
+)
+async def init_add(
+    call: Call,
+    name: str,
+    mod: int,
+    fixed: int | None,
+    lv: int | None,
+    side: str | None,
+    ap_max: int | None,
+    spd_base: int | None,
+    hidden: bool,
+    count: int | None,
+) -> list[Reply]:
     state = need(await load(call))
-    await require_gm(call, state, "添加NPC")
-    name = words[0]
-    mod = 0
-    opts: dict[str, Any] = {}
-    fixed: int | None = None
-    count = 1
-    i = 1
-    while i < len(words):
-        w = words[i]
-        nxt = words[i + 1] if i + 1 < len(words) else ""
-        if re.fullmatch(r"[+-]?\d{1,3}", w) and i == 1:
-            mod = int(w)
-        elif w == "-p":
-            fixed = number(nxt)
-            i += 1
-        elif w == "-lv":
-            opts["lv"] = number(nxt)
-            i += 1
-        elif w in ("-阵营", "-side"):
-            opts["side"] = nxt[:10]
-            i += 1
-        elif w == "-ap":
-            opts["ap_max"] = number(nxt)
-            i += 1
-        elif w == "-spd":
-            opts["spd_base"] = number(nxt)
-            i += 1
-        elif w in ("-隐藏", "-h"):
-            opts["hidden"] = True
-        elif w == "-n":
-            count = number(nxt)
-            i += 1
-        else:
-            raise InputSyntaxError(f"不认识「{w}」")
-        i += 1
+    await must_be_gm(call, state, "添加NPC")
+    opts: dict[str, Any] = {
+        k: v
+        for k, v in (("lv", lv), ("side", side), ("ap_max", ap_max), ("spd_base", spd_base))
+        if v is not None
+    }
+    if hidden:
+        opts["hidden"] = True
+    count = 1 if count is None else count
     if not 1 <= count <= MAX_BATCH:
         raise InputSyntaxError(f"-n 应在1~{MAX_BATCH}之间")
     names = [name] if count == 1 else [f"{name}{chr(ord('a') + k)}" for k in range(count)]
@@ -121,15 +122,18 @@ async def init_add(call: Call, rest: str) -> list[Reply]:
     return replies
 
 
-async def init_rm(call: Call, rest: str) -> list[Reply]:
-    words = rest.split()
-    force = any(w in ("-force", "-强制") for w in words)
-    names = [n for w in words if w not in ("-force", "-强制") for n in split_targets(w)]
-    if not names:
-        raise InputSyntaxError(".init rm <名称…> [-force]")
+@init.sub(
+    "rm",
+    "del",
+    "删除",
+    params=[many("names", Targets(label="名称"), label="名称")],
+    flags=[flag("force", "-force", "-强制", label="-force")],
+    help="移除参战者（GM）",
+)
+async def init_rm(call: Call, names: list[list[str]], force: bool) -> list[Reply]:
     state = need(await load(call))
-    await require_gm(call, state, "移除参战者")
-    ids = [E.find(state, n).id for n in names]
+    await must_be_gm(call, state, "移除参战者")
+    ids = [E.find(state, n).id for group in names for n in group]
 
     state, events = await apply(
         call, lambda st: each(need(st), ids, lambda s, cid: E.remove(s, cid, force=force))
@@ -143,82 +147,64 @@ async def init_rm(call: Call, rest: str) -> list[Reply]:
     return [Reply.say(f"移除：{'，'.join(gone)}" + (f"\n{card}" if card else ""))]
 
 
-async def init_swap(call: Call, rest: str) -> list[Reply]:
-    words = rest.split()
-    if len(words) != 2:
-        raise InputSyntaxError(".init swap <A> <B>")
+@init.sub(
+    "swap",
+    "交换",
+    params=[arg("a", COMBATANT, label="A"), arg("b", COMBATANT, label="B")],
+    help="交换两名同值者的顺序（自己的角色或 GM）",
+)
+async def init_swap(call: Call, a: str, b: str) -> list[Reply]:
     state = need(await load(call))
-    a, b = E.find(state, words[0]), E.find(state, words[1])
-    if not (controls(call.ctx, a) or controls(call.ctx, b)):
-        await require_gm(call, state, "调整同值顺序")
-    await apply(call, lambda st: E.swap(need(st), a.id, b.id))
-    return [Reply.say(f"{a.name} 与 {b.name} 交换了同值顺序")]
+    ca, cb = E.find(state, a), E.find(state, b)
+    if not (controls(call.ctx, ca) or controls(call.ctx, cb)):
+        await must_be_gm(call, state, "调整同值顺序")
+    await apply(call, lambda st: E.swap(need(st), ca.id, cb.id))
+    return [Reply.say(f"{ca.name} 与 {cb.name} 交换了同值顺序")]
 
 
-async def init_first(call: Call, rest: str) -> list[Reply]:
+@init.sub("first", "提前", params=[arg("who", COMBATANT)], help="在同值者中优先行动")
+async def init_first(call: Call, who: str) -> list[Reply]:
     state = need(await load(call))
-    c = E.find(state, rest)
+    c = E.find(state, who)
     await require_control(call, state, c, "调整同值顺序")
     await apply(call, lambda st: E.first(need(st), c.id))
     return [Reply.say(f"{c.name} 在同值者中优先行动")]
 
 
-async def init_opt(call: Call, rest: str) -> list[Reply]:
-    words = rest.split()
-    if len(words) < 2:
-        raise InputSyntaxError(
-            ".init opt <名称> [-lv N] [-阵营 X] [-控制 @x] [-mod N] [-ap上限 N] [-spd N] [-速度 N] [-隐藏/-公开]"
-        )
+OPT_FLAGS = [
+    option("lv", ("-lv",), num("N")),
+    option("init_mod", ("-mod",), num("N", signed=True)),
+    option("ap_max", ("-ap上限",), num("N")),
+    option("spd_base", ("-spd",), num("N", signed=True)),
+    option("speed", ("-速度",), num("N", signed=True)),
+    option("side", ("-阵营", "-side"), WORD10, "-阵营 X"),
+    option("controller", ("-控制", "-controller"), QQ_ID, "-控制 @x"),
+    flag("hide", "-隐藏", label="-隐藏"),
+    flag("reveal", "-公开", label="-公开"),
+]
+
+
+@init.sub("opt", "修改", params=[arg("who", COMBATANT)], flags=OPT_FLAGS, help="修改参战者（GM）")
+async def init_opt(call: Call, who: str, hide: bool, reveal: bool, **values: Any) -> list[Reply]:
     state = need(await load(call))
-    await require_gm(call, state, "修改参战者")
-    c = E.find(state, words[0])
-    fields: dict[str, Any] = {}
-    i = 1
-    keys = {"-lv": "lv", "-mod": "init_mod", "-ap上限": "ap_max", "-spd": "spd_base", "-速度": "speed"}
-    while i < len(words):
-        w = words[i]
-        nxt = words[i + 1] if i + 1 < len(words) else ""
-        if w in keys:
-            fields[keys[w]] = number(nxt)
-            i += 1
-        elif w in ("-阵营", "-side"):
-            fields["side"] = nxt[:10]
-            i += 1
-        elif w in ("-控制", "-controller"):
-            fields["controller"] = call.ctx.at_ids[0] if call.ctx.at_ids else (nxt or None)
-            i += 1 if nxt and not call.ctx.at_ids else 0
-        elif w in ("-隐藏", "-公开"):
-            fields["hidden"] = w == "-隐藏"
-        else:
-            raise InputSyntaxError(f"不认识「{w}」")
-        i += 1
+    await must_be_gm(call, state, "修改参战者")
+    c = E.find(state, who)
+    fields: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
+    if hide or reveal:
+        fields["hidden"] = hide
+    if not fields:
+        raise call.usage_error("请写出要修改的项目")
     await apply(call, lambda st: E.edit(need(st), c.id, **fields))
     return [Reply.say(f"已修改 {c.name}：{'、'.join(sorted(fields))}")]
 
 
-async def init_meta(call: Call, rest: str) -> list[Reply]:
-    words = rest.split()
+@init.sub("meta", "设置", flags=META_FLAGS, help="战斗设置：沉淀、延后规则、当前先攻、提醒、血量显示（GM）")
+async def init_meta(call: Call, **values: Any) -> list[Reply]:
+    changes = {k: v for k, v in values.items() if v is not None}
+    if not changes:
+        raise call.usage_error("请写出要修改的设置")
     state = need(await load(call))
-    await require_gm(call, state, "修改战斗设置")
-    changes: dict[str, Any] = {}
-    table = {
-        "-沉淀": ("settle", {"开": True, "关": False}),
-        "-延后": ("delay_rule", {"规则": "next_tick", "原文": "literal"}),
-        "-当前先攻": ("carry_rule", {"累加": "carry", "重置": "reset"}),
-        "-提醒": ("remind", {"开": True, "关": False}),
-        "-血量": ("hp_display", {"显示": "show", "模糊": "fuzzy", "隐藏": "hide"}),
-    }
-    for i in range(0, len(words) - 1, 2):
-        key, val = words[i], words[i + 1]
-        if key not in table or val not in table[key][1]:
-            raise InputSyntaxError(
-                ".init meta [-沉淀 开/关] [-延后 规则/原文] [-当前先攻 累加/重置] [-提醒 开/关] [-血量 显示/模糊/隐藏]"
-            )
-        changes[table[key][0]] = table[key][1][val]
-    if len(words) % 2 or not changes:
-        raise InputSyntaxError(
-            ".init meta [-沉淀 开/关] [-延后 规则/原文] [-当前先攻 累加/重置] [-提醒 开/关] [-血量 显示/模糊/隐藏]"
-        )
+    await must_be_gm(call, state, "修改战斗设置")
     state, _ = await apply(call, lambda st: E.set_options(need(st), **changes))
     o = state.options
     return [
@@ -229,21 +215,23 @@ async def init_meta(call: Call, rest: str) -> list[Reply]:
     ]
 
 
-async def init_gm(call: Call, rest: str) -> list[Reply]:
+@init.sub("gm", params=[arg("uid", QQ_ID)], help="添加副GM（@某人 或 QQ号）")
+async def init_gm(call: Call, uid: str) -> list[Reply]:
     state = need(await load(call))
-    await require_gm(call, state, "指定副GM")
-    uid = call.ctx.at_ids[0] if call.ctx.at_ids else rest.strip().lstrip("@")
-    if not uid.isdigit():
-        raise InputSyntaxError(".init gm @某人")
+    await must_be_gm(call, state, "指定副GM")
     await apply(call, lambda st: E.add_gm(need(st), uid))
     return [Reply.say(f"已添加副GM：{uid}")]
 
 
-async def init_surprise(call: Call, rest: str) -> list[Reply]:
+@init.sub(
+    "surprise",
+    "突袭",
+    params=[many("names", Targets(label="名称"), label="名称")],
+    help="标记被突袭（开战前；GM）",
+)
+async def init_surprise(call: Call, names: list[list[str]]) -> list[Reply]:
     state = need(await load(call))
-    await require_gm(call, state, "标记突袭")
-    ids = [E.find(state, n).id for n in split_targets(rest.replace(" ", ","))]
-    if not ids:
-        raise InputSyntaxError(".init surprise <名称…>")
+    await must_be_gm(call, state, "标记突袭")
+    ids = [E.find(state, n).id for group in names for n in group]
     await apply(call, lambda st: E.surprise(need(st), ids))
     return [Reply.say("被突袭（第1轮开始时先攻−20）：" + "，".join(state.get(i).name for i in ids))]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from chronodice.core.commands import Call, command
-from chronodice.core.errors import InputSyntaxError, NotPermitted
+from chronodice.core.args import many
+from chronodice.core.commands import Call, define
+from chronodice.core.errors import InputSyntaxError
+from chronodice.core.permissions import Perm, require
 from chronodice.core.reply import Reply
 from chronodice.dice import roll_command
 from chronodice.rules.tick20 import checks as C
@@ -14,50 +15,28 @@ from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.model import Combat, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier, stack
 
-from ._glue import (
-    GM_WHO,
-    MAX_BATCH,
-    SYS_NAME,
-    apply,
-    each,
-    fresh,
-    is_gm,
-    load,
-    whisper_gms,
-)
-from ._words import parse_edge_words, parse_mods, tokens
-
-RI_USAGE = ".ri [修正/=值/优势/劣势/被动/暗] [名称][, …]  例 .ri +3 哥布林、.ri =25 巢穴、.ri 3#卫兵"
+from ._glue import GM_WHO, MAX_BATCH, SYS_NAME, apply, each, fresh, gm_scope, load, whisper_gms
+from .kinds import RI_ENTRY, RiEntry, modifiers
 
 
-def _roll_entry(call: Call, state: Combat, words: list[str]) -> tuple[str, dict[str, Any], str]:
-    """Parse one ``.ri`` entry; returns (name, add_combatant kwargs, roll text)."""
-    adv, dis, passive, words = parse_edge_words(words)
-    mods, words = parse_mods(words)
-    hidden = False
-    rest: list[str] = []
-    fixed: int | None = None
-    for w in words:
-        if w in ("暗", "隐藏"):
-            hidden = True
-        elif w.startswith("="):
-            expr = w[1:]
-            if re.fullmatch(r"-?\d{1,3}", expr):
-                fixed = int(expr)
-            else:
-                out = roll_command(expr, call.app.rng)
-                fixed = int(out.results[0].total)
-        else:
-            rest.append(w)
-    name = "".join(rest)
-    kwargs: dict[str, Any] = {"hidden": hidden}
+def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[str, Any], str]:
+    """One ``.ri`` entry; returns (name, add_combatant kwargs, roll text)."""
+    mods = modifiers(list(entry.mods))
+    kwargs: dict[str, Any] = {"hidden": entry.hidden}
     char = call.view.character if call.view is not None else None
-    own = not name
+    own = entry.name is None
     if own:
         name = char.name if char is not None else call.name
         kwargs["controller"] = call.ctx.user_id
+    else:
+        name = str(entry.name)
     attrs = dict(char.attributes) if (char is not None and own) else {}
-    if fixed is not None:
+    if entry.fixed is not None:
+        fixed = (
+            entry.fixed
+            if isinstance(entry.fixed, int)
+            else int(roll_command(entry.fixed, call.app.rng).results[0].total)
+        )
         kwargs["value"] = fixed
         kwargs["init_mod"] = stack(mods)
         return name, kwargs, f"={fixed}"
@@ -78,7 +57,9 @@ def _roll_entry(call: Call, state: Combat, words: list[str]) -> tuple[str, dict[
             f"d{sizes[0]}+d{sizes[1]}=[{roll2.dice[0]},{roll2.dice[1]}]{roll2.modifier:+d}={roll2.total}{extra}",
         )
     base_mods = C.skill_modifiers(attrs, "洞悉") if attrs else []
-    roll = C.roll_d20(call.app.rng, [*base_mods, *mods], advantage=adv, disadvantage=dis, passive=passive)
+    roll = C.roll_d20(
+        call.app.rng, [*base_mods, *mods], advantage=entry.adv, disadvantage=entry.dis, passive=entry.passive
+    )
     kwargs["roll"] = InitRoll(
         dice=list(roll.dice),
         die=roll.die,
@@ -101,42 +82,43 @@ def join_all(state: Combat, plan: Plan) -> E.Outcome:
     return each(state, plan, lambda st, p: E.add_combatant(st, p[0], **p[1]))
 
 
-def expand_names(name: str) -> list[str]:
-    m = re.fullmatch(r"(\d{1,2})#(.+)", name)
-    if not m:
+def expand_names(name: str, count: int | None) -> list[str]:
+    """``3#卫兵`` → 卫兵a, 卫兵b, 卫兵c."""
+    if count is None:
         return [name]
-    n = int(m.group(1))
-    if not 1 <= n <= MAX_BATCH:
+    if not 1 <= count <= MAX_BATCH:
         raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
-    return [f"{m.group(2)}{chr(ord('a') + i)}" for i in range(n)]
+    return [f"{name}{chr(ord('a') + i)}" for i in range(count)]
 
 
-@command(
+ri = define(
     "ri",
-    usage=RI_USAGE,
     summary="先攻检定并加入战斗（不写名称=自己的角色卡，基础：洞悉检定；速度：DEX+INS+6）",
+    detail="例 .ri +3 哥布林、.ri +2环境 哥布林、.ri =25 巢穴、.ri =1d6+10 巨魔、.ri 3#卫兵、.ri 暗 +4 伏兵；多名用逗号分开",
     aliases=("先攻骰",),
     system=SYS_NAME,
     group_only=True,
 )
-async def cmd_ri(call: Call) -> list[Reply]:
+
+
+@ri.sub(
+    params=[many("entries", RI_ENTRY, required=False, label="修正/=值/优势/劣势/被动/暗 名称")],
+    help="先攻检定并加入；写名称则加入NPC（GM）",
+    when_empty=True,
+)
+async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
     state = await load(call)
     if state is None:
         state = fresh(call.ctx.user_id)
-    entries = [e.split() for e in re.split(r"[,，;；]", call.args)] or [[]]
-    if not entries:
-        entries = [[]]
-    gm = await is_gm(call, state)
+    scope = await gm_scope(call, state)
     plan: Plan = []
-    for words in entries:
-        words = tokens(" ".join(words))
-        name, kwargs, text = _roll_entry(call, state, words)
-        if "controller" not in kwargs and not gm:
-            raise NotPermitted(f"只有{GM_WHO}可以加入NPC（不写名称则以自己的角色加入）")
-        names = expand_names(name)
-        for i, n in enumerate(names):
-            if i and "-各自" in call.args:
-                _n2, kwargs2, text2 = _roll_entry(call, state, words)
+    for entry in entries or [RiEntry()]:
+        name, kwargs, text = _roll_entry(call, state, entry)
+        if "controller" not in kwargs:
+            require(call.ctx, Perm.GM, "加入NPC（不写名称则以自己的角色加入）", **scope, who=GM_WHO)
+        for i, n in enumerate(expand_names(name, entry.count)):
+            if i and entry.each:
+                _n2, kwargs2, text2 = _roll_entry(call, state, entry)
                 plan.append((n, kwargs2, text2))
             else:
                 plan.append((n, dict(kwargs), text))

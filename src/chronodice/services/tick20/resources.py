@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
-from chronodice.core.commands import Call, command
+from chronodice.core.args import Name, arg, many, opt
+from chronodice.core.commands import Call, define
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import engine as E
@@ -18,72 +18,106 @@ from ._glue import (
     controls,
     find_me,
     load,
+    must_be_gm,
     need,
     require_control,
-    require_gm,
     target_of,
 )
-from ._words import number, tokens
+from .kinds import (
+    AP_KIND,
+    AP_LABEL,
+    AP_OP,
+    AP_WHO,
+    COMBATANT,
+    HP_OP,
+    HP_VALUE,
+    HP_WHO,
+    WOUND_ITEM,
+    num,
+    option,
+)
 
 # --------------------------------------------------------------------------- AP
-AP_USAGE = ".ap [名称] -n [理由/主要/次要/即时/自由]、.ap [名称] +n/=n（GM）、.ap [名称] ta 总消耗 名称 [本次支付]、.ap [名称] pay [n]"
-KIND_WORDS = {
-    "主要": "SA",
-    "次要": "MA",
-    "即时": "RA",
-    "自由": "FA",
-    "SA": "SA",
-    "MA": "MA",
-    "RA": "RA",
-    "FA": "FA",
-}
-
-
-@command(
+ap = define(
     "ap",
-    usage=AP_USAGE,
     summary="行动值：花费AP（规则检查）、全力动作分期支付；GM 可直接设定",
+    detail="例 .ap -2 攻击、.ap -1 次要、.ap ta 9 大招 3、.ap pay 3、.ap 哥布林 +1（GM）",
     aliases=("行动值",),
     system=SYS_NAME,
     group_only=True,
 )
-async def cmd_ap(call: Call) -> list[Reply]:
-    words = tokens(call.args)
-    if not words:
-        raise call.usage_error("请写出AP变化")
+
+TA_PARAMS = [
+    arg("amount", num("总消耗"), label="总消耗"),
+    arg("label", Name(label="名称"), label="名称"),
+    opt("pay", num("本次支付"), label="本次支付"),
+]
+
+
+@ap.sub("ta", "全力", params=TA_PARAMS, help="开始全力动作（总消耗、名称、本次支付）")
+async def ap_ta(call: Call, amount: int, label: str, pay: int | None) -> list[Reply]:
+    return await _ap(call, None, "ta", amount, [label], pay, None)
+
+
+@ap.sub("pay", "支付", params=[opt("amount", num("n"))], help="为全力动作支付AP")
+async def ap_pay(call: Call, amount: int | None) -> list[Reply]:
+    return await _ap(call, None, "pay", amount, [], None, None)
+
+
+@ap.sub(
+    params=[
+        opt("who", AP_WHO, label="名称"),
+        arg("op", AP_OP),
+        opt("amount", num("n")),
+        many("label", AP_LABEL, required=False, label="理由"),
+        opt("pay", num("本次支付")),
+    ],
+    flags=[AP_KIND],
+    help="花费AP（-n 理由/主要/次要/即时/自由），GM 可 +n/=n；名称 ta/pay 为他人操作",
+)
+async def ap_change(
+    call: Call,
+    who: str | None,
+    op: tuple[str, int] | str,
+    amount: int | None,
+    label: list[str],
+    pay: int | None,
+    kind: str | None,
+) -> list[Reply]:
+    return await _ap(call, who, op, amount, label, pay, kind)
+
+
+async def _ap(
+    call: Call,
+    who: str | None,
+    op: tuple[str, int] | str,
+    amount: int | None,
+    label: list[str],
+    pay: int | None,
+    kind: str | None,
+) -> list[Reply]:
     state = need(await load(call))
-    first = words[0]
-    is_op = bool(re.fullmatch(r"[+=-]\d{1,2}", first)) or first.lower() in ("ta", "pay", "全力", "支付")
-    if is_op:
-        c = find_me(state, call.ctx)
-    else:
-        c = target_of(state, call.ctx, first)
-        words = words[1:]
-    if not words:
-        raise call.usage_error("请写出AP变化")
-    op = words[0]
+    c = find_me(state, call.ctx) if who is None else target_of(state, call.ctx, who)
     await require_control(call, state, c, "操作这名角色的AP")
-    if op.lower() in ("ta", "全力"):
-        if len(words) < 3:
+    if op == "ta":
+        if amount is None or not label:
             raise call.usage_error("格式：.ap ta 总消耗 名称 [本次支付]")
-        total, name = number(words[1]), words[2]
-        pay = number(words[3]) if len(words) > 3 else None
+        total, name = amount, label[0]
         state, events = await apply(call, lambda st: E.start_ta(need(st), c.id, name, total, pay))
-    elif op.lower() in ("pay", "支付"):
-        amount = number(words[1]) if len(words) > 1 else None
+    elif op == "pay":
         state, events = await apply(call, lambda st: E.pay_ta(need(st), c.id, amount))
-    elif op.startswith("-"):
-        cost = -number(op)
-        kind = next((KIND_WORDS[w] for w in words[1:] if w in KIND_WORDS), "SA")
-        label = " ".join(w for w in words[1:] if w not in KIND_WORDS)
-        state, events = await apply(call, lambda st: E.spend_ap(need(st), c.id, cost, kind, label))
-    elif op.startswith(("+", "=")):
-        await require_gm(call, state, "直接设定AP")
-        value = number(op[1:])
-        kwargs = {"value": value} if op.startswith("=") else {"delta": value}
-        state, events = await apply(call, lambda st: E.set_ap(need(st), c.id, **kwargs))
+    elif isinstance(op, tuple) and op[0] == "-":
+        if amount is not None or pay is not None:
+            raise call.usage_error("格式：.ap -n [理由/主要/次要/即时/自由]")
+        cost, what = op[1], " ".join(label)
+        state, events = await apply(call, lambda st: E.spend_ap(need(st), c.id, cost, kind or "SA", what))
     else:
-        raise call.usage_error(f"不认识「{op}」")
+        assert isinstance(op, tuple)
+        if amount is not None or label or pay is not None:
+            raise call.usage_error("格式：.ap [名称] +n/=n")
+        await must_be_gm(call, state, "直接设定AP")
+        kwargs = {"value": op[1]} if op[0] == "=" else {"delta": op[1]}
+        state, events = await apply(call, lambda st: E.set_ap(need(st), c.id, **kwargs))
     c2 = state.get(c.id)
     lines = [f"{c2.name} AP {c2.ap}/{c2.ap_max}"]
     if c2.ta is not None:
@@ -93,45 +127,47 @@ async def cmd_ap(call: Call) -> list[Reply]:
 
 
 # --------------------------------------------------------------------------- health
-WOUND_USAGE = ".wound <名称> <部位> <等级>x<数量> [侵蚀/僵化/类型…]、.wound 名 部位 hit3 dp2 dr1、.wound 名 部位 治疗 [级数]"
-LEVEL_WORDS = {"擦伤": 1, "轻伤": 2, "重伤": 3, "1": 1, "2": 2, "3": 3}
-
-
-@command(
+wound = define(
     "wound",
-    usage=WOUND_USAGE,
     summary="伤势（基础规则）：每部位4道，恶化规则，<负伤>/<残障>/<欠损>",
+    detail="例 .wound 哥布林 躯干 轻伤x2、.wound 名 部位 hit3 dp2 dr1、.wound 名 部位 治疗 [级数]",
     aliases=("伤势",),
     system=SYS_NAME,
     group_only=True,
 )
-async def cmd_wound(call: Call) -> list[Reply]:
-    words = call.args.split()
-    if len(words) < 3:
-        raise call.usage_error("请写出名称、部位和伤势")
+
+
+@wound.sub(
+    params=[
+        arg("who", COMBATANT, label="名称"),
+        arg("part", Name(label="部位"), label="部位"),
+        many("items", WOUND_ITEM, label="等级x数量/hit dp dr/治疗 [级数]"),
+    ],
+    help="记录伤势（轻伤x2 或 hit3 dp2 dr1，可加类型）或治疗",
+)
+async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]]) -> list[Reply]:
     state = need(await load(call))
-    c = target_of(state, call.ctx, words[0])
+    c = target_of(state, call.ctx, who)
     await require_control(call, state, c, "修改伤势")
-    part = words[1]
-    spec = words[2:]
-    if spec[0] in ("治疗", "heal"):
-        levels = number(spec[1]) if len(spec) > 1 else 1
+    if items[0] == ("heal",):
+        if len(items) > 2 or (len(items) == 2 and items[1][0] not in ("level", "n")):
+            raise call.usage_error("格式：.wound 名 部位 治疗 [级数]")
+        levels = 1 if len(items) == 1 else items[1][1]
         state, events = await apply(call, lambda st: E.heal_wound(need(st), c.id, part, levels))
     else:
         kwargs: dict[str, Any] = {}
         tags: list[str] = []
-        for w in spec:
-            m = re.fullmatch(r"(擦伤|轻伤|重伤|[123])(?:[x*](\d{1,2}))?", w)
-            k = re.fullmatch(r"(hit|dp|dr)(\d{1,2})", w.lower())
-            if m:
-                kwargs["level"] = LEVEL_WORDS[m.group(1)]
-                kwargs["count"] = int(m.group(2) or 1)
-            elif k:
-                kwargs[k.group(1)] = int(k.group(2))
-            elif w in ("直接", "direct"):
+        for item in items:
+            if item[0] == "level":
+                kwargs["level"], kwargs["count"] = item[1], item[2]
+            elif item[0] in ("hit", "dp", "dr"):
+                kwargs[item[0]] = item[1]
+            elif item[0] == "direct":
                 kwargs["direct"] = True
+            elif item[0] == "tag":
+                tags.append(item[1])
             else:
-                tags.append(w[:6])
+                raise call.usage_error(f"不认识「{item[1]}」")
         if "hit" not in kwargs and "level" not in kwargs:
             raise call.usage_error("伤势写作 轻伤x2 或 hit3 dp2 dr1")
         kwargs["tags"] = tags[:4]
@@ -142,55 +178,55 @@ async def cmd_wound(call: Call) -> list[Reply]:
     return [Reply.say("\n".join(lines))]
 
 
-HP_USAGE = ".hp <名称> ±n [-由 攻击者]（速度规则HG）、.hp 名 hg 10 / mg 8、.hp 名 mp -3、.hp 名 sp ±n / sp上限 N（基础规则）"
-
-
-@command(
+hp = define(
     "hp",
-    usage=HP_USAGE,
     summary="生命量谱（速度规则：伤害从左、治疗从右、危机、优势点）与SP",
+    detail="例 .hp 哥布林 -7 -由 艾琳、.hp 名 hg 10 / mg 8、.hp 名 mp -3、.hp 名 sp ±n / sp上限 N",
     system=SYS_NAME,
     group_only=True,
 )
-async def cmd_hp(call: Call) -> list[Reply]:
-    words = tokens(call.args)
-    if len(words) < 2:
-        raise call.usage_error("请写出名称和数值")
+
+
+@hp.sub(
+    params=[arg("who", HP_WHO, label="名称"), arg("op", HP_OP), opt("value", HP_VALUE)],
+    flags=[option("attacker", ("-由", "-by"), COMBATANT, "-由 攻击者")],
+    help="±n 伤害/治疗HG（-由 攻击者）；hg/mg 设定量谱；mp 花费；sp ±n/=n；sp上限 N",
+)
+async def cmd_hp(
+    call: Call, who: str, op: str | int, value: int | tuple[str, int] | None, attacker: str | None
+) -> list[Reply]:
     state = need(await load(call))
-    c = target_of(state, call.ctx, words[0])
+    c = target_of(state, call.ctx, who)
     await require_control(call, state, c, "修改HP")
-    op = words[1].lower()
     fn: Callable[[Combat], E.Outcome]
-    if op in ("hg", "mg") and len(words) > 2:
-        n = number(words[2])
-        fn = (
-            (lambda st: E.set_gauges(st, c.id, hg=n))
-            if op == "hg"
-            else (lambda st: E.set_gauges(st, c.id, mg=n))
-        )
-    elif op == "mp" and len(words) > 2:
-        amount = -number(words[2])
-        fn = lambda st: E.spend_mp(st, c.id, amount)  # noqa: E731
-    elif op == "sp" and len(words) > 2:
-        val = words[2]
-        fn = (
-            (lambda st: E.set_sp(st, c.id, value=number(val[1:])))
-            if val.startswith("=")
-            else (lambda st: E.set_sp(st, c.id, delta=number(val)))
-        )
-    elif op in ("sp上限", "spmax") and len(words) > 2:
-        mx = number(words[2])
-        fn = lambda st: E.set_sp(st, c.id, maximum=mx)  # noqa: E731
-    elif re.fullmatch(r"[+-]\d{1,4}", op):
-        amount = int(op)
-        attacker = None
-        if len(words) > 3 and words[2] in ("-由", "-by"):
-            attacker = E.find(state, words[3]).id
-        elif amount < 0 and state.current is not None:
-            attacker = state.current
-        fn = lambda st: E.hit_gauges(st, c.id, abs(amount), attacker=attacker, heal=amount > 0)  # noqa: E731
+    if isinstance(op, int):
+        if value is not None:
+            raise call.usage_error("格式：.hp 名称 ±n [-由 攻击者]")
+        amount = op
+        by = E.find(state, attacker).id if attacker is not None else None
+        if by is None and amount < 0 and state.current is not None:
+            by = state.current
+        fn = lambda st: E.hit_gauges(st, c.id, abs(amount), attacker=by, heal=amount > 0)  # noqa: E731
     else:
-        raise call.usage_error(f"不认识「{words[1]}」")
+        if value is None:
+            raise call.usage_error(f"「{op}」后面要写数值")
+        if isinstance(value, tuple) and op != "sp":
+            raise call.usage_error(f"「{op}」后面要写数值")
+        n = value[1] if isinstance(value, tuple) else value
+        if op == "hg":
+            fn = lambda st: E.set_gauges(st, c.id, hg=n)  # noqa: E731
+        elif op == "mg":
+            fn = lambda st: E.set_gauges(st, c.id, mg=n)  # noqa: E731
+        elif op == "mp":
+            fn = lambda st: E.spend_mp(st, c.id, -n)  # noqa: E731
+        elif op == "sp":
+            fn = (
+                (lambda st: E.set_sp(st, c.id, value=n))
+                if isinstance(value, tuple)
+                else (lambda st: E.set_sp(st, c.id, delta=n))
+            )
+        else:
+            fn = lambda st: E.set_sp(st, c.id, maximum=n)  # noqa: E731
     state, events = await apply(call, lambda st: fn(need(st)))
     c2 = state.get(c.id)
     lines = [f"{R.name_of(state, c2.id)}：{R.health_text(state, c2, controls(call.ctx, c2)) or '—'}"]

@@ -1,6 +1,7 @@
-"""The ``.init`` tracker flow: the ``.init`` dispatcher and its subcommand table, ``begin``,
-``start``, ``next``/``skip`` (the turn advance), ``delay``, ``undo``, ``list``/``status``/``log``,
-``end``; the ``.ed`` and ``.延后`` shortcuts.
+"""The ``.init`` tracker flow: the ``.init`` command and its flow sub-commands ``begin``, ``start``,
+``next``/``skip`` (the turn advance), ``delay``, ``undo``, ``list``/``status``/``log``, ``end``;
+the ``.ed`` and ``.延后`` shortcuts.  GM tools (:mod:`.gm_tools`) and effects (:mod:`.effects`)
+add their sub-commands to the same :data:`init` declaration.
 
 ``.init next`` carries the turn number the sender saw, so two people advancing at once move the
 turn only once (C02).
@@ -9,16 +10,15 @@ turn only once (C02).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
-from chronodice.core.commands import Call, command
+from chronodice.core.args import Candidates, Choice, Int, Kind, ParseEnv, Pattern, flag, opt
+from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, InputSyntaxError, NotFound, NotPermitted
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.model import Combat, Event, Phase, Variant
-from chronodice.rules.tick20.variants import VARIANT_ALIASES
 
 from ._glue import (
     GM_WHO,
@@ -28,25 +28,14 @@ from ._glue import (
     controls,
     find_me,
     fresh,
+    gm,
     gm_op,
-    is_gm,
     load,
+    must_be_gm,
     need,
     require_control,
-    require_gm,
 )
-from .effects import init_eff, init_focus, init_mod, init_re
-from .gm_tools import (
-    init_add,
-    init_first,
-    init_gm,
-    init_meta,
-    init_opt,
-    init_rm,
-    init_set,
-    init_surprise,
-    init_swap,
-)
+from .kinds import COMBATANT, CONFIRM, VARIANT, option
 
 ADVANCE_GRACE = 1.0
 """Seconds after someone else advanced the turn during which a ``.init next`` from a person who
@@ -56,119 +45,57 @@ pressing at once, processed one after the other)."""
 MAX_UNDO = 20
 """Steps one ``.init undo n`` may take back."""
 
-# --------------------------------------------------------------------------- .init
-INIT_USAGE = ".init [begin/start/next/skip/delay/undo/set/mod/add/rm/eff/re/focus/swap/first/opt/meta/gm/surprise/log/end]"
-
-SUB_ALIASES: dict[str, str] = {
-    "": "list",
-    "list": "list",
-    "查看": "list",
-    "begin": "begin",
-    "开始战斗": "begin",
-    "开启": "begin",
-    "start": "start",
-    "开战": "start",
-    "next": "next",
-    "ed": "next",
-    "n": "next",
-    "下一个": "next",
-    "结束回合": "next",
-    "skip": "skip",
-    "跳过": "skip",
-    "delay": "delay",
-    "延后": "delay",
-    "undo": "undo",
-    "撤销": "undo",
-    "set": "set",
-    "设定": "set",
-    "mod": "mod",
-    "修正": "mod",
-    "add": "add",
-    "加入": "add",
-    "rm": "rm",
-    "del": "rm",
-    "删除": "rm",
-    "eff": "eff",
-    "效果": "eff",
-    "re": "re",
-    "移除效果": "re",
-    "focus": "focus",
-    "聚焦": "focus",
-    "swap": "swap",
-    "交换": "swap",
-    "first": "first",
-    "提前": "first",
-    "opt": "opt",
-    "修改": "opt",
-    "meta": "meta",
-    "设置": "meta",
-    "gm": "gm",
-    "surprise": "surprise",
-    "突袭": "surprise",
-    "log": "log",
-    "战报": "log",
-    "end": "end",
-    "clr": "end",
-    "结束战斗": "end",
-    "status": "status",
-    "详情": "status",
-}
-
-
-@command(
+init = define(
     "init",
-    usage=INIT_USAGE,
     summary="D20刻度战斗追踪：开战、推进刻度、延后、效果时长、AP、伤势，GM 可撤销",
     detail=(
-        ".init begin [基础/速度] [-沉淀] [-名 X]　新战斗；.ri 加入；.init start 开战\n"
-        ".init next（.ed）结束当前回合；.init skip 跳过；.延后；.init undo [n] 撤销\n"
-        ".init set 名 值；.init mod 名 ±n [类型] [时长]；.init rm 名 [-force]\n"
-        ".init eff 目标 效果 [时长] [-源 X] [-锚 X] [-先攻 ±n类型] [暗]；时长：3刻/2轮/1回合/1回合开始/本刻/本轮/焦点/永久/条件:…/1d4轮\n"
-        ".init re 目标 [效果]；.init focus 目标 效果；.init swap A B；.init first A\n"
-        ".init meta [-沉淀 开/关] [-延后 规则/原文] [-当前先攻 累加/重置]；.init gm @某人；.init end 确认"
+        "时长：3刻/2轮/1回合/1回合开始/本刻/本轮/焦点/永久/条件:…/1d4轮\n"
+        "GM = 开战者、.init gm 指定者、群管理；玩家可以结束、延后自己的回合"
     ),
     aliases=("先攻",),
     system=SYS_NAME,
     group_only=True,
 )
-async def cmd_init(call: Call) -> list[Reply]:
-    word, _, rest = call.args.partition(" ")
-    sub = SUB_ALIASES.get(word.lower())
-    if sub is None:
-        # ".init 3" style or a name → status of that combatant
-        sub, rest = "status", call.args
-    handler = SUBCOMMANDS[sub]
-    return await handler(call, rest.strip())
 
 
-async def init_list(call: Call, rest: str) -> list[Reply]:
+# --------------------------------------------------------------------------- list and status
+@init.sub(
+    "list",
+    "查看",
+    params=[opt("full", Choice(table={"全": True, "all": True}, label="全"), default=False)],
+    help="查看先攻表（GM 加「全」私聊完整视图）",
+    when_empty=True,
+)
+async def init_list(call: Call, full: bool) -> list[Reply]:
     state = need(await load(call))
     replies = [Reply.say(R.combat_list(state))]
-    if rest in ("全", "all") and await is_gm(call, state):
+    if full and await gm(call, state):
         replies.append(Reply.whisper(R.combat_list(state, gm=True), fallback="（GM视图私聊失败）"))
     return replies
 
 
-async def init_begin(call: Call, rest: str) -> list[Reply]:
+# --------------------------------------------------------------------------- begin / start
+@init.sub(
+    "begin",
+    "开始战斗",
+    "开启",
+    flags=[
+        VARIANT,
+        flag("settle", "-沉淀", "沉淀", label="-沉淀"),
+        option("name", ("-名", "-name"), Pattern(regex=r"[^\s]{1,20}", label="名称"), "-名 X"),
+    ],
+    help="新战斗（基础/速度规则），然后 .ri 加入",
+)
+async def init_begin(call: Call, variant: Variant | None, settle: bool, name: str | None) -> list[Reply]:
     current = await load(call)
     if current is not None and current.phase is Phase.ACTIVE:
         raise IllegalAction(f"已有进行中的战斗（第{current.round}轮），.init end 确认 结束 / .init 查看")
-    words = rest.split()
-    variant = Variant.BASE
-    options: dict[str, Any] = {}
-    i = 0
-    while i < len(words):
-        w = words[i]
-        if w.lower() in VARIANT_ALIASES:
-            variant = VARIANT_ALIASES[w.lower()]
-        elif w in ("-沉淀", "沉淀"):
-            options["settle"] = True
-        elif w in ("-名", "-name") and i + 1 < len(words):
-            options["name"] = words[i + 1][:20]
-            i += 1
-        else:
-            raise call.usage_error(f"不认识「{w}」；格式 .init begin [基础/速度] [-沉淀] [-名 X]")
-        i += 1
+    variant = variant or Variant.BASE
+    options: dict[str, object] = {}
+    if settle:
+        options["settle"] = True
+    if name is not None:
+        options["name"] = name
     state = fresh(call.ctx.user_id, variant=variant, **options)
 
     def fn(st: Combat | None) -> E.Outcome:
@@ -190,24 +117,27 @@ def _card(state: Combat, events: list[Event]) -> Reply:
     return Reply(text=R.turn_card(state, events), mentions=ping)
 
 
-async def init_start(call: Call, rest: str) -> list[Reply]:
+@init.sub("start", "开战", help="开战：第1轮，发出回合卡（GM）")
+async def init_start(call: Call) -> list[Reply]:
     state, events = await gm_op(call, "开战", E.start)
     return [_card(state, events)]
 
 
-async def init_next(call: Call, rest: str, *, skip: bool = False) -> list[Reply]:
+# --------------------------------------------------------------------------- turn flow
+@init.sub("next", "ed", "n", "下一个", "结束回合", help="结束当前回合（当前行动者的玩家或 GM）")
+async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
     state = need(await load(call))
     if state.phase is not Phase.ACTIVE:
         raise IllegalAction("战斗还没有开始（GM 发送 .init start）")
-    gm = await is_gm(call, state)
-    if skip and not gm:
+    is_gm = await gm(call, state)
+    if skip and not is_gm:
         raise NotPermitted(f"只有{GM_WHO}可以跳过回合")
     if state.waiting:
-        if not gm:
+        if not is_gm:
             raise NotPermitted(f"战斗暂停中，只有{GM_WHO}可以继续")
     else:
         cur = state.get(state.current or "")
-        if not gm and not controls(call.ctx, cur):
+        if not is_gm and not controls(call.ctx, cur):
             raise NotPermitted(
                 f"现在是 {R.name_of(state, cur.id)} 的回合（第{state.tick}刻），只有 {R.name_of(state, cur.id)} 的玩家或 GM 可以结束"
             )
@@ -232,11 +162,13 @@ async def init_next(call: Call, rest: str, *, skip: bool = False) -> list[Reply]
     return [_card(state, events)]
 
 
-async def init_skip(call: Call, rest: str) -> list[Reply]:
-    return await init_next(call, rest, skip=True)
+@init.sub("skip", "跳过", help="当前行动者跳过回合（GM）")
+async def init_skip(call: Call) -> list[Reply]:
+    return await init_next(call, skip=True)
 
 
-async def init_delay(call: Call, rest: str) -> list[Reply]:
+@init.sub("delay", "延后", help="延后当前回合到下一刻（行动前；当前行动者的玩家或 GM）")
+async def init_delay(call: Call) -> list[Reply]:
     state = need(await load(call))
     cur = state.maybe(state.current)
     if cur is None:
@@ -254,13 +186,18 @@ async def init_delay(call: Call, rest: str) -> list[Reply]:
     return [_card(state, events)]
 
 
-async def init_undo(call: Call, rest: str) -> list[Reply]:
+@init.sub(
+    "undo",
+    "撤销",
+    params=[opt("n", Int(label="步数"), default=1)],
+    help="撤销最近 n 步（含效果、AP、HP；GM）",
+)
+async def init_undo(call: Call, n: int) -> list[Reply]:
     """Undo the last n tracker changes through the store's session log (effects, AP, HP included)."""
-    n = int(rest) if rest.isdigit() else 1
     if not 1 <= n <= MAX_UNDO:
         raise InputSyntaxError(f"一次最多撤销{MAX_UNDO}步")
     state = need(await load(call))
-    await require_gm(call, state, "撤销")
+    await must_be_gm(call, state, "撤销")
     done = 0
     for _ in range(n):
         if await call.app.store.undo(call.ctx.scope, SYSTEM) is None:
@@ -275,27 +212,40 @@ async def init_undo(call: Call, rest: str) -> list[Reply]:
     return [Reply.say(f"已撤销{done}步。\n{body}")]
 
 
-async def init_log(call: Call, rest: str) -> list[Reply]:
+@init.sub("log", "战报", params=[opt("n", Int(label="条数"), default=12)], help="最近的战报")
+async def init_log(call: Call, n: int) -> list[Reply]:
     state = need(await load(call))
-    n = min(int(rest), 40) if rest.isdigit() else 12
+    n = min(n, 40)
     lines = R.event_lines(state, state.log[-n * 3 :])[-n:]
     return [Reply.say("战报：\n" + ("\n".join(lines) if lines else "（暂无）"))]
 
 
-async def init_status(call: Call, rest: str) -> list[Reply]:
+@init.sub("end", "clr", "结束战斗", flags=[CONFIRM], help="结束战斗并总结（GM；需「确认」）")
+async def init_end(call: Call, confirm: bool) -> list[Reply]:
     state = need(await load(call))
-    c = find_me(state, call.ctx) if not rest else E.find(state, rest)
-    gm = await is_gm(call, state)
-    if c.hidden and not gm:
-        raise NotFound(f"没有找到参战者「{rest}」")
+    await must_be_gm(call, state, "结束战斗")
+    if not confirm:
+        return [Reply.say(f"确定结束战斗（第{state.round}轮）吗？发送 .init end 确认")]
+    state, events = await apply(call, lambda st: E.end(need(st)))
+    ev = next(e for e in events if e.kind == "end")
+    return [Reply.say(R.summary(state, ev))]
+
+
+@init.sub("status", "详情", params=[opt("who", COMBATANT)], help="一名参战者的详情（不写名称=自己的）")
+async def init_status(call: Call, who: str | None) -> list[Reply]:
+    state = need(await load(call))
+    c = find_me(state, call.ctx) if who is None else E.find(state, who)
+    is_gm = await gm(call, state)
+    if c.hidden and not is_gm:
+        raise NotFound(f"没有找到参战者「{who}」")
     lines = [
         f"{c.name}：先攻 {R.value_text(state, c)}（修正{c.init_mod:+d}，LV{c.lv}，{c.side}）",
         f"AP {c.ap}/{c.ap_max}" if state.variant is Variant.BASE else f"SPD基础 {c.spd_base}",
     ]
-    eff = R.effects_text(state, c.id, gm or controls(call.ctx, c))
+    eff = R.effects_text(state, c.id, is_gm or controls(call.ctx, c))
     if eff:
         lines.append(eff)
-    health = R.health_text(state, c, gm or controls(call.ctx, c))
+    health = R.health_text(state, c, is_gm or controls(call.ctx, c))
     if health:
         lines.append(health)
     text = "\n".join(lines)
@@ -304,55 +254,41 @@ async def init_status(call: Call, rest: str) -> list[Reply]:
     return [Reply.say(text)]
 
 
-async def init_end(call: Call, rest: str) -> list[Reply]:
-    state = need(await load(call))
-    await require_gm(call, state, "结束战斗")
-    if "确认" not in rest and "confirm" not in rest:
-        return [Reply.say(f"确定结束战斗（第{state.round}轮）吗？发送 .init end 确认")]
-    state, events = await apply(call, lambda st: E.end(need(st)))
-    ev = next(e for e in events if e.kind == "end")
-    return [Reply.say(R.summary(state, ev))]
+@dataclass(frozen=True)
+class _StatusName(Kind):
+    """A combatant's name that is not one of ``.init``'s sub-command words (``.init gm`` with its
+    argument missing is the ``gm`` form's error, not the status of someone called gm)."""
+
+    label: str = "参战者"
+    glue: bool = False
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        for value, end in COMBATANT.candidates(text, pos, env):
+            if init.find_sub(value) is None:
+                yield value, end
 
 
-SUBCOMMANDS: dict[str, Callable[[Call, str], Any]] = {
-    "list": init_list,
-    "begin": init_begin,
-    "start": init_start,
-    "next": init_next,
-    "skip": init_skip,
-    "delay": init_delay,
-    "undo": init_undo,
-    "set": init_set,
-    "mod": init_mod,
-    "add": init_add,
-    "rm": init_rm,
-    "eff": init_eff,
-    "re": init_re,
-    "focus": init_focus,
-    "swap": init_swap,
-    "first": init_first,
-    "opt": init_opt,
-    "meta": init_meta,
-    "gm": init_gm,
-    "surprise": init_surprise,
-    "log": init_log,
-    "end": init_end,
-    "status": init_status,
-}
+init.sub(params=[opt("who", _StatusName())], help="同 .init status <名称>")(init_status)
 
 
-@command(
+# --------------------------------------------------------------------------- shortcuts
+ed = define(
     "ed",
-    usage=".ed",
     summary="结束当前回合（同 .init next）",
     aliases=("结束回合", "下一个"),
     system=SYS_NAME,
     group_only=True,
 )
+
+
+@ed.sub(help="结束当前回合", when_empty=True)
 async def cmd_ed(call: Call) -> list[Reply]:
-    return await init_next(call, "")
+    return await init_next(call)
 
 
-@command("延后", usage=".延后", summary="延后当前回合到下一刻（行动前）", system=SYS_NAME, group_only=True)
+delay = define("延后", summary="延后当前回合到下一刻（行动前）", system=SYS_NAME, group_only=True)
+
+
+@delay.sub(help="延后当前回合", when_empty=True)
 async def cmd_delay(call: Call) -> list[Reply]:
-    return await init_delay(call, "")
+    return await init_delay(call)
