@@ -111,8 +111,46 @@ _INT = re.compile(r"[+-]?[0-9]{1,9}")
 _NUM = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})")
 
 
+class _Number(Kind):
+    """Shared reading of :class:`Int` and :class:`Num`: sign rules, range, suffix words."""
+
+    label: str
+    signed: bool
+    sign_required: bool
+    min: float | None
+    max: float | None
+    suffix: tuple[str, ...]
+    _regex: re.Pattern[str]
+
+    def _convert(self, raw: str) -> float:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _runs_on(self, ch: str) -> bool:
+        """Whether ``ch`` right after the number means the number was cut short."""
+        return is_ascii_digit(ch)
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        m = self._regex.match(text, pos)
+        if not m:
+            return
+        raw = m.group()
+        has_sign = raw[0] in "+-"
+        if (has_sign and not self.signed) or (self.sign_required and not has_sign):
+            return
+        value = self._convert(raw)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise _RangeError(self, raw, pos)
+        end = m.end()
+        if end < len(text) and self._runs_on(text[end]):
+            raise _RangeError(self, text[pos : word_end(text, pos)], pos)
+        for s in self.suffix:
+            if text[end : end + len(s)].lower() == s.lower():
+                yield value, end + len(s)
+        yield value, end
+
+
 @dataclass(frozen=True)
-class Int(Kind):
+class Int(_Number):
     """A whole number of ASCII digits (full-width digits are normalised before).
 
     ``signed``: ``+``/``-`` allowed; ``sign_required``: a leading sign must be there (a change
@@ -126,33 +164,15 @@ class Int(Kind):
     max: int | None = None
     suffix: tuple[str, ...] = ()
     """Words that may follow the digits and are dropped (``3次``, ``10t``)."""
+    _regex = _INT
 
-    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
-        m = _INT.match(text, pos)
-        if not m:
-            return
-        raw = m.group()
-        has_sign = raw[0] in "+-"
-        if (has_sign and not self.signed) or (self.sign_required and not has_sign):
-            return
-        value = int(raw)
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-            raise _RangeError(self, raw, pos)
-        end = m.end()
-        for s in self.suffix:
-            if text[end : end + len(s)].lower() == s.lower():
-                yield value, end + len(s)
-        if end < len(text) and is_ascii_digit(text[end]):
-            raise _RangeError(self, text[pos : word_end(text, pos)], pos)
-        yield value, end
-
-    def usage(self) -> str:
-        return self.label
+    def _convert(self, raw: str) -> int:
+        return int(raw)
 
 
 @dataclass(frozen=True)
-class Num(Kind):
-    """A decimal number (``1.5``, ``-3``, ``.5``); ``percent`` also reads ``30%`` as 30."""
+class Num(_Number):
+    """A decimal number (``1.5``, ``-3``, ``.5``)."""
 
     label: str = "数值"
     signed: bool = True
@@ -160,35 +180,25 @@ class Num(Kind):
     min: float | None = None
     max: float | None = None
     suffix: tuple[str, ...] = ()
+    _regex = _NUM
 
-    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
-        m = _NUM.match(text, pos)
-        if not m:
-            return
-        raw = m.group()
-        has_sign = raw[0] in "+-"
-        if (has_sign and not self.signed) or (self.sign_required and not has_sign):
-            return
-        value = float(raw)
-        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
-            raise _RangeError(self, raw, pos)
-        end = m.end()
-        for s in self.suffix:
-            if text[end : end + len(s)].lower() == s.lower():
-                yield value, end + len(s)
-        if end < len(text) and (is_ascii_digit(text[end]) or text[end] == "."):
-            return
-        yield value, end
+    def _convert(self, raw: str) -> float:
+        return float(raw)
+
+    def _runs_on(self, ch: str) -> bool:
+        return is_ascii_digit(ch) or ch == "."
 
 
 class _RangeError(Exception):
-    def __init__(self, kind: Int | Num, raw: str, pos: int) -> None:
+    def __init__(self, kind: _Number, raw: str, pos: int) -> None:
         lo = None if kind.min is None else f"{kind.min:g}"
         hi = None if kind.max is None else f"{kind.max:g}"
         if lo is not None and hi is not None:
             span = f"应在{lo}到{hi}之间"
-        else:
+        elif lo is not None or hi is not None:
             span = f"至少为{lo}" if lo is not None else f"至多为{hi}"
+        else:
+            span = "数字太长"
         self.message = f"{kind.label}「{raw[:12]}」超出范围（{span}）"
         self.pos = pos
         super().__init__(self.message)

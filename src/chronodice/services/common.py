@@ -23,6 +23,7 @@ from .characters import (
     numeric_attributes,
     resolve_character,
 )
+from .hidden import hidden_result
 
 CONFIRM_WORDS = ("确认", "confirm", "yes", "y")
 CONFIRM_TTL = 60.0
@@ -70,17 +71,7 @@ rh = define("rh", summary="暗骰：结果私聊发给你，群里只说掷了�
 
 @rh.sub(params=ROLL, help="暗骰，结果私聊", when_empty=True)
 async def cmd_rh(call: Call, line: str) -> list[Reply]:
-    text = await _roll_text(call, line)
-    if call.ctx.group_id is None:
-        return [Reply.say(text)]
-    name = call.name
-    return [
-        Reply.say(f"{name} 进行了一次暗骰"),
-        Reply.whisper(
-            f"在群{call.ctx.group_id}中的暗骰：\n{text}",
-            fallback=f"{name} 的暗骰结果无法私聊送达，请先加骰娘为好友",
-        ),
-    ]
+    return hidden_result(call, await _roll_text(call, line))
 
 
 FACES = Pattern(

@@ -20,6 +20,7 @@ from chronodice.rules.pool10 import (
 )
 from chronodice.rules.pool10.check import MAX_BONUS
 from chronodice.rules.pool10.expr import Term
+from chronodice.services.hidden import hidden_result
 from chronodice.store import CharacterRecord
 
 from ..characters import numeric_attributes
@@ -140,13 +141,6 @@ def tie_of(settings: dict[str, Any]) -> TieRule:
 
 def hide(call: Call, text: str, mode: Mode) -> list[Reply]:
     """``.wh``: the group hears that a hidden pool was rolled; the result goes privately."""
-    if not mode.hidden or call.ctx.group_id is None:
+    if not mode.hidden:
         return [Reply.say(text)]
-    name = call.name
-    return [
-        Reply.say(f"{name} 进行了一次暗骰池"),
-        Reply.whisper(
-            f"在群{call.ctx.group_id}中的暗骰池：\n{text}",
-            fallback=f"{name} 的暗骰结果无法私聊送达，请先加骰娘为好友",
-        ),
-    ]
+    return hidden_result(call, text, "暗骰池")
