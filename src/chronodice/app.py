@@ -18,7 +18,7 @@ from .core.errors import ChronoDiceError, NotPermitted
 from .core.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, clip_reply
 from .core.ratelimit import RateLimiter
 from .core.reply import Reply
-from .store import Store
+from .store import DuplicateEvent, Store
 
 log = logging.getLogger("chronodice")
 
@@ -100,6 +100,8 @@ class App:
                 view=view,
             )
             replies = await spec.handler(call)
+        except DuplicateEvent:
+            return None  # delivered twice: the first delivery was applied and answered
         except ChronoDiceError as err:
             replies = [Reply.say(err.user_message)]
         except RecursionError:
