@@ -790,10 +790,12 @@ class Store:
             old = _j(raw)
             version = row[1] if row else 0
             new, result = fn(_j(raw) if isinstance(raw, str) else _clone(old))
+            new_text = _jtext(new)
+            # what will be stored, as JSON gives it back (engines return tuples, asdict output…)
+            new = _j(new_text)
             if new == old and type(new) is type(old):
                 return result
             now = self._backend.dt_in(utcnow())
-            new_text = _jtext(new)
             if row is None:
                 await tx.run(
                     "INSERT INTO sessions (scope, system, state, version, created_at, updated_at)"
@@ -816,7 +818,7 @@ class Store:
                 )
                 if n != 1:
                     raise Transient("session version")
-            before_text, patch_text = _reverse(old, new, new_text)
+            before_text, patch_text = _reverse(old, new, raw if isinstance(raw, str) else None)
             await tx.run(
                 "INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
                 " version_after, undone, created_at, patch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -1066,20 +1068,25 @@ class Store:
         return _j(got[0])
 
 
-def _reverse(old: Any, new: Any, new_text: str | None) -> tuple[str | None, str | None]:
-    """What the log stores to get ``old`` back from ``new``: ``(before, patch)`` texts — a
-    reverse patch, or the whole old state where that is not longer."""
-    old_text = _jtext(old)
+def _reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:
+    """What the log stores to get ``old`` back from ``new`` (both plain JSON data):
+    ``(before, patch)`` texts — a reverse patch, or the whole old state where a patch would not
+    be shorter or would not rebuild it exactly.  ``new`` is consumed (patched in place).
+    ``old_text``: the stored text of ``old`` when at hand (saves serialising it again)."""
     if old is None:
         return None, jpatch.dumps(["=", None])
-    if new is None or new_text is None:
-        return old_text, None
-    p = jpatch.exact_diff(new, old, new_text, old_text or "null")
+    canonical = old_text if old_text is not None else jpatch.dumps(old)
+    if new is None:
+        return canonical, None
+    p = jpatch.diff(new, old)
     if p is None:
-        return old_text, None
+        return canonical, None
     p_text = jpatch.dumps(p)
-    if old_text is not None and len(p_text) >= len(old_text):
-        return old_text, None
+    if len(p_text) >= len(canonical):
+        return canonical, None
+    # ``diff`` skips sub-values that are == (1 == 1.0): check that the patch rebuilds the text
+    if jpatch.dumps(jpatch.apply(p, new)) != canonical:
+        return canonical, None
     return None, p_text
 
 

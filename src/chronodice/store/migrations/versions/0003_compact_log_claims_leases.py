@@ -84,8 +84,8 @@ def _convert_logs(bind: sa.engine.Connection) -> int:
                 values: dict[str, Any] = {"before": None, "patch": None}
             else:
                 before = _load(before_raw)
-                after_text = None if current is None else dumps(current)
-                before_text, patch_text = _reverse(before, current, after_text)
+                after = None if current is None else json.loads(dumps(current))
+                before_text, patch_text = _reverse(before, after)
                 values = {"before": before_text, "patch": patch_text}
                 current = before
             bind.execute(update, {"b": values["before"], "p": values["patch"], "i": log_id})
