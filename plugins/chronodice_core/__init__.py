@@ -29,6 +29,7 @@ from pydantic import BaseModel
 import chronodice.services.common  # noqa: F401  (registers the common commands)
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
+from chronodice.core.ratelimit import RateLimiter
 from chronodice.store import DEFAULT_URL, Store
 
 from .bridge import build_context, send_replies
@@ -43,6 +44,8 @@ class Config(BaseModel):
     """How long a bot account keeps serving a group after its last message there (several
     accounts in one group: another takes over after this when it goes away without closing)."""
     chronodice_prune_seconds: float = 600.0
+    chronodice_flood_limit: int | None = None
+    """Load tests only: commands per user per window before the flood limit (default 10)."""
 
 
 __plugin_meta__ = PluginMetadata(
@@ -70,7 +73,8 @@ async def _startup() -> None:
     await store.migrate()
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    _state["app"] = App(store, rng)
+    limit = config.chronodice_flood_limit
+    _state["app"] = App(store, rng, rate_limiter=RateLimiter(limit=limit) if limit else None)
     _tasks.append(asyncio.get_running_loop().create_task(_upkeep(store)))
 
 

@@ -67,12 +67,12 @@ def diff(a: Any, b: Any) -> Patch | None:
     if ta is list and tb is list:
         na, nb = len(a), len(b)
         if na == nb:
+            changed = [i for i in range(na) if not (a[i] == b[i] and type(a[i]) is type(b[i]))]
+            if len(changed) > max(4, na // 4):
+                return ["=", b]  # reordered or rewritten: item patches would cost more than they save
             items: dict[str, Patch] = {}
-            for i in range(na):
-                av, bv = a[i], b[i]
-                if av == bv and type(av) is type(bv):
-                    continue
-                p = diff(av, bv)
+            for i in changed:
+                p = diff(a[i], b[i])
                 if p is not None:
                     items[str(i)] = p
             return {"i": items} if items else None
