@@ -6,7 +6,9 @@ store, then times ``.bat`` (text), ``.bat 图`` (picture) and ``.bat 记录`` (a
 ``App.dispatch``, and the renderers alone.  Prints p50/max per command, the reply length
 (must stay ≤ 1500 characters) and the picture's size in pixels and bytes.
 
-    .venv/bin/python benchmarks/bench_timeline.py [N]
+    .venv/bin/python benchmarks/bench_timeline.py [N] [--size-only]
+
+Also prints the size of the database file the battle left (state + the compact log).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -56,7 +59,7 @@ async def timed(app: App, user: str, text: str, runs: int) -> tuple[list[float],
     return times, replies
 
 
-async def main(n: int) -> None:
+async def main(n: int, size_only: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
         await store.migrate()
@@ -94,6 +97,23 @@ async def main(n: int) -> None:
             f"built a battle of {len(state.actions)} actions, {len(state.events)} events, "
             f"{len(state.participants)} characters in {build:.1f}s ({build / n * 1000:.1f} ms/command)"
         )
+        await store.close()  # checkpoints the WAL into the file
+        db = Path(tmp) / "bench.db"
+        con = sqlite3.connect(db)
+        log_kb, log_rows = con.execute(
+            "SELECT coalesce(sum(length(CAST(patch AS TEXT))) + sum(coalesce(length(before), 0)), 0) / 1024.0,"
+            " count(*) FROM session_log"
+        ).fetchone()
+        state_kb = con.execute("SELECT sum(length(state)) / 1024.0 FROM sessions").fetchone()[0]
+        con.close()
+        files = sum(f.stat().st_size for f in Path(tmp).glob("bench.db*"))
+        print(
+            f"database: {files / 1024 / 1024:.2f} MB in all (log {log_kb:.0f} KB in {log_rows} rows, "
+            f"about {log_kb * 1024 / max(1, log_rows):.0f} B per command; state {state_kb:.0f} KB)"
+        )
+        if size_only:
+            return
+        store = Store(f"sqlite+aiosqlite:///{db}")
 
         rows = []
         for label, text, runs in (
@@ -129,4 +149,4 @@ async def main(n: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 500))
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 500, "--size-only" in sys.argv))

@@ -41,10 +41,12 @@ def _app():  # type: ignore[no-untyped-def]
 
 
 async def _send(group_id: str, replies: list[Reply]) -> None:
-    bots = [b for b in nonebot.get_bots().values() if b.adapter.get_name() == "OneBot V11"]
-    if not bots:
+    core = nonebot.get_plugin("chronodice_core")
+    if core is None or core.module is None:
         return
-    bot = bots[0]
+    bot = await core.module.bot_for(group_id)  # the account serving that group
+    if bot is None:
+        return
     for r in replies:
         if not r.text:
             continue

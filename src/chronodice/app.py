@@ -23,7 +23,7 @@ from .core.permissions import require as _require
 from .core.ratelimit import FloodControl, FloodSettings
 from .core.reply import Reply
 from .core.text import safe_name, safe_reply
-from .store import Store
+from .store import DuplicateEvent, Store
 
 log = logging.getLogger("chronodice")
 
@@ -120,6 +120,8 @@ class App:
                 sub=sub,
             )
             replies = await sub.handler(call, **values)
+        except DuplicateEvent:
+            return None  # delivered twice: the first delivery was applied and answered
         except ChronoDiceError as err:
             replies = [Reply.say(err.user_message)]
         except RecursionError:

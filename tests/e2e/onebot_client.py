@@ -227,7 +227,13 @@ class OneBotClient:
 
     # ------------------------------------------------------------------ events
     def _event(
-        self, text: str | list[dict[str, Any]], user: int, group: int | None, role: str, card: str
+        self,
+        text: str | list[dict[str, Any]],
+        user: int,
+        group: int | None,
+        role: str,
+        card: str,
+        message_id: int | None = None,
     ) -> dict:
         message = [{"type": "text", "data": {"text": text}}] if isinstance(text, str) else text
         raw = text if isinstance(text, str) else "".join(s["data"].get("text", "") for s in message)
@@ -235,7 +241,7 @@ class OneBotClient:
             "time": int(time.time()),
             "self_id": self.self_id,
             "post_type": "message",
-            "message_id": next(self._ids),
+            "message_id": next(self._ids) if message_id is None else message_id,
             "user_id": user,
             "message": message,
             "raw_message": raw,
@@ -275,10 +281,12 @@ class OneBotClient:
         group: int | None = 20002,
         role: str = "member",
         card: str = "",
+        message_id: int | None = None,
     ) -> None:
         """Send one message event without waiting for anything (for bursts of simultaneous messages);
-        the calls it causes arrive in ``calls`` / ``all_calls``."""
-        await self._ws.send(json.dumps(self._event(text, user, group, role, card)))
+        the calls it causes arrive in ``calls`` / ``all_calls``.  ``message_id``: re-send an event
+        (a OneBot implementation delivering it again after a reconnect)."""
+        await self._ws.send(json.dumps(self._event(text, user, group, role, card, message_id)))
 
     async def send(
         self,
@@ -291,6 +299,7 @@ class OneBotClient:
         expect: int | None = None,
         quiet: float = 0.4,
         timeout: float = 10.0,
+        message_id: int | None = None,
     ) -> list[ApiCall]:
         """Send one message event; return the API calls it caused.
 
@@ -300,7 +309,7 @@ class OneBotClient:
         """
         while not self.calls.empty():
             self.calls.get_nowait()
-        await self._ws.send(json.dumps(self._event(text, user, group, role, card)))
+        await self._ws.send(json.dumps(self._event(text, user, group, role, card, message_id)))
         got: list[ApiCall] = []
         deadline = time.monotonic() + timeout
         if expect != 0:

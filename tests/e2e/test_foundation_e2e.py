@@ -87,10 +87,11 @@ async def test_two_processes_on_postgres_lose_no_update(tmp_path: Path, pg_url: 
             at_owner = {"type": "at", "data": {"qq": "50000"}}
 
             async def bump(i: int) -> None:
-                # 200 different GMs (group admins) edit the same card at once: .st @50000 计数+1 项i:i
-                client = ca if i % 2 else cb
+                # 200 different GMs (group admins) edit the same card at once: .st @50000 计数+1.
+                # Each account serves its own group (two accounts in one group: only one answers).
+                client, group = (ca, 20002) if i % 2 else (cb, 20003)
                 message = [at_owner, {"type": "text", "data": {"text": " .st 计数+1"}}]
-                await client.post(message, user=60000 + i, role="admin")
+                await client.post(message, user=60000 + i, role="admin", group=group)
 
             await asyncio.gather(*(bump(i) for i in range(200)))
             loop = asyncio.get_running_loop()

@@ -1,35 +1,44 @@
-"""The store: one async SQLAlchemy engine over SQLite (default) or PostgreSQL.
+"""The store: SQLite (default) or PostgreSQL, with process-local caches that stay correct.
 
-* SQLite runs in WAL mode with a busy timeout, and every transaction starts with
-  ``BEGIN IMMEDIATE`` so that a read-modify-write cannot dead-lock on the lock upgrade.
-* PostgreSQL rows are read ``FOR UPDATE`` inside the transaction that writes them.
-* On top of both, every mutable row carries a ``version`` and is written with a
-  compare-and-set; a lost race is retried from the read, so no update is ever lost, also when
-  several bot processes share one database.
-* Writes are never deferred: a reply is sent only after its transaction committed.
+* Every transaction is one unit on one connection (see :mod:`.backends`): SQLite runs it on the
+  event loop thread with ``BEGIN IMMEDIATE`` (no thread hop, no lock-upgrade dead-lock);
+  PostgreSQL reads rows ``FOR UPDATE``.  On top of both, mutable rows carry a ``version`` and are
+  written with a compare-and-set; a lost race is retried from the read, so no update is ever
+  lost, also when several bot processes share one database.
+* Writes are never deferred: a method returns only after its transaction committed.
+* What nearly every command reads — the group (switch, settings, GMs), nicknames, bindings and
+  character cards — is cached in process memory.  A cache entry is dropped when this process
+  writes the row, and when another process does: SQLite's ``PRAGMA data_version`` (checked on
+  each use) or PostgreSQL ``NOTIFY`` from triggers.  Without a working LISTEN connection the
+  PostgreSQL store reads through.
+* The session log keeps a reverse patch per command (:mod:`.patch`), not the whole state.
+* Exactly once: inside :meth:`Store.event` the first write of a command also claims the
+  event's (self_id, message_id); a second delivery raises :class:`DuplicateEvent` and writes
+  nothing.  :meth:`Store.serves` leases each group to one bot account.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
+import contextlib
+import contextvars
 import json
+import logging
 import random
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import replace
+import time
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, event, select, text, update
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 
-from .models import Binding, Character, Group, GroupGM, Nickname, Pending, Session, SessionLog, utcnow
+from . import patch as jpatch
+from .backends import Backend, Conflict, PgBackend, SqliteBackend, Transient, Tx
 from .records import CharacterRecord, ContextView, GroupRecord, LogEntry, UndoResult
 
 T = TypeVar("T")
@@ -37,203 +46,522 @@ T = TypeVar("T")
 DEFAULT_URL = "sqlite+aiosqlite:///data/chronodice.db"
 _MAX_RETRIES = 200
 _MIGRATION_LOCK = 0x43_44_01  # advisory lock key for PostgreSQL migrations ("CD", 1)
+_CACHE_MAX = 50_000
+log = logging.getLogger("chronodice.store")
+
+_CHAR_COLS = "id, owner_id, system, name, attributes, data, version, created_at, updated_at"
 
 
 class StoreBusy(ChronoDiceError):
     """The database stayed busy through every retry."""
 
 
-def _aware(dt: datetime | None) -> datetime | None:
-    if dt is not None and dt.tzinfo is None:
-        return dt.replace(tzinfo=timezone.utc)
-    return dt
+class DuplicateEvent(Exception):
+    """This event (same bot account, same message id) was already applied: stay silent."""
 
 
-def _char(row: Character) -> CharacterRecord:
-    return CharacterRecord(
-        id=row.id,
-        owner_id=row.owner_id,
-        system=row.system,
-        name=row.name,
-        attributes=dict(row.attributes or {}),
-        data=copy.deepcopy(row.data or {}),
-        version=row.version,
-        created_at=_aware(row.created_at),
-        updated_at=_aware(row.updated_at),
-    )
+@dataclass
+class _Event:
+    self_id: str
+    message_id: str
+    claimed: bool = False
+
+
+_EVENT: contextvars.ContextVar[_Event | None] = contextvars.ContextVar("chronodice_event", default=None)
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _j(value: Any) -> Any:
+    """A JSON column's value (text on both drivers) as Python data."""
+    if value is None:
+        return None
+    if isinstance(value, str | bytes):
+        return json.loads(value)
+    return value
+
+
+def _jtext(value: Any) -> str | None:
+    return None if value is None else jpatch.dumps(value)
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON data."""
+    if value is None:
+        return None
+    return json.loads(jpatch.dumps(value))
+
+
+def _copy_char(rec: CharacterRecord) -> CharacterRecord:
+    return replace(rec, attributes=dict(rec.attributes), data=_clone(rec.data) if rec.data else {})
+
+
+def _copy_group(rec: GroupRecord) -> GroupRecord:
+    return replace(rec, settings=_clone(rec.settings)) if rec.settings else rec
+
+
+class _Cache:
+    """Process-local copies of rows; ``epoch`` grows on every invalidation so that a read which
+    raced with one does not store what it read."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, GroupRecord] = {}
+        self.nicks: dict[str, dict[str, str]] = {}
+        self.binds: dict[str, dict[str, int]] = {}
+        self.chars: dict[int, CharacterRecord] = {}
+        self.epoch = 0
+
+    def clear(self) -> None:
+        self.epoch += 1
+        self.groups.clear()
+        self.nicks.clear()
+        self.binds.clear()
+        self.chars.clear()
+
+    def drop(self, key: str) -> None:
+        """``g:<group>``, ``n:<user>``, ``b:<user>``, ``c:<character id>``."""
+        self.epoch += 1
+        kind, _, ident = key.partition(":")
+        if kind == "g":
+            self.groups.pop(ident, None)
+        elif kind == "n":
+            self.nicks.pop(ident, None)
+        elif kind == "b":
+            self.binds.pop(ident, None)
+        elif kind == "c":
+            with contextlib.suppress(ValueError):
+                self.chars.pop(int(ident), None)
+        else:
+            self.clear()
+
+    @staticmethod
+    def put(table: dict[Any, Any], key: Any, value: Any) -> None:
+        if len(table) >= _CACHE_MAX:
+            table.pop(next(iter(table)))
+        table[key] = value
 
 
 class Store:
     """The repository every service uses (``app.store``).  See docs/SERVICE_API.md."""
 
-    def __init__(self, url: str = DEFAULT_URL, *, echo: bool = False) -> None:
+    def __init__(
+        self,
+        url: str = DEFAULT_URL,
+        *,
+        echo: bool = False,
+        lease_seconds: float = 30.0,
+        cache: bool = True,
+    ) -> None:
         self.url = url
-        parsed = make_url(url)
-        self.dialect = parsed.get_backend_name()
-        kwargs: dict[str, Any] = {"echo": echo}
-        if self.dialect == "sqlite":
-            db = parsed.database or ""
-            if db and db != ":memory:":
-                Path(db).parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"timeout": 30}
-        else:
-            kwargs["pool_pre_ping"] = True
-        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
-        self._read_engine: AsyncEngine = self.engine
-        if self.dialect == "sqlite":
-            # Writers start with BEGIN IMMEDIATE (no lock-upgrade dead-locks); pure reads use a
-            # second pool with deferred transactions, which in WAL mode never wait for writers.
-            _sqlite_pragmas(self.engine, "BEGIN IMMEDIATE")
-            self._read_engine = create_async_engine(url, **kwargs)
-            _sqlite_pragmas(self._read_engine, "BEGIN")
-        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._read_sessions = async_sessionmaker(self._read_engine, expire_on_commit=False)
+        self.dialect = make_url(url).get_backend_name()
+        self._echo = echo
+        self._backend: Backend = SqliteBackend(url) if self.dialect == "sqlite" else PgBackend(url)
+        self._cache = _Cache()
+        self._cache_on = cache
+        self._backend.on_foreign_change = self._cache.clear
+        if isinstance(self._backend, PgBackend):
+            self._backend.on_notify = self._cache.drop
+        self.lease_seconds = lease_seconds
+        self._leases: dict[str, tuple[str, float, float]] = {}
+        self._seen: dict[tuple[str, str], None] = {}
+        self._engine: AsyncEngine | None = None
 
     # ------------------------------------------------------------------ lifecycle
+    @property
+    def engine(self) -> AsyncEngine:
+        """A SQLAlchemy engine on the same database, for migrations and tests (not the hot path)."""
+        if self._engine is None:
+            kwargs: dict[str, Any] = {"echo": self._echo}
+            if self.dialect == "sqlite":
+                kwargs["connect_args"] = {"timeout": 30}
+            self._engine = create_async_engine(self.url, **kwargs)
+            if self.dialect == "sqlite":
+                _sqlite_pragmas(self._engine)
+        return self._engine
+
     async def migrate(self) -> None:
         """Create or upgrade the schema to the newest Alembic revision, without asking."""
         from .migrate import upgrade_sync
 
+        vacuum = False
         async with self.engine.connect() as conn:
             if self.dialect == "postgresql":
                 await conn.execute(text(f"SELECT pg_advisory_lock({_MIGRATION_LOCK})"))
                 await conn.commit()
             try:
-                await conn.run_sync(upgrade_sync)
+                vacuum = await conn.run_sync(upgrade_sync)
                 await conn.commit()
             finally:
                 if self.dialect == "postgresql":
                     await conn.execute(text(f"SELECT pg_advisory_unlock({_MIGRATION_LOCK})"))
                     await conn.commit()
+        await self._engine_dispose()
+        self._cache.clear()
+        await self._backend.start()
+        if vacuum and isinstance(self._backend, SqliteBackend):
+            self._backend.vacuum()  # the converted log left free pages behind
+
+    async def _engine_dispose(self) -> None:
+        if self._engine is not None:
+            await self._engine.dispose()
+            self._engine = None
 
     async def close(self) -> None:
-        await self.engine.dispose()
-        if self._read_engine is not self.engine:
-            await self._read_engine.dispose()
+        await self._engine_dispose()
+        await self._backend.close()
 
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[AsyncSession]:
-        """A read-write transaction."""
-        async with self._sessions() as session, session.begin():
-            yield session
+    # ------------------------------------------------------------------ plumbing
+    def _cache_ok(self) -> bool:
+        return self._cache_on and self._backend.cache_usable()
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncSession]:
-        """A read-only transaction (one consistent snapshot)."""
-        async with self._read_sessions() as session, session.begin():
-            yield session
+    async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        async def attempt() -> T:
+            async with self._backend.tx(False) as tx:
+                return await body(tx)
 
-    async def _retry(self, attempt: Callable[[], Any], what: str) -> Any:
-        """Run ``attempt`` (an async callable returning ``(done, value)``) until it reports done."""
-        delay = 0.002
+        return await self._retry(attempt, "读取")
+
+    async def _write(
+        self,
+        body: Callable[[Tx], Awaitable[T]],
+        what: str,
+        *,
+        drops: Sequence[str] = (),
+        retry_conflict: bool = False,
+    ) -> T:
+        """One read-write transaction (retried on a lost race); the event of the command being
+        handled is claimed in it; ``drops`` are cache keys to invalidate after the commit."""
+
+        async def attempt() -> T:
+            ev = _EVENT.get()
+            async with self._backend.tx(True) as tx:
+                if ev is not None and not ev.claimed:
+                    n = await tx.run(
+                        "INSERT INTO event_claims (self_id, message_id, claimed_at) VALUES ($1, $2, $3)"
+                        " ON CONFLICT DO NOTHING",
+                        ev.self_id,
+                        ev.message_id,
+                        time.time(),
+                    )
+                    if n != 1:
+                        raise DuplicateEvent(f"{ev.self_id}/{ev.message_id}")
+                value = await body(tx)
+            if ev is not None:
+                ev.claimed = True
+            for key in drops:
+                self._cache.drop(key)
+            return value
+
+        return await self._retry(attempt, what, retry_conflict=retry_conflict)
+
+    async def _retry(
+        self, attempt: Callable[[], Awaitable[T]], what: str, *, retry_conflict: bool = True
+    ) -> T:
+        delay = 0.001
         for _ in range(_MAX_RETRIES):
             try:
-                done, value = await attempt()
-            except (IntegrityError, OperationalError) as exc:
-                if isinstance(exc, OperationalError) and not _is_transient(exc):
+                return await attempt()
+            except Transient:
+                pass
+            except Conflict:
+                if not retry_conflict:
                     raise
-                done, value = False, None
-            except DBAPIError as exc:
-                if not _is_transient(exc):
-                    raise
-                done, value = False, None
-            if done:
-                return value
             await asyncio.sleep(delay * (1 + random.random()))
-            delay = min(delay * 2, 0.2)
+            delay = min(delay * 2, 0.1)
         raise StoreBusy(f"数据库繁忙，{what}未完成，请稍后再试")
 
+    # ------------------------------------------------------------------ exactly once
+    @contextlib.contextmanager
+    def event(self, self_id: str, message_id: str) -> Iterator[None]:
+        """Handle one delivered event: the first write inside claims ``(self_id, message_id)``
+        in the same transaction; a second delivery (this or another process, also after a
+        restart) raises :class:`DuplicateEvent` there and writes nothing."""
+        token = _EVENT.set(_Event(str(self_id), str(message_id)))
+        try:
+            yield
+        finally:
+            _EVENT.reset(token)
+
+    def first_delivery(self, self_id: str, message_id: str) -> bool:
+        """False when this process already saw the event (no database access)."""
+        key = (str(self_id), str(message_id))
+        if key in self._seen:
+            return False
+        if len(self._seen) >= 20_000:
+            for old in list(self._seen)[:5_000]:
+                del self._seen[old]
+        self._seen[key] = None
+        return True
+
+    # ------------------------------------------------------------------ serving account
+    async def serves(self, scope: str, self_id: str) -> bool:
+        """Whether bot account ``self_id`` answers in ``scope`` (a group): each group is leased
+        to one account; the holder renews its lease while it keeps seeing messages, another
+        account takes over once it lapsed (``lease_seconds``) or was released."""
+        now = time.time()
+        ttl = self.lease_seconds
+        cached = self._leases.get(scope)
+        if cached is not None:
+            holder, expires, checked = cached
+            if holder == self_id:
+                if expires - now > ttl / 2:
+                    return True
+            elif now < expires and now - checked < 1.0:
+                return False
+
+        async def body(tx: Tx) -> tuple[str, float]:
+            row = await tx.one(
+                "INSERT INTO bot_leases (scope, self_id, expires_at) VALUES ($1, $2, $3)"
+                " ON CONFLICT (scope) DO UPDATE SET self_id = excluded.self_id, expires_at = excluded.expires_at"
+                " WHERE bot_leases.self_id = excluded.self_id OR bot_leases.expires_at < $4"
+                " RETURNING self_id, expires_at",
+                scope,
+                self_id,
+                now + ttl,
+                now,
+            )
+            if row is None:
+                row = await tx.one("SELECT self_id, expires_at FROM bot_leases WHERE scope = $1", scope)
+            assert row is not None
+            return str(row[0]), float(row[1])
+
+        ev = _EVENT.set(None)  # a lease is not the command's write
+        try:
+            holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
+        finally:
+            _EVENT.reset(ev)
+        self._leases[scope] = (holder, expires, now)
+        return holder == self_id
+
+    async def _lease_tx(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        async with self._backend.tx(True) as tx:
+            return await body(tx)
+
+    async def lease_holder(self, scope: str) -> str | None:
+        """The account serving ``scope`` now, or None when nobody holds a live lease."""
+        now = time.time()
+        cached = self._leases.get(scope)
+        if cached is not None and now < cached[1] and now - cached[2] < 1.0:
+            return cached[0]
+        row = await self._read(
+            lambda tx: tx.one("SELECT self_id, expires_at FROM bot_leases WHERE scope = $1", scope)
+        )
+        if row is None or float(row[1]) <= now:
+            return None
+        self._leases[scope] = (str(row[0]), float(row[1]), now)
+        return str(row[0])
+
+    async def release(self, self_id: str) -> None:
+        """Give up every lease of ``self_id`` (its connection closed): others take over now."""
+        for scope in [s for s, v in self._leases.items() if v[0] == self_id]:
+            del self._leases[scope]
+
+        async def body(tx: Tx) -> int:
+            return await tx.run("DELETE FROM bot_leases WHERE self_id = $1", self_id)
+
+        ev = _EVENT.set(None)
+        try:
+            await self._retry(lambda: self._lease_tx(body), "释放账号")
+        finally:
+            _EVENT.reset(ev)
+
     # ------------------------------------------------------------------ nicknames
+    async def _user_nicks(self, tx: Tx | None, user_id: str) -> dict[str, str]:
+        use = self._cache_ok()
+        if use and (hit := self._cache.nicks.get(user_id)) is not None:
+            return hit
+        epoch = self._cache.epoch
+
+        async def body(t: Tx) -> dict[str, str]:
+            rows = await t.all("SELECT scope, name FROM nicknames WHERE user_id = $1", user_id)
+            return {r[0]: r[1] for r in rows}
+
+        names = await body(tx) if tx is not None else await self._read(body)
+        if use and epoch == self._cache.epoch:
+            _Cache.put(self._cache.nicks, user_id, names)
+        return names
+
     async def get_nickname(self, user_id: str, scope: str | None) -> str | None:
         """The nickname of ``user_id`` in ``scope``, else the user's global one, else None."""
-        async with self._read() as s:
-            return await _nickname(s, user_id, scope)
+        names = await self._user_nicks(None, user_id)
+        return names.get(scope or "") or names.get("")
 
     async def set_nickname(self, user_id: str, scope: str | None, name: str | None) -> None:
         """Set (or with ``None`` clear) the nickname in ``scope`` (``None``/"" = everywhere)."""
 
-        async def attempt() -> tuple[bool, None]:
-            async with self._tx() as s:
-                row = await s.get(Nickname, (user_id, scope or ""), with_for_update=True)
-                if name is None:
-                    if row is not None:
-                        await s.delete(row)
-                elif row is None:
-                    s.add(Nickname(user_id=user_id, scope=scope or "", name=name))
-                else:
-                    row.name = name
-            return True, None
+        async def body(tx: Tx) -> None:
+            if name is None:
+                await tx.run("DELETE FROM nicknames WHERE user_id = $1 AND scope = $2", user_id, scope or "")
+            else:
+                await tx.run(
+                    "INSERT INTO nicknames (user_id, scope, name, updated_at) VALUES ($1, $2, $3, $4)"
+                    " ON CONFLICT (user_id, scope) DO UPDATE SET name = excluded.name,"
+                    " updated_at = excluded.updated_at",
+                    user_id,
+                    scope or "",
+                    name,
+                    self._backend.dt_in(utcnow()),
+                )
 
-        await self._retry(attempt, "设置昵称")
+        await self._write(body, "设置昵称", drops=(f"n:{user_id}",))
 
     # ------------------------------------------------------------------ groups
+    async def _group(self, tx: Tx | None, group_id: str) -> GroupRecord:
+        use = self._cache_ok()
+        if use and (hit := self._cache.groups.get(group_id)) is not None:
+            return hit
+        epoch = self._cache.epoch
+
+        async def body(t: Tx) -> GroupRecord:
+            row = await t.one("SELECT enabled, settings, version FROM groups WHERE group_id = $1", group_id)
+            gms = await t.all("SELECT user_id FROM group_gms WHERE group_id = $1", group_id)
+            ids = tuple(sorted(r[0] for r in gms))
+            if row is None:
+                return GroupRecord(group_id=group_id, gms=ids)
+            return GroupRecord(
+                group_id=group_id,
+                enabled=bool(row[0]),
+                settings=_j(row[1]) or {},
+                gms=ids,
+                version=row[2],
+            )
+
+        rec = await body(tx) if tx is not None else await self._read(body)
+        if use and epoch == self._cache.epoch:
+            _Cache.put(self._cache.groups, group_id, rec)
+        return rec
+
     async def get_group(self, group_id: str) -> GroupRecord:
-        async with self._read() as s:
-            return await _group(s, group_id)
+        return _copy_group(await self._group(None, group_id))
+
+    async def group_enabled(self, group_id: str) -> bool:
+        """The group switch (``.bot on/off``), from the cache when it is valid."""
+        return (await self._group(None, group_id)).enabled
 
     async def view(self, user_id: str, scope: str, group_id: str | None) -> ContextView:
-        """Everything most commands read, in one transaction: the group, nickname, active character."""
-        async with self._read() as s:
-            group = await _group(s, group_id) if group_id is not None else None
-            nickname = await _nickname(s, user_id, group_id)
-            character = await _active(s, user_id, scope)
-        return ContextView(group=group, nickname=nickname, character=character)
+        """Everything most commands read: the group, nickname, active character — from the
+        caches, with at most one read transaction for what is missing."""
+        use = self._cache_ok()
+        c = self._cache
+        if use:
+            group = c.groups.get(group_id) if group_id is not None else None
+            nicks = c.nicks.get(user_id)
+            binds = c.binds.get(user_id)
+            char_id = None if binds is None else (binds.get(scope) or binds.get(""))
+            char = c.chars.get(char_id) if char_id is not None else None
+            if (
+                (group is not None or group_id is None)
+                and nicks is not None
+                and binds is not None
+                and (char_id is None or char is not None)
+            ):
+                return ContextView(
+                    group=_copy_group(group) if group is not None else None,
+                    nickname=nicks.get(group_id or "") or nicks.get(""),
+                    character=_copy_char(char) if char is not None else None,
+                )
+
+        async def body(tx: Tx) -> ContextView:
+            group = await self._group(tx, group_id) if group_id is not None else None
+            nicks = await self._user_nicks(tx, user_id)
+            char = await self._active(tx, user_id, scope)
+            return ContextView(
+                group=_copy_group(group) if group is not None else None,
+                nickname=nicks.get(group_id or "") or nicks.get(""),
+                character=_copy_char(char) if char is not None else None,
+            )
+
+        return await self._read(body)
 
     async def set_enabled(self, group_id: str, enabled: bool) -> None:
-        async def attempt() -> tuple[bool, None]:
-            async with self._tx() as s:
-                row = await s.get(Group, group_id, with_for_update=True)
-                if row is None:
-                    s.add(Group(group_id=group_id, enabled=enabled, settings={}, version=1))
-                else:
-                    row.enabled = enabled
-                    row.version += 1
-            return True, None
+        async def body(tx: Tx) -> None:
+            await tx.run(
+                "INSERT INTO groups (group_id, enabled, settings, version, updated_at)"
+                " VALUES ($1, $2, $3, 1, $4) ON CONFLICT (group_id) DO UPDATE SET"
+                " enabled = excluded.enabled, version = groups.version + 1, updated_at = excluded.updated_at",
+                group_id,
+                enabled,
+                "{}",
+                self._backend.dt_in(utcnow()),
+            )
 
-        await self._retry(attempt, "开关")
+        await self._write(body, "开关", drops=(f"g:{group_id}",))
 
     async def update_group_settings(
         self, group_id: str, fn: Callable[[dict[str, Any]], dict[str, Any]]
     ) -> dict[str, Any]:
         """Apply ``fn`` to the group's settings dict with compare-and-set; returns the new settings."""
 
-        async def attempt() -> tuple[bool, dict[str, Any] | None]:
-            async with self._tx() as s:
-                row = await s.get(Group, group_id, with_for_update=True)
-                old = copy.deepcopy(row.settings or {}) if row else {}
-                new = fn(copy.deepcopy(old))
-                if row is None:
-                    s.add(Group(group_id=group_id, enabled=True, settings=new, version=1))
-                    return True, new
-                res = await s.execute(
-                    update(Group)
-                    .where(Group.group_id == group_id, Group.version == row.version)
-                    .values(settings=new, version=row.version + 1, updated_at=utcnow())
+        async def body(tx: Tx) -> dict[str, Any]:
+            row = await tx.one(
+                "SELECT settings, version FROM groups WHERE group_id = $1" + tx.for_update, group_id
+            )
+            old = (_j(row[0]) or {}) if row else {}
+            new = fn(_clone(old))
+            if row is None:
+                await tx.run(
+                    "INSERT INTO groups (group_id, enabled, settings, version, updated_at)"
+                    " VALUES ($1, $2, $3, 1, $4)",
+                    group_id,
+                    True,
+                    jpatch.dumps(new),
+                    self._backend.dt_in(utcnow()),
                 )
-                return res.rowcount == 1, new
+                return new
+            n = await tx.run(
+                "UPDATE groups SET settings = $1, version = $2, updated_at = $3"
+                " WHERE group_id = $4 AND version = $5",
+                jpatch.dumps(new),
+                row[1] + 1,
+                self._backend.dt_in(utcnow()),
+                group_id,
+                row[1],
+            )
+            if n != 1:
+                raise Transient("group version")
+            return new
 
-        return await self._retry(attempt, "群设置")
+        return await self._write(body, "群设置", drops=(f"g:{group_id}",), retry_conflict=True)
 
     async def add_gm(self, group_id: str, user_id: str, by: str = "") -> bool:
         """Appoint a GM; False when already one."""
 
-        async def attempt() -> tuple[bool, bool]:
-            async with self._tx() as s:
-                if await s.get(GroupGM, (group_id, user_id)) is not None:
-                    return True, False
-                s.add(GroupGM(group_id=group_id, user_id=user_id, appointed_by=by))
-            return True, True
+        async def body(tx: Tx) -> bool:
+            n = await tx.run(
+                "INSERT INTO group_gms (group_id, user_id, appointed_by, created_at) VALUES ($1, $2, $3, $4)"
+                " ON CONFLICT DO NOTHING",
+                group_id,
+                user_id,
+                by,
+                self._backend.dt_in(utcnow()),
+            )
+            return n == 1
 
-        return await self._retry(attempt, "任命GM")
+        return await self._write(body, "任命GM", drops=(f"g:{group_id}",))
 
     async def remove_gm(self, group_id: str, user_id: str) -> bool:
-        async with self._tx() as s:
-            res = await s.execute(
-                delete(GroupGM).where(GroupGM.group_id == group_id, GroupGM.user_id == user_id)
-            )
-        return res.rowcount > 0
+        async def body(tx: Tx) -> bool:
+            n = await tx.run("DELETE FROM group_gms WHERE group_id = $1 AND user_id = $2", group_id, user_id)
+            return n > 0
+
+        return await self._write(body, "撤销GM", drops=(f"g:{group_id}",))
 
     # ------------------------------------------------------------------ characters
+    def _char_row(self, row: tuple[Any, ...]) -> CharacterRecord:
+        return CharacterRecord(
+            id=row[0],
+            owner_id=row[1],
+            system=row[2],
+            name=row[3],
+            attributes=_j(row[4]) or {},
+            data=_j(row[5]) or {},
+            version=row[6],
+            created_at=self._backend.dt_out(row[7]),
+            updated_at=self._backend.dt_out(row[8]),
+        )
+
     async def create_character(
         self,
         owner_id: str,
@@ -244,44 +572,70 @@ class Store:
         data: dict[str, Any] | None = None,
     ) -> CharacterRecord:
         """Create a character; :class:`IllegalAction` if the owner already has one of that name."""
+        now = utcnow()
+
+        async def body(tx: Tx) -> CharacterRecord:
+            row = await tx.one(
+                "INSERT INTO characters (owner_id, system, name, attributes, data, version, created_at, updated_at)"
+                f" VALUES ($1, $2, $3, $4, $5, 1, $6, $6) RETURNING {_CHAR_COLS}",
+                owner_id,
+                system,
+                name,
+                jpatch.dumps(dict(attributes or {})),
+                jpatch.dumps(data or {}),
+                self._backend.dt_in(now),
+            )
+            assert row is not None
+            return self._char_row(row)
+
         try:
-            async with self._tx() as s:
-                row = Character(
-                    owner_id=owner_id,
-                    system=system,
-                    name=name,
-                    attributes=dict(attributes or {}),
-                    data=copy.deepcopy(data or {}),
-                    version=1,
-                )
-                s.add(row)
-                await s.flush()
-                rec = _char(row)
-        except IntegrityError:
+            return await self._write(body, "创建角色")
+        except Conflict:
             raise IllegalAction(f"你已有名为「{name}」的角色") from None
+
+    async def _char(self, tx: Tx | None, character_id: int) -> CharacterRecord | None:
+        use = self._cache_ok()
+        if use and (hit := self._cache.chars.get(character_id)) is not None:
+            return hit
+        epoch = self._cache.epoch
+
+        async def body(t: Tx) -> CharacterRecord | None:
+            row = await t.one(f"SELECT {_CHAR_COLS} FROM characters WHERE id = $1", character_id)
+            return self._char_row(row) if row else None
+
+        rec = await body(tx) if tx is not None else await self._read(body)
+        if rec is not None and use and epoch == self._cache.epoch:
+            _Cache.put(self._cache.chars, character_id, rec)
         return rec
 
     async def get_character(self, character_id: int) -> CharacterRecord | None:
-        async with self._read() as s:
-            row = await s.get(Character, character_id)
-            return _char(row) if row else None
+        rec = await self._char(None, character_id)
+        return _copy_char(rec) if rec else None
 
     async def find_character(self, owner_id: str, name: str) -> CharacterRecord | None:
-        async with self._read() as s:
-            row = (
-                await s.execute(
-                    select(Character).where(Character.owner_id == owner_id, Character.name == name)
-                )
-            ).scalar_one_or_none()
-            return _char(row) if row else None
+        row = await self._read(
+            lambda tx: tx.one(
+                f"SELECT {_CHAR_COLS} FROM characters WHERE owner_id = $1 AND name = $2", owner_id, name
+            )
+        )
+        return self._char_row(row) if row else None
 
     async def list_characters(self, owner_id: str, system: str | None = None) -> list[CharacterRecord]:
-        async with self._read() as s:
-            q = select(Character).where(Character.owner_id == owner_id)
-            if system is not None:
-                q = q.where(Character.system == system)
-            rows = (await s.execute(q.order_by(Character.id))).scalars().all()
-            return [_char(r) for r in rows]
+        if system is None:
+            rows = await self._read(
+                lambda tx: tx.all(
+                    f"SELECT {_CHAR_COLS} FROM characters WHERE owner_id = $1 ORDER BY id", owner_id
+                )
+            )
+        else:
+            rows = await self._read(
+                lambda tx: tx.all(
+                    f"SELECT {_CHAR_COLS} FROM characters WHERE owner_id = $1 AND system = $2 ORDER BY id",
+                    owner_id,
+                    system,
+                )
+            )
+        return [self._char_row(r) for r in rows]
 
     async def update_character(
         self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord]
@@ -291,70 +645,108 @@ class Store:
         ``fn`` may raise a :class:`ChronoDiceError` to abort (nothing is written) and may be
         called more than once after a lost race.  Owner and id cannot be changed by ``fn``.
         """
+        epoch = [0]
 
-        async def attempt() -> tuple[bool, CharacterRecord | None]:
-            async with self._tx() as s:
-                row = (
-                    await s.execute(select(Character).where(Character.id == character_id).with_for_update())
-                ).scalar_one_or_none()
-                if row is None:
-                    raise NotFound("角色不存在（可能已被删除）")
-                old = _char(row)
-                new = fn(old)
-                res = await s.execute(
-                    update(Character)
-                    .where(Character.id == character_id, Character.version == old.version)
-                    .values(
-                        name=new.name,
-                        system=new.system,
-                        attributes=dict(new.attributes),
-                        data=copy.deepcopy(new.data),
-                        version=old.version + 1,
-                        updated_at=utcnow(),
-                    )
-                )
-                if res.rowcount != 1:
-                    return False, None
-                return True, replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1)
+        async def body(tx: Tx) -> CharacterRecord:
+            epoch[0] = self._cache.epoch
+            row = await tx.one(
+                f"SELECT {_CHAR_COLS} FROM characters WHERE id = $1" + tx.for_update, character_id
+            )
+            if row is None:
+                raise NotFound("角色不存在（可能已被删除）")
+            old = self._char_row(row)
+            new = fn(_copy_char(old))
+            now = utcnow()
+            n = await tx.run(
+                "UPDATE characters SET name = $1, system = $2, attributes = $3, data = $4, version = $5,"
+                " updated_at = $6 WHERE id = $7 AND version = $8",
+                new.name,
+                new.system,
+                jpatch.dumps(dict(new.attributes)),
+                jpatch.dumps(new.data),
+                old.version + 1,
+                self._backend.dt_in(now),
+                character_id,
+                old.version,
+            )
+            if n != 1:
+                raise Transient("character version")
+            return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
         try:
-            return await self._retry(attempt, "角色更新")
-        except IntegrityError:
+            rec = await self._write(body, "角色更新")
+        except Conflict:
             raise IllegalAction("已有同名角色") from None
+        self._cache.drop(f"c:{character_id}")
+        if self._cache_on and epoch[0] + 1 == self._cache.epoch:
+            _Cache.put(self._cache.chars, character_id, _copy_char(rec))
+        return rec
 
     async def delete_character(self, character_id: int) -> bool:
-        async with self._tx() as s:
-            await s.execute(delete(Binding).where(Binding.character_id == character_id))
-            res = await s.execute(delete(Character).where(Character.id == character_id))
-        return res.rowcount > 0
+        async def body(tx: Tx) -> tuple[bool, list[str]]:
+            owners = await tx.all(
+                "SELECT DISTINCT user_id FROM bindings WHERE character_id = $1", character_id
+            )
+            await tx.run("DELETE FROM bindings WHERE character_id = $1", character_id)
+            n = await tx.run("DELETE FROM characters WHERE id = $1", character_id)
+            return n > 0, [r[0] for r in owners]
+
+        done, owners = await self._write(body, "删除角色", drops=(f"c:{character_id}",))
+        for uid in owners:
+            self._cache.drop(f"b:{uid}")
+        return done
 
     async def bind(self, user_id: str, scope: str, character_id: int) -> None:
         """Make ``character_id`` the active character of ``user_id`` in ``scope`` ("" = default)."""
 
-        async def attempt() -> tuple[bool, None]:
-            async with self._tx() as s:
-                row = await s.get(Binding, (user_id, scope), with_for_update=True)
-                if row is None:
-                    s.add(Binding(user_id=user_id, scope=scope, character_id=character_id))
-                else:
-                    row.character_id = character_id
-            return True, None
+        async def body(tx: Tx) -> None:
+            await tx.run(
+                "INSERT INTO bindings (user_id, scope, character_id) VALUES ($1, $2, $3)"
+                " ON CONFLICT (user_id, scope) DO UPDATE SET character_id = excluded.character_id",
+                user_id,
+                scope,
+                character_id,
+            )
 
-        await self._retry(attempt, "绑定角色")
+        await self._write(body, "绑定角色", drops=(f"b:{user_id}",))
+
+    async def _active(self, tx: Tx | None, user_id: str, scope: str | None) -> CharacterRecord | None:
+        use = self._cache_ok()
+        binds = self._cache.binds.get(user_id) if use else None
+        if binds is None:
+            epoch = self._cache.epoch
+
+            async def body(t: Tx) -> dict[str, int]:
+                rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
+                return {r[0]: r[1] for r in rows}
+
+            binds = await body(tx) if tx is not None else await self._read(body)
+            if use and epoch == self._cache.epoch:
+                _Cache.put(self._cache.binds, user_id, binds)
+        for key in (scope or "", ""):
+            cid = binds.get(key)
+            if cid is not None:
+                rec = await self._char(tx, cid)
+                if rec is not None:
+                    return rec
+        return None
 
     async def active_character(self, user_id: str, scope: str | None) -> CharacterRecord | None:
         """The character bound in ``scope``, else the user's default, else None."""
-        async with self._read() as s:
-            return await _active(s, user_id, scope)
+        rec = await self._active(None, user_id, scope)
+        return _copy_char(rec) if rec else None
 
     # ------------------------------------------------------------------ sessions
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
         """The session state and its version (``(None, 0)`` when there is none)."""
-        async with self._read() as s:
-            row = await s.get(Session, (scope, system))
-            if row is None:
-                return None, 0
-            return row.state, row.version
+        row = await self._read(
+            lambda tx: tx.one(
+                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2", scope, system
+            )
+        )
+        if row is None:
+            return None, 0
+        return _j(row[0]), row[1]
 
     async def apply_session(
         self,
@@ -369,7 +761,7 @@ class Store:
         """Load → apply the pure ``fn`` → save with compare-and-set, retrying lost races.
 
         ``fn(state) -> (new_state, result)``; when ``new_state`` equals the old state nothing is
-        written.  Each write appends a :class:`SessionLog` row holding the state before it.
+        written.  Each write appends a log row holding the reverse patch (after → before).
 
         ``characters_before``: cards this command also changed, each as ``(record before the
         change, version after it)``.  ``.undo`` puts such a card back as it was, provided nobody
@@ -386,215 +778,319 @@ class Store:
             }
             for rec, version_after in characters_before
         ] or None
+        chars_text = _jtext(saved_chars)
 
-        async def attempt() -> tuple[bool, Any]:
-            async with self._tx() as s:
-                row = (
-                    await s.execute(
-                        select(Session)
-                        .where(Session.scope == scope, Session.system == system)
-                        .with_for_update()
-                    )
-                ).scalar_one_or_none()
-                old = row.state if row else None  # freshly decoded from the database
-                version = row.version if row else 0
-                new, result = fn(_clone(old))
-                if new == old:
-                    return True, result
-                if row is None:
-                    s.add(Session(scope=scope, system=system, state=new, version=1))
-                    await s.flush()
-                else:
-                    res = await s.execute(
-                        update(Session)
-                        .where(Session.scope == scope, Session.system == system, Session.version == version)
-                        .values(state=new, version=version + 1, updated_at=utcnow())
-                    )
-                    if res.rowcount != 1:
-                        return False, None
-                s.add(
-                    SessionLog(
-                        scope=scope,
-                        system=system,
-                        user_id=user_id,
-                        command=command[:500],
-                        before=old,
-                        characters_before=saved_chars,
-                        version_after=version + 1,
-                    )
+        async def body(tx: Tx) -> T:
+            row = await tx.one(
+                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
+                scope,
+                system,
+            )
+            raw = row[0] if row else None
+            old = _j(raw)
+            version = row[1] if row else 0
+            new, result = fn(_j(raw) if isinstance(raw, str) else _clone(old))
+            new_text = _jtext(new)
+            # what will be stored, as JSON gives it back (engines return tuples, asdict output…)
+            new = _j(new_text)
+            if new == old and type(new) is type(old):
+                return result
+            now = self._backend.dt_in(utcnow())
+            if row is None:
+                await tx.run(
+                    "INSERT INTO sessions (scope, system, state, version, created_at, updated_at)"
+                    " VALUES ($1, $2, $3, 1, $4, $4)",
+                    scope,
+                    system,
+                    new_text,
+                    now,
                 )
-            return True, result
+            else:
+                n = await tx.run(
+                    "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
+                    " WHERE scope = $4 AND system = $5 AND version = $6",
+                    new_text,
+                    version + 1,
+                    now,
+                    scope,
+                    system,
+                    version,
+                )
+                if n != 1:
+                    raise Transient("session version")
+            before_text, patch_text = _reverse(old, new, raw if isinstance(raw, str) else None)
+            await tx.run(
+                "INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
+                " version_after, undone, created_at, patch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                scope,
+                system,
+                user_id,
+                command[:500],
+                before_text,
+                chars_text,
+                version + 1,
+                False,
+                now,
+                patch_text,
+            )
+            return result
 
-        return await self._retry(attempt, "操作")
+        return await self._write(body, "操作", retry_conflict=True)
 
     async def undo(self, scope: str, system: str | None = None) -> UndoResult | None:
         """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given)."""
+        drops: list[str] = []
 
-        async def attempt() -> tuple[bool, UndoResult | None]:
-            async with self._tx() as s:
-                q = select(SessionLog).where(SessionLog.scope == scope, SessionLog.undone.is_(False))
-                if system is not None:
-                    q = q.where(SessionLog.system == system)
-                entry = (await s.execute(q.order_by(SessionLog.id.desc()).limit(1))).scalar_one_or_none()
-                if entry is None:
-                    return True, None
-                row = (
-                    await s.execute(
-                        select(Session)
-                        .where(Session.scope == scope, Session.system == entry.system)
-                        .with_for_update()
-                    )
-                ).scalar_one_or_none()
-                if row is None:
-                    return True, None
-                res = await s.execute(
-                    update(Session)
-                    .where(
-                        Session.scope == scope, Session.system == entry.system, Session.version == row.version
-                    )
-                    .values(state=entry.before, version=row.version + 1, updated_at=utcnow())
+        async def body(tx: Tx) -> UndoResult | None:
+            drops.clear()
+            cols = "id, system, user_id, command, before, characters_before, patch"
+            if system is None:
+                entry = await tx.one(
+                    f"SELECT {cols} FROM session_log WHERE scope = $1 AND NOT undone ORDER BY id DESC LIMIT 1",
+                    scope,
                 )
-                if res.rowcount != 1:
-                    return False, None
-                entry.undone = True
-                restored: list[str] = []
-                stale: list[str] = []
-                for saved in entry.characters_before or []:
-                    res = await s.execute(
-                        update(Character)
-                        .where(Character.id == saved["id"], Character.version == saved["version_after"])
-                        .values(
-                            name=saved["name"],
-                            system=saved["system"],
-                            attributes=saved["attributes"],
-                            data=saved["data"],
-                            version=saved["version_after"] + 1,
-                            updated_at=utcnow(),
-                        )
-                    )
-                    (restored if res.rowcount == 1 else stale).append(saved["name"])
-                return True, UndoResult(
-                    system=entry.system,
-                    command=entry.command,
-                    user_id=entry.user_id,
-                    state=_clone(entry.before),
-                    restored_characters=tuple(restored),
-                    stale_characters=tuple(stale),
+            else:
+                entry = await tx.one(
+                    f"SELECT {cols} FROM session_log WHERE scope = $1 AND system = $2 AND NOT undone"
+                    " ORDER BY id DESC LIMIT 1",
+                    scope,
+                    system,
                 )
+            if entry is None:
+                return None
+            log_id, sys_name, user, cmd, before_raw, chars_raw, patch_raw = entry
+            row = await tx.one(
+                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
+                scope,
+                sys_name,
+            )
+            if row is None:
+                return None
+            if patch_raw is not None:
+                try:
+                    before = jpatch.apply(_j(patch_raw), _j(row[0]))
+                except (KeyError, IndexError, TypeError, ValueError):
+                    log.exception("undo: the log of %s/%s does not fit the state", scope, sys_name)
+                    raise IllegalAction("撤销记录与当前状态对不上，无法撤销") from None
+            else:
+                before = _j(before_raw)
+            now = self._backend.dt_in(utcnow())
+            n = await tx.run(
+                "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
+                " WHERE scope = $4 AND system = $5 AND version = $6",
+                _jtext(before),
+                row[1] + 1,
+                now,
+                scope,
+                sys_name,
+                row[1],
+            )
+            if n != 1:
+                raise Transient("session version")
+            await tx.run("UPDATE session_log SET undone = $1 WHERE id = $2", True, log_id)
+            restored: list[str] = []
+            stale: list[str] = []
+            for saved in _j(chars_raw) or []:
+                n = await tx.run(
+                    "UPDATE characters SET name = $1, system = $2, attributes = $3, data = $4, version = $5,"
+                    " updated_at = $6 WHERE id = $7 AND version = $8",
+                    saved["name"],
+                    saved["system"],
+                    jpatch.dumps(saved["attributes"]),
+                    jpatch.dumps(saved["data"]),
+                    saved["version_after"] + 1,
+                    now,
+                    saved["id"],
+                    saved["version_after"],
+                )
+                (restored if n == 1 else stale).append(saved["name"])
+                drops.append(f"c:{saved['id']}")
+            return UndoResult(
+                system=sys_name,
+                command=cmd,
+                user_id=user,
+                state=before,
+                restored_characters=tuple(restored),
+                stale_characters=tuple(stale),
+            )
 
-        return await self._retry(attempt, "撤销")
+        result = await self._write(body, "撤销")
+        for key in drops:
+            self._cache.drop(key)
+        return result
 
     async def session_log(self, scope: str, system: str | None = None, limit: int = 50) -> list[LogEntry]:
         """The newest ``limit`` log entries, oldest first."""
-        async with self._read() as s:
-            q = select(SessionLog).where(SessionLog.scope == scope)
-            if system is not None:
-                q = q.where(SessionLog.system == system)
-            rows = (await s.execute(q.order_by(SessionLog.id.desc()).limit(limit))).scalars().all()
+        cols = "id, scope, system, user_id, command, version_after, undone, created_at"
+        if system is None:
+            rows = await self._read(
+                lambda tx: tx.all(
+                    f"SELECT {cols} FROM session_log WHERE scope = $1 ORDER BY id DESC LIMIT $2", scope, limit
+                )
+            )
+        else:
+            rows = await self._read(
+                lambda tx: tx.all(
+                    f"SELECT {cols} FROM session_log WHERE scope = $1 AND system = $2 ORDER BY id DESC LIMIT $3",
+                    scope,
+                    system,
+                    limit,
+                )
+            )
         return [
             LogEntry(
-                id=r.id,
-                scope=r.scope,
-                system=r.system,
-                user_id=r.user_id,
-                command=r.command,
-                version_after=r.version_after,
-                undone=r.undone,
-                created_at=_aware(r.created_at),
+                id=r[0],
+                scope=r[1],
+                system=r[2],
+                user_id=r[3],
+                command=r[4],
+                version_after=r[5],
+                undone=bool(r[6]),
+                created_at=self._backend.dt_out(r[7]),
             )
             for r in reversed(rows)
         ]
 
+    async def replay(self, scope: str, system: str) -> list[tuple[LogEntry, Any, Any]]:
+        """The applied (not undone) commands of a session with the state before and after each,
+        oldest first, rebuilt from the current state and the reverse patches."""
+
+        async def body(tx: Tx) -> tuple[Any, list[tuple[Any, ...]]]:
+            row = await tx.one("SELECT state FROM sessions WHERE scope = $1 AND system = $2", scope, system)
+            rows = await tx.all(
+                "SELECT id, scope, system, user_id, command, version_after, undone, created_at, before, patch"
+                " FROM session_log WHERE scope = $1 AND system = $2 AND NOT undone ORDER BY id DESC",
+                scope,
+                system,
+            )
+            return (row[0] if row else None), rows
+
+        raw, rows = await self._read(body)
+        state = _j(raw)
+        out: list[tuple[LogEntry, Any, Any]] = []
+        for r in rows:
+            after = state
+            before = jpatch.apply(_j(r[9]), _clone(after)) if r[9] is not None else _j(r[8])
+            entry = LogEntry(
+                id=r[0],
+                scope=r[1],
+                system=r[2],
+                user_id=r[3],
+                command=r[4],
+                version_after=r[5],
+                undone=bool(r[6]),
+                created_at=self._backend.dt_out(r[7]),
+            )
+            out.append((entry, before, after))
+            state = before
+        out.reverse()
+        return out
+
     async def list_sessions(self, system: str) -> list[tuple[str, dict[str, Any] | None, int]]:
         """Every (scope, state, version) of a system — for sweepers after a restart."""
-        async with self._read() as s:
-            rows = (await s.execute(select(Session).where(Session.system == system))).scalars().all()
-            return [(r.scope, copy.deepcopy(r.state), r.version) for r in rows]
+        rows = await self._read(
+            lambda tx: tx.all("SELECT scope, state, version FROM sessions WHERE system = $1", system)
+        )
+        return [(r[0], _j(r[1]), r[2]) for r in rows]
+
+    # ------------------------------------------------------------------ upkeep
+    async def prune(
+        self, *, ended_for: float = 7 * 86400, claims_for: float = 2 * 86400, now: datetime | None = None
+    ) -> dict[str, int]:
+        """Delete what nothing needs any more: event claims and leases older than ``claims_for``
+        seconds, and sessions ended (state ``None``) more than ``ended_for`` seconds ago with
+        their log (``.undo`` of the ending works until then)."""
+        now = now or utcnow()
+        wall = now.timestamp()
+        cutoff = self._backend.dt_in(now - timedelta(seconds=ended_for))
+        ended = (
+            "(state IS NULL OR state = 'null')"
+            if self.dialect == "sqlite"
+            else "(state IS NULL OR state::text = 'null')"
+        )
+
+        async def body(tx: Tx) -> dict[str, int]:
+            claims = await tx.run("DELETE FROM event_claims WHERE claimed_at < $1", wall - claims_for)
+            leases = await tx.run("DELETE FROM bot_leases WHERE expires_at < $1", wall - claims_for)
+            sessions = await tx.all(
+                f"SELECT scope, system, version FROM sessions WHERE {ended} AND updated_at < $1", cutoff
+            )
+            logs = 0
+            for scope, system, version in sessions:
+                logs += await tx.run(
+                    "DELETE FROM session_log WHERE scope = $1 AND system = $2", scope, system
+                )
+                await tx.run(
+                    "DELETE FROM sessions WHERE scope = $1 AND system = $2 AND version = $3",
+                    scope,
+                    system,
+                    version,
+                )
+            return {"claims": claims, "leases": leases, "sessions": len(sessions), "log_rows": logs}
+
+        ev = _EVENT.set(None)
+        try:
+            return await self._retry(lambda: self._lease_tx(body), "清理")
+        finally:
+            _EVENT.reset(ev)
 
     # ------------------------------------------------------------------ confirmations
     async def put_pending(self, key: str, value: dict[str, Any], ttl: float) -> None:
-        expires = utcnow() + timedelta(seconds=ttl)
+        expires = self._backend.dt_in(utcnow() + timedelta(seconds=ttl))
 
-        async def attempt() -> tuple[bool, None]:
-            async with self._tx() as s:
-                row = await s.get(Pending, key, with_for_update=True)
-                if row is None:
-                    s.add(Pending(key=key, value=value, expires_at=expires))
-                else:
-                    row.value = value
-                    row.expires_at = expires
-            return True, None
+        async def body(tx: Tx) -> None:
+            await tx.run(
+                "INSERT INTO pending (key, value, expires_at) VALUES ($1, $2, $3)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
+                key,
+                jpatch.dumps(value),
+                expires,
+            )
 
-        await self._retry(attempt, "确认")
+        await self._write(body, "确认")
 
     async def take_pending(self, key: str) -> dict[str, Any] | None:
         """Remove and return a pending value if it has not expired."""
-        async with self._tx() as s:
-            row = await s.get(Pending, key, with_for_update=True)
+
+        async def body(tx: Tx) -> tuple[Any, Any] | None:
+            row = await tx.one("SELECT value, expires_at FROM pending WHERE key = $1" + tx.for_update, key)
             if row is None:
                 return None
-            value, expires = copy.deepcopy(row.value), _aware(row.expires_at)
-            await s.delete(row)
+            await tx.run("DELETE FROM pending WHERE key = $1", key)
+            return row[0], row[1]
+
+        got = await self._write(body, "确认")
+        if got is None:
+            return None
+        expires = self._backend.dt_out(got[1])
         if expires is not None and expires < utcnow():
             return None
-        return value
+        return _j(got[0])
 
 
-def _clone(value: Any) -> Any:
-    """A deep copy of JSON data (several times faster than ``copy.deepcopy`` on big states)."""
-    if value is None:
-        return None
-    return json.loads(json.dumps(value, ensure_ascii=False))
+def _reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:
+    """What the log stores to get ``old`` back from ``new`` (both plain JSON data):
+    ``(before, patch)`` texts — a reverse patch, or the whole old state where a patch would not
+    be shorter or would not rebuild it exactly.  ``new`` is consumed (patched in place).
+    ``old_text``: the stored text of ``old`` when at hand (saves serialising it again)."""
+    if old is None:
+        return None, jpatch.dumps(["=", None])
+    canonical = old_text if old_text is not None else jpatch.dumps(old)
+    if new is None:
+        return canonical, None
+    p = jpatch.diff(new, old)
+    if p is None:
+        return canonical, None
+    p_text = jpatch.dumps(p)
+    if len(p_text) >= len(canonical):
+        return canonical, None
+    # ``diff`` skips sub-values that are == (1 == 1.0): check that the patch rebuilds the text
+    if jpatch.dumps(jpatch.apply(p, new)) != canonical:
+        return canonical, None
+    return None, p_text
 
 
-async def _nickname(s: AsyncSession, user_id: str, scope: str | None) -> str | None:
-    rows = (
-        await s.execute(
-            select(Nickname.scope, Nickname.name).where(
-                Nickname.user_id == user_id, Nickname.scope.in_([scope or "", ""])
-            )
-        )
-    ).all()
-    names = {r.scope: r.name for r in rows}
-    return names.get(scope or "") or names.get("")
-
-
-async def _group(s: AsyncSession, group_id: str) -> GroupRecord:
-    row = await s.get(Group, group_id)
-    gms = (await s.execute(select(GroupGM.user_id).where(GroupGM.group_id == group_id))).scalars().all()
-    if row is None:
-        return GroupRecord(group_id=group_id, gms=tuple(sorted(gms)))
-    return GroupRecord(
-        group_id=group_id,
-        enabled=row.enabled,
-        settings=copy.deepcopy(row.settings or {}),
-        gms=tuple(sorted(gms)),
-        version=row.version,
-    )
-
-
-async def _active(s: AsyncSession, user_id: str, scope: str | None) -> CharacterRecord | None:
-    rows = (
-        await s.execute(
-            select(Binding.scope, Character)
-            .join(Character, Character.id == Binding.character_id)
-            .where(Binding.user_id == user_id, Binding.scope.in_([scope or "", ""]))
-        )
-    ).all()
-    found = {r[0]: r[1] for r in rows}
-    row = found.get(scope or "") or found.get("")
-    return _char(row) if row else None
-
-
-def _is_transient(exc: DBAPIError) -> bool:
-    msg = str(exc.orig if exc.orig is not None else exc).lower()
-    return any(
-        k in msg
-        for k in ("database is locked", "busy", "deadlock", "could not serialize", "serialization", "unique")
-    )
-
-
-def _sqlite_pragmas(engine: AsyncEngine, begin: str) -> None:
+def _sqlite_pragmas(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None
@@ -607,4 +1103,4 @@ def _sqlite_pragmas(engine: AsyncEngine, begin: str) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql(begin)
+        conn.exec_driver_sql("BEGIN IMMEDIATE")

@@ -25,8 +25,11 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return cfg
 
 
-def upgrade_sync(connection: Connection, revision: str = "head") -> None:
-    command.upgrade(alembic_config(connection), revision)
+def upgrade_sync(connection: Connection, revision: str = "head") -> bool:
+    """Upgrade; True when a migration rewrote enough rows that a SQLite VACUUM is worth it."""
+    cfg = alembic_config(connection)
+    command.upgrade(cfg, revision)
+    return bool(cfg.attributes.get("vacuum"))
 
 
 async def _main(url: str) -> None:

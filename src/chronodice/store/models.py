@@ -14,6 +14,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     Index,
     Integer,
     MetaData,
@@ -122,9 +123,13 @@ class SessionLog(Base):
     user_id: Mapped[str] = mapped_column(String(32), default="")
     command: Mapped[str] = mapped_column(Text, default="")
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The whole state before the command — only where ``patch`` is NULL."""
     characters_before: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     """Character cards the command changed, as they were before: restored by ``.undo``."""
     version_after: Mapped[int] = mapped_column(Integer)
+    patch: Mapped[Any | None] = mapped_column(JSON, nullable=True)
+    """Reverse patch (state after → state before, see ``chronodice.store.patch``); when it is
+    NULL, ``before`` holds the whole state before (old rows, or where a patch is not shorter)."""
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -136,3 +141,24 @@ class Pending(Base):
     key: Mapped[str] = mapped_column(String(120), primary_key=True)
     value: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventClaim(Base):
+    """An event (bot account, message id) already applied: a second delivery is ignored."""
+
+    __tablename__ = "event_claims"
+    __table_args__ = (Index("ix_event_claims_claimed_at", "claimed_at"),)
+    self_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    claimed_at: Mapped[float] = mapped_column(Float)
+    """Unix time, for pruning."""
+
+
+class BotLease(Base):
+    """Which bot account answers in a group (several accounts in one group: exactly one)."""
+
+    __tablename__ = "bot_leases"
+    scope: Mapped[str] = mapped_column(String(40), primary_key=True)
+    self_id: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[float] = mapped_column(Float)
+    """Unix time; the holder renews it while it keeps seeing messages in the group."""

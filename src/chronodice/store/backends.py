@@ -1,0 +1,347 @@
+"""The two database drivers behind :class:`~chronodice.store.database.Store`, without an ORM.
+
+Both speak the same small interface — a transaction object with ``one`` / ``all`` / ``run`` over
+SQL written once with ``$1``-style parameters — so every query of the store is written once.
+
+* SQLite: one synchronous :mod:`sqlite3` connection per process, used on the event loop thread.
+  A whole transaction runs without a thread hop or an await that suspends; WAL mode, so reads
+  never wait for writers.  ``busy_timeout`` is 0: when another *process* holds the write lock,
+  ``BEGIN IMMEDIATE`` fails at once and the store retries after an ``asyncio.sleep`` instead of
+  blocking the loop.  ``PRAGMA data_version`` tells when another connection committed, which is
+  how the caches stay correct with several processes.
+* PostgreSQL: an :mod:`asyncpg` pool (prepared statements, no greenlet), rows read ``FOR
+  UPDATE``.  A LISTEN connection receives the notifications sent by triggers (migration 0003)
+  when a cached row changes in another process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+log = logging.getLogger("chronodice.store")
+
+NOTIFY_CHANNEL = "chronodice_cache"
+_PARAM = re.compile(r"\$(\d+)")
+
+
+class Transient(Exception):
+    """The database was busy (lock, serialization failure, lost insert race): retry."""
+
+
+class Conflict(Exception):
+    """A unique key was violated (not retried)."""
+
+
+class Tx:
+    """One transaction: ``one`` (first row or None), ``all`` (rows), ``run`` (rows changed)."""
+
+    dialect: str
+    for_update: str
+
+    async def one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
+        raise NotImplementedError
+
+    async def all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    async def run(self, sql: str, *args: Any) -> int:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------------------- SQLite
+_sqlite_sql: dict[str, str] = {}
+
+
+def _to_sqlite(sql: str) -> str:
+    out = _sqlite_sql.get(sql)
+    if out is None:
+        out = _sqlite_sql[sql] = _PARAM.sub(r"?\1", sql.replace(" FOR UPDATE", ""))
+    return out
+
+
+def _sqlite_error(exc: sqlite3.Error) -> Exception:
+    msg = str(exc).lower()
+    if isinstance(exc, sqlite3.IntegrityError) or "unique" in msg:
+        return Conflict(str(exc))
+    if "locked" in msg or "busy" in msg:
+        return Transient(str(exc))
+    return exc
+
+
+class SqliteTx(Tx):
+    dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    async def one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
+        try:
+            return self.conn.execute(_to_sqlite(sql), args).fetchone()
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+    async def all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        try:
+            return self.conn.execute(_to_sqlite(sql), args).fetchall()
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+    async def run(self, sql: str, *args: Any) -> int:
+        try:
+            return self.conn.execute(_to_sqlite(sql), args).rowcount
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+
+class SqliteBackend:
+    dialect = "sqlite"
+
+    def __init__(self, url: str) -> None:
+        db = make_url(url).database or ""
+        if not db or db == ":memory:":
+            raise ValueError("ChronoDice needs a SQLite file (several connections share it)")
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
+        self.path = db
+        self._conn: sqlite3.Connection | None = None
+        self._lock = asyncio.Lock()
+        self._data_version = -1
+        self.on_foreign_change: Callable[[], None] = lambda: None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=0")
+            self._conn = conn
+        return self._conn
+
+    def check_foreign_changes(self) -> bool:
+        """True (and ``on_foreign_change`` called) when another connection committed since the
+        last check.  Own commits do not count: this connection is the process's only one."""
+        try:
+            (v,) = self._connect().execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:
+            self.on_foreign_change()
+            return True
+        if v != self._data_version:
+            changed = self._data_version != -1
+            self._data_version = v
+            if changed:
+                self.on_foreign_change()
+            return changed
+        return False
+
+    @contextlib.asynccontextmanager
+    async def tx(self, write: bool) -> AsyncIterator[Tx]:
+        async with self._lock:
+            conn = self._connect()
+            try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.Error as exc:
+                raise _sqlite_error(exc) from exc
+            # a transaction's first read sees the newest commits: look for foreign ones
+            self.check_foreign_changes()
+            try:
+                yield SqliteTx(conn)
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise _sqlite_error(exc) from exc
+
+    async def start(self) -> None:
+        self._connect()
+        self.check_foreign_changes()
+
+    def vacuum(self) -> None:
+        try:
+            conn = self._connect()
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            log.warning("VACUUM after the migration failed", exc_info=True)
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def cache_usable(self) -> bool:
+        self.check_foreign_changes()
+        return True
+
+    # value conversions
+    @staticmethod
+    def dt_in(dt: datetime) -> Any:
+        return dt.astimezone(timezone.utc).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+    @staticmethod
+    def dt_out(value: Any) -> datetime | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+# ------------------------------------------------------------------------------------ PostgreSQL
+def _pg_error(exc: Exception) -> Exception:
+    import asyncpg
+
+    if isinstance(exc, asyncpg.UniqueViolationError):
+        return Conflict(str(exc))
+    if isinstance(
+        exc,
+        asyncpg.SerializationError | asyncpg.DeadlockDetectedError | asyncpg.LockNotAvailableError,
+    ):
+        return Transient(str(exc))
+    return exc
+
+
+def _rowcount(status: str) -> int:
+    try:
+        return int(status.rsplit(" ", 1)[-1])
+    except ValueError:
+        return 0
+
+
+class PgTx(Tx):
+    dialect = "postgresql"
+    for_update = " FOR UPDATE"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
+        try:
+            row = await self.conn.fetchrow(sql, *args)
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+        return tuple(row) if row is not None else None
+
+    async def all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        try:
+            rows = await self.conn.fetch(sql, *args)
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+        return [tuple(r) for r in rows]
+
+    async def run(self, sql: str, *args: Any) -> int:
+        try:
+            return _rowcount(await self.conn.execute(sql, *args))
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+
+
+class PgBackend:
+    dialect = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self._pool: Any = None
+        self._listener: Any = None
+        self._own_pids: set[int] = set()
+        self._listening = False
+        self._start_lock = asyncio.Lock()
+        self.on_notify: Callable[[str], None] = lambda _key: None
+        self.on_foreign_change: Callable[[], None] = lambda: None
+
+    async def start(self) -> None:
+        if self._pool is not None:
+            return
+        async with self._start_lock:
+            if self._pool is not None:
+                return
+            import asyncpg
+
+            async def init(conn: Any) -> None:
+                self._own_pids.add(conn.get_server_pid())
+
+            self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=12, init=init)
+            await self._listen()
+
+    async def _listen(self) -> None:
+        import asyncpg
+
+        try:
+            conn = await asyncpg.connect(self.dsn)
+            await conn.add_listener(NOTIFY_CHANNEL, self._notified)
+            conn.add_termination_listener(self._lost)
+        except Exception:
+            log.warning("PostgreSQL LISTEN failed: caches stay off", exc_info=True)
+            self._listening = False
+            return
+        self._listener = conn
+        self._listening = True
+
+    def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+        if pid in self._own_pids:
+            return  # this process already invalidated what it wrote
+        self.on_notify(payload)
+
+    def _lost(self, _conn: Any) -> None:
+        self._listening = False
+        self._listener = None
+        self.on_foreign_change()
+
+    def cache_usable(self) -> bool:
+        return self._listening
+
+    @contextlib.asynccontextmanager
+    async def tx(self, write: bool) -> AsyncIterator[Tx]:
+        if self._pool is None:
+            await self.start()
+        elif not self._listening and self._listener is None:
+            with contextlib.suppress(Exception):
+                await self._listen()
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                yield PgTx(conn)
+        except (Conflict, Transient):
+            raise
+        except Exception as exc:
+            mapped = _pg_error(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+            self._listener = None
+        self._listening = False
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @staticmethod
+    def dt_in(dt: datetime) -> Any:
+        return dt
+
+    @staticmethod
+    def dt_out(value: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value
+
+
+Backend = SqliteBackend | PgBackend

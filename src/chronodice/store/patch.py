@@ -1,0 +1,145 @@
+"""Compact JSON patches: what the session log stores instead of whole states.
+
+``diff(a, b)`` returns a patch that turns ``a`` into ``b`` (``None`` when they are equal), and
+``apply(patch, a)`` performs it.  The log keeps the *reverse* patch of each command (after →
+before), so ``.undo`` is ``apply(patch, current)`` and a patch costs space in proportion to what
+the command changed, not to the size of the state.
+
+Format (JSON, so it lives in a JSON column):
+
+* ``["=", value]`` — replace by ``value``;
+* ``{"d": {key: patch}, "x": [keys to drop], "k": [key order]}`` — a dict edited in place
+  (``x``/``k`` only when keys are dropped or the order changes, so that the result serialises
+  to exactly the same text);
+* ``{"i": {"index": patch}}`` — a list of the same length, some items edited;
+* ``{"l": n, "p": prefix, "s": suffix, "m": [items]}`` — a list whose length changed: keep the
+  first ``p`` and last ``s`` items, put ``m`` between them.
+
+Sub-values that compare equal (``==``) are skipped without a look at their types, which keeps
+``diff`` at C speed on big states; :func:`exact_diff` checks the result against the JSON text
+and tells when ``1`` became ``1.0`` somewhere (the caller then stores the whole value).
+
+>>> a = {"hp": 10, "log": ["a", "b"], "foe": {"n": 1}}
+>>> b = {"hp": 10.0, "log": ["a", "b", "c"], "foe": {"n": 2}}
+>>> p = diff(a, b)
+>>> apply(p, json.loads(json.dumps(a))) == b and type(apply(p, dict(a))["hp"]) is float
+True
+>>> exact_diff({"x": [1]}, {"x": [1.0]}, '{"x":[1]}', '{"x":[1.0]}')
+['=', {'x': [1.0]}]
+>>> diff(b, b) is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Patch = Any
+
+
+def diff(a: Any, b: Any) -> Patch | None:
+    """A patch turning ``a`` into ``b``; ``None`` when they are the same."""
+    ta, tb = type(a), type(b)
+    if ta is dict and tb is dict:
+        sub: dict[str, Patch] = {}
+        for k, bv in b.items():
+            if k in a:
+                av = a[k]
+                if av == bv and type(av) is type(bv):
+                    continue
+                p = diff(av, bv)
+                if p is not None:
+                    sub[k] = p
+            else:
+                sub[k] = ["=", bv]
+        dropped = [k for k in a if k not in b]
+        order = [k for k in a if k in b] + [k for k in b if k not in a]
+        same_order = order == list(b)
+        if not sub and not dropped and same_order:
+            return None
+        patch: dict[str, Any] = {"d": sub}
+        if dropped:
+            patch["x"] = dropped
+        if not same_order:
+            patch["k"] = list(b)
+        return patch
+    if ta is list and tb is list:
+        na, nb = len(a), len(b)
+        if na == nb:
+            changed = [i for i in range(na) if not (a[i] == b[i] and type(a[i]) is type(b[i]))]
+            if len(changed) > max(4, na // 4):
+                return ["=", b]  # reordered or rewritten: item patches would cost more than they save
+            items: dict[str, Patch] = {}
+            for i in changed:
+                p = diff(a[i], b[i])
+                if p is not None:
+                    items[str(i)] = p
+            return {"i": items} if items else None
+        limit = min(na, nb)
+        pre = 0
+        while pre < limit and a[pre] == b[pre]:
+            pre += 1
+        suf = 0
+        while suf < limit - pre and a[na - 1 - suf] == b[nb - 1 - suf]:
+            suf += 1
+        return {"l": nb, "p": pre, "s": suf, "m": b[pre : nb - suf]}
+    if a == b and ta is tb and ta is not dict and ta is not list:
+        return None
+    return ["=", b]
+
+
+def exact_diff(a: Any, b: Any, a_text: str, b_text: str) -> Patch | None:
+    """``diff(a, b)`` checked to rebuild exactly ``b_text`` from ``a_text`` (both :func:`dumps`
+    of the values); where it would not (a number changed type inside an equal sub-value), the
+    patch replaces the whole value."""
+    p = diff(a, b)
+    if p is None:
+        return None if a_text == b_text else ["=", b]
+    if isinstance(p, list) or dumps(apply(p, json.loads(a_text))) == b_text:
+        return p
+    return ["=", b]
+
+
+def apply(patch: Patch | None, a: Any) -> Any:
+    """Apply ``patch`` to ``a`` (edited in place where possible) and return the result."""
+    if patch is None:
+        return a
+    if isinstance(patch, list):
+        return patch[1]
+    if "d" in patch:
+        if type(a) is not dict:
+            raise ValueError("patch expects an object")
+        for k in patch.get("x", ()):
+            del a[k]
+        for k, p in patch["d"].items():
+            a[k] = apply(p, a[k]) if k in a else _value(p)
+        if "k" in patch:
+            a = {k: a[k] for k in patch["k"]}
+        return a
+    if "i" in patch:
+        if type(a) is not list:
+            raise ValueError("patch expects a list")
+        for i, p in patch["i"].items():
+            a[int(i)] = apply(p, a[int(i)])
+        return a
+    if type(a) is not list:
+        raise ValueError("patch expects a list")
+    pre, suf = patch["p"], patch["s"]
+    if pre + suf > len(a):
+        raise ValueError("patch does not fit the list")
+    result = a[:pre] + list(patch["m"]) + (a[len(a) - suf :] if suf else [])
+    if len(result) != patch["l"]:
+        raise ValueError("patch does not fit the list")
+    return result
+
+
+def _value(p: Patch) -> Any:
+    if isinstance(p, list):
+        return p[1]
+    raise ValueError("patch edits a key that is missing")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text (UTF-8 kept as is) — the form states and patches are stored in."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

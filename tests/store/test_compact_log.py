@@ -1,0 +1,175 @@
+"""The compact session log: reverse patches, exact ``.undo`` and replay, pruning, and the
+migration of a database written by the store of b61d402 (whole states in the log)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chronodice.store import Store
+from chronodice.store import patch as jpatch
+from chronodice.store.database import utcnow
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-3, 3, allow_nan=False) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=2), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, json_values)
+def test_patch_rebuilds_the_exact_text(a: Any, b: Any) -> None:
+    a_text, b_text = jpatch.dumps(a), jpatch.dumps(b)
+    p = jpatch.exact_diff(a, b, a_text, b_text)
+    if p is None:
+        assert a_text == b_text
+        return
+    got = jpatch.apply(json.loads(jpatch.dumps(p)), json.loads(a_text))
+    assert jpatch.dumps(got) == b_text
+
+
+def test_patch_of_a_growing_list_is_small() -> None:
+    a = {"actions": [{"n": i, "text": f"第{i}招" * 5} for i in range(300)], "clock": 1.5}
+    b = json.loads(json.dumps(a))
+    b["actions"].append({"n": 300, "text": "新"})
+    b["clock"] = 2
+    p = jpatch.dumps(jpatch.diff(b, a))
+    assert len(p) < 80, p
+    assert jpatch.apply(json.loads(p), b) == a
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def fresh(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "sqlite":
+        s = Store(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+    else:
+        s = Store(request.getfixturevalue("pg_url"))
+    await s.migrate()
+    async with s.engine.begin() as conn:
+        from chronodice.store.models import Base
+
+        for table in reversed(Base.metadata.sorted_tables):
+            await conn.execute(table.delete())
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+def _step(rng: random.Random, state: dict[str, Any] | None, k: int) -> dict[str, Any] | None:
+    state = json.loads(json.dumps(state)) if state else {"actors": [], "log": [], "clock": 0}
+    choice = rng.randrange(6)
+    if choice == 0 or not state["actors"]:
+        state["actors"].append({"name": f"甲{k}", "hp": 10, "buffs": {}})
+    elif choice == 1:
+        actor = rng.choice(state["actors"])
+        actor["hp"] = actor["hp"] - rng.choice([1, 0.5])
+    elif choice == 2:
+        actor = rng.choice(state["actors"])
+        actor["buffs"][f"b{k}"] = k
+        if len(actor["buffs"]) > 2:
+            del actor["buffs"][next(iter(actor["buffs"]))]
+    elif choice == 3 and len(state["actors"]) > 1:
+        state["actors"].pop(rng.randrange(len(state["actors"])))
+    elif choice == 4:
+        state["clock"] = float(state["clock"]) if isinstance(state["clock"], int) else int(state["clock"])
+    state["log"].append(f"第{k}步")
+    return state
+
+
+async def test_undo_and_replay_are_exact_on_the_compact_log(fresh: Store) -> None:
+    rng = random.Random(5)
+    states: list[Any] = [None]
+    for k in range(60):
+        new = _step(rng, states[-1], k)
+        await fresh.apply_session("g", "tl", lambda _s, n=new: (n, None), user_id="u", command=f".x {k}")
+        states.append(new)
+    history = await fresh.replay("g", "tl")
+    assert [e.command for e, _b, _a in history] == [f".x {k}" for k in range(60)]
+    for k, (_e, before, after) in enumerate(history):
+        assert jpatch.dumps(before) == jpatch.dumps(states[k])
+        assert jpatch.dumps(after) == jpatch.dumps(states[k + 1])
+    for k in range(59, 49, -1):  # undo ten commands, each back to the exact state before it
+        result = await fresh.undo("g")
+        assert result is not None and result.command == f".x {k}"
+        assert jpatch.dumps((await fresh.load_session("g", "tl"))[0]) == jpatch.dumps(states[k])
+    # new commands after undos, then undo across them
+    new = _step(rng, states[50], 99)
+    await fresh.apply_session("g", "tl", lambda _s: (new, None), command=".x 99")
+    assert (await fresh.undo("g")).command == ".x 99"
+    assert (await fresh.undo("g")).command == ".x 49"
+    assert jpatch.dumps((await fresh.load_session("g", "tl"))[0]) == jpatch.dumps(states[49])
+
+
+async def test_log_grows_with_the_change_not_the_state(fresh: Store) -> None:
+    big = {"actions": [{"n": i, "text": "一段很长的描述" * 5} for i in range(400)]}
+    await fresh.apply_session("g", "tl", lambda _s: (big, None))
+    for k in range(20):
+        await fresh.apply_session(
+            "g", "tl", lambda s, k=k: ({"actions": [*s["actions"], {"n": 400 + k, "text": "短"}]}, None)
+        )
+
+    async def log_bytes(tx: Any) -> Any:
+        return await tx.one(
+            "SELECT sum(length(CAST(patch AS TEXT))), count(*) FROM session_log WHERE before IS NULL"
+        )
+
+    size, rows = await fresh._read(log_bytes)
+    assert rows == 21 and size < 21 * 100, size
+
+
+async def test_prune_drops_ended_sessions_and_old_claims(fresh: Store) -> None:
+    await fresh.apply_session("g1", "tl", lambda _s: ({"a": 1}, None))
+    await fresh.apply_session("g1", "tl", lambda _s: (None, None))  # ended
+    await fresh.apply_session("g2", "tl", lambda _s: ({"a": 1}, None))  # still running
+    with fresh.event("1", "m1"):
+        await fresh.set_nickname("u", None, "x")
+    assert await fresh.prune() == {"claims": 0, "leases": 0, "sessions": 0, "log_rows": 0}
+    assert (await fresh.undo("g1")) is not None  # the end can still be undone within the grace
+    await fresh.apply_session("g1", "tl", lambda _s: (None, None))
+    later = utcnow() + timedelta(days=8)
+    got = await fresh.prune(now=later)
+    assert got == {"claims": 1, "leases": 0, "sessions": 1, "log_rows": 3}
+    assert await fresh.session_log("g1") == [] and len(await fresh.session_log("g2")) == 1
+    assert await fresh.undo("g1") is None
+
+
+async def test_database_from_main_b61d402_is_migrated_and_undo_still_works(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    shutil.copy(FIXTURES / "main_b61d402.db", db)
+    before_size = db.stat().st_size
+    expected = json.loads((FIXTURES / "main_b61d402.expected.json").read_text())
+    store = Store(f"sqlite+aiosqlite:///{db}")
+    await store.migrate()
+    try:
+        con = sqlite3.connect(db)
+        full = con.execute("SELECT count(*) FROM session_log WHERE before IS NOT NULL").fetchone()[0]
+        patched = con.execute("SELECT count(*) FROM session_log WHERE patch IS NOT NULL").fetchone()[0]
+        con.close()
+        assert patched > 30 and full <= 3, (patched, full)
+        assert db.stat().st_size < before_size / 2, (db.stat().st_size, before_size)
+        for step in expected:
+            result = await store.undo("30003")
+            assert result is not None and result.command == step["command"]
+            assert list(result.restored_characters) == step["restored"]
+            state, _v = await store.load_session("30003", "timeline")
+            assert state == step["state"]
+            chars = [await store.get_character(i) for i in range(1, 5)]
+            assert {c.name: c.attributes for c in chars if c} == step["attributes"]
+        # the ended battle of the other group: its end can be undone, back to the battle
+        result = await store.undo("30004")
+        assert result is not None and result.command == ".bat end" and result.state is not None
+    finally:
+        await store.close()
