@@ -202,3 +202,16 @@ async def test_private_answers_stay_private(app: App) -> None:
     public = [r.text for r in replies if not r.private]
     assert public == ["已提交，公开信息将发到群里"]
     assert all(r.to_user in (HOST, P2, P3) for r in replies if r.private)
+
+
+async def test_package_keeps_the_plugin_api(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``plugins/moe`` imports ``chronodice.services.moe`` and calls ``sweep(app)``; replacing
+    ``moe.clock`` moves every deadline check."""
+    import chronodice.services.moe as moe
+
+    await _running(app)
+    state, _v = await app.store.load_session(G, "moe")
+    assert state["deadline"] is not None
+    monkeypatch.setattr(moe, "clock", lambda: state["deadline"] + 1)
+    out = await moe.sweep(app)
+    assert out and out[0][0] == G and "超时" in out[0][1][0].text

@@ -19,7 +19,8 @@ from chronodice.rules.moe import default_answer
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import rebuild, to_record
 
-from ._common import SYSTEM, deadline, names, now, run_auto
+from ._common import SYSTEM, deadline, names, run_auto
+from ._common import now as _clock_now
 
 SUBMITTED = "已提交，公开信息将发到群里"
 
@@ -85,11 +86,11 @@ def commit(
     return state, replies
 
 
-async def sweep(app: Any, at: float | None = None) -> list[tuple[str, list[Reply]]]:
+async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Reply]]]:
     """Deliver queued group texts of private commands, and apply the default answer to every
     request whose deadline has passed.  Returns (group id, replies) pairs for the plugin to send.
     Everything it needs is in the database, so it works the same after a restart."""
-    at = now() if at is None else at
+    at = _clock_now() if now is None else now
     out: list[tuple[str, list[Reply]]] = []
     for scope, state, _v in await app.store.list_sessions(SYSTEM):
         if not state:
