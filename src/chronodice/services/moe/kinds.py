@@ -6,7 +6,7 @@
 >>> list(TARGET_TEXT.candidates("2号 x", 0, ParseEnv()))
 [(Seat(no=2), 2)]
 >>> list(GIVE.candidates("2号:1,2 3号:3", 0, ParseEnv()))
-[(Gift(seat=2, cards=(1, 2)), 7)]
+[(Gift(seat=2, cards=(1, 2)), 6)]
 >>> list(DISCARD.candidates("弃 1,2 3", 0, ParseEnv()))
 [([1, 2, 3], 8)]
 """
