@@ -8,7 +8,7 @@
 >>> list(GIVE.candidates("2号:1,2 3号:3", 0, ParseEnv()))
 [(Gift(seat=2, cards=(1, 2)), 6)]
 >>> list(DISCARD.candidates("弃 1,2 3", 0, ParseEnv()))
-[([1, 2, 3], 8)]
+[([1, 2, 3], 7)]
 """
 
 from __future__ import annotations
