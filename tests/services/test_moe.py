@@ -109,7 +109,7 @@ async def test_one_game_per_group_and_per_player(app: App) -> None:
     assert "退出了" in group_text(await run(app, ".moe leave", user=USERS[1], group=G))
     assert "至少需要2名" in group_text(await run(app, ".moe start", user=USERS[0], group=G))
     assert "没有地图" in group_text(await run(app, ".moe new 火星", user="39999", group="88888"))
-    assert "未知的子命令" in group_text(await run(app, ".moe fly", user=USERS[0], group=G))
+    assert "不是 .moe 的子命令" in group_text(await run(app, ".moe fly", user=USERS[0], group=G))
 
 
 async def _play_until_response(app: App) -> tuple[list[Reply], int, int] | None:

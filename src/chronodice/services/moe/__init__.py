@@ -1,0 +1,45 @@
+"""萌E over chat: ``.moe`` (alias ``.萌e``) — lobby, seats, private hands, answers, timeouts.
+
+One game per group, stored as the group's ``moe`` session (see :mod:`chronodice.rules.moe.record`:
+the input log + the latest turn-start snapshot).  Hidden information goes only by private
+message: hands, 奥秘, 拼点 cards and the options of a private request.  The group sees public
+events and "等待…" lines.  When a private message cannot be delivered the group is told without
+content, and ``.moe hand`` in private pulls the state.
+
+Where the code lives (importing this package registers every sub-command, in help order):
+
+* :mod:`._common`: the ``.moe`` declaration, constants, where a game is, who may run it;
+* :mod:`.kinds`: argument kinds (maps, seats/players, indices, 弃 costs, give);
+* :mod:`.outbox`: replies public/private, the outbox of private commands, :func:`sweep`;
+* :mod:`.lobby`: ``new join leave start state hand``;
+* :mod:`.play`: ``play skill resp pass yes no choose give end auto quit``;
+* :mod:`.gm`: ``kick abort timeout`` (房主 or the group's GM, also from private chat);
+* here: ``help`` (and the bare ``.moe``).
+
+``clock`` is the wall clock for deadlines (tests may replace it); ``sweep(app, now=None)`` is what
+the plugin's sweeper calls.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from chronodice.core.commands import Call
+from chronodice.core.reply import Reply
+
+clock: Callable[[], float] = time.time
+"""Wall clock for deadlines (tests replace it)."""
+
+# The import order is the registration order, which orders the help and the README table.
+from . import lobby, play, gm  # noqa: E402  # isort: skip
+from ._common import HELP, MAX_PLAYERS, PACK, SYSTEM, moe  # noqa: E402
+from .outbox import sweep  # noqa: E402
+
+
+@moe.sub("help", "帮助", when_empty=True, help="规则取舍与全部指令")
+async def moe_help(call: Call) -> list[Reply]:
+    return [Reply.say(HELP)]
+
+
+__all__ = ["HELP", "MAX_PLAYERS", "PACK", "SYSTEM", "clock", "gm", "lobby", "moe", "play", "sweep"]

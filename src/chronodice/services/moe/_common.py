@@ -1,0 +1,116 @@
+"""Glue shared by the ``.moe`` modules: the command declaration, constants, where a game lives,
+who may run it (the one permission policy), and the engine helpers every transaction uses."""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, define
+from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.permissions import Perm, require
+from chronodice.render import moe as R
+from chronodice.rules.moe import auto_answer
+from chronodice.rules.moe.engine import Game
+
+SYSTEM = "moe"
+NO_UNDO_SYSTEMS.add(SYSTEM)  # .undo after seeing cards would be cheating
+PACK = "demo"
+MAX_PLAYERS = 8
+DEFAULT_TIMEOUTS = {"play": 120, "respond": 45, "choice": 60}
+AUTO_LIMIT = 20_000
+HOST_OR_GM = "房主或GM"
+
+FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与私密选择通过私聊发送。
+.moe new [地图]  开局（乱斗森林/双王国/信仰圣殿，缺省随机）  .moe join / leave  加入/退出
+.moe start  开始（房主或GM）：随机座次，每人私聊从发到的角色中选一个
+.moe state  公开局面   .moe hand  我的手牌（私聊）
+.moe play 序号 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
+.moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动
+.moe choose 序号…  选择牌/角色/选项   .moe give 2号:1,2 3号:3  分配牌   .moe end  结束出牌
+.moe auto [on|off]  托管   .moe quit  投降
+GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒
+"""
+RULES = """规则取舍：攻击每回合限一次；防御为“使用”；起始手牌4张、摸牌阶段摸2张；濒死时从当前回合角色起依次询问【恢复】；
+奖惩由地图机制牌决定；施法阶段无默认动作；距离为存活角色间较短的座次差；牌堆耗尽时洗混弃牌堆，两者皆空则平局；
+同一时机多个效果：当前回合角色起按座次，各自决定顺序；40轮后平局。"""
+HELP = FORMS + RULES
+
+moe = define(
+    "moe",
+    aliases=("萌e",),
+    summary="萌E卡牌对战：开局、加入、出牌、响应、托管",
+    detail=RULES,
+    system="萌E",
+)
+
+
+def now() -> float:
+    """The package's ``clock`` (``chronodice.services.moe.clock``, which tests may replace)."""
+    return float(sys.modules["chronodice.services.moe"].clock())
+
+
+# ---------------------------------------------------------------------- players and seats
+def names(state: dict[str, Any]) -> list[str]:
+    return [p["name"] for p in state["players"]]
+
+
+def seat_of(state: dict[str, Any], user: str) -> int:
+    for i, p in enumerate(state["players"]):
+        if p["user"] == user:
+            return i
+    raise IllegalAction("你不在这局萌E游戏中")
+
+
+# ---------------------------------------------------------------------- where the game is
+async def find_user_game(app: Any, user: str) -> tuple[str, dict[str, Any]] | None:
+    for scope, state, _v in await app.store.list_sessions(SYSTEM):
+        if (
+            state
+            and state.get("status") in ("lobby", "running")
+            and any(p["user"] == user for p in state["players"])
+        ):
+            return scope, state
+    return None
+
+
+async def game_scope(call: Call) -> str:
+    """The group whose game a command is about: this group, or (in private) the user's game."""
+    if call.ctx.group_id is not None:
+        return call.ctx.group_id
+    found = await find_user_game(call.app, call.ctx.user_id)
+    if found is None:
+        raise NotFound("你没有正在进行的萌E游戏")
+    return found[0]
+
+
+async def require_host_or_gm(call: Call, scope: str, state: dict[str, Any], what: str) -> None:
+    """The game's creator or a GM **of the game's group** — also when sent from private chat
+    (where the sender would otherwise rule their own scope)."""
+    group = await call.app.store.get_group(scope)
+    require(
+        call.ctx,
+        Perm.GM,
+        what,
+        gms=group.gms,
+        extra=tuple(u for u in (state.get("host"),) if u),
+        who=HOST_OR_GM,
+        group_scope=True,
+    )
+
+
+# ---------------------------------------------------------------------- engine helpers
+def deadline(state: dict[str, Any], g: Game, at: float) -> float | None:
+    if g.pending is None or g.finished:
+        return None
+    return at + float(state["timeouts"][R.ask_class(g.pending)])
+
+
+def run_auto(g: Game, rng: random.Random) -> None:
+    """Players on 托管 answer at once (logged as ``auto`` inputs)."""
+    for _ in range(AUTO_LIMIT):
+        ask = g.pending
+        if ask is None or not g.p(ask.seat).auto:
+            return
+        g.submit(ask.seat, auto_answer(g, ask, rng), source="auto")

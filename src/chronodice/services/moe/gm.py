@@ -1,0 +1,100 @@
+"""The table's referee: ``kick``, ``abort`` and ``timeout`` — for the game's creator (房主) or a
+GM of the game's group, judged against that group also when sent from private chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chronodice.core.args import arg, opt
+from chronodice.core.commands import Call
+from chronodice.core.errors import IllegalAction
+from chronodice.core.reply import Reply
+
+from ._common import DEFAULT_TIMEOUTS, SYSTEM, game_scope, moe, require_host_or_gm
+from .kinds import SECONDS, TARGET, TIMEOUT_CLASS
+from .play import admin_op, resolve
+
+OPEN = ("lobby", "running")
+
+
+async def _open_game(call: Call) -> tuple[str, dict[str, Any]]:
+    scope = await game_scope(call)
+    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    if not state or state.get("status") not in OPEN:
+        raise IllegalAction("没有萌E对局")
+    return scope, state
+
+
+@moe.sub(
+    "kick",
+    "踢",
+    params=[arg("who", TARGET, label="@某人或2号")],
+    help="移出一名玩家（开始后按投降处理；房主或GM）",
+)
+async def moe_kick(call: Call, who: Any) -> list[Reply]:
+    scope, state = await _open_game(call)
+    await require_host_or_gm(call, scope, state, "踢人")
+    seat = resolve(call, [who], state)[0]
+    if not 0 <= seat < len(state["players"]):
+        raise call.usage_error(f"没有{seat + 1}号玩家")
+    if state["status"] == "lobby":
+
+        def fn(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+            if not st or st.get("status") != "lobby":
+                raise IllegalAction("游戏状态已变化，请重试")
+            name = st["players"].pop(seat)["name"]
+            return st, name
+
+        name = await call.app.store.apply_session(
+            scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+        )
+        return [Reply.say(f"已将{name}移出对局")]
+    return await admin_op(call, {"admin": "concede"}, who=seat)
+
+
+@moe.sub("abort", "解散", help="解散对局（房主或GM）")
+async def moe_abort(call: Call) -> list[Reply]:
+    scope, state = await _open_game(call)
+    await require_host_or_gm(call, scope, state, "解散对局")
+
+    def fn(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+        if not st:
+            raise IllegalAction("没有萌E对局")
+        return {**st, "status": "over", "deadline": None, "aborted": True}, "ok"
+
+    await call.app.store.apply_session(scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text)
+    return [Reply.say("萌E对局已解散")]
+
+
+@moe.sub(
+    "timeout",
+    "超时",
+    params=[opt("which", TIMEOUT_CLASS), opt("secs", SECONDS)],
+    help="查看或设置回答时限（10~3600秒；不写种类即全部；房主或GM）",
+)
+async def moe_timeout(call: Call, which: str | None, secs: int | None) -> list[Reply]:
+    if call.ctx.group_id is None:
+        raise IllegalAction("请在群里设置")
+    state, _v = await call.app.store.load_session(call.ctx.group_id, SYSTEM)
+    if not state:
+        raise IllegalAction("本群还没有萌E对局")
+    await require_host_or_gm(call, call.ctx.group_id, state, "设置超时")
+    if which is None and secs is None:
+        t = state["timeouts"]
+        return [Reply.say(f"超时：出牌{t['play']}秒 响应{t['respond']}秒 选择{t['choice']}秒")]
+    if secs is None:
+        raise call.usage_error("秒数应为整数")
+    if not 10 <= secs <= 3600:
+        raise IllegalAction("超时应在10到3600秒之间")
+    classes = list(DEFAULT_TIMEOUTS) if which is None else [which]
+
+    def fn(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+        if not st:
+            raise IllegalAction("本群还没有萌E对局")
+        st["timeouts"] = {**st["timeouts"], **{w: secs for w in classes}}
+        return st, "ok"
+
+    await call.app.store.apply_session(
+        call.ctx.group_id, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+    )
+    return [Reply.say(f"已设置超时为{secs}秒")]

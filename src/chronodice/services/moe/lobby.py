@@ -1,0 +1,193 @@
+"""The lobby: ``.moe new [地图]``, ``join``, ``leave``, ``start`` — and ``state``/``hand``, the
+views (the hand only ever goes by private message)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from chronodice.core.args import opt
+from chronodice.core.commands import Call
+from chronodice.core.errors import IllegalAction
+from chronodice.core.reply import Reply
+from chronodice.render import moe as R
+from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.pack import load_pack
+from chronodice.rules.moe.record import new_record, rebuild, start
+
+from ._common import (
+    DEFAULT_TIMEOUTS,
+    MAX_PLAYERS,
+    PACK,
+    SYSTEM,
+    deadline,
+    find_user_game,
+    game_scope,
+    moe,
+    names,
+    now,
+    require_host_or_gm,
+    seat_of,
+)
+from .kinds import MAP
+from .outbox import fallback, outcome
+
+
+@moe.sub("new", "开局", params=[opt("map", MAP)], help="开局（地图缺省随机）")
+async def moe_new(call: Call, map: str | None) -> list[Reply]:
+    ctx = call.ctx
+    if ctx.group_id is None:
+        raise IllegalAction("请在群里开局")
+    map_key = map
+    other = await find_user_game(call.app, ctx.user_id)
+    if other is not None and other[0] != ctx.group_id:
+        raise IllegalAction("你已经在另一局萌E游戏中了")
+    name = await call.app.display_name(ctx)
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+        if state and state.get("status") in ("lobby", "running"):
+            raise IllegalAction("本群已有一局萌E游戏（.moe state 查看，房主或GM可 .moe abort）")
+        timeouts = (state or {}).get("timeouts", DEFAULT_TIMEOUTS)
+        new = {
+            "status": "lobby",
+            "host": ctx.user_id,
+            "players": [{"user": ctx.user_id, "name": name}],
+            "map": map_key,
+            "pack": PACK,
+            "timeouts": timeouts,
+            "deadline": None,
+            "record": None,
+            "outbox": [],
+        }
+        return new, "ok"
+
+    await call.app.store.apply_session(
+        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+    )
+    m = load_pack(PACK).maps[map_key].name if map_key else "随机"
+    return [
+        Reply.say(
+            f"{name}创建了萌E对局（地图：{m}）。发送 .moe join 加入，.moe start 开始（2~{MAX_PLAYERS}人）"
+        )
+    ]
+
+
+@moe.sub("join", "加入", help="加入本群的对局")
+async def moe_join(call: Call) -> list[Reply]:
+    ctx = call.ctx
+    if ctx.group_id is None:
+        raise IllegalAction("请在群里加入")
+    other = await find_user_game(call.app, ctx.user_id)
+    if other is not None and other[0] != ctx.group_id:
+        raise IllegalAction("你已经在另一局萌E游戏中了")
+    name = await call.app.display_name(ctx)
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, int]:
+        if not state or state.get("status") != "lobby":
+            raise IllegalAction("本群没有等待加入的萌E对局（.moe new 开局）")
+        if any(p["user"] == ctx.user_id for p in state["players"]):
+            raise IllegalAction("你已经加入了")
+        if len(state["players"]) >= MAX_PLAYERS:
+            raise IllegalAction(f"人数已满（{MAX_PLAYERS}人）")
+        state["players"].append({"user": ctx.user_id, "name": name})
+        return state, len(state["players"])
+
+    n = await call.app.store.apply_session(
+        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+    )
+    return [Reply.say(f"{name}加入了萌E对局（{n}人）")]
+
+
+@moe.sub("leave", "退出", help="开始前退出对局")
+async def moe_leave(call: Call) -> list[Reply]:
+    scope = await game_scope(call)
+    user = call.ctx.user_id
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+        if not state or state.get("status") != "lobby":
+            raise IllegalAction("游戏已开始，不能退出（可 .moe quit 投降）")
+        seat = seat_of(state, user)
+        state["players"].pop(seat)
+        if not state["players"]:
+            return None, "closed"
+        if state["host"] == user:
+            state["host"] = state["players"][0]["user"]
+        return state, "left"
+
+    res = await call.app.store.apply_session(scope, SYSTEM, fn, user_id=user, command=call.command_text)
+    return [Reply.say("你退出了萌E对局" + ("，对局已关闭" if res == "closed" else ""))]
+
+
+@moe.sub("start", "开始", help="开始游戏：随机座次，每人私聊选角色（房主或GM）")
+async def moe_start(call: Call) -> list[Reply]:
+    ctx = call.ctx
+    if ctx.group_id is None:
+        raise IllegalAction("请在群里开始")
+    state0, _v = await call.app.store.load_session(ctx.group_id, SYSTEM)
+    if not state0 or state0.get("status") != "lobby":
+        raise IllegalAction("本群没有等待开始的萌E对局")
+    await require_host_or_gm(call, ctx.group_id, state0, "开始游戏")
+    seed = call.app.rng.getrandbits(64)
+    order_seed = call.app.rng.getrandbits(32)
+    at = now()
+
+    def fn(
+        state: dict[str, Any] | None,
+    ) -> tuple[dict[str, Any], tuple[Game, list[dict[str, Any]], dict[str, Any]]]:
+        if not state or state.get("status") != "lobby":
+            raise IllegalAction("本群没有等待开始的萌E对局")
+        if len(state["players"]) < 2:
+            raise IllegalAction("至少需要2名玩家")
+        pack = load_pack(state["pack"])
+        if state["map"]:
+            need = pack.maps[state["map"]].players
+            if need and len(state["players"]) not in need:
+                raise IllegalAction(f"【{pack.maps[state['map']].name}】需要{'/'.join(map(str, need))}人")
+        players = list(state["players"])
+        random.Random(order_seed).shuffle(players)  # random seats
+        state["players"] = players
+        rec = new_record(state["pack"], [p["user"] for p in players], seed=seed, map_key=state["map"])
+        rec, g, events = start(rec)
+        state["record"] = rec
+        state["status"] = "running"
+        state["deadline"] = deadline(state, g, at)
+        return state, (g, events, state)
+
+    g, events, state = await call.app.store.apply_session(
+        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+    )
+    return outcome(state, g, events)
+
+
+# ---------------------------------------------------------------------- views
+@moe.sub("state", "状态", help="公开局面")
+async def moe_state(call: Call) -> list[Reply]:
+    scope = await game_scope(call)
+    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    if not state:
+        raise IllegalAction("本群没有萌E游戏")
+    if state["status"] == "lobby":
+        joined = "、".join(p["name"] for p in state["players"])
+        return [Reply.say(f"萌E对局等待开始：{joined}（{len(state['players'])}人）")]
+    g = rebuild(state["record"])
+    text = R.render_public_state(g, names(state))
+    if g.pending is not None:
+        text += "\n" + R.public_prompt(g, g.pending, names(state))
+    return [Reply.say(text)]
+
+
+@moe.sub("hand", "手牌", help="我的手牌与待回答的请求（私聊发送）")
+async def moe_hand(call: Call) -> list[Reply]:
+    scope = await game_scope(call)
+    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    if not state or state["status"] == "lobby" or not state.get("record"):
+        raise IllegalAction("没有进行中的萌E游戏")
+    seat = seat_of(state, call.ctx.user_id)
+    g = rebuild(state["record"])
+    text = R.render_hand(g, seat, names(state))
+    if g.pending is not None and g.pending.seat == seat:
+        text += "\n" + R.private_prompt(g, g.pending, names(state))
+    replies = [Reply.whisper(text, to_user=call.ctx.user_id, fallback=fallback(state, seat))]
+    if call.ctx.group_id is not None:
+        replies.insert(0, Reply.say("手牌已私聊发送"))
+    return replies

@@ -1,0 +1,135 @@
+"""What goes where: public lines to the group, hidden ones (hands, 奥秘, the options of a
+private request) only by private message; the ``outbox`` that carries the public part of a
+command typed in private chat to the group; and the timeout sweeper.
+
+Timeouts: every open request has a deadline (``deadline`` in the session); :func:`sweep` applies
+the default answer when it passes (the plugin calls it every few seconds, also after a restart);
+two timeouts in a row put a player on 托管 until they act again.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from chronodice.core.errors import ChronoDiceError
+from chronodice.core.reply import Reply
+from chronodice.render import moe as R
+from chronodice.rules.moe import default_answer
+from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.record import rebuild, to_record
+
+from ._common import SYSTEM, deadline, names, run_auto
+from ._common import now as _clock_now
+
+SUBMITTED = "已提交，公开信息将发到群里"
+
+
+def fallback(state: dict[str, Any], seat: int) -> str:
+    """Told to the group (without content) when a private message cannot be delivered."""
+    return f"无法私聊{seat + 1}号{state['players'][seat]['name']}，请加好友后私聊发送 .moe hand 查看"
+
+
+def outcome(
+    state: dict[str, Any], g: Game, events: list[dict[str, Any]], *, prompt: bool = True
+) -> list[Reply]:
+    """Replies for what happened: public lines to the group, private lines and the open request
+    to the players concerned."""
+    who = names(state)
+    public, private = R.render_events(g, events, who)
+    replies: list[Reply] = []
+    ask = g.pending if prompt else None
+    if ask is not None:
+        public.append(R.public_prompt(g, ask, who))
+    if public:
+        replies.append(Reply.say(R.fit_lines(public)))
+    for seat, lines in sorted(private.items()):
+        text = R.fit_lines(lines)
+        if ask is not None and ask.seat == seat:
+            text += "\n" + R.private_prompt(g, ask, who)
+        replies.append(
+            Reply.whisper(text, to_user=state["players"][seat]["user"], fallback=fallback(state, seat))
+        )
+    if ask is not None and ask.seat not in private:
+        replies.append(
+            Reply.whisper(
+                R.private_prompt(g, ask, who),
+                to_user=state["players"][ask.seat]["user"],
+                fallback=fallback(state, ask.seat),
+            )
+        )
+    return replies
+
+
+def commit(
+    state: dict[str, Any], g: Game, rec: dict[str, Any], at: float, *, private: bool = False
+) -> tuple[dict[str, Any], list[Reply]]:
+    """Save the game into the session and render what happened.  For a command typed in private
+    chat the public part is queued in the session's ``outbox`` (same transaction); the sweeper
+    delivers it to the group, so nothing public is answered into the private chat and nothing
+    private reaches the group."""
+    events = g.drain_events()
+    state["record"] = to_record(g, rec)
+    state["deadline"] = deadline(state, g, at)
+    if g.finished:
+        state["status"] = "over"
+    replies = outcome(state, g, events)
+    if private:
+        kept = []
+        for r in replies:
+            if r.private:
+                kept.append(r)
+            else:
+                state.setdefault("outbox", []).append(r.text)
+                kept.append(Reply.say(SUBMITTED))
+        replies = kept
+    return state, replies
+
+
+async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Reply]]]:
+    """Deliver queued group texts of private commands, and apply the default answer to every
+    request whose deadline has passed.  Returns (group id, replies) pairs for the plugin to send.
+    Everything it needs is in the database, so it works the same after a restart."""
+    at = _clock_now() if now is None else now
+    out: list[tuple[str, list[Reply]]] = []
+    for scope, state, _v in await app.store.list_sessions(SYSTEM):
+        if not state:
+            continue
+        if state.get("outbox"):
+
+            def take(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
+                if not st or not st.get("outbox"):
+                    return st, []
+                return {**st, "outbox": []}, list(st["outbox"])
+
+            texts = await app.store.apply_session(scope, SYSTEM, take, command=".moe (outbox)")
+            if texts:
+                out.append((scope, [Reply.say(t) for t in texts]))
+        if state.get("status") != "running" or state.get("deadline") is None or state["deadline"] > at:
+            continue
+        seed = app.rng.getrandbits(32)
+
+        def fn(st: dict[str, Any] | None, seed: int = seed) -> tuple[dict[str, Any] | None, list[Reply]]:
+            if not st or st.get("status") != "running" or st.get("deadline") is None or st["deadline"] > at:
+                return st, []
+            rec = st["record"]
+            g = rebuild(rec)
+            g.drain_events()
+            ask = g.pending
+            if ask is None:
+                return {**st, "deadline": None}, []
+            g.submit(ask.seat, default_answer(ask), source="timeout")
+            note = f"{ask.seat + 1}号{st['players'][ask.seat]['name']}超时，按默认处理" + (
+                "，已进入托管" if g.p(ask.seat).auto else ""
+            )
+            run_auto(g, random.Random(seed))
+            new, replies = commit(st, g, rec, at)
+            return new, [Reply.say(note), *replies]
+
+        try:
+            replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
+        except ChronoDiceError:
+            continue
+        if replies:
+            out.append((scope, replies))
+    return out

@@ -1,0 +1,273 @@
+"""Answering the open request: ``play skill resp pass yes no choose give end``, and ``auto``
+(托管) / ``quit`` (投降).
+
+Every command is one transaction (``store.apply_session``): rebuild the engine, apply the
+answer, let players on 托管 answer, save; a lost race re-runs from the new state, and an answer
+to a request that is no longer open is refused, so two people answering at once cannot corrupt a
+game.  Typed in private chat, the public part of what happened waits in the outbox.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chronodice.core.args import Int, Name, arg, flag, many, opt
+from chronodice.core.commands import Call
+from chronodice.core.errors import IllegalAction
+from chronodice.core.reply import Reply
+from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.record import admin, rebuild
+
+from ._common import SYSTEM, game_scope, moe, now, run_auto, seat_of
+from .kinds import AUTO, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
+from .outbox import commit
+
+Answer = Callable[[Game, int, Any, dict[str, Any]], Any]
+"""Builds the engine's answer from (game, the sender's seat, the open request, the session)."""
+
+TARGETS = many("targets", TARGET, required=False, label="目标")
+
+
+# ---------------------------------------------------------------------- helpers
+def hand_card(g: Game, seat: int, n: int) -> int:
+    hand = g.hand(seat)
+    if not 1 <= n <= len(hand):
+        raise IllegalAction(f"你没有第{n}张手牌（共{len(hand)}张）")
+    return hand[n - 1]
+
+
+def resolve(call: Call, targets: Sequence[Any], state: dict[str, Any]) -> list[int]:
+    """Seats of the players named by @ (a QQ number), ``2号``/``#2`` or a name."""
+    seats = []
+    for t in targets:
+        if isinstance(t, Seat):
+            seats.append(t.no - 1)
+            continue
+        key = t.name if isinstance(t, Player) else str(t)
+        found = [i for i, p in enumerate(state["players"]) if key in (p["name"], p["user"])]
+        if not found:
+            raise call.usage_error(f"不认识的角色「{key[:20]}」")
+        seats.append(found[0])
+    return seats
+
+
+async def act(call: Call, build: Answer) -> list[Reply]:
+    """Answer the open request as the sender (one transaction)."""
+    scope = await game_scope(call)
+    ctx = call.ctx
+    seed = call.app.rng.getrandbits(32)
+    at = now()
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
+        if not state or state.get("status") != "running":
+            raise IllegalAction("没有进行中的萌E游戏")
+        seat = seat_of(state, ctx.user_id)
+        rec = state["record"]
+        g = rebuild(rec)
+        g.drain_events()
+        ask = g.pending
+        if ask is None:
+            raise IllegalAction("现在没有需要回答的请求")
+        if ask.seat != seat:
+            raise IllegalAction("现在不是在等你的回应")
+        g.submit(seat, build(g, seat, ask, state), source="player")
+        if g.p(seat).auto and not g.p(seat).flags.get("conceded"):
+            admin(g, {"admin": "auto", "seat": seat, "on": False})  # acting again ends 托管
+        run_auto(g, random.Random(seed))
+        return commit(state, g, rec, at, private=ctx.group_id is None)
+
+    return await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+    )
+
+
+async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> list[Reply]:
+    """An out-of-turn change (托管, 投降, kick) for the sender's seat or ``who``."""
+    scope = await game_scope(call)
+    seed = call.app.rng.getrandbits(32)
+    at = now()
+    ctx = call.ctx
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
+        if not state or state.get("status") != "running":
+            raise IllegalAction("没有进行中的萌E游戏")
+        seat = seat_of(state, ctx.user_id) if who is None else who
+        rec = state["record"]
+        g = rebuild(rec)
+        g.drain_events()
+        admin(g, {**op, "seat": seat})
+        run_auto(g, random.Random(seed))
+        return commit(state, g, rec, at, private=ctx.group_id is None)
+
+    return await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+    )
+
+
+def _need(ask: Any, *kinds: str, refusal: str) -> None:
+    if ask.kind not in kinds:
+        raise IllegalAction(refusal)
+
+
+NOT_PLAY_TIME = "现在不是你的出牌时机"
+
+
+# ---------------------------------------------------------------------- the answers
+@moe.sub(
+    "play",
+    "出牌",
+    "出",
+    params=[arg("n", Int(label="序号", max=999)), TARGETS],
+    flags=[flag("convert", "当")],
+    help="使用第几张手牌（目标写 2号 或 @某人；当：当作另一张牌使用）",
+)
+async def moe_play(call: Call, n: int, targets: list[Any], convert: bool) -> list[Reply]:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        _need(ask, "play", refusal=NOT_PLAY_TIME)
+        cid = hand_card(g, seat, n)
+        seats = resolve(call, targets, state)
+        for o in ask.options:
+            if o["a"] == "card" and o["card"] == cid and bool(o.get("as")) == convert:
+                return {"a": "card", "card": cid, "as": o.get("as"), "targets": seats}
+        raise IllegalAction("这张牌现在不能使用" + ("（没有可当作的牌）" if convert else ""))
+
+    return await act(call, build)
+
+
+@moe.sub(
+    "skill",
+    "技能",
+    "技",
+    params=[arg("name", Name(label="技能名")), TARGETS, opt("cost", DISCARD, default=None)],
+    help="发动技能（弃 序号…：作为代价弃置的手牌）",
+)
+async def moe_skill(call: Call, name: str, targets: list[Any], cost: list[int] | None) -> list[Reply]:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        _need(ask, "play", refusal=NOT_PLAY_TIME)
+        seats = resolve(call, targets, state)
+        paid = [hand_card(g, seat, i) for i in cost or []]
+        for o in ask.options:
+            if o["a"] == "skill" and name in (o["key"], g.pack.skills[o["key"]].name):
+                ans: dict[str, Any] = {"a": "skill", "uid": o["uid"], "targets": seats}
+                if o.get("cost_n"):
+                    ans["cost"] = paid
+                return ans
+        raise IllegalAction(f"现在不能发动「{name}」")
+
+    return await act(call, build)
+
+
+@moe.sub(
+    "resp", "响应", params=[opt("n", Int(label="序号", max=999))], help="用第几张手牌响应（不写序号即不响应）"
+)
+async def moe_resp(call: Call, n: int | None) -> list[Reply]:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        _need(ask, "respond", refusal="现在不需要响应")
+        return None if n is None else hand_card(g, seat, n)
+
+    return await act(call, build)
+
+
+@moe.sub("pass", "不出", "不响应", help="不响应／放弃（出牌时即结束出牌）")
+async def moe_pass(call: Call) -> list[Reply]:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        k = ask.kind
+        if k == "play":
+            return {"a": "end"}
+        if k in ("respond", "distribute") or ask.optional:
+            return None if k == "respond" else []
+        if k == "invoke":
+            return False
+        raise IllegalAction("这个选择不能放弃（须）")
+
+    return await act(call, build)
+
+
+def _yes_no(value: bool) -> Answer:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        _need(ask, "invoke", refusal="现在不是是否发动的询问")
+        return value
+
+    return build
+
+
+@moe.sub("yes", "是", "发动", help="发动（回答是否发动的询问）")
+async def moe_yes(call: Call) -> list[Reply]:
+    return await act(call, _yes_no(True))
+
+
+@moe.sub("no", "否", help="不发动")
+async def moe_no(call: Call) -> list[Reply]:
+    return await act(call, _yes_no(False))
+
+
+@moe.sub(
+    "choose",
+    "选",
+    "discard",
+    "弃",
+    params=[many("nums", index(), required=False, label="序号")],
+    help="选择牌、角色或选项（序号可用空格或逗号分开）",
+)
+async def moe_choose(call: Call, nums: list[int]) -> list[Reply]:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        k = ask.kind
+        if k == "choose_cards":
+            pos = {i + 1: c for i, c in enumerate(g.hand(seat))}
+            if all(c in pos.values() for c in ask.options):
+                return [pos[n] if n in pos else -1 for n in nums]
+            return [ask.options[n - 1] if 1 <= n <= len(ask.options) else -1 for n in nums]
+        if k == "choose_blind":
+            return [ask.options[n - 1] if 1 <= n <= len(ask.options) else "?" for n in nums]
+        if k == "choose_players":
+            return [n - 1 for n in nums]
+        if k in ("choose_option", "order"):
+            if len(nums) != 1:
+                raise call.usage_error("请给出一个序号")
+            return nums[0] - 1
+        if k == "arrange":
+            return [ask.options[n - 1] if 1 <= n <= len(ask.options) else -1 for n in nums]
+        if k == "respond":
+            return hand_card(g, seat, nums[0]) if nums else None
+        if k == "invoke":
+            return bool(nums and nums[0])
+        raise IllegalAction("现在不需要选择")
+
+    return await act(call, build)
+
+
+@moe.sub(
+    "give",
+    "给",
+    params=[many("gifts", GIVE, required=False, label="座位号:序号,序号")],
+    help="分配牌：2号:1,2 3号:3",
+)
+async def moe_give(call: Call, gifts: list[Gift]) -> list[Reply]:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        _need(ask, "distribute", refusal="现在不需要分配牌")
+        return [[gift.seat - 1, [hand_card(g, seat, n) for n in gift.cards]] for gift in gifts]
+
+    return await act(call, build)
+
+
+@moe.sub("end", "结束出牌", "结束", help="结束出牌阶段")
+async def moe_end(call: Call) -> list[Reply]:
+    def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        _need(ask, "play", refusal=NOT_PLAY_TIME)
+        return {"a": "end"}
+
+    return await act(call, build)
+
+
+# ---------------------------------------------------------------------- 托管 and 投降
+@moe.sub("auto", "托管", params=[opt("on", AUTO, default=True)], help="托管（off 取消；再次行动也会取消）")
+async def moe_auto(call: Call, on: bool) -> list[Reply]:
+    replies = await admin_op(call, {"admin": "auto", "on": on})
+    return [Reply.say("已开启托管" if on else "已取消托管"), *replies]
+
+
+@moe.sub("quit", "投降", "surrender", help="投降")
+async def moe_quit(call: Call) -> list[Reply]:
+    return await admin_op(call, {"admin": "concede"})
