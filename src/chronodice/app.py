@@ -103,7 +103,7 @@ class App:
             if len(text) > MAX_MESSAGE_CHARS:
                 return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage}")]
             sub, values = spec.select(routed.args, ctx.at_ids)
-            usage = sub.usage(spec.name) if not sub.legacy else usage
+            usage = sub.usage(spec.name)
             if sub.group_only and ctx.group_id is None:
                 return [Reply.say(f"该指令只能在群聊中使用\n格式：{usage}")]
             if sub.perm is not Perm.ANYONE:

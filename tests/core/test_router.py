@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from chronodice.core.commands import REGISTRY, CommandRegistry, command
+from chronodice.core.args import Pattern, opt
+from chronodice.core.commands import REGISTRY, CommandRegistry, define
 from chronodice.core.text import normalize
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +22,7 @@ async def _h(call):  # pragma: no cover - never called
 def _reg(*names: str) -> CommandRegistry:
     reg = CommandRegistry()
     for n in names:
-        command(n, usage=f".{n}", summary=n, registry=reg)(_h)
+        define(n, summary=n, registry=reg).sub(params=[opt("x", Pattern(regex=r"[0-9]\S*", label="x"))])(_h)
     return reg
 
 
@@ -55,7 +56,7 @@ def test_not_ours(text: str) -> None:
 def test_duplicate_root_is_refused() -> None:
     reg = _reg("r")
     with pytest.raises(ValueError):
-        command("roll", usage="", summary="", aliases=("R",), registry=reg)(_h)
+        define("roll", summary="", aliases=("R",), registry=reg)
 
 
 def test_normalize() -> None:

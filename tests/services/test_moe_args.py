@@ -9,13 +9,11 @@ from helpers import parse_of, run
 from chronodice.app import App
 from chronodice.services.moe.kinds import Gift, Player, Seat
 
-SUBS = "new/join/leave/start/state/hand/play/skill/resp/pass/yes/no/choose/give/end/auto/quit/kick/abort/timeout/help"
-
 ROWS: list[tuple[str, object]] = [
     # bare command and help
     (".moe", ("moe", "help", {})),
     (".萌e 帮助", ("moe", "help", {})),
-    (".moe fly", f"「fly」不是 .moe 的子命令（可用：{SUBS}）"),
+    (".moe fly", "「fly」不是 .moe 的子命令（.help moe 查看全部）"),
     # lobby
     (".moe new", ("moe", "new", {"map": None})),
     (".moe new 乱斗森林", ("moe", "new", {"map": "melee"})),
@@ -84,7 +82,7 @@ ROWS: list[tuple[str, object]] = [
     (".moe choose ²", "「²」不是有效的序号"),
     (".moe choose ⑤", "「⑤」不是有效的序号"),
     (".moe choose 1 ¹", "「¹」不是有效的序号"),
-    (".moe choose1", f"「choose1」不是 .moe 的子命令（可用：{SUBS}）"),
+    (".moe choose1", "「choose1」不是 .moe 的子命令（.help moe 查看全部）"),
     # give: several cards per seat (was split at the comma)
     (".moe give 2号:1,2 3号:3", ("moe", "give", {"gifts": [Gift(2, (1, 2)), Gift(3, (3,))]})),
     (".moe 给 2：1，2", ("moe", "give", {"gifts": [Gift(2, (1, 2))]})),

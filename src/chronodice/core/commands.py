@@ -88,12 +88,9 @@ class Sub:
     what: str = ""
     group_only: bool = False
     when_empty: bool = False
-    legacy: bool = False
 
     def usage(self, root: str) -> str:
         head = f".{root}" + (f" {self.words[0]}" if self.words else "")
-        if self.legacy:
-            return head
         parts = [p.usage() for p in self.params if not isinstance(p.kind, Rest) or p.label]
         parts += [f.usage() for f in self.flags]
         return " ".join([head, *parts])
@@ -122,7 +119,6 @@ class CommandSpec:
     works_when_off: bool = False
     group_only: bool = False
     subs: list[Sub] = field(default_factory=list)
-    legacy_usage: str = ""
 
     @property
     def roots(self) -> tuple[str, ...]:
@@ -131,8 +127,6 @@ class CommandSpec:
     @property
     def usage(self) -> str:
         """The forms, one line: every sub-command's usage (keywords listed when there are many)."""
-        if self.legacy_usage:
-            return self.legacy_usage
         if len(self.subs) <= 4:
             return " | ".join(s.usage(self.name) for s in self.subs)
         default = [s for s in self.subs if not s.words]
@@ -193,8 +187,6 @@ class CommandSpec:
         if self._keyword(text) is not None:
             return True
         for s in self.subs:
-            if s.legacy:
-                return is_ascii_digit(text[:1])
             if not s.words and can_start(text, s.params, s.flags):
                 return True
         return False
@@ -227,12 +219,11 @@ class CommandSpec:
             keys = "/".join(s.words[0] for s in self.subs if s.words)
             if not word:
                 raise InputSyntaxError(f"请写出要做什么（{keys}）", usage=self.usage)
-            raise InputSyntaxError(f"「{word}」不是 .{self.name} 的子命令（可用：{keys}）", usage=self.usage)
+            hint = f"可用：{keys}" if len(keys) <= 40 else f".help {self.name} 查看全部"
+            raise InputSyntaxError(f"「{word}」不是 .{self.name} 的子命令（{hint}）", usage=self.usage)
         return default, self._parse(default, text, mentions)
 
     def _parse(self, sub: Sub, text: str, mentions: Sequence[str]) -> dict[str, Any]:
-        if sub.legacy:
-            return {}
         return parse_args(text.strip(), sub.params, sub.flags, mentions=mentions, usage=sub.usage(self.name))
 
     def help_text(self, word: str = "") -> str:
@@ -240,11 +231,7 @@ class CommandSpec:
             sub = self.find_sub(word)
             if sub is not None:
                 return sub.help_line(self.name)
-        lines = [self.summary]
-        if self.legacy_usage:
-            lines.append("格式：" + self.legacy_usage)
-        else:
-            lines += [s.help_line(self.name) for s in self.subs]
+        lines = [self.summary, *(s.help_line(self.name) for s in self.subs)]
         if self.aliases:
             lines.append("别名：" + " ".join("." + a for a in self.aliases))
         if self.detail:
@@ -361,39 +348,6 @@ def define(
     return spec
 
 
-def command(
-    name: str,
-    *,
-    usage: str,
-    summary: str,
-    detail: str = "",
-    aliases: Iterable[str] = (),
-    system: str = "通用",
-    works_when_off: bool = False,
-    group_only: bool = False,
-    registry: CommandRegistry | None = None,
-) -> Callable[[Handler], Handler]:
-    """Legacy declaration (the handler splits ``call.args`` itself); being replaced by
-    :func:`define` + ``.sub`` — a test lists the commands still declared this way."""
-
-    def deco(fn: Handler) -> Handler:
-        spec = define(
-            name,
-            summary=summary,
-            detail=detail,
-            aliases=aliases,
-            system=system,
-            works_when_off=works_when_off,
-            group_only=group_only,
-            registry=registry,
-        )
-        spec.legacy_usage = usage
-        spec.subs.append(Sub(words=(), handler=fn, legacy=True, group_only=group_only))
-        return fn
-
-    return deco
-
-
 @dataclass
 class Call:
     """Everything a handler gets: the sender's context, the argument and the application."""
@@ -429,7 +383,7 @@ class Call:
         """The right form of what was typed: the sub-command's usage, else the command's."""
         if self.spec is None:
             return ""
-        if self.sub is not None and not self.sub.legacy:
+        if self.sub is not None:
             return self.sub.usage(self.spec.name)
         return self.spec.usage
 
@@ -453,6 +407,5 @@ __all__ = [
     "CommandSpec",
     "Routed",
     "Sub",
-    "command",
     "define",
 ]
