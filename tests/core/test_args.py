@@ -118,3 +118,10 @@ def test_search_is_bounded() -> None:
         parse_args(text, params)
     except InputSyntaxError:
         pass
+
+
+def test_spaced_number_keeps_glued_digits_in_the_name() -> None:
+    params = (arg("name", Name()), opt("mod", Int(signed=True, spaced=True), default=0))
+    assert parse_args("卫兵 2", params) == {"name": "卫兵", "mod": 2}
+    assert parse_args("卫兵2", params) == {"name": "卫兵2", "mod": 0}
+    assert parse_args("卫兵+2", params) == {"name": "卫兵", "mod": 2}

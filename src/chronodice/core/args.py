@@ -120,6 +120,7 @@ class _Number(Kind):
     min: float | None
     max: float | None
     suffix: tuple[str, ...]
+    spaced: bool
     _regex: re.Pattern[str]
 
     def _convert(self, raw: str) -> float:  # pragma: no cover - overridden
@@ -136,6 +137,8 @@ class _Number(Kind):
         raw = m.group()
         has_sign = raw[0] in "+-"
         if (has_sign and not self.signed) or (self.sign_required and not has_sign):
+            return
+        if self.spaced and not has_sign and pos > 0 and text[pos - 1] not in " \t\n":
             return
         value = self._convert(raw)
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
@@ -164,6 +167,9 @@ class Int(_Number):
     max: int | None = None
     suffix: tuple[str, ...] = ()
     """Words that may follow the digits and are dropped (``3次``, ``10t``)."""
+    spaced: bool = False
+    """Without a sign, the number must be set off by a space: ``卫兵 2`` is 卫兵 and 2, while
+    ``卫兵2`` stays one name (``+2`` may still be glued: ``卫兵+2``)."""
     _regex = _INT
 
     def _convert(self, raw: str) -> int:
@@ -180,6 +186,7 @@ class Num(_Number):
     min: float | None = None
     max: float | None = None
     suffix: tuple[str, ...] = ()
+    spaced: bool = False
     _regex = _NUM
 
     def _convert(self, raw: str) -> float:

@@ -54,7 +54,7 @@ async def init_set(call: Call, who: str, value: int) -> list[Reply]:
     "加入",
     params=[
         arg("name", Name(label="名称")),
-        opt("mod", Int(label="±修正", signed=True, sign_required=True, min=-999, max=999), default=0),
+        opt("mod", Int(label="±修正", signed=True, spaced=True, min=-999, max=999), default=0),
     ],
     flags=[
         option("fixed", ("-p",), num("值", signed=True)),
