@@ -1,32 +1,129 @@
 """Start ChronoDice: ``python bot.py`` (reads .env and the environment, NoneBot's way).
 
 OneBot v11 implementations (NapCat, Lagrange.OneBot, LLOneBot) connect by reverse WebSocket to
-``ws://HOST:PORT/onebot/v11/ws``.  ``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat.
+``ws://HOST:PORT/onebot/v11/ws``; the start-up banner in the log prints the exact address, the
+database, whether an access token is set, the superusers and the data directory.
+``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat.
+
+Before the server starts, the settings are checked: a plugin that failed to import, or a
+database URL the store cannot open, ends the process with one log line and a non-zero status
+(1 and 2) instead of a bot that runs without its commands or dies with a traceback.
 """
 
+from __future__ import annotations
+
+import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
+from typing import Any, ClassVar
 
 import nonebot
 from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
+from nonebot.log import logger
 
 ROOT = Path(__file__).resolve().parent
-os.chdir(ROOT)  # the default SQLite path data/chronodice.db is relative to the repository
+os.chdir(ROOT)  # relative paths (data/, plugins/, pyproject.toml) start at the repository
 sys.path.insert(0, str(ROOT / "src"))
+
+EXIT_PLUGIN_FAILED = 1
+EXIT_BAD_SETTINGS = 2
+
+
+def console_adapter() -> type[Any]:
+    """NoneBot's console adapter, fixed so that closing the terminal chat ends the bot.
+
+    nonebot-adapter-console 0.10.0 runs the nonechat (Textual) UI as a task beside the server:
+    ctrl+q only ends that task (the adapter then logs "Press Ctrl-C for Application exit" and
+    the server runs on), ctrl+c is taken by Textual as a key and only shows a hint, and the
+    first focusable widget gets the focus, so the first command typed goes nowhere.  Here the
+    input box is focused when the UI is ready, ctrl+c quits like ctrl+q, and when the UI ends
+    by itself the process is asked to stop (SIGINT, which uvicorn turns into a clean shutdown).
+    """
+    from nonebot.adapters.console import Adapter as ConsoleAdapter
+    from nonebot.adapters.console.backend import AdapterConsoleBackend
+    from nonechat import ConsoleSetting, Frontend
+    from textual.binding import Binding
+    from textual.color import Color
+    from textual.widgets import Input
+
+    class ChronoFrontend(Frontend):  # type: ignore[type-arg]
+        BINDINGS: ClassVar[list[Binding]] = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+        def on_ready(self) -> None:
+            for box in self.query(Input):
+                box.focus()
+                break
+
+    class ChronoConsoleAdapter(ConsoleAdapter):
+        _closing = False
+
+        async def _start(self) -> None:
+            self._frontend = ChronoFrontend(
+                AdapterConsoleBackend,
+                ConsoleSetting(
+                    title="ChronoDice",
+                    sub_title="终端聊天 · ctrl+q 退出",
+                    toolbar_exit="❌",
+                    icon_color=Color.parse("#EA5252"),
+                ),
+            )
+            self._frontend.backend.set_adapter(self)
+            self._frontend.backend.current_bot.id = self.console_config.console_bot_id
+            self._frontend.backend.current_bot.nickname = self.console_config.console_bot_name
+            self._task = asyncio.create_task(self._frontend.run_async())
+            self._task.add_done_callback(self._frontend_ended)
+
+        def _frontend_ended(self, task: asyncio.Task[Any]) -> None:
+            if self._closing:
+                return
+            if not task.cancelled() and task.exception() is not None:
+                logger.opt(exception=task.exception()).error("终端聊天界面出错，ChronoDice 退出")
+            else:
+                logger.info("终端聊天界面已关闭，ChronoDice 退出")
+            signal.raise_signal(signal.SIGINT)
+
+        async def _shutdown(self) -> None:
+            self._closing = True
+            await super()._shutdown()
+
+    return ChronoConsoleAdapter
+
+
+def _console_enabled(driver: Any) -> bool:
+    value = os.environ.get("CHRONODICE_CONSOLE", str(getattr(driver.config, "chronodice_console", "")))
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _check_plugins_and_settings() -> None:
+    """Exit with one log line if a plugin did not load or the settings are unusable."""
+    from chronodice.store.url import DatabaseURLError
+
+    expected = {p.name for p in (ROOT / "plugins").iterdir() if (p / "__init__.py").is_file()}
+    missing = sorted(expected - {p.name for p in nonebot.get_loaded_plugins()})
+    if missing:
+        logger.error(f"插件加载失败：{'、'.join(missing)}（原因见上方日志），ChronoDice 退出")
+        sys.exit(EXIT_PLUGIN_FAILED)
+    core = nonebot.get_plugin("chronodice_core")
+    assert core is not None and core.module is not None
+    try:
+        core.module.load_settings()
+    except DatabaseURLError as exc:
+        logger.error(f"CHRONODICE_DATABASE_URL 无效：{exc}")
+        sys.exit(EXIT_BAD_SETTINGS)
+
 
 nonebot.init()
 driver = nonebot.get_driver()
 driver.register_adapter(OneBotV11Adapter)
-if os.environ.get("CHRONODICE_CONSOLE", str(getattr(driver.config, "chronodice_console", ""))).lower() in (
-    "1",
-    "true",
-    "yes",
-):
-    from nonebot.adapters.console import Adapter as ConsoleAdapter
-
-    driver.register_adapter(ConsoleAdapter)
+if _console_enabled(driver):
+    driver.register_adapter(console_adapter())
 nonebot.load_from_toml("pyproject.toml")
 
 if __name__ == "__main__":
-    nonebot.run()
+    _check_plugins_and_settings()
+    try:
+        nonebot.run()
+    except KeyboardInterrupt:
+        pass

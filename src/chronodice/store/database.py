@@ -31,6 +31,7 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 
 from .models import Binding, Character, Group, GroupGM, Nickname, Pending, Session, SessionLog, utcnow
 from .records import CharacterRecord, ContextView, GroupRecord, LogEntry, UndoResult
+from .url import normalize_database_url
 
 T = TypeVar("T")
 
@@ -67,7 +68,7 @@ class Store:
     """The repository every service uses (``app.store``).  See docs/SERVICE_API.md."""
 
     def __init__(self, url: str = DEFAULT_URL, *, echo: bool = False) -> None:
-        self.url = url
+        self.url = url = normalize_database_url(url)
         parsed = make_url(url)
         self.dialect = parsed.get_backend_name()
         kwargs: dict[str, Any] = {"echo": echo}
