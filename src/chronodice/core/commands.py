@@ -3,7 +3,7 @@
 Every command is declared once, as a :class:`CommandSpec`; the router, ``.help`` and the README
 command list are all generated from these specs, so help never drifts from behaviour.
 
-Routing rules (DESIGN.md "Commands"):
+Routing rules (README "Commands"):
 
 * prefixes ``.``, ``。`` and ``．``; spaces after the prefix are allowed;
 * command names are case-insensitive and matched longest first (``.rh`` before ``.r``);
