@@ -36,10 +36,16 @@ def console_adapter() -> type[Any]:
 
     nonebot-adapter-console 0.10.0 runs the nonechat (Textual) UI as a task beside the server:
     ctrl+q only ends that task (the adapter then logs "Press Ctrl-C for Application exit" and
-    the server runs on), ctrl+c is taken by Textual as a key and only shows a hint, and the
-    first focusable widget gets the focus, so the first command typed goes nowhere.  Here the
-    input box is focused when the UI is ready, ctrl+c quits like ctrl+q, and when the UI ends
-    by itself the process is asked to stop (SIGINT, which uvicorn turns into a clean shutdown).
+    the server runs on), and ctrl+c is taken by Textual as a key and only shows a hint.  The
+    first command typed could vanish twice over: the first focusable widget (a sidebar button)
+    gets the focus, not the input box; and the adapter opens the UI in its start-up hook, which
+    runs before the plugins' (registered later), so a command typed while ChronoDice is still
+    migrating its database found no app and was dropped.
+
+    Here the UI opens after every other start-up hook (bot.py registers ``start_ui`` after
+    loading the plugins), the input box gets the focus as soon as it is laid out, ctrl+c quits
+    like ctrl+q, and when the UI ends by itself the process is asked to stop (SIGINT, which
+    uvicorn turns into a clean shutdown).
     """
     from nonebot.adapters.console import Adapter as ConsoleAdapter
     from nonebot.adapters.console.backend import AdapterConsoleBackend
@@ -52,12 +58,31 @@ def console_adapter() -> type[Any]:
         BINDINGS: ClassVar[list[Binding]] = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 
         def on_ready(self) -> None:
-            for box in self.query(Input):
-                box.focus()
-                break
+            # The chat view is mounted by nonechat's router around the first frame, and a widget
+            # that is not laid out yet ignores focus(): ask every 50 ms until the input box has
+            # the focus (for at most 10 s).
+            self._focus_tries = 200
+            self._focus_timer = self.set_interval(0.05, self._focus_input_box)
+
+        def _focus_input_box(self) -> None:
+            self._focus_tries -= 1
+            boxes = list(self.query(Input))
+            if any(box.has_focus for box in boxes) or self._focus_tries <= 0:
+                self._focus_timer.stop()
+            elif boxes:
+                boxes[0].focus()
 
     class ChronoConsoleAdapter(ConsoleAdapter):
         _closing = False
+
+        def setup(self) -> None:
+            # the UI's start hook is registered by start_ui_last(), after the plugins' hooks
+            if not self.console_config.console_headless_mode:
+                self.driver.on_shutdown(self._shutdown)
+
+        def start_ui_last(self) -> None:
+            if not self.console_config.console_headless_mode:
+                self.driver.on_startup(self._start)
 
         async def _start(self) -> None:
             self._frontend = ChronoFrontend(
@@ -117,9 +142,12 @@ def _check_plugins_and_settings() -> None:
 nonebot.init()
 driver = nonebot.get_driver()
 driver.register_adapter(OneBotV11Adapter)
-if _console_enabled(driver):
-    driver.register_adapter(console_adapter())
+console = console_adapter() if _console_enabled(driver) else None
+if console is not None:
+    driver.register_adapter(console)
 nonebot.load_from_toml("pyproject.toml")
+if console is not None:
+    nonebot.get_adapter(console).start_ui_last()
 
 if __name__ == "__main__":
     _check_plugins_and_settings()

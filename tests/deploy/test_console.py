@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import sqlite3
 import struct
 import subprocess
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from onebot_client import ROOT, free_port
+
+ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b\][^\x07]*\x07|\x1b[=>]")
 
 pytestmark = [
     pytest.mark.e2e,
@@ -66,13 +69,18 @@ class Terminal:
         with self._lock:
             return self._buf.decode("utf-8", errors="replace")
 
+    @property
+    def text(self) -> str:
+        """What was drawn, without the escape sequences (for failure messages)."""
+        return ANSI.sub("", self.screen)
+
     def wait_for(self, text: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while text not in self.screen:
             if self.proc.poll() is not None:
-                raise AssertionError(f"bot exited with {self.proc.returncode}:\n{self.screen[-3000:]}")
+                raise AssertionError(f"bot exited with {self.proc.returncode}:\n{self.text[-6000:]}")
             if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} not drawn in {timeout}s:\n{self.screen[-3000:]}")
+                raise AssertionError(f"{text!r} not drawn in {timeout}s:\n{self.text[-6000:]}")
             time.sleep(0.1)
 
     def type(self, data: str) -> None:
@@ -118,14 +126,14 @@ def test_first_command_is_typed_into_the_input_and_key_ends_the_process(
         term.type(".pc new 终端测试\r")  # no click, no ctrl+/ first: the input box has the focus
         deadline = time.monotonic() + 20
         while "终端测试" not in characters(db):
-            assert time.monotonic() < deadline, f"the command typed first was lost:\n{term.screen[-3000:]}"
+            assert time.monotonic() < deadline, f"the command typed first was lost:\n{term.text[-6000:]}"
             time.sleep(0.2)
         term.type(key)
         try:
             rc = term.proc.wait(30)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"{name} did not end the process:\n{term.screen[-3000:]}") from None
-        assert rc == 0, term.screen[-3000:]
+            raise AssertionError(f"{name} did not end the process:\n{term.text[-6000:]}") from None
+        assert rc == 0, term.text[-6000:]
         assert "终端聊天界面已关闭" in term.screen
     finally:
         term.close()
