@@ -42,7 +42,7 @@ def console_adapter() -> type[Any]:
     runs before the plugins' (registered later), so a command typed while ChronoDice is still
     migrating its database found no app and was dropped.
 
-    Here the UI opens after every other start-up hook (bot.py registers ``start_ui`` after
+    Here the UI opens after every other start-up hook (bot.py calls ``start_ui_last`` after
     loading the plugins), the input box gets the focus as soon as it is laid out, ctrl+c quits
     like ctrl+q, and when the UI ends by itself the process is asked to stop (SIGINT, which
     uvicorn turns into a clean shutdown).
@@ -111,6 +111,8 @@ def console_adapter() -> type[Any]:
 
         async def _shutdown(self) -> None:
             self._closing = True
+            if getattr(self, "_frontend", None) is None:  # a start-up hook before the UI failed
+                return
             await super()._shutdown()
 
     return ChronoConsoleAdapter
