@@ -1,32 +1,159 @@
 """Start ChronoDice: ``python bot.py`` (reads .env and the environment, NoneBot's way).
 
 OneBot v11 implementations (NapCat, Lagrange.OneBot, LLOneBot) connect by reverse WebSocket to
-``ws://HOST:PORT/onebot/v11/ws``.  ``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat.
+``ws://HOST:PORT/onebot/v11/ws``; the start-up banner in the log prints the exact address, the
+database, whether an access token is set, the superusers and the data directory.
+``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat.
+
+Before the server starts, the settings are checked: a plugin that failed to import, or a
+database URL the store cannot open, ends the process with one log line and a non-zero status
+(1 and 2) instead of a bot that runs without its commands or dies with a traceback.
 """
 
+from __future__ import annotations
+
+import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
+from typing import Any, ClassVar
 
 import nonebot
 from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
+from nonebot.log import logger
 
 ROOT = Path(__file__).resolve().parent
-os.chdir(ROOT)  # the default SQLite path data/chronodice.db is relative to the repository
+os.chdir(ROOT)  # relative paths (data/, plugins/, pyproject.toml) start at the repository
 sys.path.insert(0, str(ROOT / "src"))
+
+EXIT_PLUGIN_FAILED = 1
+EXIT_BAD_SETTINGS = 2
+
+
+def console_adapter() -> type[Any]:
+    """NoneBot's console adapter, fixed so that closing the terminal chat ends the bot.
+
+    nonebot-adapter-console 0.10.0 runs the nonechat (Textual) UI as a task beside the server:
+    ctrl+q only ends that task (the adapter then logs "Press Ctrl-C for Application exit" and
+    the server runs on), and ctrl+c is taken by Textual as a key and only shows a hint.  The
+    first command typed could vanish twice over: the first focusable widget (a sidebar button)
+    gets the focus, not the input box; and the adapter opens the UI in its start-up hook, which
+    runs before the plugins' (registered later), so a command typed while ChronoDice is still
+    migrating its database found no app and was dropped.
+
+    Here the UI opens after every other start-up hook (bot.py calls ``start_ui_last`` after
+    loading the plugins), the input box gets the focus as soon as it is laid out, ctrl+c quits
+    like ctrl+q, and when the UI ends by itself the process is asked to stop (SIGINT, which
+    uvicorn turns into a clean shutdown).
+    """
+    from nonebot.adapters.console import Adapter as ConsoleAdapter
+    from nonebot.adapters.console.backend import AdapterConsoleBackend
+    from nonechat import ConsoleSetting, Frontend
+    from textual.binding import Binding
+    from textual.color import Color
+    from textual.widgets import Input
+
+    class ChronoFrontend(Frontend):  # type: ignore[type-arg]
+        BINDINGS: ClassVar[list[Binding]] = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+        def on_ready(self) -> None:
+            # The chat view is mounted by nonechat's router around the first frame, and a widget
+            # that is not laid out yet ignores focus(): ask every 50 ms until the input box has
+            # the focus (for at most 10 s).
+            self._focus_tries = 200
+            self._focus_timer = self.set_interval(0.05, self._focus_input_box)
+
+        def _focus_input_box(self) -> None:
+            self._focus_tries -= 1
+            boxes = list(self.query(Input))
+            if any(box.has_focus for box in boxes) or self._focus_tries <= 0:
+                self._focus_timer.stop()
+            elif boxes:
+                boxes[0].focus()
+
+    class ChronoConsoleAdapter(ConsoleAdapter):
+        _closing = False
+
+        def setup(self) -> None:
+            # the UI's start hook is registered by start_ui_last(), after the plugins' hooks
+            if not self.console_config.console_headless_mode:
+                self.driver.on_shutdown(self._shutdown)
+
+        def start_ui_last(self) -> None:
+            if not self.console_config.console_headless_mode:
+                self.driver.on_startup(self._start)
+
+        async def _start(self) -> None:
+            self._frontend = ChronoFrontend(
+                AdapterConsoleBackend,
+                ConsoleSetting(
+                    title="ChronoDice",
+                    sub_title="终端聊天 · ctrl+q 退出",
+                    toolbar_exit="❌",
+                    icon_color=Color.parse("#EA5252"),
+                ),
+            )
+            self._frontend.backend.set_adapter(self)
+            self._frontend.backend.current_bot.id = self.console_config.console_bot_id
+            self._frontend.backend.current_bot.nickname = self.console_config.console_bot_name
+            self._task = asyncio.create_task(self._frontend.run_async())
+            self._task.add_done_callback(self._frontend_ended)
+
+        def _frontend_ended(self, task: asyncio.Task[Any]) -> None:
+            if self._closing:
+                return
+            if not task.cancelled() and task.exception() is not None:
+                logger.opt(exception=task.exception()).error("终端聊天界面出错，ChronoDice 退出")
+            else:
+                logger.info("终端聊天界面已关闭，ChronoDice 退出")
+            signal.raise_signal(signal.SIGINT)
+
+        async def _shutdown(self) -> None:
+            self._closing = True
+            if getattr(self, "_frontend", None) is None:  # a start-up hook before the UI failed
+                return
+            await super()._shutdown()
+
+    return ChronoConsoleAdapter
+
+
+def _console_enabled(driver: Any) -> bool:
+    value = os.environ.get("CHRONODICE_CONSOLE", str(getattr(driver.config, "chronodice_console", "")))
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _check_plugins_and_settings() -> None:
+    """Exit with one log line if a plugin did not load or the settings are unusable."""
+    from chronodice.store.url import DatabaseURLError
+
+    expected = {p.name for p in (ROOT / "plugins").iterdir() if (p / "__init__.py").is_file()}
+    missing = sorted(expected - {p.name for p in nonebot.get_loaded_plugins()})
+    if missing:
+        logger.error(f"插件加载失败：{'、'.join(missing)}（原因见上方日志），ChronoDice 退出")
+        sys.exit(EXIT_PLUGIN_FAILED)
+    core = nonebot.get_plugin("chronodice_core")
+    assert core is not None and core.module is not None
+    try:
+        core.module.load_settings()
+    except DatabaseURLError as exc:
+        logger.error(f"CHRONODICE_DATABASE_URL 无效：{exc}")
+        sys.exit(EXIT_BAD_SETTINGS)
+
 
 nonebot.init()
 driver = nonebot.get_driver()
 driver.register_adapter(OneBotV11Adapter)
-if os.environ.get("CHRONODICE_CONSOLE", str(getattr(driver.config, "chronodice_console", ""))).lower() in (
-    "1",
-    "true",
-    "yes",
-):
-    from nonebot.adapters.console import Adapter as ConsoleAdapter
-
-    driver.register_adapter(ConsoleAdapter)
+console = console_adapter() if _console_enabled(driver) else None
+if console is not None:
+    driver.register_adapter(console)
 nonebot.load_from_toml("pyproject.toml")
+if console is not None:
+    nonebot.get_adapter(console).start_ui_last()
 
 if __name__ == "__main__":
-    nonebot.run()
+    _check_plugins_and_settings()
+    try:
+        nonebot.run()
+    except KeyboardInterrupt:
+        pass

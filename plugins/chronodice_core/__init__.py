@@ -4,6 +4,12 @@ Builds a :class:`~chronodice.core.context.Context` from the OneBot v11 (or conso
 calls ``App.dispatch`` and sends the replies: group text where the command came from, hidden
 content only by private message (with a content-free note in the group when that fails).
 
+At start it resolves the settings (data directory, database URL), migrates the store and logs
+a banner with what an admin needs: the WebSocket URL for NapCat, the database, the token.
+The library logs with the standard ``logging`` module (logger ``chronodice``); that logger is
+routed into NoneBot's loguru logger here, so every line has a time and a level and
+``LOG_LEVEL`` applies.
+
 Exactly once, and the right account: an event delivered twice (same ``self_id`` and
 ``message_id``, e.g. re-sent after a reconnect) is dropped — in memory, and across processes and
 restarts by the claim the store writes with the command's first write.  When several bot
@@ -18,10 +24,12 @@ import contextlib
 import logging
 import os
 import random
+from dataclasses import dataclass
 
 import nonebot
 from nonebot import get_driver, get_plugin_config, on_message
 from nonebot.adapters import Bot, Event
+from nonebot.log import LoguruHandler, logger
 from nonebot.plugin import PluginMetadata
 from nonebot.typing import T_State
 from pydantic import BaseModel
@@ -30,13 +38,18 @@ import chronodice.services.common  # noqa: F401  (registers the common commands)
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
 from chronodice.core.ratelimit import FloodSettings
-from chronodice.store import DEFAULT_URL, Store
+from chronodice.datadir import DEFAULT_DATA_DIR, DataDir
+from chronodice.rules.moe import pack as moe_pack
+from chronodice.store import Store
+from chronodice.store.url import display_database_url, normalize_database_url
 
-from .bridge import build_context, send_replies
+from .bridge import build_context, describe_error, send_replies
 
 
 class Config(BaseModel):
-    chronodice_database_url: str = DEFAULT_URL
+    chronodice_database_url: str | None = None
+    """Default: SQLite ``chronodice.db`` in the data directory."""
+    chronodice_data_dir: str = DEFAULT_DATA_DIR
     chronodice_rng_seed: int | None = None
     """Testing only: a fixed seed makes rolls repeatable.  Never set it in production."""
     chronodice_console: bool = False
@@ -69,9 +82,82 @@ __plugin_meta__ = PluginMetadata(
 
 config = get_plugin_config(Config)
 driver = get_driver()
-log = logging.getLogger("chronodice")
 _state: dict[str, App] = {}
 _tasks: list[asyncio.Task[None]] = []
+
+
+def route_stdlib_logging() -> None:
+    """Send the library's ``logging.getLogger("chronodice")`` records to NoneBot's logger.
+
+    loguru's documented recipe (NoneBot ships it as ``LoguruHandler``); the level filter is
+    NoneBot's (``LOG_LEVEL``), so the stdlib logger lets everything through.
+    """
+    std = logging.getLogger("chronodice")
+    if not any(isinstance(h, LoguruHandler) for h in std.handlers):
+        std.addHandler(LoguruHandler())
+    std.setLevel(logging.DEBUG)
+    std.propagate = False
+
+
+route_stdlib_logging()
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: DataDir
+    database_url: str
+    """Normalised (``postgresql+asyncpg://…`` or ``sqlite+aiosqlite://…``)."""
+
+
+def load_settings() -> Settings:
+    """The data directory and database URL; ``DatabaseURLError`` (one line) for a bad URL.
+
+    The environment wins over ``.env`` files also for variables set after NoneBot read them.
+    """
+    data_dir = DataDir.resolve(os.environ.get("CHRONODICE_DATA_DIR") or config.chronodice_data_dir)
+    url = os.environ.get("CHRONODICE_DATABASE_URL") or config.chronodice_database_url or data_dir.sqlite_url()
+    return Settings(data_dir=data_dir, database_url=normalize_database_url(url))
+
+
+def describe_database(url: str) -> str:
+    """``sqlite /abs/path.db`` or the PostgreSQL URL with the password masked."""
+    if url.startswith("sqlite"):
+        path = url.split(":///", 1)[1] if ":///" in url else ""
+        if not path or path == ":memory:":
+            return "sqlite（内存，重启后数据丢失）"
+        return f"sqlite {os.path.abspath(path)}"
+    return f"postgresql {display_database_url(url)}"
+
+
+def banner_lines(
+    settings: Settings, *, host: str, port: int, token_set: bool, superusers: set[str]
+) -> list[str]:
+    """What an admin needs after ``python bot.py``; logged at INFO by the startup hook."""
+    shown_host = f"[{host}]" if ":" in host else host
+    lines = [f"ChronoDice 已启动 · OneBot 反向 WebSocket 地址：ws://{shown_host}:{port}/onebot/v11/ws"]
+    if host in ("0.0.0.0", "::", ""):
+        lines.append(f"（HOST={host or '0.0.0.0'} 表示监听所有网卡：填入 NapCat 时把它换成本机的 IP 或域名）")
+    lines.append(f"数据库：{describe_database(settings.database_url)}")
+    if token_set:
+        lines.append("访问令牌：已设置（NapCat / Lagrange 里填同一个值）")
+    else:
+        lines.append(
+            "访问令牌：未设置（能连上这个端口的人都能接入；端口对外开放时请设置 ONEBOT_ACCESS_TOKEN）"
+        )
+    if superusers:
+        lines.append(f"骰主：{'、'.join(sorted(superusers))}")
+    else:
+        lines.append('骰主：未设置（在 SUPERUSERS 里填 QQ 号，如 ["12345678"]）')
+    lines.append(f"数据目录：{settings.data_dir.root}")
+    return lines
+
+
+def _token_set() -> bool:
+    try:
+        from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
+    except ImportError:  # pragma: no cover - the adapter is a dependency
+        return False
+    return bool(get_plugin_config(OneBotConfig).onebot_access_token)
 
 
 def get_app() -> App:
@@ -80,13 +166,39 @@ def get_app() -> App:
 
 @driver.on_startup
 async def _startup() -> None:
-    url = os.environ.get("CHRONODICE_DATABASE_URL") or config.chronodice_database_url
-    store = Store(url, lease_seconds=config.chronodice_lease_seconds)
-    await store.migrate()
+    settings = load_settings()
+    try:
+        settings.data_dir.create()
+    except OSError as exc:
+        logger.error(f"无法创建数据目录 {settings.data_dir.root}：{describe_error(exc)}")
+        raise
+    if settings.data_dir.packs not in moe_pack.PACK_DIRS:
+        moe_pack.PACK_DIRS.insert(0, settings.data_dir.packs)
+        moe_pack.load_pack.cache_clear()
+    store = Store(settings.database_url, lease_seconds=config.chronodice_lease_seconds)
+    try:
+        await store.migrate()
+    except Exception as exc:
+        logger.error(
+            f"无法打开或迁移数据库 {describe_database(settings.database_url)}：{describe_error(exc)}"
+        )
+        await store.close()
+        raise
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     _state["app"] = App(store, rng, flood=config.flood())
     _tasks.append(asyncio.get_running_loop().create_task(_upkeep(store)))
+    if seed is not None:
+        logger.warning(f"CHRONODICE_RNG_SEED={seed}：掷骰结果可预测，只用于测试")
+    lines = banner_lines(
+        settings,
+        host=str(driver.config.host),
+        port=int(driver.config.port),
+        token_set=_token_set(),
+        superusers={str(s) for s in driver.config.superusers},
+    )
+    for line in lines:
+        logger.info(line)
 
 
 async def _upkeep(store: Store) -> None:
@@ -95,8 +207,8 @@ async def _upkeep(store: Store) -> None:
         await asyncio.sleep(config.chronodice_prune_seconds)
         try:
             await store.prune()
-        except Exception:
-            log.exception("pruning the store failed")
+        except Exception as exc:
+            logger.error(f"清理数据库失败：{describe_error(exc)}")
 
 
 @driver.on_shutdown
@@ -121,8 +233,8 @@ async def _bot_gone(bot: Bot) -> None:
     if app is not None:
         try:
             await app.store.release(str(bot.self_id))
-        except Exception:
-            log.exception("releasing the groups of %s failed", bot.self_id)
+        except Exception as exc:
+            logger.error(f"释放账号 {bot.self_id} 服务的群失败：{describe_error(exc)}")
 
 
 def _onebot_bots() -> dict[str, Bot]:
@@ -146,8 +258,8 @@ async def bot_for(scope: str) -> Bot | None:
                 for self_id, bot in bots.items():
                     if await app.store.serves(scope, self_id):
                         return bot
-        except Exception:
-            log.exception("choosing the account for %s failed", scope)
+        except Exception as exc:
+            logger.error(f"为 {scope} 选择发送账号失败：{describe_error(exc)}")
     return next(iter(bots.values()))
 
 

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from nonebot import get_driver
 from nonebot.adapters import Bot, Event
+from nonebot.exception import ActionFailed
+from nonebot.log import logger
 
 from chronodice.core.context import Context, Role
 from chronodice.core.reply import Reply
 
-log = logging.getLogger("chronodice")
+
+def describe_error(exc: BaseException) -> str:
+    """One line: what failed and why, e.g. ``ActionFailed retcode=1200：不是好友``.
+
+    OneBot's ActionFailed carries the implementation's retcode and message (NapCat puts the
+    human reason in ``wording``); other exceptions give their type and text.
+    """
+    if isinstance(exc, ActionFailed):
+        info: dict[str, Any] = dict(getattr(exc, "info", {}) or {})
+        reason = info.get("wording") or info.get("message") or info.get("msg") or ""
+        code = info.get("retcode")
+        head = f"ActionFailed retcode={code}" if code is not None else "ActionFailed"
+        return f"{head}：{reason}" if reason else f"{head} {info or ''}".rstrip()
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _superusers() -> set[str]:
@@ -73,8 +88,11 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
                     await bot.send(event, msg)
             if reply.leave_group and ctx.group_id is not None and is_onebot:
                 await bot.call_api("set_group_leave", group_id=int(ctx.group_id))
-        except Exception:
-            log.exception("sending a reply failed")
+        except ActionFailed as exc:
+            where = f"群 {ctx.group_id}" if ctx.group_id is not None else f"用户 {ctx.user_id}"
+            logger.warning(f"向{where}发送回复失败：{describe_error(exc)}")
+        except Exception as exc:
+            logger.opt(exception=exc).error(f"发送回复失败：{describe_error(exc)}")
 
 
 async def _send_private(bot: Bot, ctx: Context, reply: Reply) -> None:
@@ -84,8 +102,8 @@ async def _send_private(bot: Bot, ctx: Context, reply: Reply) -> None:
         return
     try:
         await bot.call_api("send_private_msg", user_id=int(target), message=msg)
-    except Exception:
-        log.warning("private message to %s failed", target)
+    except Exception as exc:
+        logger.warning(f"私聊 {target} 发送失败：{describe_error(exc)}")
         if ctx.group_id is not None and reply.fallback:
             await bot.call_api("send_group_msg", group_id=int(ctx.group_id), message=reply.fallback)
 

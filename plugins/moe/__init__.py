@@ -54,7 +54,8 @@ async def _send(group_id: str, replies: list[Reply]) -> None:
             if r.private and r.to_user:
                 try:
                     await bot.call_api("send_private_msg", user_id=int(r.to_user), message=r.text)
-                except Exception:
+                except Exception as exc:
+                    log.warning("萌E: 私聊 %s 发送失败：%r", r.to_user, exc)
                     if r.fallback and not group_id.startswith("p"):
                         await bot.call_api("send_group_msg", group_id=int(group_id), message=r.fallback)
             elif not group_id.startswith("p"):

@@ -218,6 +218,8 @@ class OneBotClient:
                         "status": "ok" if ok else "failed",
                         "retcode": 0 if ok else 100,
                         "data": data,
+                        # NapCat's form of a failure: a message and a human-readable wording
+                        **({} if ok else {"message": "不是好友", "wording": "不是好友"}),
                         "echo": frame.get("echo"),
                     }
                 )

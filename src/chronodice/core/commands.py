@@ -4,7 +4,7 @@ A command is declared once: its roots, its sub-commands, each sub-command's type
 (:mod:`chronodice.core.args`), its permission and its help line.  Routing, parsing, permission
 checks, ``.help`` and the README command table all come from these declarations.
 
-Routing rules (DESIGN.md "Commands"):
+Routing rules (README "Commands"):
 
 * prefixes ``.``, ``。`` and ``．``; spaces after the prefix are allowed; full-width letters in
   the root are folded (``．ＲＨ``);

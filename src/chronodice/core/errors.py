@@ -7,7 +7,7 @@
     ├── IllegalAction          well-formed but not allowed now (no battle running, …)
     ├── AmbiguousInput         several characters / cards match
     ├── NotFound               a named thing does not exist
-    ├── LimitExceeded          a DESIGN.md limit (dice, faces, repeats, length) was hit
+    ├── LimitExceeded          a limit of README "Limits" (dice, faces, repeats, length) was hit
     └── NotPermitted           the actor lacks a role; says who may do it
 
 Services catch only :class:`ChronoDiceError`; anything else is a bug and is logged, while the
@@ -57,7 +57,7 @@ class NotFound(ChronoDiceError):
 
 
 class LimitExceeded(ChronoDiceError):
-    """A limit of DESIGN.md was exceeded (dice count, faces, repeats, length)."""
+    """A limit of README "Limits" was exceeded (dice count, faces, repeats, length)."""
 
 
 class NotPermitted(ChronoDiceError):

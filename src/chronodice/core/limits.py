@@ -1,4 +1,4 @@
-"""The limits of DESIGN.md, in one place."""
+"""The limits of README "Limits", in one place."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 ::
 
     DiceError (InputSyntaxError)         malformed expression; ``position`` is 0-based
-    ├── DiceLimitError (+ LimitExceeded) a DESIGN.md limit: dice, faces, repeats, length, depth
+    ├── DiceLimitError (+ LimitExceeded) a README "Limits" limit: dice, faces, repeats, length, depth
     ├── UnknownVariable (+ NotFound)     a name that is not an attribute of the character
     └── DiceValueError (+ IllegalAction) well-formed but impossible: 1d0, k0, division by zero
 

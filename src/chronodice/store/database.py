@@ -40,6 +40,7 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from . import patch as jpatch
 from .backends import Backend, Conflict, PgBackend, SqliteBackend, Transient, Tx
 from .records import CharacterRecord, ContextView, GroupRecord, LogEntry, UndoResult
+from .url import normalize_database_url
 
 T = TypeVar("T")
 
@@ -154,7 +155,7 @@ class Store:
         lease_seconds: float = 30.0,
         cache: bool = True,
     ) -> None:
-        self.url = url
+        self.url = url = normalize_database_url(url)
         self.dialect = make_url(url).get_backend_name()
         self._echo = echo
         self._backend: Backend = SqliteBackend(url) if self.dialect == "sqlite" else PgBackend(url)

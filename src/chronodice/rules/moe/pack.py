@@ -24,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .cards import ATTRIBUTES, SUITS, rank_value
 
 PACK_DIR = Path(__file__).parent / "packs"
+PACK_DIRS: list[Path] = [PACK_DIR]
+"""Where :func:`load_pack` looks, first match wins; the bot puts ``<data dir>/packs`` in front."""
 
 Effect = dict[str, Any]
 """One primitive: ``{op_name: arguments}`` (see :data:`.effects.PRIMITIVES`)."""
@@ -266,17 +268,22 @@ def validate_pack(raw: dict[str, Any]) -> Pack:
     return pack
 
 
+def _pack_file(name: str) -> Path:
+    for folder in PACK_DIRS:
+        path = folder / f"{name}.yaml"
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"no 萌E pack {name!r}")
+
+
 @cache
 def load_pack(name: str) -> Pack:
-    """Load ``packs/<name>.yaml`` (cached)."""
-    path = PACK_DIR / f"{name}.yaml"
-    if not path.is_file():
-        raise FileNotFoundError(f"no 萌E pack {name!r}")
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    """Load ``<name>.yaml`` from the first of :data:`PACK_DIRS` that has it (cached)."""
+    raw = yaml.safe_load(_pack_file(name).read_text(encoding="utf-8"))
     base_name = raw.get("extends")
     if base_name:
         # a pack may extend another: its cards, skills, characters and maps come first
-        base = yaml.safe_load((PACK_DIR / f"{base_name}.yaml").read_text(encoding="utf-8"))
+        base = yaml.safe_load(_pack_file(base_name).read_text(encoding="utf-8"))
         for section in ("cards", "skills", "characters", "maps"):
             raw[section] = {**base.get(section, {}), **raw.get(section, {})}
         raw.setdefault("rules", base.get("rules", {}))

@@ -19,7 +19,7 @@ Pure: randomness comes from an injected :class:`random.Random`; no I/O, no clock
     since only a 10 can add a die, a 1 on an added die is never a dramatic failure, so
     P(大失败) is exactly 1/10.
 
-The dice cap of DESIGN.md (1000 dice per command) holds *with* explosions: a
+The dice cap of README "Limits" (1000 dice per command) holds *with* explosions: a
 :class:`DiceBudget` shared by every roll of a command counts each die before it is rolled.
 
 >>> import random
@@ -73,7 +73,7 @@ def check_again(again: int) -> int:
 
 @dataclass
 class DiceBudget:
-    """Counts the dice of one command against DESIGN.md's cap (1000, explosions included)."""
+    """Counts the dice of one command against the dice cap of README "Limits" (1000, explosions included)."""
 
     limit: int = MAX_DICE_PER_COMMAND
     used: int = 0
