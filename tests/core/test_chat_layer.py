@@ -44,7 +44,10 @@ async def test_help_lists_systems_in_a_fixed_order(app: App) -> None:
 
 async def test_help_of_a_sub_command(app: App) -> None:
     text = await say(app, ".help pc new")
-    assert text.startswith("·pc new") or "pc new <角色名>" in text
+    assert text == "新建角色卡并在本群使用\n格式：.pc new <角色名>"
+    assert await say(app, ".help init next") == (
+        "结束当前回合（当前行动者的玩家或 GM）\n格式：.init next\n别名：ed n 下一个 结束回合"
+    )
     assert "没有子命令" in await say(app, ".help pc frobnicate")
 
 

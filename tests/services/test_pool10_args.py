@@ -109,7 +109,7 @@ ROWS: list[tuple[str, object]] = [
     (".ww 5a1", "加骰阈值不能低于8（规则：加骰的最低值为8），收到 a1"),
     (".ww 5 dc0", "DC应为1到1000"),
     (".ww 5 +12345s", "数值 12345 太大"),
-    (".ww 5 dc3 dc4", "「dc4」不是有效的vs 骰池或a8/a9或+Ns或-Ns"),
+    (".ww 5 dc3 dc4", "「dc4」不是有效的vs 骰池、a8/a9、+Ns或-Ns"),
     (".wwx", None),  # another bot's command
     # ---- attack
     (".ww 攻击 力量+格斗", attack(N("力量"), N("格斗"))),
@@ -118,7 +118,7 @@ ROWS: list[tuple[str, object]] = [
     (".ww 攻击 力量+格斗 防2", attack(N("力量"), N("格斗"), defence=2)),
     (".ww atk 力量 @10002 +1s", attack(N("力量"), target="10002", bonus=[1])),
     (".ww 攻击", "缺少骰池"),
-    (".ww 攻击 力量 dc3", "「dc3」不是有效的@目标或a8/a9或+Ns或-Ns"),
+    (".ww 攻击 力量 dc3", "「dc3」不是有效的@目标、a8/a9、+Ns或-Ns"),
     # ---- defence and action
     (".ww 防御", ("ww", "防御", {"amount": None, "who": None})),
     (".ww 防御3", ("ww", "防御", {"amount": 3, "who": None})),
@@ -215,7 +215,7 @@ ROWS: list[tuple[str, object]] = [
     (".ww set clr", ("ww", "set", {"again": None, "tie": None, "clear": True})),
     (".ww set a7", "加骰阈值不能低于8（规则：加骰的最低值为8），收到 a7"),
     (".ww set a8k6m9", "无限恐怖规则的成功线固定为8、骰子固定为D10，不能设置 k/q/m"),
-    (".ww set 乱码", "「乱码」不是有效的a8/a9/a10/a11或超过/大于等于或clr/clear/重置"),
+    (".ww set 乱码", "「乱码」不是有效的a8/a9/a10/a11、超过/大于等于或clr/clear/重置"),
     (".ww help", ("ww", "help", {})),
     (".ww 帮助", ("ww", "help", {})),
 ]

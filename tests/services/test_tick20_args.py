@@ -320,7 +320,7 @@ ROWS: list[tuple[str, object]] = [
             },
         ),
     ),
-    (".rc 运动 15 ²", "「²」不是有效的理由或优势或劣势或被动"),
+    (".rc 运动 15 ²", "「²」不是有效的理由、优势、劣势或被动"),
     (".rc", "缺少技能/属性/修正"),
     (
         ".rc 运动 xd",
@@ -830,7 +830,7 @@ ROWS: list[tuple[str, object]] = [
         ("init", "begin", {"variant": Variant.SPD, "settle": True, "name": "遭遇战"}),
     ),
     (".init 开始战斗 004", ("init", "begin", {"variant": Variant.SPD, "settle": False, "name": None})),
-    (".init begin 火星", "「火星」不是有效的基础/速度或-沉淀或-名 X"),
+    (".init begin 火星", "「火星」不是有效的基础/速度、-沉淀或-名 X"),
     (".init start", ("init", "start", {})),
     (".init 开战", ("init", "start", {})),
     (".init next", ("init", "next", {})),
@@ -979,7 +979,7 @@ ROWS: list[tuple[str, object]] = [
     ),
     (
         ".init meta -沉淀 也许",
-        "「-沉淀」不是有效的-沉淀 开/关或-延后 规则/原文或-当前先攻 累加/重置或-提醒 开/关",
+        "「-沉淀」不是有效的-沉淀 开/关、-延后 规则/原文、-当前先攻 累加/重置或-提醒 开/关",
     ),
     (".init surprise 卫兵c", ("init", "surprise", {"names": [["卫兵c"]]})),
     (".init 突袭 卫兵a,卫兵b", ("init", "surprise", {"names": [["卫兵a", "卫兵b"]]})),
@@ -1192,7 +1192,7 @@ ROWS: list[tuple[str, object]] = [
         ("ap", "", {"who": "艾琳", "op": "ta", "amount": 9, "label": ["大招"], "pay": None, "kind": None}),
     ),
     (".ap", "缺少±n/=n/ta/pay"),
-    (".ap ²", "「²」不是有效的名称或主要/次要/即时/自由或±n/=n/ta/pay"),
+    (".ap ²", "「²」不是有效的名称、主要/次要/即时/自由或±n/=n/ta/pay"),
     (
         ".wound 哥布林 躯干 轻伤x4",
         ("wound", "", {"who": "哥布林", "part": "躯干", "items": [("level", 2, 4)]}),
@@ -1275,8 +1275,8 @@ ROWS: list[tuple[str, object]] = [
     (".init eff", "缺少目标[;目标]"),
     (".hp ⑤ -3", "「⑤」不是有效的名称或-由 攻击者"),
     (".init undo 0", ("init", "undo", {"n": 0})),
-    (".ri =15 哥布林 =8", "「=8」不是有效的±N类型或优势或劣势或被动"),
-    (".ri 哥布林 首领", "「首领」不是有效的=先攻值/表达式或±N类型或优势或劣势"),
+    (".ri =15 哥布林 =8", "「=8」不是有效的±N类型、优势、劣势或被动"),
+    (".ri 哥布林 首领", "「首领」不是有效的=先攻值/表达式、±N类型、优势或劣势"),
     (".init gm x", "「x」不是有效的@某人"),
 ]
 

@@ -15,7 +15,7 @@ from chronodice.services.timeline.kinds import Action, ActionRef, Amount, Random
 
 ROWS: list[tuple[str, object]] = [
     (".tar xd", "「xd」不是有效的目标数值或等级"),
-    (".neg abc", "「abc」不是有效的RP或对象等级或对象智力%"),
+    (".neg abc", "「abc」不是有效的RP、对象等级或对象智力%"),
     (".ex abc", "没有找到属性[abc]×"),
     (".pre abc 100", "没有找到属性[abc]×"),
     (
@@ -195,9 +195,9 @@ ROWS: list[tuple[str, object]] = [
     (".neg 100 10 35", ("neg", "", {"a": 100.0, "b": 10.0, "c": 35.0})),
     (".ne100", ("neg", "", {"a": 100.0, "b": None, "c": None})),
     (".neg", ("neg", "", {"a": None, "b": None, "c": None})),
-    (".neg 1a", "「1a」不是有效的RP或对象等级或对象智力%"),
+    (".neg 1a", "「1a」不是有效的RP、对象等级或对象智力%"),
     (".neg 1 2 3 4", "多余的「4」"),
-    (".neg ¹", "「¹」不是有效的RP或对象等级或对象智力%"),
+    (".neg ¹", "「¹」不是有效的RP、对象等级或对象智力%"),
     (".pre 力量 150", ("pre", "", {"action": Action(attr="strength", impact=150.0, time=None)})),
     (".pre 10t 力量", ("pre", "", {"action": Action(attr="strength", impact=None, time=10.0)})),
     (".pre力量150", ("pre", "", {"action": Action(attr="strength", impact=150.0, time=None)})),
@@ -386,7 +386,7 @@ async def _setup(app: App, name: str = "甲", user: str = "10001") -> None:
     ("text", "reply"),
     [
         (".tar xd", "「xd」不是有效的目标数值或等级\n格式：.tar <目标数值或等级> [难度]"),
-        (".neg abc", "「abc」不是有效的RP或对象等级或对象智力%\n格式：.neg [RP] [对象等级] [对象智力%]"),
+        (".neg abc", "「abc」不是有效的RP、对象等级或对象智力%\n格式：.neg [RP] [对象等级] [对象智力%]"),
         (".ex abc", "没有找到属性[abc]×\n格式：.ex <属性>"),
         (".pre abc 100", "没有找到属性[abc]×\n格式：.pre <属性 影响数值|前摇t>"),
         (".ex ²", "没有找到属性[²]×\n格式：.ex <属性>"),

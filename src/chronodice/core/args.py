@@ -685,7 +685,8 @@ def _message(search: _Search) -> str:
     text, pos = search.text, max(search.far_pos, 0)
     if search.far_error:
         return search.far_error
-    expected = "或".join(search.far_expect[:4])
+    labels = search.far_expect[:4]
+    expected = "、".join(labels[:-1]) + "或" + labels[-1] if len(labels) > 1 else "".join(labels)
     if pos >= len(text.rstrip()):
         return f"缺少{expected}" if expected else "参数不完整"
     token = text[pos : word_end(text, pos)][:12]

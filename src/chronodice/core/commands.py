@@ -230,7 +230,10 @@ class CommandSpec:
         if word:
             sub = self.find_sub(word)
             if sub is not None:
-                return sub.help_line(self.name)
+                lines = [(sub.help or self.summary) + sub.perm.tag, "格式：" + sub.usage(self.name)]
+                if len(sub.words) > 1:
+                    lines.append("别名：" + " ".join(sub.words[1:]))
+                return "\n".join(lines)
         lines = [self.summary, *(s.help_line(self.name) for s in self.subs)]
         if self.aliases:
             lines.append("别名：" + " ".join("." + a for a in self.aliases))
