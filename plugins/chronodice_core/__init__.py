@@ -263,7 +263,11 @@ async def bot_for(scope: str) -> Bot | None:
     return next(iter(bots.values()))
 
 
-async def _is_command(event: Event, state: T_State) -> bool:
+async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
+    """One of our commands, first delivery, for the account serving this group, not dropped by
+    flood control — decided before a matcher starts, from memory (the lease is cached), so
+    ignored messages (other bots', duplicates, another account's, flood-limited) cost
+    microseconds."""
     if event.get_type() != "message":
         return False
     try:
@@ -272,7 +276,21 @@ async def _is_command(event: Event, state: T_State) -> bool:
         return False
     if REGISTRY.route(text[:2000]) is None:
         return False
+    app = _state.get("app")
+    ctx = build_context(bot, event)
+    if app is None or ctx is None:
+        return False
+    message_id = getattr(event, "message_id", None)
+    if message_id is not None and ctx.self_id and not app.store.first_delivery(ctx.self_id, str(message_id)):
+        return False  # delivered twice (a re-send after a reconnect): handled the first time
+    if ctx.group_id is not None and ctx.self_id and not await app.store.serves(ctx.group_id, ctx.self_id):
+        return False  # another bot account serves this group (cached: no database round trip)
+    verdict = app.admit(ctx)
+    if verdict == "drop":
+        return False
     state["chronodice_text"] = text
+    state["chronodice_ctx"] = ctx
+    state["chronodice_verdict"] = verdict
     return True
 
 
@@ -284,19 +302,14 @@ async def _handle(bot: Bot, event: Event, state: T_State) -> None:
     app = _state.get("app")
     if app is None:
         return
-    ctx = build_context(bot, event)
-    if ctx is None:
-        return
+    ctx = state["chronodice_ctx"]
+    text, verdict = state["chronodice_text"], state["chronodice_verdict"]
     message_id = getattr(event, "message_id", None)
     store = app.store
     if message_id is None or not ctx.self_id:
-        replies = await app.dispatch(ctx, state["chronodice_text"])
+        replies = await app.dispatch(ctx, text, verdict=verdict)
     else:
-        if not store.first_delivery(ctx.self_id, str(message_id)):
-            return
-        if ctx.group_id is not None and not await store.serves(ctx.group_id, ctx.self_id):
-            return  # another bot account serves this group
         with store.event(ctx.self_id, str(message_id)):
-            replies = await app.dispatch(ctx, state["chronodice_text"])
+            replies = await app.dispatch(ctx, text, verdict=verdict)
     if replies:
         await send_replies(bot, event, ctx, replies)
