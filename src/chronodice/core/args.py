@@ -521,21 +521,16 @@ class Param:
 
 
 @dataclass(frozen=True)
-class Flag:
-    """A position-free argument (``优势``, ``+5状态``, ``暗``).  ``many``: a list of every match."""
+class Flag(Param):
+    """A position-free argument (``优势``, ``+5状态``, ``暗``), never required.  ``many``: a list
+    of every match."""
 
-    name: str
-    kind: Kind
-    many: bool = False
-    default: Any = None
-    label: str = ""
+    required: bool = False
 
-    @property
-    def shown(self) -> str:
-        return self.label or self.kind.usage()
-
-    def usage(self) -> str:
-        return f"[{self.shown}{'…' if self.many else ''}]"
+    def __init__(
+        self, name: str, kind: Kind, many: bool = False, default: Any = None, label: str = ""
+    ) -> None:
+        super().__init__(name, kind, required=False, many=many, default=default, label=label)
 
 
 def arg(name: str, kind: Kind, label: str = "") -> Param:
