@@ -13,7 +13,7 @@ from chronodice.rules.tick20.durations import format_duration
 from chronodice.rules.tick20.engine import forecast
 from chronodice.rules.tick20.health import LEVEL_NAMES, gauge_total, in_crisis, part_status
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase, Variant
-from chronodice.rules.tick20.modifiers import Modifier
+from chronodice.rules.tick20.modifiers import GENERAL, Modifier
 
 VARIANT_NAMES = {Variant.BASE: "基础", Variant.SPD: "速度"}
 MAX_LIST_LINES = 30
@@ -241,7 +241,27 @@ def summary(st: Combat, ev: Event) -> str:
 
 
 def mods_text(mods: Iterable[Modifier]) -> str:
-    return "".join(f"{m.value:+d}{m.source or ''}" for m in mods if m.value)
+    """``+2运动+5状态+3状态(不叠加)``: each modifier with its source and, unless 通用, its type;
+    a typed bonus (penalty) below the largest of its type is marked as not counted.
+
+    >>> mods_text([Modifier(2, source="运动"), Modifier(5, "状态"), Modifier(3, "状态"), Modifier(-1)])
+    '+2运动+5状态+3状态(不叠加)-1'
+    """
+    shown = [m for m in mods if m.value]
+    counted: set[int] = set()
+    best: dict[tuple[str, bool], int] = {}
+    for i, m in enumerate(shown):
+        if m.type == GENERAL:
+            counted.add(i)
+            continue
+        key = (m.type, m.value > 0)
+        if key not in best or abs(m.value) > abs(shown[best[key]].value):
+            best[key] = i
+    counted |= set(best.values())
+    return "".join(
+        f"{m.value:+d}{m.source}{'' if m.type == GENERAL else m.type}{'' if i in counted else '(不叠加)'}"
+        for i, m in enumerate(shown)
+    )
 
 
 def d20_text(name: str, what: str, roll: D20Roll, judgement: Judgement | None, mods: str = "") -> str:

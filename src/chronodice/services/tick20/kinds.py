@@ -52,7 +52,7 @@ MODS = Flag("mods", TYPED_MOD, many=True, label="±N类型")
 
 def modifiers(mods: list[Mod]) -> list[Modifier]:
     """Parsed ``±N类型`` flags as rule modifiers (untyped = 通用)."""
-    return [Modifier(m.value, parse_mod_type(m.type), source="加值") for m in mods]
+    return [Modifier(m.value, parse_mod_type(m.type)) for m in mods]
 
 
 _TYPE_START = tuple(sorted([*MOD_TYPES, *MOD_ALIASES], key=len, reverse=True))
