@@ -274,7 +274,8 @@ async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
         text = event.get_plaintext()
     except Exception:
         return False
-    if REGISTRY.route(text[:2000]) is None:
+    routed = REGISTRY.route(text[:2000])
+    if routed is None:
         return False
     app = _state.get("app")
     ctx = build_context(bot, event)
@@ -291,6 +292,7 @@ async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
     state["chronodice_text"] = text
     state["chronodice_ctx"] = ctx
     state["chronodice_verdict"] = verdict
+    state["chronodice_routed"] = routed
     return True
 
 
@@ -303,13 +305,13 @@ async def _handle(bot: Bot, event: Event, state: T_State) -> None:
     if app is None:
         return
     ctx = state["chronodice_ctx"]
-    text, verdict = state["chronodice_text"], state["chronodice_verdict"]
+    text, verdict, routed = state["chronodice_text"], state["chronodice_verdict"], state["chronodice_routed"]
     message_id = getattr(event, "message_id", None)
     store = app.store
     if message_id is None or not ctx.self_id:
-        replies = await app.dispatch(ctx, text, verdict=verdict)
+        replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed)
     else:
         with store.event(ctx.self_id, str(message_id)):
-            replies = await app.dispatch(ctx, text, verdict=verdict)
+            replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed)
     if replies:
         await send_replies(bot, event, ctx, replies)

@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
-from .core.commands import REGISTRY, Call, CommandRegistry
+from .core.commands import REGISTRY, Call, CommandRegistry, Routed
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
 from .core.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, clip_reply
@@ -86,12 +86,14 @@ class App:
         return self.flood.check(ctx.user_id, ctx.group_id, privileged=ctx.is_group_admin)
 
     async def dispatch(
-        self, ctx: Context, text: str, *, verdict: Verdict | None = None
+        self, ctx: Context, text: str, *, verdict: Verdict | None = None, routed: Routed | None = None
     ) -> list[Reply] | None:
         """Handle one message.  ``None``: not a command of ours (stay silent).
 
-        ``verdict``: flood control's answer when the caller already asked :meth:`admit`."""
-        routed = self.registry.route(text[:MAX_MESSAGE_CHARS])
+        ``verdict``: flood control's answer when the caller already asked :meth:`admit`;
+        ``routed``: the router's answer when the caller already routed ``text``."""
+        if routed is None:
+            routed = self.registry.route(text[:MAX_MESSAGE_CHARS])
         if routed is None:
             return None
         if verdict is None:
