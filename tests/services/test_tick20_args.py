@@ -817,7 +817,7 @@ ROWS: list[tuple[str, object]] = [
         ),
     ),
     (".rihx", None),
-    (".init2", None),
+    (".init2", "「2」不是有效的参战者"),
     (".init", ("init", "list", {"full": False})),
     (".init list", ("init", "list", {"full": False})),
     (".init 查看 全", ("init", "list", {"full": True})),
@@ -1398,6 +1398,6 @@ async def test_one_permission_policy_for_the_combat(app: App) -> None:
     assert "⚔ 第1轮" in await say(app, ".init start", **P1)
 
 
-@pytest.mark.parametrize("text", [".init2", ".rihx", ".init2 查看", ".rihx 3"])
+@pytest.mark.parametrize("text", [".rihx", ".rihx 3", ".initx", ".rix 3"])
 async def test_other_bots_forms_stay_silent(app: App, text: str) -> None:
     assert await run(app, text, **GM) == []

@@ -95,7 +95,7 @@ ROWS: list[tuple[str, object]] = [
     (".press", None),
     (".negative", None),
     (".exit", None),
-    (".lv5", None),
+    (".lv5", "「5」不是有效的带正负号的数字"),
     (".TLsetup 姓名:甲,等级:10", ("TLsetup", "", {"sheet": "姓名:甲,等级:10"})),
     ("。tlsetup 姓名：甲，等级：10，", ("TLsetup", "", {"sheet": "姓名:甲,等级:10,"})),
     (".TLsetu a:1", ("TLsetup", "", {"sheet": "a:1"})),

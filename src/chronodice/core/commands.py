@@ -11,9 +11,11 @@ Routing rules (README "Commands"):
 * command names are case-insensitive and matched longest first (``.rh`` before ``.r``);
 * the argument may follow the name without a space where it can start that command's
   arguments: ``.r3d6``, ``.rd20``, ``.ex力量``, ``.set20`` — but a root ending in a Latin
-  letter followed directly by a Latin letter or digit that none of its arguments can read is
-  someone else's command (``.ra 侦查``, ``.rs 3d6``, ``.nnn``, ``.setcoc 2``, ``.draw``) and
-  gets no reply;
+  letter followed directly by a Latin letter that none of its arguments can read is someone
+  else's command (``.ra 侦查``, ``.rs 3d6``, ``.nnn``, ``.setcoc 2``, ``.draw``) and gets no
+  reply; so is a one-letter root followed by a digit it cannot read (``.d20`` is not ``.dr``),
+  while a longer root followed by a digit is ours and a bad one gets the short error (``.lv5``:
+  the level change needs its sign);
 * unknown commands give ``None`` (other bots share the group).
 
 Declaring::
@@ -304,7 +306,8 @@ class CommandRegistry:
             nxt = raw[:1]
             if nxt and root[-1:].isascii() and root[-1:].isalnum():
                 folded = fold_root(nxt)
-                if (is_ascii_letter(folded) or is_ascii_digit(folded)) and not spec.accepts_glued(args):
+                foreign = is_ascii_letter(folded) or (is_ascii_digit(folded) and len(root) < 2)
+                if foreign and not spec.accepts_glued(args):
                     continue  # ``.ra``: not ``.r`` + ``a`` — maybe a shorter root, else not ours
             return Routed(spec=spec, root=body[: len(root)], args=args, raw_args=raw.strip())
         return None

@@ -92,7 +92,6 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".buffs",
     ".chk 运动",
     ".check 运动",
-    ".init2",
     ".rihx",
     ".setx 20",
 )
