@@ -145,15 +145,20 @@ def sheet_windup(impact: float, value: float) -> int:
 
 
 def impact_for(time: float, value: float) -> float:
-    """F14: I = A·T/20, r2 (§4.13: 力量 175, 10t → 87.5; 敏捷 175, 5t → 43.75).
+    """F14: I = (A/10)·(T/2), r2 (§4.13: 力量 175, 10t → 87.5; 敏捷 175, 5t → 43.75).
 
-    >>> impact_for(10, 175), impact_for(5, 175)
-    (87.5, 43.75)
+    Floating-point form, in MayuriBot's operation order: ``r2((A / 10) * (T / 2))`` — divide A
+    by 10, divide T by 2, multiply, then r2 on the binary result.  Algebraically A·T/20, but
+    ``A * T / 20`` lands on the other side of a .xx5 tie in about 1.3 % of inputs
+    (力量 225.78, 15t: 169.335000…08 → 169.34, where A·T/20 = 169.33499…98 → 169.33).
+
+    >>> impact_for(10, 175), impact_for(5, 175), impact_for(15, 225.78)
+    (87.5, 43.75, 169.34)
     """
     _check_attr(value)
     if not 0 <= time <= MAX_WINDUP:
         raise IllegalAction(f"前摇应在0到{MAX_WINDUP:g}t之间")
-    return r2(value * time / 20)
+    return r2((value / 10) * (time / 2))
 
 
 def _check_attr(value: float) -> None:
