@@ -12,6 +12,7 @@ import pytest
 
 from chronodice.rules.timeline.checks import impact_for
 from chronodice.rules.timeline.rounding import r2
+from chronodice.rules.timeline.sheet import Sheet, derive
 
 # --- F14 impact from windup: r2((A / 10) * (T / 2)), not r2(A * T / 20) -------------------------
 
@@ -42,4 +43,52 @@ def test_impact_search_finds_ties_and_follows_mayuribot() -> None:
             naive, mayuri = r2(a * t / 20), r2((a / 10) * (t / 2))
             assert impact_for(t, a) == mayuri
             found += naive != mayuri
+    assert found > 0
+
+
+# --- F2 physical / mental: physical = 100L − ratio·L/10, mental = 100L − physical ---------------
+
+# (L, ratio, attribute, %, MayuriBot's check value); L·(100 − ratio/10) gives the other last digit.
+# No age or size revision (adult age 0), nothing carried.
+PHYS_MENT_TIES = [
+    (15.5, 361, "literature", 10, 55.95),  # issue example: the other order → 55.96
+    (1.5, 1, "constitution", 10, 14.98),  # 14.985 vs 14.98499…
+    (1.5, 1, "literature", 10, 0.02),
+    (1.5, 6, "constitution", 15, 22.36),
+    (1.5, 9, "constitution", 10, 14.87),
+    (1.5, 6, "will", 5, 0.05),
+]
+
+
+def _other_order(level: float, ratio: float, attribute: str, pct: float) -> float:
+    physical = level * (100 - ratio / 10)
+    base = physical if attribute == "constitution" else 100 * level - physical
+    return r2(base * pct / 100)
+
+
+@pytest.mark.parametrize(("level", "ratio", "attribute", "pct", "expected"), PHYS_MENT_TIES)
+def test_physical_mental_use_mayuribot_order(
+    level: float, ratio: float, attribute: str, pct: float, expected: float
+) -> None:
+    assert _other_order(level, ratio, attribute, pct) != expected
+    d = derive(Sheet.standard(level=level, ratio=ratio, adult_age=0, **{attribute: pct}))
+    assert d.checks[attribute] == expected
+
+
+def test_physical_mental_issue_example() -> None:
+    d = derive(Sheet.standard(level=15.5, ratio=361, adult_age=0, literature=10))
+    assert (d.physical, d.mental, d.checks["literature"]) == (990.45, 559.55, 55.95)
+
+
+def test_physical_mental_search_follows_mayuribot() -> None:
+    """Search L 1.5 (ratio 1–120): wherever the two orders disagree, derive() follows MayuriBot's."""
+    found = 0
+    for ratio in range(1, 121):
+        physical = 100 * 1.5 - ratio * 1.5 / 10
+        mental = 100 * 1.5 - physical
+        d = derive(Sheet.standard(level=1.5, ratio=ratio, adult_age=0, constitution=10, literature=10))
+        assert d.checks["constitution"] == r2(physical * 10 / 100)
+        assert d.checks["literature"] == r2(mental * 10 / 100)
+        found += _other_order(1.5, ratio, "constitution", 10) != d.checks["constitution"]
+        found += _other_order(1.5, ratio, "literature", 10) != d.checks["literature"]
     assert found > 0

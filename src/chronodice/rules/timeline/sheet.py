@@ -184,10 +184,24 @@ def negotiation_bonus(sheet: Sheet) -> float:
 
 
 def derive(sheet: Sheet, extra_weight: float = 0.0) -> Derived:
-    """F1–F8: every derived value of §3.2; ``extra_weight`` is the weapons' weight."""
+    """F1–F8: every derived value of §3.2; ``extra_weight`` is the weapons' weight.
+
+    Floating-point forms (MayuriBot's operation order; the last digit depends on it):
+
+    * ability ``100 * L``; physical ``ability - ratio * L / 10`` (i.e. ``100L − (ratio·L)/10``,
+      not ``L * (100 - ratio / 10)``); mental ``ability - physical``;
+    * each check ``revised * pct / 100 [* revision]``, stored r2.
+
+    L 15.5, ratio 361, 文学 10 %: physical 990.45, mental 559.55 → 文学 55.95 (the other order
+    gives 990.4499…, 559.5500…01 → 55.96).
+
+    >>> d = derive(Sheet.standard(level=15.5, ratio=361, adult_age=0, literature=10))
+    >>> d.physical, d.mental, d.checks["literature"]
+    (990.45, 559.55, 55.95)
+    """
     level = sheet.level
     ability = 100 * level
-    physical = level * (100 - sheet.ratio / 10)
+    physical = ability - sheet.ratio * level / 10
     mental = ability - physical
     phys_age, ment_age = age_revisions(sheet.age, sheet.adult_age)
     size_rev = size_revision(sheet.size, sheet.standard_size)
