@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from chronodice.rules.timeline.checks import impact_for
-from chronodice.rules.timeline.rounding import r2
-from chronodice.rules.timeline.sheet import Sheet, derive
+from chronodice.rules.timeline.rounding import r1, r2
+from chronodice.rules.timeline.sheet import Sheet, derive, new_resources
 
 # --- F14 impact from windup: r2((A / 10) * (T / 2)), not r2(A * T / 20) -------------------------
 
@@ -92,3 +92,42 @@ def test_physical_mental_search_follows_mayuribot() -> None:
         found += _other_order(1.5, ratio, "constitution", 10) != d.checks["constitution"]
         found += _other_order(1.5, ratio, "literature", 10) != d.checks["literature"]
     assert found > 0
+
+
+# --- F1 / F7 resources: 现金 and 意志 maximum are r1 of the unrounded value (rounded once) --------
+
+# (资产, MayuriBot's 现金); r1(r2(x)) gives the other last digit.  Found by searching 资产 1–200.
+CASH_TIES = [(16, 6.6), (17, 8.4), (31, 92.4), (46, 447.7), (56, 983.4), (88, 5997.0), (-17, -8.4)]
+
+
+@pytest.mark.parametrize(("wealth", "expected"), CASH_TIES)
+def test_cash_rounded_once(wealth: int, expected: float) -> None:
+    assert r1(r2(abs(wealth) ** 4 / 10**4)) != abs(expected)
+    res = new_resources(derive(Sheet.standard(wealth=wealth)))
+    assert res.cash == res.cash_origin == expected
+
+
+def test_cash_derived_value_still_r2() -> None:
+    assert derive(Sheet.standard(wealth=17)).cash == 8.35
+    assert derive(Sheet.standard(wealth=56)).cash == 983.45
+
+
+# (L, ratio, 意志 %, MayuriBot's 意志 maximum); no revisions.  检定_意志 lands on x.x5 ± 1 ulp.
+MP_TIES = [(1, 33, 35, 1.2), (1, 67, 35, 2.3), (1, 73, 35, 2.6), (1, 107, 35, 3.7)]
+
+
+@pytest.mark.parametrize(("level", "ratio", "will", "expected"), MP_TIES)
+def test_mp_max_rounded_once(level: float, ratio: float, will: float, expected: float) -> None:
+    d = derive(Sheet.standard(level=level, ratio=ratio, adult_age=0, will=will))
+    assert r1(d.mp_max) != expected  # r1 of the stored r2 value double-rounds
+    res = new_resources(d)
+    assert res.mp == res.mp_full == expected
+
+
+def test_resources_search_follows_single_rounding() -> None:
+    found = 0
+    for wealth in range(1, 201):
+        exact = wealth**4 / 10**4
+        assert new_resources(derive(Sheet.standard(wealth=wealth))).cash == r1(exact)
+        found += r1(exact) != r1(r2(exact))
+    assert found >= 10

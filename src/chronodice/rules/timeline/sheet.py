@@ -118,16 +118,30 @@ class Derived:
     weight_rev: float = 1.0
     mp_max: float = 0.0
     negotiation_bonus: float = 0.0
+    mp_exact: float | None = field(default=None, repr=False, compare=False)
+    """检定_意志 unrounded: the resource file's 意志 maximum is r1 of this, not of ``mp_max``."""
+    cash_exact: float | None = field(default=None, repr=False, compare=False)
+    """±wealth⁴/10⁴ unrounded: the resource file's 现金 is r1 of this, not of ``cash``."""
+
+
+def cash_exact(wealth: float) -> float:
+    """F1 unrounded: ``wealth ** 4 / 10 ** 4``, negated when wealth < 0.
+
+    >>> cash_exact(17), cash_exact(-10)
+    (8.3521, -1.0)
+    """
+    value = wealth**4 / 10**4
+    return -value if wealth < 0 else value
 
 
 def cash_of(wealth: float) -> float:
-    """F1: 现金 = wealth⁴/10⁴, negative when wealth < 0, r2.
+    """F1: 现金 = wealth⁴/10⁴, negative when wealth < 0, r2 (the derived value; the resource
+    file's 现金 is ``r1(cash_exact(wealth))``, rounded once — see :func:`new_resources`).
 
     >>> cash_of(50), cash_of(100), cash_of(-10)
     (625.0, 10000.0, -1.0)
     """
-    value = wealth**4 / 10**4
-    return r2(-value if wealth < 0 else value)
+    return r2(cash_exact(wealth))
 
 
 def age_revisions(age: float, adult_age: float) -> tuple[float, float]:
@@ -233,6 +247,8 @@ def derive(sheet: Sheet, extra_weight: float = 0.0) -> Derived:
         weight_rev=r2(weight_rev),
         mp_max=r2(checks["will"]),
         negotiation_bonus=negotiation_bonus(sheet),
+        mp_exact=checks["will"],
+        cash_exact=cash_exact(sheet.wealth),
     )
 
 
@@ -256,8 +272,20 @@ class Resources:
 
 
 def new_resources(derived: Derived) -> Resources:
-    """Fresh resources: current = maximum."""
-    hp, mp, cash = r1(derived.hp_max), r1(derived.mp_max), r1(derived.cash)
+    """Fresh resources: current = maximum, each rounded once.
+
+    Floating-point forms: 体力 ``r1(r0(检定_体质))``; 意志 ``r1(检定_意志)`` and 现金
+    ``r1(±wealth ** 4 / 10 ** 4)`` on the unrounded value — not ``r1(r2(x))``, which double-rounds
+    (资产 17: 8.3521 → 8.4, where r1(8.35) = 8.3; 资产 56: 983.4496 → 983.4, where
+    r1(983.45) = 983.5).
+
+    >>> r = new_resources(derive(Sheet.standard(wealth=17)))
+    >>> r.cash, new_resources(derive(Sheet.standard(wealth=56))).cash
+    (8.4, 983.4)
+    """
+    mp_raw = derived.mp_max if derived.mp_exact is None else derived.mp_exact
+    cash_raw = derived.cash if derived.cash_exact is None else derived.cash_exact
+    hp, mp, cash = r1(derived.hp_max), r1(mp_raw), r1(cash_raw)
     return Resources(hp=hp, hp_full=hp, mp=mp, mp_full=mp, cash=cash, cash_origin=cash)
 
 
@@ -299,6 +327,7 @@ __all__ = [
     "Resources",
     "Sheet",
     "age_revisions",
+    "cash_exact",
     "cash_of",
     "change_level",
     "derive",
