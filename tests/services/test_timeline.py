@@ -80,6 +80,16 @@ async def test_worked_session_section_4_13(app: App) -> None:
     assert text.startswith("甲: \n[体力]变更: [↓]-30.0\n150.0→120.0/150.0 (-30.0)\n100%→80%")
 
 
+async def test_crd_change_line_difference_is_r1(app: App) -> None:
+    """Issue 11 §3: the change line's (new − max) is r1, not the binary difference of two r1 values."""
+    await setup(app)
+    text = await say(app, ".crd hp -30.8")  # 119.2 − 150 = −30.799999999999997 in binary
+    assert "150.0→119.2/150.0 (-30.8)\n" in text
+    text = await say(app, ".crd mp -10.7")  # 139.3 − 150 = −10.699999999999989
+    assert "150.0→139.3/150.0 (-10.7)\n" in text
+    assert "体力: 119.2/150.0 [79%] (-30.799999999999997)" in await say(app, ".crd")  # view: unrounded
+
+
 async def test_level_change(app: App) -> None:
     await setup(app)
     assert await say(app, ".lv +5") == "[甲]等级变更: [↑]\n10.0→15.0\n全属性变更: +50%"

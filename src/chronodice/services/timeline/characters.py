@@ -25,7 +25,7 @@ from chronodice.rules.timeline.character import (
 )
 from chronodice.rules.timeline.importing import TLSETUP_USAGE, parse_tlsetup
 from chronodice.rules.timeline.modifiers import resource_change
-from chronodice.rules.timeline.rounding import fmt
+from chronodice.rules.timeline.rounding import fmt, r1
 from chronodice.store import CharacterRecord
 
 from ..characters import bind_here, check_name
@@ -241,7 +241,10 @@ async def _crd_change(
         lines.append(f"{fmt(old_v)}→{fmt(new_v)}")
         return [Reply.say("\n".join(lines))]
     full = getattr(new.resources, resource + "_full")
-    lines.append(f"{fmt(old_v)}→{fmt(new_v)}/{fmt(full)} ({fmt(new_v - full)})")
+    # The difference to the maximum is r1 here (the stored values are r1; their binary difference
+    # is not: 119.2 − 150 = −30.799999999999997).  The plain `.crd` view keeps MayuriBot's
+    # unrounded difference.
+    lines.append(f"{fmt(old_v)}→{fmt(new_v)}/{fmt(full)} ({fmt(r1(new_v - full))})")
     lines.append(f"{view._pct(old_v, full)}→{view._pct(new_v, full)}")
     if new_v <= 0 < old_v:
         lines.append(
