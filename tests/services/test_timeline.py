@@ -123,6 +123,24 @@ async def test_cash(app: App) -> None:
     assert "[现金]变更: [↓]-25.0\n625.0→600.0" in await say(app, ".crd 现金 -25")
 
 
+async def test_cash_kept_across_level_reimport_and_weapons(app: App) -> None:
+    """Issue 11 §3: 现金 survives .lv, a re-import and a weapon recompute (MayuriBot resets it;
+    the rule book does not)."""
+    await setup(app)
+    assert "625.0→600.0" in await say(app, ".crd 现金 -25")
+    await say(app, ".lv +5")
+    assert "现金: 600.0" in await say(app, ".crd")
+    await say(app, ".lv -3")
+    assert "现金: 600.0" in await say(app, ".crd")
+    await setup(app)  # re-import of the same sheet
+    assert "现金: 600.0" in await say(app, ".crd")
+    await say(
+        app,
+        ".setupWP 名称:左轮,类型:火力,增幅属性:,伤害:3,前摇:0.5,射程:50,载弹量:6,装填时间:4,负重:87.5,备注:",
+    )
+    assert "现金: 600.0" in await say(app, ".crd")
+
+
 async def test_buffs(app: App) -> None:
     await setup(app, lv=10)
     assert "甲还没有buff×" in await say(app, ".buff")

@@ -292,6 +292,10 @@ def new_resources(derived: Derived) -> Resources:
 def recompute_resources(old: Resources | None, derived: Derived) -> Resources:
     """Keep current values, clamp 体力/意志 down to the new maxima (never raised).
 
+    现金 is kept as it is across ``.lv``, re-imports and weapon changes (MayuriBot resets it to
+    the wealth's cash; the rule book treats it as money, not a maximum); ``cash_origin`` follows
+    the sheet.
+
     >>> old = Resources(hp=120.0, hp_full=150.0, mp=150.0, mp_full=150.0, cash=10.0, cash_origin=625.0)
     >>> recompute_resources(old, derive(Sheet.standard(level=5)))
     Resources(hp=75.0, hp_full=75.0, mp=75.0, mp_full=75.0, cash=10.0, cash_origin=625.0)
