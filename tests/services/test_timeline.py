@@ -141,6 +141,14 @@ async def test_cash_kept_across_level_reimport_and_weapons(app: App) -> None:
     assert "现金: 600.0" in await say(app, ".crd")
 
 
+async def test_pre_impact_from_time_mayuribot_order(app: App) -> None:
+    """Issue 11 §3: 力量 225.78, `.pre 力量 15t` → 169.34 ((A/10)·(T/2); A·T/20 gives 169.33)."""
+    await setup(app)
+    await say(app, ".buff a 力量 50.78")
+    text = await say(app, ".pre 力量 15t")
+    assert "力量: 225.78 [↑]\n影响数值: 169.34\n时间: 15" in text
+
+
 async def test_buffs(app: App) -> None:
     await setup(app, lv=10)
     assert "甲还没有buff×" in await say(app, ".buff")
