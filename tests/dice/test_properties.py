@@ -34,6 +34,12 @@ VARIABLES = {"敏捷": 3, "力量": 60, "体质": -2, "str": 4, "智力": 0}
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def _trunc_div(a: int, b: int) -> int:
+    """Division rounded toward zero, written independently of the evaluator."""
+    q = -(-a // b) if (a < 0) != (b < 0) else a // b
+    return q
+
+
 # ---------------------------------------------------------------- a strategy per grammar rule
 def spaced(draw: st.DrawFn, op: str) -> str:
     return draw(st.sampled_from(["", " "])) + op + draw(st.sampled_from(["", " ", "  "]))
@@ -123,7 +129,7 @@ class Replay:
             return -v if node.op == "-" else v
         if isinstance(node, Binary):
             a, b = self.value(node.left), self.value(node.right)
-            return {"+": a + b, "-": a - b, "*": a * b}[node.op] if node.op != "/" else a // b
+            return {"+": a + b, "-": a - b, "*": a * b}[node.op] if node.op != "/" else _trunc_div(a, b)
         if isinstance(node, Dice):
             return self.dice_term(node)
         if isinstance(node, Pool):

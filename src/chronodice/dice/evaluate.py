@@ -17,8 +17,11 @@ Semantics, where the rules of other bots differ or are silent:
 * ``XaY``: X ten-sided dice; each die >= Y adds one more die, recursively; the value is the
   number of dice (added ones included) showing 8 or more.  ``Xa`` is ``Xa10``.  Y must be 8, 9 or
   10 — 无限恐怖: "加骰的最低值为8" — or 11 for no added dice at all (as Dice! allows).
-* ``/`` is integer division rounded down (floor, Python ``//``: ``-7/2`` = ``-4``), the
-  "向下取整" players expect; division by zero is an error.
+* ``/`` is integer division rounded toward zero (``7/2`` = ``3``, ``-7/2`` = ``-3``), as OneDice
+  (OlivaDice) and C-style integer division in Dice! do: for the non-negative values players
+  divide (``力量/5``, ``(体质+体型)/10``) this is the "向下取整" they expect, and a negative value
+  halves to the mirror image of the positive one (``-(7/2)`` = ``-7/2``) rather than Python's
+  floor (``-4``).  Division by zero is an error.
 * Every literal, attribute and intermediate result must stay within ±10^15.
 * Dice counts and faces may be expressions (``(1d4)d6``, ``敏捷d6``); they must come out between
   1 and 1000 dice and 1 and 1,000,000 faces.
@@ -118,6 +121,16 @@ def check_magnitude(value: int, position: int) -> int:
     raise DiceLimitError("结果超出范围（绝对值最大10^15）", position=position)
 
 
+def divide(a: int, b: int) -> int:
+    """Integer division rounded toward zero (``b`` non-zero).
+
+    >>> divide(7, 2), divide(-7, 2), divide(7, -2), divide(-8, 2)
+    (3, -3, -3, -4)
+    """
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 class Evaluator:
     """Rolls syntax trees with one RNG, one set of attributes and one budget."""
 
@@ -176,7 +189,7 @@ class Evaluator:
         else:
             if b == 0:
                 raise DiceValueError(f"{where(node.pos)}：除数为0", position=node.pos)
-            value = a // b
+            value = divide(a, b)
         return Rolled(node, check_magnitude(value, node.pos), (left, right))
 
     # ------------------------------------------------------------------ dice
@@ -299,6 +312,7 @@ __all__ = [
     "Rolled",
     "all_dice",
     "check_magnitude",
+    "divide",
     "evaluate",
     "lookup",
 ]

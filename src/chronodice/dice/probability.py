@@ -1,7 +1,7 @@
 """Exact probabilities of a dice expression, where they are cheap to compute.
 
 :func:`distribution` gives ``{value: probability}`` as exact :class:`~fractions.Fraction`s;
-:func:`expected_value` its mean.  Supported: numbers, attributes, ``+ - * /`` (floor division),
+:func:`expected_value` its mean.  Supported: numbers, attributes, ``+ - * /`` (rounded toward zero),
 ``NdM`` sums (by convolution, counts kept as integers until the end), ``k/q/dh/dl`` (by
 enumerating the sorted outcomes — only while there are few of them), counts and faces that are
 themselves dice (a mixture), and pools without added dice (``Xa11``, a binomial).  Explosions
@@ -28,7 +28,7 @@ from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
 from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, where
-from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, lookup
+from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, divide, lookup
 from .parser import parse
 
 MAX_SUPPORT = 20_000
@@ -86,7 +86,7 @@ class _Calculator:
                 elif node.op == "*":
                     v = a * b
                 else:
-                    v = a // b
+                    v = divide(a, b)
                 out[v] = out.get(v, Fraction(0)) + pa * pb
         self._check_support(out)
         return out
