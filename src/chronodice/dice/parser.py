@@ -125,6 +125,11 @@ class Parser:
         atom = self._atom()
         nxt = self.peek()
         if nxt.space_before:
+            if nxt.kind is Kind.D and not isinstance(atom, Var):
+                # "1 d20": the count cut off from its die (not "1", reason "d20")
+                raise DiceError(
+                    f'{where(nxt.pos)}附近的 "{nxt.text}" 要紧跟在骰子个数后面，不能有空格', position=nxt.pos
+                )
             return atom
         if nxt.kind is Kind.D:
             return self._dice_tail(atom, self._advance())
@@ -149,6 +154,12 @@ class Parser:
             faces = Num(100, nxt.pos)
         else:
             faces = self._part()
+            if faces is None and nxt.kind is Kind.NUM and nxt.space_before:
+                # "1d 20": the faces cut off from the die (not 1d100, reason "20")
+                raise DiceError(
+                    f'{where(nxt.pos)}附近的 "{snippet(nxt.text)}" 要紧跟在 "d" 后面，不能有空格',
+                    position=nxt.pos,
+                )
         explode = False
         select: Select | None = None
         while True:
