@@ -4,7 +4,7 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
 
     command := [NUM "#"] [expr] [reason]
     expr    := term (("+" | "-") term)*
-    term    := unary (("*" | "/") unary)*
+    term    := unary (("*" | "x" | "/") unary)*  # "x"/"X" only touching its left operand
     unary   := ("+" | "-") unary | dice
     dice    := [atom] "d" [part | "%"] mod*      # NdM, d20, 3d, d, d%; parts touch
              | atom "a" [part]                   # XaY success pool, Y defaults to 10

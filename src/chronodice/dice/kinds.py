@@ -16,7 +16,7 @@ from chronodice.core.args import Candidates, Kind, ParseEnv
 from .errors import DiceError
 from .parser import parse
 
-_EXPR_CHARS = frozenset("0123456789dD%+-*/()!kKqQhHlL")
+_EXPR_CHARS = frozenset("0123456789dD%+-*/()!kKqQhHlLxX")
 
 
 @dataclass(frozen=True)

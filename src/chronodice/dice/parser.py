@@ -10,10 +10,10 @@ the token that stopped it is :meth:`Parser.peek`.
 
 >>> parse("1d20+敏捷")
 Binary(op='+', left=Dice(count=Num(value=1, pos=0), faces=Num(value=20, pos=2), explode=False, select=None, pos=1), right=Var(name='敏捷', pos=5), pos=4)
->>> parse("3d6x")
+>>> parse("3d6y")
 Traceback (most recent call last):
 ...
-chronodice.dice.errors.DiceError: 第4个字符附近无法理解 "x"
+chronodice.dice.errors.DiceError: 第4个字符附近无法理解 "y"
 """
 
 from __future__ import annotations

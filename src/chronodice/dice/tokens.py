@@ -5,7 +5,8 @@ so the scanner looks at the token before them:
 
 * right after an operand (a number, a name, ``)``, a dice part) and with no space in between,
   letters are dice operators, read greedily (``kh`` before ``k``); any other letter there is an
-  :attr:`Kind.ERROR` token, so ``d6x`` fails at ``x``;
+  :attr:`Kind.ERROR` token, so ``d6y`` fails at ``y`` — except ``x``/``X``, which is
+  multiplication there (``2x3``, ``1d6x2``, as Dice!/SealDice players write it);
 * anywhere else a run of latin letters is a name, except a lone ``d`` (``d20``, ``d%``, ``d``),
   which is the dice operator.  So ``1d20+dex`` reads ``dex`` as a name, but a name that is
   exactly ``d`` cannot be written.
@@ -170,6 +171,8 @@ class Lexer:
         if two in _SELECTORS_2:
             return Token(Kind.SELECT, text[i : i + 2], i, i + 2, space)
         one = text[i].lower()
+        if one == "x":
+            return Token(Kind.STAR, text[i], i, i + 1, space)
         if one == "d":
             return Token(Kind.D, text[i], i, i + 1, space)
         if one == "a":
