@@ -7,6 +7,7 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
     term    := unary (("*" | "x" | "/") unary)*  # "x"/"X" only touching its left operand
     unary   := ("+" | "-") unary | dice
     dice    := [atom] "d" [part | "%"] mod*      # NdM, d20, 3d, d, d%; parts touch
+             | ["1"] "d20" ("优势" | "劣势")      # 2d20k1 / 2d20q1 (advantage, disadvantage)
              | atom "a" [part]                   # XaY success pool, Y defaults to 10
              | atom
     mod     := "!" | ("k" | "kh" | "q" | "kl" | "dh" | "dl") [NUM]

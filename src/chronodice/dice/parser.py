@@ -35,6 +35,15 @@ _BINARY = {Kind.PLUS: ("+", 1), Kind.MINUS: ("-", 1), Kind.STAR: ("*", 2), Kind.
 _SELECT_CANON = {"k": "k", "kh": "k", "q": "q", "kl": "q", "dh": "dh", "dl": "dl"}
 
 
+_ADVANTAGE = {"优势": "k", "劣势": "q"}
+
+
+def _is_plain_d20(count: Expr | None, faces: Expr | None, explode: bool, select: Select | None) -> bool:
+    """``d20`` or ``1d20`` with no modifier: the die that 优势/劣势 may follow."""
+    one = count is None or (isinstance(count, Num) and count.value == 1)
+    return one and isinstance(faces, Num) and faces.value == 20 and not explode and select is None
+
+
 class Parser:
     """One pass over ``text`` from ``start``; ``known`` names help split ``敏捷攻击``."""
 
@@ -185,6 +194,15 @@ class Parser:
                 select = Select(_SELECT_CANON[tok.text.lower()], n, tok.pos)
             else:
                 break
+        if _is_plain_d20(count, faces, explode, select):
+            word = self.peek()
+            if word.kind is Kind.NAME and not word.space_before and word.text[:2] in _ADVANTAGE:
+                # "d20优势" → 2d20k1, "d20劣势" → 2d20q1 (SealDice); the rest stays the reason
+                adv = self.lexer.take_prefix(2, Kind.SELECT)
+                self.last_end = adv.end
+                return Dice(
+                    Num(2, adv.pos), faces, False, Select(_ADVANTAGE[adv.text], 1, adv.pos), d_tok.pos
+                )
         return Dice(count, faces, explode, select, d_tok.pos)
 
     def _atom(self) -> Expr:

@@ -121,6 +121,18 @@ class Lexer:
         self.index = tok.end
         return tok
 
+    def take_prefix(self, n: int, kind: Kind) -> Token:
+        """Consume only the first ``n`` characters of the next token, as a token of ``kind``.
+
+        For words glued to what follows (``d20优势攻击``: ``优势`` is a modifier, ``攻击`` the reason).
+        """
+        tok = self.peek()
+        part = Token(kind, tok.text[:n], tok.pos, tok.pos + n, tok.space_before)
+        self._peeked = None
+        self._prev = kind
+        self.index = part.end
+        return part
+
     def tokens(self) -> Iterator[Token]:
         """All remaining tokens, the final :attr:`Kind.EOF` included (for tests and doctests)."""
         while True:

@@ -1,0 +1,53 @@
+"""The forms players bring from SealDice, Dice! and OlivaDice: 优势/劣势, dF, b/p (issue 14).
+
+Each form is pinned by a scripted roll (the trace) and its exact distribution is checked
+against a brute-force enumeration of every die outcome.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from chronodice.dice import distribution, roll_command
+
+Scripted = Callable[..., random.Random]
+
+
+def enumerate_dist(faces: list[int], value) -> dict[int, Fraction]:
+    """Every outcome of dice with these ``faces`` (1-based values) → ``value(outcome)``."""
+    counts = Counter(value(outcome) for outcome in product(*(range(1, f + 1) for f in faces)))
+    total = sum(counts.values())
+    return {v: Fraction(c, total) for v, c in sorted(counts.items())}
+
+
+# ---------------------------------------------------------------- 优势 / 劣势
+@pytest.mark.parametrize(
+    ("args", "expression", "reason", "script", "detail"),
+    [
+        ("d20优势", "2d20k1", "", (5, 19), "2d20k1=[(5),19]=19"),
+        ("1d20劣势 攻击", "2d20q1", "攻击", (5, 19), "2d20q1=[5,(19)]=5"),
+        ("d20优势攻击", "2d20k1", "攻击", (7, 7), "2d20k1=[7,(7)]=7"),
+        ("d20劣势+5", "2d20q1+5", "", (3, 4), "2d20q1+5=[3,(4)]+5=8"),
+        ("d20 优势", "1d20", "优势", (5,), "1d20=5"),  # only right after the die
+        ("3d6优势", "3d6", "优势", (1, 2, 3), "3d6=[1,2,3]=6"),  # only after a plain d20
+        ("2d20优势", "2d20", "优势", (1, 2), "2d20=[1,2]=3"),
+        ("d20k1优势", "1d20k1", "优势", (4,), "1d20k1=4"),
+    ],
+)
+def test_advantage(
+    args: str, expression: str, reason: str, script: tuple[int, ...], detail: str, scripted: Scripted
+) -> None:
+    out = roll_command(args, scripted(*script))
+    assert (out.expression, out.reason, out.results[0].detail) == (expression, reason, detail)
+
+
+@pytest.mark.parametrize(("word", "pick"), [("优势", max), ("劣势", min)])
+def test_advantage_distribution(word: str, pick) -> None:
+    out = roll_command(f"d20{word}", random.Random(1))
+    assert distribution(out.expression) == enumerate_dist([20, 20], pick)
