@@ -14,7 +14,7 @@ from itertools import product
 
 import pytest
 
-from chronodice.dice import distribution, roll_command
+from chronodice.dice import DiceError, distribution, roll_command
 
 Scripted = Callable[..., random.Random]
 
@@ -51,3 +51,35 @@ def test_advantage(
 def test_advantage_distribution(word: str, pick) -> None:
     out = roll_command(f"d20{word}", random.Random(1))
     assert distribution(out.expression) == enumerate_dist([20, 20], pick)
+
+
+# ---------------------------------------------------------------- Fate dice
+@pytest.mark.parametrize(
+    ("args", "expression", "reason", "script", "detail"),
+    [
+        ("4dF", "4dF", "", (1, 3, 2, 3), "4dF=[-1,+1,0,+1]=1"),
+        ("dF 说服", "4dF", "说服", (2, 2, 2, 1), "4dF=[0,0,0,-1]=-1"),  # dF alone is 4dF
+        ("df", "4dF", "", (3, 3, 3, 3), "4dF=[+1,+1,+1,+1]=4"),
+        ("2DF+1", "2dF+1", "", (1, 1), "2dF+1=[-1,-1]+1=-1"),
+        ("1dFx2", "1dF*2", "", (3,), "1dF*2=[+1]*2=2"),
+    ],
+)
+def test_fate(
+    args: str, expression: str, reason: str, script: tuple[int, ...], detail: str, scripted: Scripted
+) -> None:
+    rng = scripted(*script)
+    out = roll_command(args, rng)
+    assert (out.expression, out.reason, out.results[0].detail) == (expression, reason, detail)
+    assert set(rng.faces) == {3}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 6])
+def test_fate_distribution(n: int) -> None:
+    assert distribution(f"{n}dF") == enumerate_dist([3] * n, lambda dice: sum(d - 2 for d in dice))
+    assert distribution("dF") == distribution("4dF")
+
+
+@pytest.mark.parametrize("args", ["4dFk3", "dF!", "0dF", "1001dF", "3d6f"])
+def test_fate_errors(args: str) -> None:
+    with pytest.raises(DiceError):
+        roll_command(args, random.Random(1))

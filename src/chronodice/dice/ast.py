@@ -8,6 +8,7 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
     unary   := ("+" | "-") unary | dice
     dice    := [atom] "d" [part | "%"] mod*      # NdM, d20, 3d, d, d%; parts touch
              | ["1"] "d20" ("优势" | "劣势")      # 2d20k1 / 2d20q1 (advantage, disadvantage)
+             | [atom] "d" "F"                    # Fate dice, each -1/0/+1; dF is 4dF
              | atom "a" [part]                   # XaY success pool, Y defaults to 10
              | atom
     mod     := "!" | ("k" | "kh" | "q" | "kl" | "dh" | "dl") [NUM]
@@ -131,7 +132,22 @@ class Pool:
         return to_text(self)
 
 
-Expr = Union[Num, Var, Unary, Binary, Dice, Pool]  # noqa: UP007 (a runtime alias; py3.10 target)
+@dataclass(frozen=True)
+class Fate:
+    """Fate (Fudge) dice ``NdF``: each die is -1, 0 or +1; ``count`` None = 4 (``dF``)."""
+
+    count: Expr | None
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+FATE_DEFAULT_COUNT = 4
+"""``dF`` alone rolls four dice, as OneDice (OlivaDice) and SealDice do and Fate Core plays."""
+
+
+Expr = Union[Num, Var, Unary, Binary, Dice, Pool, Fate]  # noqa: UP007 (a runtime alias; py3.10 target)
 
 _BINARY_PREC = {"+": PREC_ADD, "-": PREC_ADD, "*": PREC_MUL, "/": PREC_MUL}
 
@@ -182,6 +198,13 @@ def to_text(node: Expr, default_faces: int | None = None) -> str:
     if isinstance(node, Pool):
         count = dice_part(node.count, default_faces, bare_names=True)
         return f"{count}a{dice_part(node.threshold, default_faces)}"
+    if isinstance(node, Fate):
+        count = (
+            str(FATE_DEFAULT_COUNT)
+            if node.count is None
+            else dice_part(node.count, default_faces, bare_names=True)
+        )
+        return f"{count}dF"
     raise TypeError(f"not a dice expression node: {node!r}")
 
 
@@ -200,6 +223,7 @@ def dice_part(node: Expr, default_faces: int | None = None, *, bare_names: bool 
 
 
 __all__ = [
+    "FATE_DEFAULT_COUNT",
     "PREC_ADD",
     "PREC_ATOM",
     "PREC_MUL",
@@ -208,6 +232,7 @@ __all__ = [
     "Binary",
     "Dice",
     "Expr",
+    "Fate",
     "Num",
     "Pool",
     "Select",

@@ -22,6 +22,8 @@ Semantics, where the rules of other bots differ or are silent:
   divide (``力量/5``, ``(体质+体型)/10``) this is the "向下取整" they expect, and a negative value
   halves to the mirror image of the positive one (``-(7/2)`` = ``-7/2``) rather than Python's
   floor (``-4``).  Division by zero is an error.
+* ``NdF`` (Fate/Fudge): N dice of -1, 0 or +1, summed; ``dF`` alone is ``4dF``, the Fate Core
+  roll, as in OneDice and SealDice.  No modifiers attach to it.
 * Every literal, attribute and intermediate result must stay within ±10^15.
 * Dice counts and faces may be expressions (``(1d4)d6``, ``敏捷d6``); they must come out between
   1 and 1000 dice and 1 and 1,000,000 faces.
@@ -41,7 +43,7 @@ from typing import Any
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
+from .ast import FATE_DEFAULT_COUNT, Binary, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, snippet, where
 from .parser import MAX_MAGNITUDE
 
@@ -52,6 +54,8 @@ POOL_MIN_AGAIN = 8
 """Lowest add ("again") threshold: 无限恐怖 "加骰的最低值为8"."""
 POOL_NO_AGAIN = 11
 """Threshold meaning "no added dice"."""
+FATE_FACES = 3
+"""A Fate die is a d3 read as -1, 0, +1 (``randint(1, 3) - 2``)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,7 @@ class Evaluator:
             Binary: self._binary,
             Dice: self._dice,
             Pool: self._pool,
+            Fate: self._fate,
         }
 
     def roll(self, node: Expr) -> Rolled:
@@ -226,6 +231,16 @@ class Evaluator:
         records = self._roll_chains(n, POOL_FACES, y, node.pos)
         value = sum(1 for d in records if d.value >= POOL_SUCCESS)
         return Rolled(node, value, (count_r, thr_r), tuple(records), count=n, faces=POOL_FACES, threshold=y)
+
+    def _fate(self, node: Fate) -> Rolled:
+        count_r = self.roll(node.count) if node.count is not None else None
+        n = count_r.value if count_r is not None else FATE_DEFAULT_COUNT
+        self._check_count(n, node.pos)
+        self.budget.take(n, node.pos)
+        randint = self.rng.randint
+        records = tuple(DieRecord(randint(1, FATE_FACES) - 2, FATE_FACES) for _ in range(n))
+        value = sum(d.value for d in records)
+        return Rolled(node, value, (count_r,), records, count=n, faces=FATE_FACES)
 
     def _check_count(self, n: int, pos: int) -> None:
         if n < 1:
@@ -302,6 +317,7 @@ def all_dice(rolled: Rolled) -> Iterator[DieRecord]:
 
 
 __all__ = [
+    "FATE_FACES",
     "POOL_FACES",
     "POOL_MIN_AGAIN",
     "POOL_NO_AGAIN",

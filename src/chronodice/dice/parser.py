@@ -22,7 +22,7 @@ from collections.abc import Collection
 
 from chronodice.core.limits import MAX_EXPRESSION_CHARS
 
-from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
+from .ast import Binary, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceError, DiceLimitError, snippet, where
 from .tokens import Kind, Lexer, Token
 
@@ -155,9 +155,12 @@ class Parser:
             return self._atom()
         return None
 
-    def _dice_tail(self, count: Expr | None, d_tok: Token) -> Dice:
+    def _dice_tail(self, count: Expr | None, d_tok: Token) -> Dice | Fate:
         nxt = self.peek()
         faces: Expr | None
+        if nxt.kind is Kind.F and not nxt.space_before:
+            self._advance()
+            return Fate(count, d_tok.pos)
         if nxt.kind is Kind.PERCENT and not nxt.space_before:
             self._advance()
             faces = Num(100, nxt.pos)

@@ -4,7 +4,7 @@
 :func:`expected_value` its mean.  Supported: numbers, attributes, ``+ - * /`` (rounded toward zero),
 ``NdM`` sums (by convolution, counts kept as integers until the end), ``k/q/dh/dl`` (by
 enumerating the sorted outcomes — only while there are few of them), counts and faces that are
-themselves dice (a mixture), and pools without added dice (``Xa11``, a binomial).  Explosions
+themselves dice (a mixture), pools without added dice (``Xa11``, a binomial) and Fate dice ``NdF`` (a convolution).  Explosions
 (``!``) and pools with 加骰 have unbounded outcomes: they raise :class:`DiceValueError`.  Work
 is bounded; anything bigger raises :class:`DiceLimitError` rather than taking long.
 
@@ -26,7 +26,7 @@ from math import comb, factorial, prod
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
+from .ast import FATE_DEFAULT_COUNT, Binary, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, where
 from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, divide, lookup
 from .parser import parse
@@ -69,6 +69,8 @@ class _Calculator:
             return self.dice(node)
         if isinstance(node, Pool):
             return self.pool(node)
+        if isinstance(node, Fate):
+            return self.fate(node)
         raise TypeError(f"not a dice expression node: {node!r}")
 
     def binary(self, node: Binary) -> Dist:
@@ -158,6 +160,27 @@ class _Calculator:
             ways = n_fact // prod(factorial(k) for k in Counter(outcome).values())
             s = sum(kept)
             out[s] = out.get(s, 0) + ways
+        return out
+
+    def fate(self, node: Fate) -> Dist:
+        counts = self.dist(node.count) if node.count is not None else {FATE_DEFAULT_COUNT: Fraction(1)}
+        out: Dist = {}
+        for n, weight in counts.items():
+            if not 1 <= n <= MAX_DICE_PER_COMMAND:
+                raise DiceValueError(f"{where(node.pos)}：骰子个数超出范围", position=node.pos)
+            self.spend(n * (2 * n + 1))
+            ways = [1]  # ways[s] for the sum s - (dice so far)
+            for _ in range(n):
+                ways = [
+                    (ways[s] if s < len(ways) else 0)
+                    + (ways[s - 1] if 0 <= s - 1 < len(ways) else 0)
+                    + (ways[s - 2] if 0 <= s - 2 < len(ways) else 0)
+                    for s in range(len(ways) + 2)
+                ]
+            total = 3**n
+            for s, c in enumerate(ways):
+                out[s - n] = out.get(s - n, Fraction(0)) + weight * Fraction(c, total)
+        self._check_support(out)
         return out
 
     def pool(self, node: Pool) -> Dist:

@@ -8,7 +8,8 @@ so the scanner looks at the token before them:
   :attr:`Kind.ERROR` token, so ``d6y`` fails at ``y`` — except ``x``/``X``, which is
   multiplication there (``2x3``, ``1d6x2``, as Dice!/SealDice players write it);
 * anywhere else a run of latin letters is a name, except a lone ``d`` (``d20``, ``d%``, ``d``),
-  which is the dice operator.  So ``1d20+dex`` reads ``dex`` as a name, but a name that is
+  which is the dice operator, and ``dF`` (Fate dice: ``d`` then ``F``; ``f`` is an operator only
+  right after ``d``).  So ``1d20+dex`` reads ``dex`` as a name, but a name that is
   exactly ``d`` cannot be written.
 
 A run of other letters (CJK, kana, …) is always a name.  When ``known`` names are given and the
@@ -47,6 +48,7 @@ class Kind(enum.Enum):
     PERCENT = "%"
     D = "d"
     A = "a"
+    F = "F"
     SELECT = "k/q/kh/kl/dh/dl"
     ERROR = "?"
     EOF = "结尾"
@@ -77,7 +79,7 @@ _SINGLE = {
 }
 # After these, letters that touch are dice operators.
 _OPERAND_END = frozenset(
-    {Kind.NUM, Kind.NAME, Kind.RPAREN, Kind.PERCENT, Kind.BANG, Kind.D, Kind.A, Kind.SELECT}
+    {Kind.NUM, Kind.NAME, Kind.RPAREN, Kind.PERCENT, Kind.BANG, Kind.D, Kind.A, Kind.SELECT, Kind.F}
 )
 _SELECTORS_2 = ("kh", "kl", "dh", "dl")
 
@@ -168,6 +170,8 @@ class Lexer:
             word = text[i:j]
             if word in ("d", "D"):
                 return Token(Kind.D, word, i, j, space)
+            if word.lower() == "df":  # Fate dice: the d here, the F next
+                return Token(Kind.D, word[0], i, i + 1, space)
             return Token(Kind.NAME, word, i, j, space)
         if is_name_char(ch):
             j = i + 1
@@ -187,6 +191,8 @@ class Lexer:
             return Token(Kind.STAR, text[i], i, i + 1, space)
         if one == "d":
             return Token(Kind.D, text[i], i, i + 1, space)
+        if one == "f" and self._prev is Kind.D:
+            return Token(Kind.F, text[i], i, i + 1, space)
         if one == "a":
             return Token(Kind.A, text[i], i, i + 1, space)
         if one in "kq":
