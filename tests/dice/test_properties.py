@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 from chronodice.core.errors import ChronoDiceError
 from chronodice.dice import (
     Binary,
+    Bonus,
     Dice,
     DieRecord,
     Expr,
+    Fate,
     Num,
     Pool,
     Unary,
@@ -134,6 +136,18 @@ class Replay:
             return self.dice_term(node)
         if isinstance(node, Pool):
             return self.pool(node)
+        if isinstance(node, Fate):
+            n = self.value(node.count) if node.count is not None else 4
+            dice = [self.take() for _ in range(n)]
+            assert all(d.faces == 3 and -1 <= d.value <= 1 and d.kept for d in dice)
+            return sum(d.value for d in dice)
+        if isinstance(node, Bonus):
+            n = self.value(node.count) if node.count is not None else 1
+            units, *tens = [self.take() for _ in range(n + 2)]
+            results = [(t.value * 10 + units.value) or 100 for t in tens]
+            kept = [r for r, t in zip(results, tens, strict=True) if t.kept]
+            assert len(kept) == 1 and kept[0] == (min if node.kind == "b" else max)(results)
+            return kept[0]
         raise AssertionError(node)
 
     def chain(self, n: int, faces: int, trigger: int | None) -> list[DieRecord]:

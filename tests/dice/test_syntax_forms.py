@@ -83,3 +83,54 @@ def test_fate_distribution(n: int) -> None:
 def test_fate_errors(args: str) -> None:
     with pytest.raises(DiceError):
         roll_command(args, random.Random(1))
+
+
+# ---------------------------------------------------------------- CoC bonus / penalty dice
+# Scripted values are randint(1, 10): the digit is the value minus one.  The units die comes
+# first, then the tens dice.
+@pytest.mark.parametrize(
+    ("args", "expression", "reason", "script", "detail"),
+    [
+        ("b2", "b2", "", (8, 4, 2, 6), "b2=[个位7;十位(3),1,(5)]=17"),
+        ("p", "p", "", (8, 4, 2), "p=[个位7;十位3,(1)]=37"),
+        ("b 侦查", "b", "侦查", (8, 4, 2), "b=[个位7;十位(3),1]=17"),
+        ("P2+5", "p2+5", "", (1, 2, 10, 3), "p2+5=[个位0;十位(1),9,(2)]+5=95"),
+        # 00 with 0 is 100: the worst result, so a bonus die keeps the other tens die
+        ("b", "b", "", (1, 1, 6), "b=[个位0;十位(0),5]=50"),
+        ("p", "p", "", (1, 6, 1), "p=[个位0;十位(5),0]=100"),
+        ("b", "b", "", (1, 1, 1), "b=[个位0;十位0,(0)]=100"),  # ties keep the earlier die
+        ("b", "b", "", (6, 1, 10), "b=[个位5;十位0,(9)]=5"),  # 00 with 5 is 5, the best
+        ("b(1+1)", "b(1+1)", "", (2, 3, 4, 5), "b(1+1)=b2[个位1;十位2,(3),(4)]=21"),
+    ],
+)
+def test_bonus_penalty(
+    args: str, expression: str, reason: str, script: tuple[int, ...], detail: str, scripted: Scripted
+) -> None:
+    rng = scripted(*script)
+    out = roll_command(args, rng)
+    assert (out.expression, out.reason, out.results[0].detail) == (expression, reason, detail)
+    assert rng.values == []  # type: ignore[attr-defined]
+
+
+def _coc(units: int, tens: int) -> int:
+    return ((tens - 1) * 10 + units - 1) or 100
+
+
+@pytest.mark.parametrize(("kind", "n"), [("b", 1), ("b", 2), ("p", 1), ("p", 2), ("b", 3)])
+def test_bonus_penalty_distribution(kind: str, n: int) -> None:
+    pick = min if kind == "b" else max
+    expected = enumerate_dist([10] * (n + 2), lambda d: pick(_coc(d[0], t) for t in d[1:]))
+    assert distribution(f"{kind}{n}") == expected
+    if n == 1:
+        assert distribution(kind) == expected
+
+
+def test_bonus_penalty_errors_and_names() -> None:
+    for args in ("b0", "p1001", "b2k1", "b2!"):
+        with pytest.raises(DiceError):
+            roll_command(args, random.Random(1))
+    # longer words stay names/reasons
+    out = roll_command("bonus", random.Random(1))
+    assert (out.expression, out.reason) == ("1d100", "bonus")
+    out = roll_command("1d20+bp", random.Random(1), variables={"bp": 3})
+    assert out.expression == "1d20+bp"

@@ -9,6 +9,7 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
     dice    := [atom] "d" [part | "%"] mod*      # NdM, d20, 3d, d, d%; parts touch
              | ["1"] "d20" ("优势" | "劣势")      # 2d20k1 / 2d20q1 (advantage, disadvantage)
              | [atom] "d" "F"                    # Fate dice, each -1/0/+1; dF is 4dF
+             | ("b" | "p") [part]                # CoC d100 with N bonus/penalty dice, N = 1
              | atom "a" [part]                   # XaY success pool, Y defaults to 10
              | atom
     mod     := "!" | ("k" | "kh" | "q" | "kl" | "dh" | "dl") [NUM]
@@ -143,11 +144,24 @@ class Fate:
         return to_text(self)
 
 
+@dataclass(frozen=True)
+class Bonus:
+    """CoC 7th bonus (``b``) or penalty (``p``) dice: one d100 and ``count`` more tens dice
+    (None = 1), keeping the best (``b``) or worst (``p``) result."""
+
+    kind: str
+    count: Expr | None
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
 FATE_DEFAULT_COUNT = 4
 """``dF`` alone rolls four dice, as OneDice (OlivaDice) and SealDice do and Fate Core plays."""
 
 
-Expr = Union[Num, Var, Unary, Binary, Dice, Pool, Fate]  # noqa: UP007 (a runtime alias; py3.10 target)
+Expr = Union[Num, Var, Unary, Binary, Dice, Pool, Fate, Bonus]  # noqa: UP007 (a runtime alias; py3.10 target)
 
 _BINARY_PREC = {"+": PREC_ADD, "-": PREC_ADD, "*": PREC_MUL, "/": PREC_MUL}
 
@@ -205,6 +219,8 @@ def to_text(node: Expr, default_faces: int | None = None) -> str:
             else dice_part(node.count, default_faces, bare_names=True)
         )
         return f"{count}dF"
+    if isinstance(node, Bonus):
+        return node.kind if node.count is None else node.kind + dice_part(node.count, default_faces)
     raise TypeError(f"not a dice expression node: {node!r}")
 
 
@@ -230,6 +246,7 @@ __all__ = [
     "PREC_UNARY",
     "SELECT_KINDS",
     "Binary",
+    "Bonus",
     "Dice",
     "Expr",
     "Fate",

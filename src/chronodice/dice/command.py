@@ -39,7 +39,7 @@ from .parser import Parser
 from .tokens import Kind
 from .trace import detail
 
-_STARTS_EXPRESSION = frozenset({Kind.NUM, Kind.NAME, Kind.D, Kind.LPAREN, Kind.PLUS, Kind.MINUS})
+_STARTS_EXPRESSION = frozenset({Kind.NUM, Kind.NAME, Kind.D, Kind.BONUS, Kind.LPAREN, Kind.PLUS, Kind.MINUS})
 _NEVER_REASON = frozenset({Kind.RPAREN, Kind.HASH, Kind.BANG, Kind.PERCENT, Kind.STAR, Kind.SLASH})
 _MODIFIER_WORDS = frozenset({"k", "q", "kh", "kl", "dh", "dl", "!"})
 _SEPARATORS = ",;:"

@@ -24,6 +24,11 @@ Semantics, where the rules of other bots differ or are silent:
   floor (``-4``).  Division by zero is an error.
 * ``NdF`` (Fate/Fudge): N dice of -1, 0 or +1, summed; ``dF`` alone is ``4dF``, the Fate Core
   roll, as in OneDice and SealDice.  No modifiers attach to it.
+* ``bN``/``pN`` (CoC 7th bonus/penalty dice, ``b``/``p`` = one): one units die and N+1 tens
+  dice (each 0-9; rolled in that order); each tens die makes a d100 with the units die, ``00``
+  with ``0`` being 100 (Keeper Rulebook: "00 and 0 is 100"), and ``b`` keeps the lowest of those
+  results, ``p`` the highest.  So with a units 0 a tens 0 is the worst die, not the best: it is
+  the result that is compared, never the bare digit.
 * Every literal, attribute and intermediate result must stay within ±10^15.
 * Dice counts and faces may be expressions (``(1d4)d6``, ``敏捷d6``); they must come out between
   1 and 1000 dice and 1 and 1,000,000 faces.
@@ -43,7 +48,7 @@ from typing import Any
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import FATE_DEFAULT_COUNT, Binary, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
+from .ast import FATE_DEFAULT_COUNT, Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, snippet, where
 from .parser import MAX_MAGNITUDE
 
@@ -125,6 +130,15 @@ def check_magnitude(value: int, position: int) -> int:
     raise DiceLimitError("结果超出范围（绝对值最大10^15）", position=position)
 
 
+def coc_d100(tens: int, units: int) -> int:
+    """A d100 read from its tens digit and units digit (each 0-9): ``00`` and ``0`` make 100.
+
+    >>> coc_d100(4, 7), coc_d100(0, 5), coc_d100(0, 0), coc_d100(9, 0)
+    (47, 5, 100, 90)
+    """
+    return tens * 10 + units or 100
+
+
 def divide(a: int, b: int) -> int:
     """Integer division rounded toward zero (``b`` non-zero).
 
@@ -158,6 +172,7 @@ class Evaluator:
             Dice: self._dice,
             Pool: self._pool,
             Fate: self._fate,
+            Bonus: self._bonus,
         }
 
     def roll(self, node: Expr) -> Rolled:
@@ -241,6 +256,20 @@ class Evaluator:
         records = tuple(DieRecord(randint(1, FATE_FACES) - 2, FATE_FACES) for _ in range(n))
         value = sum(d.value for d in records)
         return Rolled(node, value, (count_r,), records, count=n, faces=FATE_FACES)
+
+    def _bonus(self, node: Bonus) -> Rolled:
+        count_r = self.roll(node.count) if node.count is not None else None
+        n = count_r.value if count_r is not None else 1
+        self._check_count(n, node.pos)
+        self.budget.take(n + 2, node.pos)
+        randint = self.rng.randint
+        units = randint(1, 10) - 1
+        tens = [randint(1, 10) - 1 for _ in range(n + 1)]
+        values = [coc_d100(t, units) for t in tens]
+        pick = min if node.kind == "b" else max
+        best = values.index(pick(values))  # ties keep the earlier die
+        records = (DieRecord(units, 10), *(DieRecord(t, 10, kept=i == best) for i, t in enumerate(tens)))
+        return Rolled(node, values[best], (count_r,), records, count=n, faces=100)
 
     def _check_count(self, n: int, pos: int) -> None:
         if n < 1:
@@ -328,6 +357,7 @@ __all__ = [
     "Rolled",
     "all_dice",
     "check_magnitude",
+    "coc_d100",
     "divide",
     "evaluate",
     "lookup",

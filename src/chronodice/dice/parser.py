@@ -22,7 +22,7 @@ from collections.abc import Collection
 
 from chronodice.core.limits import MAX_EXPRESSION_CHARS
 
-from .ast import Binary, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
+from .ast import Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceError, DiceLimitError, snippet, where
 from .tokens import Kind, Lexer, Token
 
@@ -131,6 +131,9 @@ class Parser:
         tok = self.peek()
         if tok.kind is Kind.D:
             return self._dice_tail(None, self._advance())
+        if tok.kind is Kind.BONUS:
+            self._advance()
+            return Bonus(tok.text.lower(), self._part(), tok.pos)
         atom = self._atom()
         nxt = self.peek()
         if nxt.space_before:

@@ -4,7 +4,7 @@
 :func:`expected_value` its mean.  Supported: numbers, attributes, ``+ - * /`` (rounded toward zero),
 ``NdM`` sums (by convolution, counts kept as integers until the end), ``k/q/dh/dl`` (by
 enumerating the sorted outcomes — only while there are few of them), counts and faces that are
-themselves dice (a mixture), pools without added dice (``Xa11``, a binomial) and Fate dice ``NdF`` (a convolution).  Explosions
+themselves dice (a mixture), pools without added dice (``Xa11``, a binomial) Fate dice ``NdF`` (a convolution) and CoC bonus/penalty dice ``bN``/``pN`` (closed form).  Explosions
 (``!``) and pools with 加骰 have unbounded outcomes: they raise :class:`DiceValueError`.  Work
 is bounded; anything bigger raises :class:`DiceLimitError` rather than taking long.
 
@@ -26,9 +26,9 @@ from math import comb, factorial, prod
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import FATE_DEFAULT_COUNT, Binary, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
+from .ast import FATE_DEFAULT_COUNT, Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, where
-from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, divide, lookup
+from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, coc_d100, divide, lookup
 from .parser import parse
 
 MAX_SUPPORT = 20_000
@@ -71,6 +71,8 @@ class _Calculator:
             return self.pool(node)
         if isinstance(node, Fate):
             return self.fate(node)
+        if isinstance(node, Bonus):
+            return self.bonus(node)
         raise TypeError(f"not a dice expression node: {node!r}")
 
     def binary(self, node: Binary) -> Dist:
@@ -181,6 +183,25 @@ class _Calculator:
             for s, c in enumerate(ways):
                 out[s - n] = out.get(s - n, Fraction(0)) + weight * Fraction(c, total)
         self._check_support(out)
+        return out
+
+    def bonus(self, node: Bonus) -> Dist:
+        """For each units digit the ten results are distinct: the best (worst) of k tens dice is
+        the j-th lowest (highest) with probability ((10-j)^k - (9-j)^k) / 10^k."""
+        counts = self.dist(node.count) if node.count is not None else {1: Fraction(1)}
+        out: Dist = {}
+        for n, weight in counts.items():
+            if not 1 <= n <= MAX_DICE_PER_COMMAND:
+                raise DiceValueError(f"{where(node.pos)}：骰子个数超出范围", position=node.pos)
+            self.spend(100 + n)
+            k = n + 1
+            for units in range(10):
+                ranked = sorted(coc_d100(t, units) for t in range(10))
+                if node.kind == "p":
+                    ranked.reverse()
+                for j, value in enumerate(ranked):
+                    p = Fraction((10 - j) ** k - (9 - j) ** k, 10**k * 10)
+                    out[value] = out.get(value, Fraction(0)) + weight * p
         return out
 
     def pool(self, node: Pool) -> Dist:

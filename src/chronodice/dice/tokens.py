@@ -9,7 +9,8 @@ so the scanner looks at the token before them:
   multiplication there (``2x3``, ``1d6x2``, as Dice!/SealDice players write it);
 * anywhere else a run of latin letters is a name, except a lone ``d`` (``d20``, ``d%``, ``d``),
   which is the dice operator, and ``dF`` (Fate dice: ``d`` then ``F``; ``f`` is an operator only
-  right after ``d``).  So ``1d20+dex`` reads ``dex`` as a name, but a name that is
+  right after ``d``), and a lone ``b``/``p`` (CoC bonus/penalty dice ``b2``, ``p``), so a name
+  that is exactly ``b`` or ``p`` cannot be written either.  So ``1d20+dex`` reads ``dex`` as a name, but a name that is
   exactly ``d`` cannot be written.
 
 A run of other letters (CJK, kana, …) is always a name.  When ``known`` names are given and the
@@ -49,6 +50,7 @@ class Kind(enum.Enum):
     D = "d"
     A = "a"
     F = "F"
+    BONUS = "b/p"
     SELECT = "k/q/kh/kl/dh/dl"
     ERROR = "?"
     EOF = "结尾"
@@ -79,7 +81,18 @@ _SINGLE = {
 }
 # After these, letters that touch are dice operators.
 _OPERAND_END = frozenset(
-    {Kind.NUM, Kind.NAME, Kind.RPAREN, Kind.PERCENT, Kind.BANG, Kind.D, Kind.A, Kind.SELECT, Kind.F}
+    {
+        Kind.NUM,
+        Kind.NAME,
+        Kind.RPAREN,
+        Kind.PERCENT,
+        Kind.BANG,
+        Kind.D,
+        Kind.A,
+        Kind.SELECT,
+        Kind.F,
+        Kind.BONUS,
+    }
 )
 _SELECTORS_2 = ("kh", "kl", "dh", "dl")
 
@@ -170,6 +183,8 @@ class Lexer:
             word = text[i:j]
             if word in ("d", "D"):
                 return Token(Kind.D, word, i, j, space)
+            if word in ("b", "p", "B", "P"):  # CoC bonus / penalty dice: b2, p
+                return Token(Kind.BONUS, word, i, j, space)
             if word.lower() == "df":  # Fate dice: the d here, the F next
                 return Token(Kind.D, word[0], i, i + 1, space)
             return Token(Kind.NAME, word, i, j, space)
