@@ -18,8 +18,9 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
 
 Each node keeps ``pos``, the 0-based index in the input of the token that made it, so an error
 found while rolling (``1d0``, an unknown name) still points at the right place.  ``str(node)``
-gives the canonical form: lower-case, no spaces, ``k``/``q`` for keep highest/lowest, an omitted
-count written as ``1``, ``d%`` as ``d100`` and only the parentheses precedence needs.  It parses
+gives the canonical form: lower-case (but ``dF``), no spaces, ``*`` for ``x``, ``k``/``q`` for
+keep highest/lowest, an omitted dice count written as ``1`` (``4`` for ``dF``; ``b``/``p`` stay
+bare), ``d%`` as ``d100``, ``d20优势`` as ``2d20k1`` and only the parentheses precedence needs.  It parses
 back to the same text.
 
 >>> from chronodice.dice.parser import parse
