@@ -31,6 +31,8 @@ async def test_silent_through_the_dispatcher(app: App, text: str) -> None:
         (".r3d6", "r"),
         (".rd20", "r"),
         (".r2#d6", "r"),
+        (".rb2", "r"),
+        (".rp", "r"),
         (".rh d100", "rh"),
         (".set20", "set"),
         (".setd20", "set"),

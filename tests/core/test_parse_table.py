@@ -37,7 +37,14 @@ COMMON_ROWS: list[tuple[str, object]] = [
     ("。R２＃d6", ("r", "", {"line": "2#d6"})),
     (".ra 侦查", None),
     (".rah 侦查", None),
-    (".rb", None),
+    (".rb", ("r", "", {"line": "b"})),  # SealDice's glued .r b
+    (".rb2", ("r", "", {"line": "b2"})),
+    (".rp", ("r", "", {"line": "p"})),
+    (".rp2 侦查", ("r", "", {"line": "p2 侦查"})),
+    (".r b2", ("r", "", {"line": "b2"})),
+    (".rab2 侦查", None),  # CoC checks stay other bots'
+    (".rap", None),
+    (".rbot", None),
     (".rs 3d6", None),
     (".rh d100 偷看", ("rh", "", {"line": "d100 偷看"})),
     ("．ＲＨ d6", ("rh", "", {"line": "d6"})),

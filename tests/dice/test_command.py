@@ -39,6 +39,8 @@ ATTRS = {"敏捷": 55, "力量": 60, "体质": 50, "侦查": 40, "dex": 2}
         ("🎲🎲🎲", "1d100", "🎲🎲🎲"),
         ("d20😀", "1d20", "😀"),
         ("4d6k3 属性", "4d6k3", "属性"),
+        ("1d6x2 伤害", "1d6*2", "伤害"),
+        ("d20X2", "1d20*2", ""),
         ("5a9 潜行", "5a9", "潜行"),
         ("100", "100", ""),
         ("1d100,侦查", "1d100", "侦查"),
@@ -84,7 +86,8 @@ def test_unknown_attribute_in_arithmetic_is_an_error() -> None:
 @pytest.mark.parametrize(
     ("args", "position"),
     [
-        ("d6x", 2),
+        ("d6y", 2),
+        ("d6x", 3),  # x is multiplication: incomplete
         ("1d6 +", 5),
         (")(", 0),
         ("+", 1),
@@ -92,6 +95,11 @@ def test_unknown_attribute_in_arithmetic_is_an_error() -> None:
         ("3d6 !", 4),
         ("4d6 k3", 4),
         ("4d6 kh3 属性", 4),
+        ("1d 20", 3),
+        ("d 20 攻击", 2),
+        ("1 d20", 2),
+        ("(1+1) d6", 6),
+        ("2#3 d6", 4),
         ("2#2#d6", 3),
         ("3d6#", 3),
         ("1d20+1$侦查", 6),

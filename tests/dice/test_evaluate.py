@@ -39,8 +39,14 @@ def trace(text: str, rng: random.Random, **kw: object) -> str:
         ("10-4-3", 3),
         ("2*3*4", 24),
         ("100/7", 14),
-        ("-7/2", -4),  # floor division: rounds down, not toward zero
-        ("7/-2", -4),
+        ("-7/2", -3),  # rounds toward zero, as OneDice: not Python's floor (-4)
+        ("7/-2", -3),
+        ("-7/-2", 3),
+        ("2x3", 6),  # x/X is multiplication (Dice!, SealDice)
+        ("2X3+1", 7),
+        ("(1+2)x3", 9),
+        ("2x-3", -6),
+        ("(0-1)/2", 0),
         ("-(7/2)", -3),
         ("-8/2", -4),
         ("--3", 3),

@@ -54,7 +54,7 @@ HOSTILE: list[tuple[str, bool | None]] = [
     ("1001a10", True),
     ("d6x", True),
     ("1e10", True),
-    ("0x10", True),
+    ("0x10", False),  # x is multiplication: 0×10, not hex
     ("1.5d6", True),
     ("3d6 )", True),
     ("+", True),

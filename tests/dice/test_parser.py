@@ -32,7 +32,11 @@ def test_letters_after_an_operand_are_operators_elsewhere_names() -> None:
     assert kinds("5a10") == [("NUM", "5"), ("A", "a"), ("NUM", "10")]
     assert kinds("str+dex") == [("NAME", "str"), ("PLUS", "+"), ("NAME", "dex")]
     assert kinds("d20+d") == [("D", "d"), ("NUM", "20"), ("PLUS", "+"), ("D", "d")]
-    assert kinds("d6x") == [("D", "d"), ("NUM", "6"), ("ERROR", "x")]
+    assert kinds("d6y") == [("D", "d"), ("NUM", "6"), ("ERROR", "y")]
+    # a touching x/X is multiplication; elsewhere it starts a name
+    assert kinds("1d6x2") == [("NUM", "1"), ("D", "d"), ("NUM", "6"), ("STAR", "x"), ("NUM", "2")]
+    assert kinds("2Xdex") == [("NUM", "2"), ("STAR", "X"), ("NAME", "dex")]
+    assert kinds("x+1") == [("NAME", "x"), ("PLUS", "+"), ("NUM", "1")]
     # after a space the letters are a name again (a reason, as the command decides)
     assert kinds("3d6 attack") == [("NUM", "3"), ("D", "d"), ("NUM", "6"), ("NAME", "attack")]
 
@@ -109,7 +113,7 @@ def test_canonical_text(text: str, canonical: str) -> None:
 @pytest.mark.parametrize(
     ("text", "position", "fragment"),
     [
-        ("d6x", 2, '第3个字符附近无法理解 "x"'),
+        ("d6y", 2, '第3个字符附近无法理解 "y"'),
         ("1d6+😀", 4, '第5个字符附近无法理解 "😀"'),
         ("1d6 +", 5, "不完整"),
         (")(", 0, '多了一个 ")"'),

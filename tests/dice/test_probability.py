@@ -28,9 +28,10 @@ def test_attributes_and_arithmetic() -> None:
     attrs = {"敏捷": 3}
     assert expected_value("1d20+敏捷*2", variables=attrs) == Fraction(33, 2)
     assert distribution("-1d4") == {v: Fraction(1, 4) for v in (-4, -3, -2, -1)}
-    # floor division, as the roller
+    # division rounds toward zero, as the roller
     assert distribution("1d4/2") == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
-    assert distribution("-1d2/2") == {-1: Fraction(1)}
+    assert distribution("-1d2/2") == {-1: Fraction(1, 2), 0: Fraction(1, 2)}
+    assert distribution("-1d3/2") == {-1: Fraction(2, 3), 0: Fraction(1, 3)}
     with pytest.raises(UnknownVariable):
         distribution("1d20+潜行", variables=attrs)
 

@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 from chronodice.core.errors import ChronoDiceError
 from chronodice.dice import (
     Binary,
+    Bonus,
     Dice,
     DieRecord,
     Expr,
+    Fate,
     Num,
     Pool,
     Unary,
@@ -32,6 +34,12 @@ from chronodice.render.dice import format_roll
 
 VARIABLES = {"敏捷": 3, "力量": 60, "体质": -2, "str": 4, "智力": 0}
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """Division rounded toward zero, written independently of the evaluator."""
+    q = -(-a // b) if (a < 0) != (b < 0) else a // b
+    return q
 
 
 # ---------------------------------------------------------------- a strategy per grammar rule
@@ -123,11 +131,23 @@ class Replay:
             return -v if node.op == "-" else v
         if isinstance(node, Binary):
             a, b = self.value(node.left), self.value(node.right)
-            return {"+": a + b, "-": a - b, "*": a * b}[node.op] if node.op != "/" else a // b
+            return {"+": a + b, "-": a - b, "*": a * b}[node.op] if node.op != "/" else _trunc_div(a, b)
         if isinstance(node, Dice):
             return self.dice_term(node)
         if isinstance(node, Pool):
             return self.pool(node)
+        if isinstance(node, Fate):
+            n = self.value(node.count) if node.count is not None else 4
+            dice = [self.take() for _ in range(n)]
+            assert all(d.faces == 3 and -1 <= d.value <= 1 and d.kept for d in dice)
+            return sum(d.value for d in dice)
+        if isinstance(node, Bonus):
+            n = self.value(node.count) if node.count is not None else 1
+            units, *tens = [self.take() for _ in range(n + 2)]
+            results = [(t.value * 10 + units.value) or 100 for t in tens]
+            kept = [r for r, t in zip(results, tens, strict=True) if t.kept]
+            assert len(kept) == 1 and kept[0] == (min if node.kind == "b" else max)(results)
+            return kept[0]
         raise AssertionError(node)
 
     def chain(self, n: int, faces: int, trigger: int | None) -> list[DieRecord]:

@@ -142,6 +142,21 @@ async def test_r_uses_default_die_attributes_and_reason(app: App) -> None:
     assert m and int(m.group(1)) + 12 == int(m.group(2)) and "闪避" in text, text
 
 
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        (".rb2 侦查", r"b2=\[个位\d;十位[(\d),]+\]=\d+"),
+        (".rp", r"p=\[个位\d;十位[(\d),]+\]=\d+"),
+        (".r d20优势 攻击", r"2d20k1=\[[(\d),]+\]=\d+"),
+        (".r 4dF", r"4dF=\[[-+0-9,]+\]=-?\d+"),
+        (".r 2x3", r"2\*3=6"),
+    ],
+)
+async def test_r_other_bots_syntax(app: App, text: str, pattern: str) -> None:
+    reply = await say(app, text)
+    assert re.search(pattern, reply), reply
+
+
 async def test_rh_goes_private_with_content_free_group_note(app: App) -> None:
     replies = await run(app, ".rh 1d100 偷看", name="潜行者")
     public = [r for r in replies if not r.private]

@@ -5,7 +5,8 @@ A group often runs one of those bots beside ours: these messages must get no rep
 all (``tests/core/test_other_bots.py`` walks this list through the real dispatcher).  Routing
 needs no list — a root glued to Latin letters it cannot read is someone else's, and unknown
 roots are ignored — the list is the test's evidence and the place to add a report from a group.
-When ChronoDice starts implementing one of these (CoC checks in coc7 groups), move it out.
+When ChronoDice starts implementing one of these (CoC checks in coc7 groups), move it out, as
+``.rb``/``.rb2``/``.rp`` were when ``.r`` learnt the bonus/penalty dice ``b2``/``p``.
 """
 
 from __future__ import annotations
@@ -18,9 +19,6 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".rap 聆听 60",
     ".rah 侦查",
     ".rav 斗殴 @某人",
-    ".rb",
-    ".rb2",
-    ".rp",
     ".rx 3d6",
     ".rxh 1d100",
     ".rs 3d6",

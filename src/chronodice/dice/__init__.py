@@ -15,7 +15,7 @@ One module per stage: :mod:`~chronodice.dice.tokens` (scanner), :mod:`~chronodic
 from __future__ import annotations
 
 from . import ast
-from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var, to_text
+from .ast import Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var, to_text
 from .command import ParsedCommand, RollOutcome, RollResult, parse_command, roll_command
 from .errors import DiceError, DiceLimitError, DiceValueError, UnknownVariable
 from .evaluate import DiceBudget, DieRecord, Rolled, all_dice, evaluate
@@ -25,6 +25,7 @@ from .trace import detail
 
 __all__ = [
     "Binary",
+    "Bonus",
     "Dice",
     "DiceBudget",
     "DiceError",
@@ -32,6 +33,7 @@ __all__ = [
     "DiceValueError",
     "DieRecord",
     "Expr",
+    "Fate",
     "Num",
     "ParsedCommand",
     "Pool",

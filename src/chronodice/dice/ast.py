@@ -4,9 +4,12 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
 
     command := [NUM "#"] [expr] [reason]
     expr    := term (("+" | "-") term)*
-    term    := unary (("*" | "/") unary)*
+    term    := unary (("*" | "x" | "/") unary)*  # "x"/"X" only touching its left operand
     unary   := ("+" | "-") unary | dice
     dice    := [atom] "d" [part | "%"] mod*      # NdM, d20, 3d, d, d%; parts touch
+             | ["1"] "d20" ("优势" | "劣势")      # 2d20k1 / 2d20q1 (advantage, disadvantage)
+             | [atom] "d" "F"                    # Fate dice, each -1/0/+1; dF is 4dF
+             | ("b" | "p") [part]                # CoC d100 with N bonus/penalty dice, N = 1
              | atom "a" [part]                   # XaY success pool, Y defaults to 10
              | atom
     mod     := "!" | ("k" | "kh" | "q" | "kl" | "dh" | "dl") [NUM]
@@ -15,8 +18,9 @@ Grammar (loosest first; whitespace only around ``+ - * / ( )``)::
 
 Each node keeps ``pos``, the 0-based index in the input of the token that made it, so an error
 found while rolling (``1d0``, an unknown name) still points at the right place.  ``str(node)``
-gives the canonical form: lower-case, no spaces, ``k``/``q`` for keep highest/lowest, an omitted
-count written as ``1``, ``d%`` as ``d100`` and only the parentheses precedence needs.  It parses
+gives the canonical form: lower-case (but ``dF``), no spaces, ``*`` for ``x``, ``k``/``q`` for
+keep highest/lowest, an omitted dice count written as ``1`` (``4`` for ``dF``; ``b``/``p`` stay
+bare), ``d%`` as ``d100``, ``d20优势`` as ``2d20k1`` and only the parentheses precedence needs.  It parses
 back to the same text.
 
 >>> from chronodice.dice.parser import parse
@@ -130,7 +134,35 @@ class Pool:
         return to_text(self)
 
 
-Expr = Union[Num, Var, Unary, Binary, Dice, Pool]  # noqa: UP007 (a runtime alias; py3.10 target)
+@dataclass(frozen=True)
+class Fate:
+    """Fate (Fudge) dice ``NdF``: each die is -1, 0 or +1; ``count`` None = 4 (``dF``)."""
+
+    count: Expr | None
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """CoC 7th bonus (``b``) or penalty (``p``) dice: one d100 and ``count`` more tens dice
+    (None = 1), keeping the best (``b``) or worst (``p``) result."""
+
+    kind: str
+    count: Expr | None
+    pos: int = 0
+
+    def __str__(self) -> str:
+        return to_text(self)
+
+
+FATE_DEFAULT_COUNT = 4
+"""``dF`` alone rolls four dice, as OneDice (OlivaDice) and SealDice do and Fate Core plays."""
+
+
+Expr = Union[Num, Var, Unary, Binary, Dice, Pool, Fate, Bonus]  # noqa: UP007 (a runtime alias; py3.10 target)
 
 _BINARY_PREC = {"+": PREC_ADD, "-": PREC_ADD, "*": PREC_MUL, "/": PREC_MUL}
 
@@ -181,6 +213,15 @@ def to_text(node: Expr, default_faces: int | None = None) -> str:
     if isinstance(node, Pool):
         count = dice_part(node.count, default_faces, bare_names=True)
         return f"{count}a{dice_part(node.threshold, default_faces)}"
+    if isinstance(node, Fate):
+        count = (
+            str(FATE_DEFAULT_COUNT)
+            if node.count is None
+            else dice_part(node.count, default_faces, bare_names=True)
+        )
+        return f"{count}dF"
+    if isinstance(node, Bonus):
+        return node.kind if node.count is None else node.kind + dice_part(node.count, default_faces)
     raise TypeError(f"not a dice expression node: {node!r}")
 
 
@@ -199,14 +240,17 @@ def dice_part(node: Expr, default_faces: int | None = None, *, bare_names: bool 
 
 
 __all__ = [
+    "FATE_DEFAULT_COUNT",
     "PREC_ADD",
     "PREC_ATOM",
     "PREC_MUL",
     "PREC_UNARY",
     "SELECT_KINDS",
     "Binary",
+    "Bonus",
     "Dice",
     "Expr",
+    "Fate",
     "Num",
     "Pool",
     "Select",

@@ -7,8 +7,8 @@ How ``[N#][expression] [reason]`` is split (the reason is what follows the expre
 * The expression is read as far as it goes.  What follows is the reason when it is set off by a
   space (``3d6+2 侦查``), by ``, ; :`` (``3d6,侦查`` — the caller has already turned ``，`` into
   ``,``) or starts with a non-ASCII character (``3d6侦查``, ``d20😀``).  Any other ASCII
-  character touching the expression is an error that points at it (``d6x`` → ``第3个字符附近无法理解
-  "x"``), and so are a stray ``) ! % #`` and a dice modifier cut off by a space (``4d6 k3``).
+  character touching the expression is an error that points at it (``d6y`` → ``第3个字符附近无法理解
+  "y"``), and so are a stray ``) ! % #`` and a dice modifier cut off by a space (``4d6 k3``).
 * No expression at all (``.r``, ``.r 侦查``, ``.r 'hi``): the default die ``1d{default_faces}``,
   and the whole text is the reason.  A lone name counts as an expression only when it is a known
   attribute (``.r 力量`` shows the value); used in arithmetic an unknown name is an error
@@ -39,7 +39,7 @@ from .parser import Parser
 from .tokens import Kind
 from .trace import detail
 
-_STARTS_EXPRESSION = frozenset({Kind.NUM, Kind.NAME, Kind.D, Kind.LPAREN, Kind.PLUS, Kind.MINUS})
+_STARTS_EXPRESSION = frozenset({Kind.NUM, Kind.NAME, Kind.D, Kind.BONUS, Kind.LPAREN, Kind.PLUS, Kind.MINUS})
 _NEVER_REASON = frozenset({Kind.RPAREN, Kind.HASH, Kind.BANG, Kind.PERCENT, Kind.STAR, Kind.SLASH})
 _MODIFIER_WORDS = frozenset({"k", "q", "kh", "kl", "dh", "dl", "!"})
 _SEPARATORS = ",;:"

@@ -17,8 +17,18 @@ Semantics, where the rules of other bots differ or are silent:
 * ``XaY``: X ten-sided dice; each die >= Y adds one more die, recursively; the value is the
   number of dice (added ones included) showing 8 or more.  ``Xa`` is ``Xa10``.  Y must be 8, 9 or
   10 — 无限恐怖: "加骰的最低值为8" — or 11 for no added dice at all (as Dice! allows).
-* ``/`` is integer division rounded down (floor, Python ``//``: ``-7/2`` = ``-4``), the
-  "向下取整" players expect; division by zero is an error.
+* ``/`` is integer division rounded toward zero (``7/2`` = ``3``, ``-7/2`` = ``-3``), as OneDice
+  (OlivaDice) and C-style integer division in Dice! do: for the non-negative values players
+  divide (``力量/5``, ``(体质+体型)/10``) this is the "向下取整" they expect, and a negative value
+  halves to the mirror image of the positive one (``-(7/2)`` = ``-7/2``) rather than Python's
+  floor (``-4``).  Division by zero is an error.
+* ``NdF`` (Fate/Fudge): N dice of -1, 0 or +1, summed; ``dF`` alone is ``4dF``, the Fate Core
+  roll, as in OneDice and SealDice.  No modifiers attach to it.
+* ``bN``/``pN`` (CoC 7th bonus/penalty dice, ``b``/``p`` = one): one units die and N+1 tens
+  dice (each 0-9; rolled in that order); each tens die makes a d100 with the units die, ``00``
+  with ``0`` being 100 (Keeper Rulebook: "00 and 0 is 100"), and ``b`` keeps the lowest of those
+  results, ``p`` the highest.  So with a units 0 a tens 0 is the worst die, not the best: it is
+  the result that is compared, never the bare digit.
 * Every literal, attribute and intermediate result must stay within ±10^15.
 * Dice counts and faces may be expressions (``(1d4)d6``, ``敏捷d6``); they must come out between
   1 and 1000 dice and 1 and 1,000,000 faces.
@@ -38,7 +48,7 @@ from typing import Any
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
+from .ast import FATE_DEFAULT_COUNT, Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, snippet, where
 from .parser import MAX_MAGNITUDE
 
@@ -49,6 +59,8 @@ POOL_MIN_AGAIN = 8
 """Lowest add ("again") threshold: 无限恐怖 "加骰的最低值为8"."""
 POOL_NO_AGAIN = 11
 """Threshold meaning "no added dice"."""
+FATE_FACES = 3
+"""A Fate die is a d3 read as -1, 0, +1 (``randint(1, 3) - 2``)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +130,25 @@ def check_magnitude(value: int, position: int) -> int:
     raise DiceLimitError("结果超出范围（绝对值最大10^15）", position=position)
 
 
+def coc_d100(tens: int, units: int) -> int:
+    """A d100 read from its tens digit and units digit (each 0-9): ``00`` and ``0`` make 100.
+
+    >>> coc_d100(4, 7), coc_d100(0, 5), coc_d100(0, 0), coc_d100(9, 0)
+    (47, 5, 100, 90)
+    """
+    return tens * 10 + units or 100
+
+
+def divide(a: int, b: int) -> int:
+    """Integer division rounded toward zero (``b`` non-zero).
+
+    >>> divide(7, 2), divide(-7, 2), divide(7, -2), divide(-8, 2)
+    (3, -3, -3, -4)
+    """
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 class Evaluator:
     """Rolls syntax trees with one RNG, one set of attributes and one budget."""
 
@@ -140,6 +171,8 @@ class Evaluator:
             Binary: self._binary,
             Dice: self._dice,
             Pool: self._pool,
+            Fate: self._fate,
+            Bonus: self._bonus,
         }
 
     def roll(self, node: Expr) -> Rolled:
@@ -176,7 +209,7 @@ class Evaluator:
         else:
             if b == 0:
                 raise DiceValueError(f"{where(node.pos)}：除数为0", position=node.pos)
-            value = a // b
+            value = divide(a, b)
         return Rolled(node, check_magnitude(value, node.pos), (left, right))
 
     # ------------------------------------------------------------------ dice
@@ -213,6 +246,30 @@ class Evaluator:
         records = self._roll_chains(n, POOL_FACES, y, node.pos)
         value = sum(1 for d in records if d.value >= POOL_SUCCESS)
         return Rolled(node, value, (count_r, thr_r), tuple(records), count=n, faces=POOL_FACES, threshold=y)
+
+    def _fate(self, node: Fate) -> Rolled:
+        count_r = self.roll(node.count) if node.count is not None else None
+        n = count_r.value if count_r is not None else FATE_DEFAULT_COUNT
+        self._check_count(n, node.pos)
+        self.budget.take(n, node.pos)
+        randint = self.rng.randint
+        records = tuple(DieRecord(randint(1, FATE_FACES) - 2, FATE_FACES) for _ in range(n))
+        value = sum(d.value for d in records)
+        return Rolled(node, value, (count_r,), records, count=n, faces=FATE_FACES)
+
+    def _bonus(self, node: Bonus) -> Rolled:
+        count_r = self.roll(node.count) if node.count is not None else None
+        n = count_r.value if count_r is not None else 1
+        self._check_count(n, node.pos)
+        self.budget.take(n + 2, node.pos)
+        randint = self.rng.randint
+        units = randint(1, 10) - 1
+        tens = [randint(1, 10) - 1 for _ in range(n + 1)]
+        values = [coc_d100(t, units) for t in tens]
+        pick = min if node.kind == "b" else max
+        best = values.index(pick(values))  # ties keep the earlier die
+        records = (DieRecord(units, 10), *(DieRecord(t, 10, kept=i == best) for i, t in enumerate(tens)))
+        return Rolled(node, values[best], (count_r,), records, count=n, faces=100)
 
     def _check_count(self, n: int, pos: int) -> None:
         if n < 1:
@@ -289,6 +346,7 @@ def all_dice(rolled: Rolled) -> Iterator[DieRecord]:
 
 
 __all__ = [
+    "FATE_FACES",
     "POOL_FACES",
     "POOL_MIN_AGAIN",
     "POOL_NO_AGAIN",
@@ -299,6 +357,8 @@ __all__ = [
     "Rolled",
     "all_dice",
     "check_magnitude",
+    "coc_d100",
+    "divide",
     "evaluate",
     "lookup",
 ]

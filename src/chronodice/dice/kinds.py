@@ -5,6 +5,8 @@
 [('1d6+10', 6)]
 >>> RollText().can_glue("d20 攻击"), RollText().can_glue("a 侦查"), RollText().can_glue("3d6")
 (True, False, True)
+>>> RollText().can_glue("b2"), RollText().can_glue("p"), RollText().can_glue("ab2")
+(True, True, False)
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from chronodice.core.args import Candidates, Kind, ParseEnv
 from .errors import DiceError
 from .parser import parse
 
-_EXPR_CHARS = frozenset("0123456789dD%+-*/()!kKqQhHlL")
+_EXPR_CHARS = frozenset("0123456789dD%+-*/()!kKqQhHlLxX")
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,9 @@ class RollText(Kind):
     """The rest of a ``.r`` line — ``[N#][表达式] [理由]`` — read by the dice language itself
     (:func:`chronodice.dice.parse_command`, which knows the character's attribute names).
 
-    It may follow the root directly (``.r3d6``, ``.rd20``, ``.r2#d6``) only where a dice
-    expression starts, so ``.ra 侦查`` and ``.rs 3d6`` (other bots' commands) are not ours.
+    It may follow the root directly (``.r3d6``, ``.rd20``, ``.r2#d6``, ``.rb2``, ``.rp``) only
+    where a dice expression starts, so ``.ra 侦查``, ``.rab2`` and ``.rs 3d6`` (other bots'
+    commands) are not ours.
     """
 
     label: str = "表达式 理由"
@@ -66,9 +69,11 @@ class RollText(Kind):
             return False
         if first.isdigit() or first in "(+-":
             return True
+        nxt = text[1:2]
         if first in "dD":
-            nxt = text[1:2]
             return nxt == "" or not nxt.isascii() or not nxt.isalpha() or nxt.lower() == "f"
+        if first in "bBpP":  # SealDice's .rb2 / .rp: CoC bonus and penalty dice
+            return nxt == "" or nxt.isdigit() or nxt in " \t(" or not nxt.isascii()
         return False
 
 

@@ -10,10 +10,10 @@ the token that stopped it is :meth:`Parser.peek`.
 
 >>> parse("1d20+敏捷")
 Binary(op='+', left=Dice(count=Num(value=1, pos=0), faces=Num(value=20, pos=2), explode=False, select=None, pos=1), right=Var(name='敏捷', pos=5), pos=4)
->>> parse("3d6x")
+>>> parse("3d6y")
 Traceback (most recent call last):
 ...
-chronodice.dice.errors.DiceError: 第4个字符附近无法理解 "x"
+chronodice.dice.errors.DiceError: 第4个字符附近无法理解 "y"
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Collection
 
 from chronodice.core.limits import MAX_EXPRESSION_CHARS
 
-from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
+from .ast import Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceError, DiceLimitError, snippet, where
 from .tokens import Kind, Lexer, Token
 
@@ -33,6 +33,15 @@ MAX_MAGNITUDE = 10**15
 
 _BINARY = {Kind.PLUS: ("+", 1), Kind.MINUS: ("-", 1), Kind.STAR: ("*", 2), Kind.SLASH: ("/", 2)}
 _SELECT_CANON = {"k": "k", "kh": "k", "q": "q", "kl": "q", "dh": "dh", "dl": "dl"}
+
+
+_ADVANTAGE = {"优势": "k", "劣势": "q"}
+
+
+def _is_plain_d20(count: Expr | None, faces: Expr | None, explode: bool, select: Select | None) -> bool:
+    """``d20`` or ``1d20`` with no modifier: the die that 优势/劣势 may follow."""
+    one = count is None or (isinstance(count, Num) and count.value == 1)
+    return one and isinstance(faces, Num) and faces.value == 20 and not explode and select is None
 
 
 class Parser:
@@ -122,9 +131,17 @@ class Parser:
         tok = self.peek()
         if tok.kind is Kind.D:
             return self._dice_tail(None, self._advance())
+        if tok.kind is Kind.BONUS:
+            self._advance()
+            return Bonus(tok.text.lower(), self._part(), tok.pos)
         atom = self._atom()
         nxt = self.peek()
         if nxt.space_before:
+            if nxt.kind is Kind.D and not isinstance(atom, Var):
+                # "1 d20": the count cut off from its die (not "1", reason "d20")
+                raise DiceError(
+                    f'{where(nxt.pos)}附近的 "{nxt.text}" 要紧跟在骰子个数后面，不能有空格', position=nxt.pos
+                )
             return atom
         if nxt.kind is Kind.D:
             return self._dice_tail(atom, self._advance())
@@ -141,14 +158,23 @@ class Parser:
             return self._atom()
         return None
 
-    def _dice_tail(self, count: Expr | None, d_tok: Token) -> Dice:
+    def _dice_tail(self, count: Expr | None, d_tok: Token) -> Dice | Fate:
         nxt = self.peek()
         faces: Expr | None
+        if nxt.kind is Kind.F and not nxt.space_before:
+            self._advance()
+            return Fate(count, d_tok.pos)
         if nxt.kind is Kind.PERCENT and not nxt.space_before:
             self._advance()
             faces = Num(100, nxt.pos)
         else:
             faces = self._part()
+            if faces is None and nxt.kind is Kind.NUM and nxt.space_before:
+                # "1d 20": the faces cut off from the die (not 1d100, reason "20")
+                raise DiceError(
+                    f'{where(nxt.pos)}附近的 "{snippet(nxt.text)}" 要紧跟在 "d" 后面，不能有空格',
+                    position=nxt.pos,
+                )
         explode = False
         select: Select | None = None
         while True:
@@ -174,6 +200,15 @@ class Parser:
                 select = Select(_SELECT_CANON[tok.text.lower()], n, tok.pos)
             else:
                 break
+        if _is_plain_d20(count, faces, explode, select):
+            word = self.peek()
+            if word.kind is Kind.NAME and not word.space_before and word.text[:2] in _ADVANTAGE:
+                # "d20优势" → 2d20k1, "d20劣势" → 2d20q1 (SealDice); the rest stays the reason
+                adv = self.lexer.take_prefix(2, Kind.SELECT)
+                self.last_end = adv.end
+                return Dice(
+                    Num(2, adv.pos), faces, False, Select(_ADVANTAGE[adv.text], 1, adv.pos), d_tok.pos
+                )
         return Dice(count, faces, explode, select, d_tok.pos)
 
     def _atom(self) -> Expr:

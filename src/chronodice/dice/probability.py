@@ -1,10 +1,10 @@
 """Exact probabilities of a dice expression, where they are cheap to compute.
 
 :func:`distribution` gives ``{value: probability}`` as exact :class:`~fractions.Fraction`s;
-:func:`expected_value` its mean.  Supported: numbers, attributes, ``+ - * /`` (floor division),
+:func:`expected_value` its mean.  Supported: numbers, attributes, ``+ - * /`` (rounded toward zero),
 ``NdM`` sums (by convolution, counts kept as integers until the end), ``k/q/dh/dl`` (by
 enumerating the sorted outcomes — only while there are few of them), counts and faces that are
-themselves dice (a mixture), and pools without added dice (``Xa11``, a binomial).  Explosions
+themselves dice (a mixture), pools without added dice (``Xa11``, a binomial) Fate dice ``NdF`` (a convolution) and CoC bonus/penalty dice ``bN``/``pN`` (closed form).  Explosions
 (``!``) and pools with 加骰 have unbounded outcomes: they raise :class:`DiceValueError`.  Work
 is bounded; anything bigger raises :class:`DiceLimitError` rather than taking long.
 
@@ -26,9 +26,9 @@ from math import comb, factorial, prod
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import Binary, Dice, Expr, Num, Pool, Select, Unary, Var
+from .ast import FATE_DEFAULT_COUNT, Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, where
-from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, lookup
+from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, coc_d100, divide, lookup
 from .parser import parse
 
 MAX_SUPPORT = 20_000
@@ -69,6 +69,10 @@ class _Calculator:
             return self.dice(node)
         if isinstance(node, Pool):
             return self.pool(node)
+        if isinstance(node, Fate):
+            return self.fate(node)
+        if isinstance(node, Bonus):
+            return self.bonus(node)
         raise TypeError(f"not a dice expression node: {node!r}")
 
     def binary(self, node: Binary) -> Dist:
@@ -86,7 +90,7 @@ class _Calculator:
                 elif node.op == "*":
                     v = a * b
                 else:
-                    v = a // b
+                    v = divide(a, b)
                 out[v] = out.get(v, Fraction(0)) + pa * pb
         self._check_support(out)
         return out
@@ -158,6 +162,46 @@ class _Calculator:
             ways = n_fact // prod(factorial(k) for k in Counter(outcome).values())
             s = sum(kept)
             out[s] = out.get(s, 0) + ways
+        return out
+
+    def fate(self, node: Fate) -> Dist:
+        counts = self.dist(node.count) if node.count is not None else {FATE_DEFAULT_COUNT: Fraction(1)}
+        out: Dist = {}
+        for n, weight in counts.items():
+            if not 1 <= n <= MAX_DICE_PER_COMMAND:
+                raise DiceValueError(f"{where(node.pos)}：骰子个数超出范围", position=node.pos)
+            self.spend(n * (2 * n + 1))
+            ways = [1]  # ways[s] for the sum s - (dice so far)
+            for _ in range(n):
+                ways = [
+                    (ways[s] if s < len(ways) else 0)
+                    + (ways[s - 1] if 0 <= s - 1 < len(ways) else 0)
+                    + (ways[s - 2] if 0 <= s - 2 < len(ways) else 0)
+                    for s in range(len(ways) + 2)
+                ]
+            total = 3**n
+            for s, c in enumerate(ways):
+                out[s - n] = out.get(s - n, Fraction(0)) + weight * Fraction(c, total)
+        self._check_support(out)
+        return out
+
+    def bonus(self, node: Bonus) -> Dist:
+        """For each units digit the ten results are distinct: the best (worst) of k tens dice is
+        the j-th lowest (highest) with probability ((10-j)^k - (9-j)^k) / 10^k."""
+        counts = self.dist(node.count) if node.count is not None else {1: Fraction(1)}
+        out: Dist = {}
+        for n, weight in counts.items():
+            if not 1 <= n <= MAX_DICE_PER_COMMAND:
+                raise DiceValueError(f"{where(node.pos)}：骰子个数超出范围", position=node.pos)
+            self.spend(100 + n)
+            k = n + 1
+            for units in range(10):
+                ranked = sorted(coc_d100(t, units) for t in range(10))
+                if node.kind == "p":
+                    ranked.reverse()
+                for j, value in enumerate(ranked):
+                    p = Fraction((10 - j) ** k - (9 - j) ** k, 10**k * 10)
+                    out[value] = out.get(value, Fraction(0)) + weight * p
         return out
 
     def pool(self, node: Pool) -> Dist:

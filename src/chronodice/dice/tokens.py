@@ -5,9 +5,12 @@ so the scanner looks at the token before them:
 
 * right after an operand (a number, a name, ``)``, a dice part) and with no space in between,
   letters are dice operators, read greedily (``kh`` before ``k``); any other letter there is an
-  :attr:`Kind.ERROR` token, so ``d6x`` fails at ``x``;
+  :attr:`Kind.ERROR` token, so ``d6y`` fails at ``y`` — except ``x``/``X``, which is
+  multiplication there (``2x3``, ``1d6x2``, as Dice!/SealDice players write it);
 * anywhere else a run of latin letters is a name, except a lone ``d`` (``d20``, ``d%``, ``d``),
-  which is the dice operator.  So ``1d20+dex`` reads ``dex`` as a name, but a name that is
+  which is the dice operator, and ``dF`` (Fate dice: ``d`` then ``F``; ``f`` is an operator only
+  right after ``d``), and a lone ``b``/``p`` (CoC bonus/penalty dice ``b2``, ``p``), so a name
+  that is exactly ``b`` or ``p`` cannot be written either.  So ``1d20+dex`` reads ``dex`` as a name, but a name that is
   exactly ``d`` cannot be written.
 
 A run of other letters (CJK, kana, …) is always a name.  When ``known`` names are given and the
@@ -46,6 +49,8 @@ class Kind(enum.Enum):
     PERCENT = "%"
     D = "d"
     A = "a"
+    F = "F"
+    BONUS = "b/p"
     SELECT = "k/q/kh/kl/dh/dl"
     ERROR = "?"
     EOF = "结尾"
@@ -76,7 +81,18 @@ _SINGLE = {
 }
 # After these, letters that touch are dice operators.
 _OPERAND_END = frozenset(
-    {Kind.NUM, Kind.NAME, Kind.RPAREN, Kind.PERCENT, Kind.BANG, Kind.D, Kind.A, Kind.SELECT}
+    {
+        Kind.NUM,
+        Kind.NAME,
+        Kind.RPAREN,
+        Kind.PERCENT,
+        Kind.BANG,
+        Kind.D,
+        Kind.A,
+        Kind.SELECT,
+        Kind.F,
+        Kind.BONUS,
+    }
 )
 _SELECTORS_2 = ("kh", "kl", "dh", "dl")
 
@@ -120,6 +136,18 @@ class Lexer:
         self.index = tok.end
         return tok
 
+    def take_prefix(self, n: int, kind: Kind) -> Token:
+        """Consume only the first ``n`` characters of the next token, as a token of ``kind``.
+
+        For words glued to what follows (``d20优势攻击``: ``优势`` is a modifier, ``攻击`` the reason).
+        """
+        tok = self.peek()
+        part = Token(kind, tok.text[:n], tok.pos, tok.pos + n, tok.space_before)
+        self._peeked = None
+        self._prev = kind
+        self.index = part.end
+        return part
+
     def tokens(self) -> Iterator[Token]:
         """All remaining tokens, the final :attr:`Kind.EOF` included (for tests and doctests)."""
         while True:
@@ -155,6 +183,10 @@ class Lexer:
             word = text[i:j]
             if word in ("d", "D"):
                 return Token(Kind.D, word, i, j, space)
+            if word in ("b", "p", "B", "P"):  # CoC bonus / penalty dice: b2, p
+                return Token(Kind.BONUS, word, i, j, space)
+            if word.lower() == "df":  # Fate dice: the d here, the F next
+                return Token(Kind.D, word[0], i, i + 1, space)
             return Token(Kind.NAME, word, i, j, space)
         if is_name_char(ch):
             j = i + 1
@@ -170,8 +202,12 @@ class Lexer:
         if two in _SELECTORS_2:
             return Token(Kind.SELECT, text[i : i + 2], i, i + 2, space)
         one = text[i].lower()
+        if one == "x":
+            return Token(Kind.STAR, text[i], i, i + 1, space)
         if one == "d":
             return Token(Kind.D, text[i], i, i + 1, space)
+        if one == "f" and self._prev is Kind.D:
+            return Token(Kind.F, text[i], i, i + 1, space)
         if one == "a":
             return Token(Kind.A, text[i], i, i + 1, space)
         if one in "kq":

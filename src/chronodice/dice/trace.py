@@ -1,7 +1,8 @@
 """The trace players see: ``4d6k3=[6,5,3,(1)]=14``, from a rolled tree.
 
 Form: ``expression=middle=total``, where the middle is the expression with every dice term
-replaced by its dice and every attribute by its value.  Marks: ``(1)`` a die dropped by
+replaced by its dice and every attribute by its value (Fate dice as ``[+1,0,-1,0]``; CoC bonus/penalty dice as ``b2=[个位7;十位(3),1,(5)]=17``:
+the units die, then every tens digit, the ones not kept in parentheses).  Marks: ``(1)`` a die dropped by
 ``k``/``q``/``dh``/``dl``; ``{9}`` a die added by an explosion (``!``) or by the pool's 加骰 —
 it follows the die that made it.  A dice term whose count or faces were computed shows the
 resolved numbers first (``(1d4)d6`` → ``3d6[2,5,1]``).  A lone plain die is just ``1d100=42``,
@@ -18,7 +19,7 @@ and a middle that adds nothing (``1+2=3``, ``力量=60``) is left out.  A term w
 
 from __future__ import annotations
 
-from .ast import PREC_UNARY, Binary, Dice, Num, Pool, Unary, Var, precedence
+from .ast import PREC_UNARY, Binary, Bonus, Dice, Fate, Num, Pool, Unary, Var, precedence
 from .evaluate import DieRecord, Rolled
 
 MAX_SHOWN_DICE = 50
@@ -77,6 +78,19 @@ def render(rolled: Rolled) -> str:
     if isinstance(node, Pool):
         prefix = "" if all(_literal(p) for p in rolled.parts) else f"{rolled.count}a{rolled.threshold}"
         return prefix + format_dice(rolled.dice)
+    if isinstance(node, Fate):
+        prefix = "" if all(_literal(p) for p in rolled.parts) else f"{rolled.count}dF"
+        shown = ",".join(f"{d.value:+d}" if d.value else "0" for d in rolled.dice[:MAX_SHOWN_DICE])
+        if len(rolled.dice) > MAX_SHOWN_DICE:
+            shown += f",…共{len(rolled.dice)}颗"
+        return f"{prefix}[{shown}]"
+    if isinstance(node, Bonus):
+        prefix = "" if all(_literal(p) for p in rolled.parts) else f"{node.kind}{rolled.count}"
+        units, *tens = rolled.dice
+        shown = ",".join(format_die(d) for d in tens[:MAX_SHOWN_DICE])
+        if len(tens) > MAX_SHOWN_DICE:
+            shown += f",…共{len(tens)}颗"
+        return f"{prefix}[个位{units.value};十位{shown}]"
     raise TypeError(f"not a rolled dice node: {node!r}")
 
 
