@@ -164,14 +164,14 @@ async def moe_start(call: Call) -> list[Reply]:
 async def moe_state(call: Call) -> list[Reply]:
     scope = await game_scope(call)
     state, _v = await call.app.store.load_session(scope, SYSTEM)
-    if not state:
-        raise IllegalAction("本群没有萌E游戏")
+    if not state or state.get("aborted") or not (state["status"] == "lobby" or state.get("record")):
+        raise IllegalAction("本群没有萌E游戏")  # never started, or aborted: nothing to show
     if state["status"] == "lobby":
         joined = "、".join(p["name"] for p in state["players"])
         return [Reply.say(f"萌E对局等待开始：{joined}（{len(state['players'])}人）")]
     g = rebuild(state["record"])
     text = R.render_public_state(g, names(state))
-    if g.pending is not None:
+    if g.pending is not None and state["status"] == "running":
         text += "\n" + R.public_prompt(g, g.pending, names(state))
     return [Reply.say(text)]
 
@@ -180,7 +180,7 @@ async def moe_state(call: Call) -> list[Reply]:
 async def moe_hand(call: Call) -> list[Reply]:
     scope = await game_scope(call)
     state, _v = await call.app.store.load_session(scope, SYSTEM)
-    if not state or state["status"] == "lobby" or not state.get("record"):
+    if not state or state["status"] == "lobby" or not state.get("record") or state.get("aborted"):
         raise IllegalAction("没有进行中的萌E游戏")
     seat = seat_of(state, call.ctx.user_id)
     g = rebuild(state["record"])

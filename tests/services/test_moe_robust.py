@@ -1,0 +1,56 @@
+"""萌E robustness (issue 13): abort, quit/kick, a broken game in the sweeper, timeout counting —
+through ``App.dispatch`` like chat messages."""
+
+from __future__ import annotations
+
+from helpers import run, say
+
+import chronodice.services.moe as moe
+from chronodice.app import App
+from chronodice.rules.moe.record import rebuild
+
+G = "20002"
+USERS = ["30001", "30002", "30003"]
+
+
+async def game(app: App, group: str = G):  # type: ignore[no-untyped-def]
+    state, _v = await app.store.load_session(group, "moe")
+    return state, rebuild(state["record"])
+
+
+async def started(app: App, group: str = G, users: list[str] = USERS) -> None:
+    """A running game in ``group`` with characters chosen (first option each)."""
+    await run(app, ".moe new 乱斗森林", user=users[0], group=group)
+    for u in users[1:]:
+        await run(app, ".moe join", user=u, group=group)
+    await run(app, ".moe start", user=users[0], group=group)
+    for _ in users:
+        state, g = await game(app, group)
+        await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)
+
+
+async def to_play(app: App, group: str = G) -> None:
+    """Answer by default until someone's play phase asks."""
+    state, g = await game(app, group)
+    while g.pending.kind != "play":
+        await run(app, ".moe pass", user=state["players"][g.pending.seat]["user"], group=group)
+        state, g = await game(app, group)
+
+
+# ---------------------------------------------------------------------- 1. abort
+async def test_abort_in_the_lobby_then_state_says_there_is_no_game(app: App) -> None:
+    await run(app, ".moe new", user=USERS[0], group=G)
+    assert await say(app, ".moe abort", user=USERS[0], group=G) == "萌E对局已解散"
+    assert await say(app, ".moe state", user=USERS[0], group=G) == "本群没有萌E游戏"
+    assert "创建了" in await say(app, ".moe new", user=USERS[0], group=G)
+
+
+async def test_abort_a_running_game_then_state_and_hand_say_there_is_no_game(app: App) -> None:
+    await started(app)
+    await to_play(app)
+    assert await say(app, ".moe abort", user=USERS[0], group=G) == "萌E对局已解散"
+    text = await say(app, ".moe state", user=USERS[1], group=G)
+    assert text == "本群没有萌E游戏"
+    assert "等待" not in text and "血量" not in text
+    assert "没有" in await say(app, ".moe hand", user=USERS[1], group=G)
+    assert "没有" in await say(app, ".moe play 1", user=USERS[1], group=G)
