@@ -54,3 +54,40 @@ async def test_abort_a_running_game_then_state_and_hand_say_there_is_no_game(app
     assert "等待" not in text and "血量" not in text
     assert "没有" in await say(app, ".moe hand", user=USERS[1], group=G)
     assert "没有" in await say(app, ".moe play 1", user=USERS[1], group=G)
+
+
+# ---------------------------------------------------------------------- 2. quit / kick
+def _after(g, seat: int, before: int) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [i for i in g.inputs[before:] if i.get("seat") == seat and "answer" in i]
+
+
+async def test_quit_in_ones_play_phase_stops_at_once(app: App) -> None:
+    await started(app)
+    await to_play(app)
+    state, g = await game(app)
+    seat = g.pending.seat
+    assert any(o["a"] != "end" for o in g.pending.options)  # something to play
+    before = len(g.inputs)
+    text = await say(app, ".moe quit", user=state["players"][seat]["user"], group=G)
+    assert "投降" in text
+    state, g = await game(app)
+    mine = _after(g, seat, before)
+    assert mine and mine[0]["answer"] == {"a": "end"}  # no attack after surrendering
+    assert all(
+        not (isinstance(i["answer"], dict) and i["answer"].get("a") in ("card", "skill")) for i in mine
+    )
+    assert not g.p(seat).alive and g.pending.seat != seat
+    assert "使用了" not in text
+
+
+async def test_kicked_player_does_not_respond_or_act(app: App) -> None:
+    await started(app)
+    await to_play(app)
+    state, g = await game(app)
+    seat = g.pending.seat
+    before = len(g.inputs)
+    host = state["host"]
+    assert "投降" in await say(app, f".moe kick {seat + 1}号", user=host, group=G)
+    state, g = await game(app)
+    assert _after(g, seat, before)[0]["answer"] == {"a": "end"}
+    assert not g.p(seat).alive

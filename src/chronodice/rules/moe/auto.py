@@ -5,6 +5,8 @@
   and end the play phase.
 * Auto-play: a random legal choice that prefers acting (used for 托管 and the soak tests).  Its
   choices are logged as inputs like any answer, so replay never re-runs this code.
+* A player who conceded (投降, or kicked) stops at once: until they die at the next turn
+  boundary they only give the timeout default (end the play phase, decline, the forced minimum).
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ def default_answer(ask: Ask) -> Any:
 
 
 def auto_answer(game: Game, ask: Ask, rng: random.Random) -> Any:
-    """A random legal answer that tends to act."""
+    """A random legal answer that tends to act; the timeout default for a player who conceded."""
+    if game.p(ask.seat).flags.get("conceded"):
+        return default_answer(ask)
     k = ask.kind
     if k == "invoke":
         return rng.random() < 0.7
