@@ -3,6 +3,9 @@ through ``App.dispatch`` like chat messages."""
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 from helpers import run, say
 
 import chronodice.services.moe as moe
@@ -91,3 +94,43 @@ async def test_kicked_player_does_not_respond_or_act(app: App) -> None:
     state, g = await game(app)
     assert _after(g, seat, before)[0]["answer"] == {"a": "end"}
     assert not g.p(seat).alive
+
+
+# ---------------------------------------------------------------------- 3. one broken game
+G2 = "20003"
+USERS2 = ["31001", "31002"]
+
+
+def _corrupt_digest(st: dict) -> None:  # type: ignore[type-arg]
+    st["record"] = {**st["record"], "digest": "0" * 16}  # a desync
+
+
+def _corrupt_pack(st: dict) -> None:  # type: ignore[type-arg]
+    st["record"] = {**st["record"], "pack": "no-such-pack"}  # a pack error
+
+
+@pytest.mark.parametrize("corrupt", [_corrupt_digest, _corrupt_pack])
+async def test_one_broken_game_does_not_stop_the_other_groups_timeouts(
+    app: App, corrupt, caplog: pytest.LogCaptureFixture
+) -> None:
+    await started(app, G, USERS)  # stored first: swept first
+    await started(app, G2, USERS2)
+    await moe.sweep(app, moe.clock())  # the outboxes of the private character choices
+
+    def broken(st):  # type: ignore[no-untyped-def]
+        corrupt(st)
+        return st, None
+
+    await app.store.apply_session(G, "moe", broken)
+    later = moe.clock() + 10_000
+    with caplog.at_level(logging.ERROR, logger="chronodice"):
+        out = dict(await moe.sweep(app, later))
+    assert "超时" in "\n".join(r.text for r in out[G2])  # the healthy group's timeout fired
+    told = [r.text for r in out[G]]
+    assert len(told) == 1 and "出错" in told[0] and ".moe abort" in told[0]
+    assert any(G in r.getMessage() and r.name.startswith("chronodice") for r in caplog.records)
+    again = dict(await moe.sweep(app, later + 10_000))
+    assert G not in again  # told once
+    assert "超时" in "\n".join(r.text for r in again.get(G2, []))  # the others keep going
+    assert await say(app, ".moe abort", user=USERS[0], group=G) == "萌E对局已解散"
+    assert "创建了" in await say(app, ".moe new", user=USERS[0], group=G)

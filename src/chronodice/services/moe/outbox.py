@@ -5,24 +5,36 @@ command typed in private chat to the group; and the timeout sweeper.
 Timeouts: every open request has a deadline (``deadline`` in the session); :func:`sweep` applies
 the default answer when it passes (the plugin calls it every few seconds, also after a restart);
 two timeouts in a row put a player on 托管 until they act again.
+
+One broken game (a desync, a pack that no longer loads, a damaged session) never stops the
+others: the sweeper handles each group on its own, logs what went wrong with the group through
+the ``chronodice`` logger, tells that group once (its deadline is cleared and ``error`` set in
+the session, until a command saves the game again) and goes on with the rest.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
-from chronodice.core.errors import ChronoDiceError
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.rules.moe import default_answer
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import rebuild, to_record
+from chronodice.store import StoreBusy
 
 from ._common import SYSTEM, deadline, names, run_auto
 from ._common import now as _clock_now
 
 SUBMITTED = "已提交，公开信息将发到群里"
+BROKEN = "本群的萌E对局出错，已停止计时。可继续尝试操作，或由房主或GM发送 .moe abort 解散后重新开局"
+"""Told once to a group whose game the sweeper cannot handle."""
+
+log = logging.getLogger("chronodice.moe")
+_told: set[tuple[str, int]] = set()
+"""(group, session version) already told about an error that could not be saved in the session."""
 
 
 def fallback(state: dict[str, Any], seat: int) -> str:
@@ -69,6 +81,7 @@ def commit(
     delivers it to the group, so nothing public is answered into the private chat and nothing
     private reaches the group."""
     events = g.drain_events()
+    state.pop("error", None)  # the game works again: a later error is told again
     state["record"] = to_record(g, rec)
     state["deadline"] = deadline(state, g, at)
     if g.finished:
@@ -92,44 +105,76 @@ async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Repl
     Everything it needs is in the database, so it works the same after a restart."""
     at = _clock_now() if now is None else now
     out: list[tuple[str, list[Reply]]] = []
-    for scope, state, _v in await app.store.list_sessions(SYSTEM):
+    for scope, state, version in await app.store.list_sessions(SYSTEM):
         if not state:
             continue
-        if state.get("outbox"):
-
-            def take(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
-                if not st or not st.get("outbox"):
-                    return st, []
-                return {**st, "outbox": []}, list(st["outbox"])
-
-            texts = await app.store.apply_session(scope, SYSTEM, take, command=".moe (outbox)")
-            if texts:
-                out.append((scope, [Reply.say(t) for t in texts]))
-        if state.get("status") != "running" or state.get("deadline") is None or state["deadline"] > at:
-            continue
-        seed = app.rng.getrandbits(32)
-
-        def fn(st: dict[str, Any] | None, seed: int = seed) -> tuple[dict[str, Any] | None, list[Reply]]:
-            if not st or st.get("status") != "running" or st.get("deadline") is None or st["deadline"] > at:
-                return st, []
-            rec = st["record"]
-            g = rebuild(rec)
-            g.drain_events()
-            ask = g.pending
-            if ask is None:
-                return {**st, "deadline": None}, []
-            g.submit(ask.seat, default_answer(ask), source="timeout")
-            note = f"{ask.seat + 1}号{st['players'][ask.seat]['name']}超时，按默认处理" + (
-                "，已进入托管" if g.p(ask.seat).auto else ""
-            )
-            run_auto(g, random.Random(seed))
-            new, replies = commit(st, g, rec, at)
-            return new, [Reply.say(note), *replies]
-
         try:
-            replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
-        except ChronoDiceError:
-            continue
-        if replies:
-            out.append((scope, replies))
+            await _sweep_one(app, scope, state, at, out)
+        except StoreBusy as exc:  # transient: the next sweep tries again
+            log.warning("萌E: group %s skipped this sweep: %s", scope, exc)
+        except Exception as exc:  # one broken game must not stop the others
+            log.error("萌E: sweeping the game of group %s failed: %r", scope, exc, exc_info=exc)
+            if await _mark_broken(app, scope, version, exc):
+                out.append((scope, [Reply.say(BROKEN)]))
     return out
+
+
+async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bool:
+    """Stop sweeping the group's game and note the error in its session; ``True`` the first time
+    (the group is told once)."""
+
+    def fn(st: Any) -> tuple[Any, bool]:
+        if not isinstance(st, dict) or st.get("status") != "running":
+            return st, False
+        if st.get("error"):
+            return st, False
+        return {**st, "deadline": None, "error": repr(exc)[:200]}, True
+
+    try:
+        return bool(await app.store.apply_session(scope, SYSTEM, fn, command=".moe (error)"))
+    except Exception as err:  # the session cannot even be saved: remember it in memory
+        log.error("萌E: marking the game of group %s as broken failed: %r", scope, err)
+        if (scope, version) in _told:
+            return False
+        _told.add((scope, version))
+        return True
+
+
+async def _sweep_one(
+    app: Any, scope: str, state: dict[str, Any], at: float, out: list[tuple[str, list[Reply]]]
+) -> None:
+    """The outbox and the timeout of one group's game."""
+    if state.get("outbox"):
+
+        def take(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
+            if not st or not st.get("outbox"):
+                return st, []
+            return {**st, "outbox": []}, list(st["outbox"])
+
+        texts = await app.store.apply_session(scope, SYSTEM, take, command=".moe (outbox)")
+        if texts:
+            out.append((scope, [Reply.say(t) for t in texts]))
+    if state.get("status") != "running" or state.get("deadline") is None or state["deadline"] > at:
+        return
+    seed = app.rng.getrandbits(32)
+
+    def fn(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[Reply]]:
+        if not st or st.get("status") != "running" or st.get("deadline") is None or st["deadline"] > at:
+            return st, []
+        rec = st["record"]
+        g = rebuild(rec)
+        g.drain_events()
+        ask = g.pending
+        if ask is None:
+            return {**st, "deadline": None}, []
+        g.submit(ask.seat, default_answer(ask), source="timeout")
+        note = f"{ask.seat + 1}号{st['players'][ask.seat]['name']}超时，按默认处理" + (
+            "，已进入托管" if g.p(ask.seat).auto else ""
+        )
+        run_auto(g, random.Random(seed))
+        new, replies = commit(st, g, rec, at)
+        return new, [Reply.say(note), *replies]
+
+    replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
+    if replies:
+        out.append((scope, replies))
