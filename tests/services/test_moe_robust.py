@@ -134,3 +134,56 @@ async def test_one_broken_game_does_not_stop_the_other_groups_timeouts(
     assert "超时" in "\n".join(r.text for r in again.get(G2, []))  # the others keep going
     assert await say(app, ".moe abort", user=USERS[0], group=G) == "萌E对局已解散"
     assert "创建了" in await say(app, ".moe new", user=USERS[0], group=G)
+
+
+# ---------------------------------------------------------------------- 4. timeouts
+async def _sweep_due(app: App) -> list[str]:
+    """Let the open request's deadline pass; the group texts of the sweep."""
+    state, _g = await game(app)
+    out = dict(await moe.sweep(app, state["deadline"] + 1))
+    return [r.text for r in out.get(G, []) if not r.private]
+
+
+async def test_one_afk_turn_counts_as_one_timeout_and_two_turns_put_on_auto(app: App) -> None:
+    await started(app)
+    await to_play(app)
+    await moe.sweep(app, moe.clock())  # outbox
+    _state, g = await game(app)
+    seat, turn = g.pending.seat, g.state.turn_no
+    before = len(g.inputs)
+    texts: list[str] = []
+    while g.pending.seat == seat and g.state.turn_no == turn:
+        texts += await _sweep_due(app)
+        _state, g = await game(app)
+    timed_out = [i for i in g.inputs[before:] if i.get("seat") == seat and i.get("source") == "timeout"]
+    assert len(timed_out) >= 2  # play phase and discard phase both waited on the AFK player
+    assert not g.p(seat).auto and g.p(seat).timeouts == 1
+    assert not any("托管" in t for t in texts)
+    # everyone stays AFK: the player's next turn is their second timeout in a row → 托管
+    for _ in range(200):
+        if g.pending.seat == seat and g.state.turn_no != turn:
+            break
+        await _sweep_due(app)
+        _state, g = await game(app)
+    texts = await _sweep_due(app)
+    _state, g = await game(app)
+    assert g.p(seat).auto and "已进入托管" in texts[0]
+
+
+async def test_timeout_applies_to_the_request_already_waiting(app: App) -> None:
+    await started(app)
+    await to_play(app)
+    state, g = await game(app)
+    assert g.pending.kind == "play"
+    old = state["deadline"]
+    assert "30秒" in await say(app, ".moe timeout 响应 30", user=USERS[0], group=G)
+    state, _g = await game(app)
+    assert state["deadline"] == old  # another class: the waiting play request keeps its time
+    assert "30秒" in await say(app, ".moe timeout 出牌 30", user=USERS[0], group=G)
+    state, _g = await game(app)
+    assert state["deadline"] == old - 120 + 30
+    out = dict(await moe.sweep(app, old - 120 + 31))
+    assert any("超时" in r.text for r in out[G])
+    assert "60秒" in await say(app, ".moe timeout 60", user=USERS[0], group=G)
+    state, g = await game(app)
+    assert state["timeouts"] == {"play": 60, "respond": 60, "choice": 60}

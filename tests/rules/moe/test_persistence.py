@@ -89,12 +89,18 @@ def test_step_is_pure_and_rejects_stale_or_wrong_answers() -> None:
 def test_timeouts_switch_to_auto_and_player_input_resets() -> None:
     rec, g, _ = start(new_record("demo", ["1", "2"], seed=2, characters=["alice", "red_hood"]))
     seat = g.pending.seat
+    turn = g.state.turn_no
     g.submit(seat, default_answer(g.pending), source="timeout")
+    assert g.p(seat).timeouts == 1 and not g.p(seat).auto
+    # more requests left unanswered in the same AFK turn are still one timeout
+    while g.pending is not None and g.state.turn_no == turn:
+        who = g.pending.seat
+        g.submit(who, default_answer(g.pending), source="timeout" if who == seat else "player")
     assert g.p(seat).timeouts == 1 and not g.p(seat).auto
     while g.pending is not None and g.pending.seat != seat:
         g.submit(g.pending.seat, default_answer(g.pending), source="player")
     g.submit(seat, default_answer(g.pending), source="timeout")
-    assert g.p(seat).auto
+    assert g.p(seat).auto and g.p(seat).timeouts == 2
     rec = to_record(g, rec)
     assert rebuild(rec).p(seat).auto
 

@@ -102,9 +102,14 @@ class Game(FlowMixin, OpsMixin, EffectsMixin):
         self.inputs.append({"serial": ask.serial, "seat": seat, "answer": value, "source": source})
         if source == "player":
             self.state.players[seat].timeouts = 0
+            self.state.players[seat].flags.pop("timeout_turn", None)
         elif source == "timeout":
+            # one AFK turn is one timeout however many requests it left unanswered (play,
+            # discard, responses…); two turns in a row put the player on 托管
             p = self.state.players[seat]
-            p.timeouts += 1
+            if p.flags.get("timeout_turn") != self.state.turn_no:
+                p.flags["timeout_turn"] = self.state.turn_no
+                p.timeouts += 1
             if p.timeouts >= 2:
                 p.auto = True
         self._advance(value)

@@ -158,6 +158,7 @@ def admin(g: Game, inp: dict[str, Any]) -> None:
     elif op == "auto":
         p.auto = bool(inp["on"])
         p.timeouts = 0
+        p.flags.pop("timeout_turn", None)
     else:
         raise IllegalAction(f"unknown admin op {op!r}")
     g.inputs.append(dict(inp))

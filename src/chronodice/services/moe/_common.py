@@ -107,6 +107,16 @@ def deadline(state: dict[str, Any], g: Game, at: float) -> float | None:
     return at + float(state["timeouts"][R.ask_class(g.pending)])
 
 
+def set_deadline(state: dict[str, Any], g: Game, at: float) -> None:
+    """Start the clock of the open request: its ``deadline``, and when it was asked and its class
+    (``asked_at``, ``ask_class``) so that ``.moe timeout`` can move the deadline of the request
+    already waiting."""
+    state["deadline"] = deadline(state, g, at)
+    waiting = state["deadline"] is not None and g.pending is not None
+    state["asked_at"] = at if waiting else None
+    state["ask_class"] = R.ask_class(g.pending) if waiting and g.pending is not None else None
+
+
 def run_auto(g: Game, rng: random.Random) -> None:
     """Players on 托管 answer at once (logged as ``auto`` inputs)."""
     for _ in range(AUTO_LIMIT):

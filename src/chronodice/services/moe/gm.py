@@ -9,6 +9,8 @@ from chronodice.core.args import arg, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
+from chronodice.render import moe as R
+from chronodice.rules.moe.record import rebuild
 
 from ._common import DEFAULT_TIMEOUTS, SYSTEM, game_scope, moe, require_host_or_gm
 from .kinds import SECONDS, TARGET, TIMEOUT_CLASS
@@ -91,10 +93,32 @@ async def moe_timeout(call: Call, which: str | None, secs: int | None) -> list[R
     def fn(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
         if not st:
             raise IllegalAction("本群还没有萌E对局")
-        st["timeouts"] = {**st["timeouts"], **{w: secs for w in classes}}
-        return st, "ok"
+        old = st["timeouts"]
+        st["timeouts"] = {**old, **{w: secs for w in classes}}
+        return st, _move_waiting(st, old, classes)
 
-    await call.app.store.apply_session(
+    moved = await call.app.store.apply_session(
         call.ctx.group_id, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
     )
-    return [Reply.say(f"已设置超时为{secs}秒")]
+    return [Reply.say(f"已设置超时为{secs}秒" + ("，当前等待的请求也按此计时" if moved else ""))]
+
+
+def _move_waiting(st: dict[str, Any], old: dict[str, int], classes: list[str]) -> bool:
+    """Apply new time limits to the request already waiting (its deadline counts from when it
+    was asked); ``True`` when it moved."""
+    if st.get("status") != "running" or st.get("deadline") is None:
+        return False
+    cls, asked = st.get("ask_class"), st.get("asked_at")
+    if cls is None or asked is None:  # a session saved before these were kept
+        try:
+            g = rebuild(st["record"])
+        except Exception:
+            return False
+        if g.pending is None:
+            return False
+        cls = R.ask_class(g.pending)
+        asked = float(st["deadline"]) - float(old[cls])
+    if cls not in classes:
+        return False
+    st["deadline"] = float(asked) + float(st["timeouts"][cls])
+    return True

@@ -20,7 +20,6 @@ from ._common import (
     MAX_PLAYERS,
     PACK,
     SYSTEM,
-    deadline,
     find_user_game,
     game_scope,
     moe,
@@ -28,6 +27,7 @@ from ._common import (
     now,
     require_host_or_gm,
     seat_of,
+    set_deadline,
 )
 from .kinds import MAP
 from .outbox import fallback, outcome
@@ -150,7 +150,7 @@ async def moe_start(call: Call) -> list[Reply]:
         rec, g, events = start(rec)
         state["record"] = rec
         state["status"] = "running"
-        state["deadline"] = deadline(state, g, at)
+        set_deadline(state, g, at)
         return state, (g, events, state)
 
     g, events, state = await call.app.store.apply_session(

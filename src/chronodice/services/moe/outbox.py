@@ -4,7 +4,8 @@ command typed in private chat to the group; and the timeout sweeper.
 
 Timeouts: every open request has a deadline (``deadline`` in the session); :func:`sweep` applies
 the default answer when it passes (the plugin calls it every few seconds, also after a restart);
-two timeouts in a row put a player on 托管 until they act again.
+two timed-out turns in a row (one AFK turn counts once, however many requests it left) put a
+player on 托管 until they act again; ``.moe timeout`` also moves the request already waiting.
 
 One broken game (a desync, a pack that no longer loads, a damaged session) never stops the
 others: the sweeper handles each group on its own, logs what went wrong with the group through
@@ -25,7 +26,7 @@ from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import rebuild, to_record
 from chronodice.store import StoreBusy
 
-from ._common import SYSTEM, deadline, names, run_auto
+from ._common import SYSTEM, names, run_auto, set_deadline
 from ._common import now as _clock_now
 
 SUBMITTED = "已提交，公开信息将发到群里"
@@ -83,7 +84,7 @@ def commit(
     events = g.drain_events()
     state.pop("error", None)  # the game works again: a later error is told again
     state["record"] = to_record(g, rec)
-    state["deadline"] = deadline(state, g, at)
+    set_deadline(state, g, at)
     if g.finished:
         state["status"] = "over"
     replies = outcome(state, g, events)
