@@ -107,8 +107,8 @@ async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Repl
     at = _clock_now() if now is None else now
     out: list[tuple[str, list[Reply]]] = []
     for scope, state, version in await app.store.list_sessions(SYSTEM):
-        if not state:
-            continue
+        if not state or (isinstance(state, dict) and state.get("error")):
+            continue  # nothing there, or broken and told already (a saved command clears it)
         try:
             await _sweep_one(app, scope, state, at, out)
         except StoreBusy as exc:  # transient: the next sweep tries again
@@ -124,21 +124,24 @@ async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bo
     """Stop sweeping the group's game and note the error in its session; ``True`` the first time
     (the group is told once)."""
 
-    def fn(st: Any) -> tuple[Any, bool]:
-        if not isinstance(st, dict) or st.get("status") != "running":
-            return st, False
+    def fn(st: Any) -> tuple[Any, bool | None]:
+        if not isinstance(st, dict):
+            return st, None  # not even a session we can mark
         if st.get("error"):
             return st, False
         return {**st, "deadline": None, "error": repr(exc)[:200]}, True
 
     try:
-        return bool(await app.store.apply_session(scope, SYSTEM, fn, command=".moe (error)"))
+        marked = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (error)")
     except Exception as err:  # the session cannot even be saved: remember it in memory
         log.error("萌E: marking the game of group %s as broken failed: %r", scope, err)
-        if (scope, version) in _told:
-            return False
-        _told.add((scope, version))
-        return True
+        marked = None
+    if marked is not None:
+        return bool(marked)
+    if (scope, version) in _told:
+        return False
+    _told.add((scope, version))
+    return True
 
 
 async def _sweep_one(
