@@ -246,6 +246,14 @@ async def test_multi_attack_allocation(app: App) -> None:
     assert "目标" in await say(app, ".ww 分配 3", user=A)
 
 
+async def test_multi_attack_must_allocate_all_the_bonus(app: App) -> None:
+    await _cards(app)  # 艾拉: 力量11 (2 bonus successes) 格斗2
+    app.rng = Scripted([])
+    text = await say(app, ".ww 分配 力量+格斗 +2s 守卫×2=1/1", user=A)
+    assert "「守卫」的分配合计2，少于攻击附加成功4" in text and "分配合计应为4" in text
+    assert app.rng.calls == 0  # refused before any die is rolled
+
+
 async def test_multiplier_calculator_seed_examples(app: App) -> None:
     assert "30×(2+4-1)+50=200" in await say(app, ".ww 倍率 30 ×2 ×4 +50")
     assert "(30+10)×2=80" in await say(app, ".w 倍率 30 基础+10 *2")
