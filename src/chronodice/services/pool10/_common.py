@@ -46,6 +46,16 @@ class Side:
     char: CharacterRecord | None
 
 
+NPC_LABEL = "NPC"
+"""Who an attack is by when the sender has no card here (a GM rolling a plain pool for an NPC)."""
+
+
+def attacker_label(side: Side) -> str:
+    """The attacker's name in an attack reply: the card's name, or :data:`NPC_LABEL` when the
+    sender has no active card (the GM's own name would wrongly make the GM the attacker)."""
+    return side.name if side.char is not None else NPC_LABEL
+
+
 def key_of(char: CharacterRecord) -> str:
     return f"c{char.id}"
 
