@@ -112,6 +112,14 @@ async def test_chance_die_from_negative_pool(app: App) -> None:
     app.rng = Scripted([9])
     text = await say(app, ".ww 0")
     assert "[9]" in text and text.splitlines()[-1] == "机运骰0成功，失败"
+    assert "大失败" not in text and "只有10成功" not in text  # the rule text is not repeated
+    app.rng = Scripted([1])
+    assert (await say(app, ".w 0")).splitlines()[-1] == "机运骰0成功，掷出1，大失败！"
+    app.rng = Scripted([1])
+    text = await say(app, ".ww 攻击 0")
+    assert text.splitlines()[-1] == "机运骰0成功，掷出1，大失败！未命中"
+    app.rng = Scripted([5])
+    assert (await say(app, ".ww 攻击 0")).splitlines()[-1].startswith("机运骰0成功，没有自然成功：未命中")
 
 
 # ---------------------------------------------------------------- odds
