@@ -370,3 +370,12 @@ async def test_random_garbage_never_crashes(app: App) -> None:
         replies = await run(app, f"{root} {args}", user=A, at=(B,) if gen.random() < 0.3 else ())
         assert replies, args
         assert all("出错了" not in r.text for r in replies), (args, replies)
+
+
+async def test_r_zero_pool_is_the_chance_die(app: App) -> None:
+    # .r 0a10 rolls the chance die like .ww 0 (it used to be refused)
+    app.rng = Scripted([10, 8])
+    text = await say(app, ".r 0a10", name="艾拉")
+    assert "0a10=[10,{8}]=2" in text
+    app.rng = Scripted([9])
+    assert "0a10=[9]=0" in await say(app, ".r 0a10", name="艾拉")
