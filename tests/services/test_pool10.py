@@ -254,6 +254,21 @@ async def test_undo_reverts_a_declaration(app: App) -> None:
     assert "本群没有防御宣言记录" in await say(app, ".ww 防御")
 
 
+async def test_undo_skips_commands_that_changed_nothing(app: App) -> None:
+    await _cards(app)
+    await say(app, ".ww 附加 防御2", user=A)
+    await say(app, ".ww 附加 防御2", user=B)
+    await say(app, ".ww 防御 2", user=B)  # the last real change
+    # no-ops: 艾拉 declares 0 with nothing declared or spent, then attacks with nothing to restore
+    assert "宣言防御附加成功0" in await say(app, ".ww 防御 0", user=A)
+    app.rng = Scripted([1, 1, 1])
+    assert "未命中" in await say(app, ".ww 攻击 3", user=A)
+    assert "行动：没有需要恢复的防御附加成功" in await say(app, ".ww 行动", user=A)
+    assert await say(app, ".undo", user=A, roles=("owner",)) == "已撤销：.ww 防御 2"
+    assert "本群没有防御宣言记录" in await say(app, ".ww 防御")
+    assert "没有可以撤销的操作" in await say(app, ".undo", user=A, roles=("owner",))
+
+
 # ---------------------------------------------------------------- allocation, calculator, settings
 async def test_multi_attack_allocation(app: App) -> None:
     await _cards(app)
