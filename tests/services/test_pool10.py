@@ -228,12 +228,15 @@ async def test_npc_attack_is_labelled_with_the_npc(app: App) -> None:
     await say(app, ".ww 防御 1", user=B)
     # the GM (no card in this group) rolls a plain pool for an NPC against 哨兵
     app.rng = Scripted([8, 9, 1])
-    text = await say(app, ".ww 攻击 3", user="10099", name="主持人", at=(B,))
+    text = await say(app, ".ww 攻击 3", user="10099", name="主持人", at=(B,), roles=("owner",))
     assert text.splitlines()[0] == "NPC 攻击 <哨兵>：3（10加骰）"
     assert "主持人" not in text
     app.rng = Scripted([8, 1, 1], [1, 1, 1])
-    text = await say(app, ".ww 分配 3 甲×2", user="10099", name="主持人")
+    text = await say(app, ".ww 分配 3 甲×2", user="10099", name="主持人", roles=("owner",))
     assert text.splitlines()[0] == "NPC 多次攻击：3，攻击附加成功0" and "主持人" not in text
+    # a player without a card still attacks under their own name
+    app.rng = Scripted([8, 1, 1])
+    assert (await say(app, ".ww 攻击 3", user="10098", name="路人")).startswith("路人 攻击：3")
 
 
 async def test_defence_needs_a_total_and_gm_for_others(app: App) -> None:

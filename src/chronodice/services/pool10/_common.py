@@ -47,13 +47,16 @@ class Side:
 
 
 NPC_LABEL = "NPC"
-"""Who an attack is by when the sender has no card here (a GM rolling a plain pool for an NPC)."""
+"""Who an attack is by when a GM with no card here rolls it (a GM rolling for an NPC)."""
 
 
-def attacker_label(side: Side) -> str:
-    """The attacker's name in an attack reply: the card's name, or :data:`NPC_LABEL` when the
-    sender has no active card (the GM's own name would wrongly make the GM the attacker)."""
-    return side.name if side.char is not None else NPC_LABEL
+async def attacker_label(call: Call, side: Side) -> str:
+    """The attacker's name in an attack reply: :data:`NPC_LABEL` when a GM with no active card
+    here rolls (the GM rolling for an NPC, not attacking as themself); otherwise the sender's
+    card or name as before."""
+    if side.char is None and await call.app.is_gm(call.ctx):
+        return NPC_LABEL
+    return side.name
 
 
 def key_of(char: CharacterRecord) -> str:
