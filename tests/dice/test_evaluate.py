@@ -153,13 +153,25 @@ def test_computed_count_and_faces(scripted: Scripted) -> None:
         ("1d(0-5)", DiceValueError),
         ("1001d6", DiceLimitError),
         ("1d1000001", DiceLimitError),
-        ("0a10", DiceValueError),
         ("1001a10", DiceLimitError),
     ],
 )
 def test_bad_counts_and_faces(text: str, error: type[Exception]) -> None:
     with pytest.raises(error):
         roll_command(text, random.Random(0))
+
+
+def test_zero_pool_rolls_the_chance_die_like_ww_0(scripted: Callable[..., random.Random]) -> None:
+    # seed «机运骰»: one D10, only a 10 succeeds, it still adds dice (the added die is ordinary)
+    assert roll_command("0a10", scripted(9)).results[0].detail == "0a10=[9]=0"
+    assert roll_command("0a10", scripted(1)).results[0].total == 0
+    assert roll_command("0a10", scripted(10, 8)).results[0].detail == "0a10=[10,{8}]=2"
+    assert roll_command("0a10", scripted(10, 10, 3)).results[0].total == 2
+    # always 10-again, as .ww 0: a9/a8 do not apply to the chance die
+    assert roll_command("0a8", scripted(9)).results[0].detail == "0a8=[9]=0"
+    assert roll_command("(1-3)a10", scripted(10, 2)).results[0].total == 1
+    with pytest.raises(DiceValueError):
+        roll_command("0a7", random.Random(0))
 
 
 def test_limits_are_inclusive() -> None:

@@ -184,6 +184,10 @@ class Replay:
 
     def pool(self, node: Pool) -> int:
         n, y = self.value(node.count), self.value(node.threshold)
+        if n <= 0:  # the chance die: one 10-again die, itself a success only on a 10
+            dice = self.chain(1, 10, 10)
+            assert all(d.kept for d in dice)
+            return sum(1 for i, d in enumerate(dice) if d.value >= (10 if i == 0 else 8))
         dice = self.chain(n, 10, y)
         assert all(d.kept for d in dice)
         return sum(1 for d in dice if d.value >= 8)

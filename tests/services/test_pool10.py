@@ -112,6 +112,14 @@ async def test_chance_die_from_negative_pool(app: App) -> None:
     app.rng = Scripted([9])
     text = await say(app, ".ww 0")
     assert "[9]" in text and text.splitlines()[-1] == "机运骰0成功，失败"
+    assert "大失败" not in text and "只有10成功" not in text  # the rule text is not repeated
+    app.rng = Scripted([1])
+    assert (await say(app, ".w 0")).splitlines()[-1] == "机运骰0成功，掷出1，大失败！"
+    app.rng = Scripted([1])
+    text = await say(app, ".ww 攻击 0")
+    assert text.splitlines()[-1] == "机运骰0成功，掷出1，大失败！未命中"
+    app.rng = Scripted([5])
+    assert (await say(app, ".ww 攻击 0")).splitlines()[-1].startswith("机运骰0成功，没有自然成功：未命中")
 
 
 # ---------------------------------------------------------------- odds
@@ -214,6 +222,23 @@ async def test_undeclared_defence_counts_as_none_and_inline_defence(app: App) ->
     assert "抵消2" in text and "未命中" in text
 
 
+async def test_npc_attack_is_labelled_with_the_npc(app: App) -> None:
+    await _cards(app)
+    await say(app, ".ww 附加 防御2", user=B)
+    await say(app, ".ww 防御 1", user=B)
+    # the GM (no card in this group) rolls a plain pool for an NPC against 哨兵
+    app.rng = Scripted([8, 9, 1])
+    text = await say(app, ".ww 攻击 3", user="10099", name="主持人", at=(B,), roles=("owner",))
+    assert text.splitlines()[0] == "NPC 攻击 <哨兵>：3（10加骰）"
+    assert "主持人" not in text
+    app.rng = Scripted([8, 1, 1], [1, 1, 1])
+    text = await say(app, ".ww 分配 3 甲×2", user="10099", name="主持人", roles=("owner",))
+    assert text.splitlines()[0] == "NPC 多次攻击：3，攻击附加成功0" and "主持人" not in text
+    # a player without a card still attacks under their own name
+    app.rng = Scripted([8, 1, 1])
+    assert (await say(app, ".ww 攻击 3", user="10098", name="路人")).startswith("路人 攻击：3")
+
+
 async def test_defence_needs_a_total_and_gm_for_others(app: App) -> None:
     await _cards(app)
     assert "没有防御附加成功" in await say(app, ".ww 防御 1", user=A)
@@ -232,6 +257,21 @@ async def test_undo_reverts_a_declaration(app: App) -> None:
     assert "本群没有防御宣言记录" in await say(app, ".ww 防御")
 
 
+async def test_undo_skips_commands_that_changed_nothing(app: App) -> None:
+    await _cards(app)
+    await say(app, ".ww 附加 防御2", user=A)
+    await say(app, ".ww 附加 防御2", user=B)
+    await say(app, ".ww 防御 2", user=B)  # the last real change
+    # no-ops: 艾拉 declares 0 with nothing declared or spent, then attacks with nothing to restore
+    assert "宣言防御附加成功0" in await say(app, ".ww 防御 0", user=A)
+    app.rng = Scripted([1, 1, 1])
+    assert "未命中" in await say(app, ".ww 攻击 3", user=A)
+    assert "行动：没有需要恢复的防御附加成功" in await say(app, ".ww 行动", user=A)
+    assert await say(app, ".undo", user=A, roles=("owner",)) == "已撤销：.ww 防御 2"
+    assert "本群没有防御宣言记录" in await say(app, ".ww 防御")
+    assert "没有可以撤销的操作" in await say(app, ".undo", user=A, roles=("owner",))
+
+
 # ---------------------------------------------------------------- allocation, calculator, settings
 async def test_multi_attack_allocation(app: App) -> None:
     await _cards(app)
@@ -244,6 +284,14 @@ async def test_multi_attack_allocation(app: App) -> None:
     assert lines[3] == "乙#2（分配1）：[⑨,⑩,1]+[2] 自然2+附加1=3，命中"
     assert "超过" in await say(app, ".ww 分配 3 +1s 乙×2=1/1", user=A)
     assert "目标" in await say(app, ".ww 分配 3", user=A)
+
+
+async def test_multi_attack_must_allocate_all_the_bonus(app: App) -> None:
+    await _cards(app)  # 艾拉: 力量11 (2 bonus successes) 格斗2
+    app.rng = Scripted([])
+    text = await say(app, ".ww 分配 力量+格斗 +2s 守卫×2=1/1", user=A)
+    assert "「守卫」的分配合计2，少于攻击附加成功4" in text and "分配合计应为4" in text
+    assert app.rng.calls == 0  # refused before any die is rolled
 
 
 async def test_multiplier_calculator_seed_examples(app: App) -> None:
@@ -340,3 +388,12 @@ async def test_random_garbage_never_crashes(app: App) -> None:
         replies = await run(app, f"{root} {args}", user=A, at=(B,) if gen.random() < 0.3 else ())
         assert replies, args
         assert all("出错了" not in r.text for r in replies), (args, replies)
+
+
+async def test_r_zero_pool_is_the_chance_die(app: App) -> None:
+    # .r 0a10 rolls the chance die like .ww 0 (it used to be refused)
+    app.rng = Scripted([10, 8])
+    text = await say(app, ".r 0a10", name="艾拉")
+    assert "0a10=[10,{8}]=2" in text
+    app.rng = Scripted([9])
+    assert "0a10=[9]=0" in await say(app, ".r 0a10", name="艾拉")

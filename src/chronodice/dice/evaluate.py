@@ -17,6 +17,9 @@ Semantics, where the rules of other bots differ or are silent:
 * ``XaY``: X ten-sided dice; each die >= Y adds one more die, recursively; the value is the
   number of dice (added ones included) showing 8 or more.  ``Xa`` is ``Xa10``.  Y must be 8, 9 or
   10 — 无限恐怖: "加骰的最低值为8" — or 11 for no added dice at all (as Dice! allows).
+  X of 0 or less rolls the chance die (机运骰) exactly as ``.ww 0`` does: one die that succeeds
+  only on a 10 and adds a die on a 10 (always 10-again, whatever Y); the added dice are ordinary
+  (8 or more succeeds).  ``0a10=[10,{8}]=2``.
 * ``/`` is integer division rounded toward zero (``7/2`` = ``3``, ``-7/2`` = ``-3``), as OneDice
   (OlivaDice) and C-style integer division in Dice! do: for the non-negative values players
   divide (``力量/5``, ``(体质+体型)/10``) this is the "向下取整" they expect, and a negative value
@@ -59,6 +62,8 @@ POOL_MIN_AGAIN = 8
 """Lowest add ("again") threshold: 无限恐怖 "加骰的最低值为8"."""
 POOL_NO_AGAIN = 11
 """Threshold meaning "no added dice"."""
+POOL_CHANCE_AT = 10
+"""The chance die (pool of 0 or less) succeeds only on a 10 and always adds on a 10."""
 FATE_FACES = 3
 """A Fate die is a d3 read as -1, 0, +1 (``randint(1, 3) - 2``)."""
 
@@ -238,11 +243,26 @@ class Evaluator:
         count_r = self.roll(node.count)
         thr_r = self.roll(node.threshold)
         n, y = count_r.value, thr_r.value
-        self._check_count(n, node.pos)
+        if n > 0:
+            self._check_count(n, node.pos)
         if y < POOL_MIN_AGAIN:
             raise DiceValueError(f"{where(node.pos)}：加骰值最低为{POOL_MIN_AGAIN}", position=node.pos)
         if y > POOL_NO_AGAIN:
             raise DiceValueError(f"{where(node.pos)}：加骰值应为8到10（11为不加骰）", position=node.pos)
+        if n <= 0:  # 机运骰, as .ww 0: one die, 10-again; only a 10 succeeds on the die itself
+            records = self._roll_chains(1, POOL_FACES, POOL_CHANCE_AT, node.pos)
+            value = sum(
+                1 for i, d in enumerate(records) if d.value >= (POOL_CHANCE_AT if i == 0 else POOL_SUCCESS)
+            )
+            return Rolled(
+                node,
+                value,
+                (count_r, thr_r),
+                tuple(records),
+                count=n,
+                faces=POOL_FACES,
+                threshold=POOL_CHANCE_AT,
+            )
         records = self._roll_chains(n, POOL_FACES, y, node.pos)
         value = sum(1 for d in records if d.value >= POOL_SUCCESS)
         return Rolled(node, value, (count_r, thr_r), tuple(records), count=n, faces=POOL_FACES, threshold=y)

@@ -61,9 +61,10 @@ def format_result(r: CheckResult) -> str:
     """The result line: successes, bonus (or why it did not apply), DC verdict."""
     roll = r.roll
     if roll.chance:
+        # every chance reply states its successes; 大失败 only when it happened
         core = f"机运骰{r.natural}成功"
         if roll.dramatic_failure:
-            core = "机运骰掷出1，大失败！"
+            core = f"机运骰{r.natural}成功，掷出1，大失败！"
         if r.lost:
             core += f"，扣除{r.lost}后{r.total}成功"
         if r.bonus:
@@ -104,7 +105,7 @@ def format_check(
     roll = r.roll
     head = f"{name} 掷骰池{(' ' + reason) if reason else ''}：{pool_text}"
     if roll.chance:
-        head += "，骰池不足1，改掷机运骰（只有10成功，1为大失败）"
+        head += "，骰池不足1，改掷机运骰"
     else:
         head += f"（{again_label(roll.again)}）"
     if bonus_note:
@@ -232,9 +233,11 @@ def format_attack(
             + (f"（浪费{res.wasted_defence}）" if res.wasted_defence else "")
         )
     if roll.dramatic_failure:
-        lines.append("机运骰掷出1，大失败！未命中")
+        lines.append(f"机运骰{c.natural}成功，掷出1，大失败！未命中")
     elif not res.hit:
         why = "自然成功被全部抵消" if res.defence and c.natural > 0 else "没有自然成功"
+        if roll.chance:
+            why = f"机运骰{c.natural}成功，{why}"
         drop = "，攻击附加成功与命中效果均不生效" if c.bonus else "，命中效果不生效"
         lines.append(f"{why}：未命中{drop}")
     else:
@@ -261,6 +264,9 @@ def format_allocation(name: str, pool_text: str, total: int, rows: list[tuple[At
             lines.append(
                 f"{label}（分配{attack.bonus}）：{dice} 自然{c.natural}{extra}={res.successes}，命中"
             )
+        elif c.roll.chance:
+            fumble = "，掷出1，大失败！" if c.roll.dramatic_failure else "，"
+            lines.append(f"{label}（分配{attack.bonus}）：{dice} 机运骰{c.natural}成功{fumble}未命中")
         else:
             lines.append(f"{label}（分配{attack.bonus}）：{dice} 没有自然成功，未命中")
     return "\n".join(lines)

@@ -37,8 +37,12 @@ def test_split_cannot_exceed_total() -> None:
         allocate(3, parse_targets("甲×2=1/1/1"))
 
 
-def test_unused_bonus_is_allowed() -> None:
-    assert [a.bonus for a in allocate(3, parse_targets("甲×2=1/1"))] == [1, 1]
+def test_multi_attack_must_allocate_all_the_bonus() -> None:
+    # seed: 攻击方需宣言将本次攻击的全部攻击附加成功分配在每次攻击上
+    with pytest.raises(IllegalAction, match="分配合计应为3"):
+        allocate(3, parse_targets("甲×2=1/1"))
+    assert [a.bonus for a in allocate(3, parse_targets("甲×2=2/1"))] == [2, 1]
+    assert [a.bonus for a in allocate(0, parse_targets("甲×2=0/0"))] == [0, 0]
 
 
 def test_parse_errors_and_limits() -> None:

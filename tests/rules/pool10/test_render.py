@@ -39,8 +39,19 @@ def test_result_lines() -> None:
     assert format_result(resolve(roll((1, 1)), bonus=2)) == "0成功（有效成功为0，附加成功2不生效），失败"
     assert format_result(resolve(roll((8, 9)), bonus=1, lost=1)) == "自然成功2-1+附加1=2成功"
     assert format_result(resolve(roll((8, 9)), dc=2)) == "2成功 ≥ DC2，成功"
-    assert format_result(resolve(roll((1,), chance=True))) == "机运骰掷出1，大失败！"
-    assert format_result(resolve(roll((1,), chance=True), dc=2)) == "机运骰掷出1，大失败！ < DC2，失败"
+    assert format_result(resolve(roll((1,), chance=True))) == "机运骰0成功，掷出1，大失败！"
+    assert format_result(resolve(roll((1,), chance=True), dc=2)) == "机运骰0成功，掷出1，大失败！ < DC2，失败"
+
+
+def test_chance_replies_state_successes_and_fumble_only_when_it_happened() -> None:
+    # seed «机运骰»: the rule is in .help; each reply gives the count, 大失败 only on a fumble
+    for faces, count in (((9,), 0), ((10, 8), 2), ((10, 1), 1)):
+        r = resolve(roll(*[(f,) for f in faces], chance=True))
+        text = format_check("艾拉", "0", r, detailed=True)
+        assert text.splitlines()[0] == "艾拉 掷骰池：0，骰池不足1，改掷机运骰"
+        assert f"机运骰{count}成功" in text and "大失败" not in text and "只有10成功" not in text
+    text = format_check("艾拉", "0", resolve(roll((1,), chance=True)), detailed=False)
+    assert text == "艾拉 掷骰池：0，骰池不足1，改掷机运骰\n机运骰0成功，掷出1，大失败！"
 
 
 def test_check_head_names_the_again_rule_and_chance() -> None:

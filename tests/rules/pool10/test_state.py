@@ -83,3 +83,19 @@ def test_card_data_round_trip_and_entries() -> None:
     assert card.without(["潜行", "防御"]) == Pool10Card(attack=2)
     # a stored entry overrides an attribute's formula
     assert Pool10Card(bonus={"力量": 0}).term_bonus("力量", 11) == 0
+
+
+def test_a_change_of_nothing_gives_back_the_same_state() -> None:
+    # no session-log row for a command that changed nothing (store.apply_session skips equal states)
+    s = Pool10Session()
+    same, ev = declare_defence(s, "c1", "艾拉", amount=0, total=3)
+    assert same.to_dict() == s.to_dict() and ev[0].amount == 0
+    assert new_action(s, "c1") == (s, [])
+    legacy = Pool10Session.from_dict(
+        {"schema_version": 1, "defence": {"c1": {"name": "艾拉", "declared": 0, "spent": 0}}}
+    )
+    assert new_action(legacy, "c1") == (legacy, [])
+    # declaring 0 over an earlier declaration does change the state: it cancels it
+    s, _ = declare_defence(s, "c1", "艾拉", amount=2, total=3)
+    s, ev = declare_defence(s, "c1", "艾拉", amount=0, total=3)
+    assert s.defence == {} and ev[0].replaced == 2

@@ -7,8 +7,10 @@
 * Several targets, some hit several times: a target hit once gets the full bonus; a target hit
   several times still splits it over its attacks.  Reading taken: each multi-hit target splits the
   full bonus over *its own* attacks (as every target "gets" the whole bonus in the area case).
-* A split may leave bonus successes unused (the attacker's choice) but never exceed the total.
-  Without a declared split the bonus is spread evenly, earlier attacks taking the remainder.
+* A declared split of a multi-hit target must allocate *all* the bonus (the seed: 需宣言将本次攻击的
+  全部攻击附加成功分配在每次攻击上): a split that leaves some unused or exceeds the total is refused,
+  saying what the total must be.  Without a declared split the bonus is spread evenly, earlier
+  attacks taking the remainder.
 * Bonus gained during the action and weapon-by-weapon splits are the GM's call: this module
   only checks and reports a declared split.
 
@@ -106,6 +108,11 @@ def allocate(total: int, targets: list[Target]) -> list[Attack]:
         if sum(split) > total:
             raise IllegalAction(
                 f"「{t.name}」的分配合计{sum(split)}，超过了攻击附加成功{total}（多次攻击需分配全部攻击附加成功）"
+            )
+        if sum(split) < total:
+            raise IllegalAction(
+                f"「{t.name}」的分配合计{sum(split)}，少于攻击附加成功{total}：多次攻击需分配全部攻击附加成功，"
+                f"分配合计应为{total}"
             )
         attacks.extend(Attack(t.name, i + 1, b) for i, b in enumerate(split))
     return attacks

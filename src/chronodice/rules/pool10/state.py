@@ -13,6 +13,10 @@ Readings taken where the seed is silent:
 * the declaration is used by the next attack made against that character, whoever makes it;
 * the defender's "next action" is an explicit ``.ww 行动`` (by the player or a GM) or any attack
   the defender makes; it restores the spent points and cancels an unused declaration.
+* a character with nothing declared and nothing spent is not tracked: declaring 0 with nothing
+  spent stores nothing, and an action with nothing to restore leaves the state as it was.  So a
+  command that changes nothing gives back the same state, writes no session-log row, and
+  ``.undo`` reverts the last command that did change something.
 
 >>> s = Pool10Session()
 >>> s, ev = declare_defence(s, "c1", "艾拉", amount=3, total=5)
@@ -127,6 +131,11 @@ def declare_defence(
         raise IllegalAction("本群记录的防御宣言太多，请GM先 .ww 防御 clr")
     new = replace(old, name=name, declared=amount)
     events: list[Event] = [DefenceDeclared(key, name, amount, old.declared)]
+    if new.declared == 0 and new.spent == 0:  # nothing to track: not a change by itself
+        if key not in state.defence:
+            return state, events
+        rest = {k: v for k, v in state.defence.items() if k != key}
+        return replace(state, defence=rest), events
     return replace(state, defence={**state.defence, key: new}), events
 
 
@@ -146,7 +155,7 @@ def take_defence(state: Pool10Session, key: str) -> tuple[Pool10Session, int, li
 def new_action(state: Pool10Session, key: str) -> tuple[Pool10Session, list[Event]]:
     """The character acts: spent defence comes back; an unused declaration lapses."""
     d = state.defence.get(key)
-    if d is None:
+    if d is None or (d.spent == 0 and d.declared == 0):  # nothing to restore: no change
         return state, []
     rest = {k: v for k, v in state.defence.items() if k != key}
     return replace(state, defence=rest), [DefenceRestored(key, d.name, d.spent, d.declared)]

@@ -46,6 +46,19 @@ class Side:
     char: CharacterRecord | None
 
 
+NPC_LABEL = "NPC"
+"""Who an attack is by when a GM with no card here rolls it (a GM rolling for an NPC)."""
+
+
+async def attacker_label(call: Call, side: Side) -> str:
+    """The attacker's name in an attack reply: :data:`NPC_LABEL` when a GM with no active card
+    here rolls (the GM rolling for an NPC, not attacking as themself); otherwise the sender's
+    card or name as before."""
+    if side.char is None and await call.app.is_gm(call.ctx):
+        return NPC_LABEL
+    return side.name
+
+
 def key_of(char: CharacterRecord) -> str:
     return f"c{char.id}"
 

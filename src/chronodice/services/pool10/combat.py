@@ -26,6 +26,7 @@ from ._common import (
     SYSTEM,
     Mode,
     again_of,
+    attacker_label,
     bonus_note,
     hide,
     key_of,
@@ -79,7 +80,7 @@ async def attack(
     total = resolved.term_bonus + card.attack + args.bonus
     res = resolve_attack(dice, attack_bonus=total, defence=defence if defence is not None else used)
     text = render.format_attack(
-        me.name,
+        await attacker_label(call, me),
         resolved.text,
         res,
         target=f"<{aimed.name}>" if aimed else None,

@@ -28,6 +28,7 @@ from ._common import (
     Mode,
     Side,
     again_of,
+    attacker_label,
     bonus_note,
     hide,
     pool_args,
@@ -151,7 +152,9 @@ async def multi(
     for attack in plan:
         dice = roll_pool(resolved.size, call.app.rng, again=again_at, budget=budget)
         rows.append((attack, resolve_attack(dice, attack_bonus=attack.bonus)))
-    return hide(call, render.format_allocation(me.name, resolved.text, total, rows), mode)
+    return hide(
+        call, render.format_allocation(await attacker_label(call, me), resolved.text, total, rows), mode
+    )
 
 
 async def calc(call: Call, *, mode: Mode, base: Fraction, ops: list[Op], real: bool) -> list[Reply]:
