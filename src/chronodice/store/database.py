@@ -369,20 +369,26 @@ class Store:
             _EVENT.reset(ev)
 
     # ------------------------------------------------------------------ nicknames
-    async def _user_nicks(self, tx: Tx | None, user_id: str) -> dict[str, str]:
+    async def _cached(
+        self, table: dict[Any, Any], key: Any, tx: Tx | None, body: Callable[[Tx], Awaitable[T]]
+    ) -> T:
+        """Read-through cache: ``table[key]`` when the caches are valid, else ``body`` (in ``tx``
+        or a read transaction of its own), stored unless an invalidation raced with the read."""
         use = self._cache_ok()
-        if use and (hit := self._cache.nicks.get(user_id)) is not None:
+        if use and (hit := table.get(key)) is not None:
             return hit
         epoch = self._cache.epoch
+        value = await body(tx) if tx is not None else await self._read(body)
+        if value is not None and use and epoch == self._cache.epoch:
+            _Cache.put(table, key, value)
+        return value
 
+    async def _user_nicks(self, tx: Tx | None, user_id: str) -> dict[str, str]:
         async def body(t: Tx) -> dict[str, str]:
             rows = await t.all("SELECT scope, name FROM nicknames WHERE user_id = $1", user_id)
             return {r[0]: r[1] for r in rows}
 
-        names = await body(tx) if tx is not None else await self._read(body)
-        if use and epoch == self._cache.epoch:
-            _Cache.put(self._cache.nicks, user_id, names)
-        return names
+        return await self._cached(self._cache.nicks, user_id, tx, body)
 
     async def get_nickname(self, user_id: str, scope: str | None) -> str | None:
         """The nickname of ``user_id`` in ``scope``, else the user's global one, else None."""
@@ -410,11 +416,6 @@ class Store:
 
     # ------------------------------------------------------------------ groups
     async def _group(self, tx: Tx | None, group_id: str) -> GroupRecord:
-        use = self._cache_ok()
-        if use and (hit := self._cache.groups.get(group_id)) is not None:
-            return hit
-        epoch = self._cache.epoch
-
         async def body(t: Tx) -> GroupRecord:
             row = await t.one("SELECT enabled, settings, version FROM groups WHERE group_id = $1", group_id)
             gms = await t.all("SELECT user_id FROM group_gms WHERE group_id = $1", group_id)
@@ -429,10 +430,7 @@ class Store:
                 version=row[2],
             )
 
-        rec = await body(tx) if tx is not None else await self._read(body)
-        if use and epoch == self._cache.epoch:
-            _Cache.put(self._cache.groups, group_id, rec)
-        return rec
+        return await self._cached(self._cache.groups, group_id, tx, body)
 
     async def get_group(self, group_id: str) -> GroupRecord:
         return _copy_group(await self._group(None, group_id))
@@ -595,19 +593,11 @@ class Store:
             raise IllegalAction(f"你已有名为「{name}」的角色") from None
 
     async def _char(self, tx: Tx | None, character_id: int) -> CharacterRecord | None:
-        use = self._cache_ok()
-        if use and (hit := self._cache.chars.get(character_id)) is not None:
-            return hit
-        epoch = self._cache.epoch
-
         async def body(t: Tx) -> CharacterRecord | None:
             row = await t.one(f"SELECT {_CHAR_COLS} FROM characters WHERE id = $1", character_id)
             return self._char_row(row) if row else None
 
-        rec = await body(tx) if tx is not None else await self._read(body)
-        if rec is not None and use and epoch == self._cache.epoch:
-            _Cache.put(self._cache.chars, character_id, rec)
-        return rec
+        return await self._cached(self._cache.chars, character_id, tx, body)
 
     async def get_character(self, character_id: int) -> CharacterRecord | None:
         rec = await self._char(None, character_id)
@@ -712,18 +702,12 @@ class Store:
         await self._write(body, "绑定角色", drops=(f"b:{user_id}",))
 
     async def _active(self, tx: Tx | None, user_id: str, scope: str | None) -> CharacterRecord | None:
-        use = self._cache_ok()
-        binds = self._cache.binds.get(user_id) if use else None
-        if binds is None:
-            epoch = self._cache.epoch
 
-            async def body(t: Tx) -> dict[str, int]:
-                rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
-                return {r[0]: r[1] for r in rows}
+        async def body(t: Tx) -> dict[str, int]:
+            rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
+            return {r[0]: r[1] for r in rows}
 
-            binds = await body(tx) if tx is not None else await self._read(body)
-            if use and epoch == self._cache.epoch:
-                _Cache.put(self._cache.binds, user_id, binds)
+        binds = await self._cached(self._cache.binds, user_id, tx, body)
         for key in (scope or "", ""):
             cid = binds.get(key)
             if cid is not None:
