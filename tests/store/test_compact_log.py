@@ -11,7 +11,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,24 +49,6 @@ def test_patch_of_a_growing_list_is_small() -> None:
     assert jpatch.apply(json.loads(p), b) == a
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def fresh(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "sqlite":
-        s = Store(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
-    else:
-        s = Store(request.getfixturevalue("pg_url"))
-    await s.migrate()
-    async with s.engine.begin() as conn:
-        from chronodice.store.models import Base
-
-        for table in reversed(Base.metadata.sorted_tables):
-            await conn.execute(table.delete())
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
 def _step(rng: random.Random, state: dict[str, Any] | None, k: int) -> dict[str, Any] | None:
     state = json.loads(json.dumps(state)) if state else {"actors": [], "log": [], "clock": 0}
     choice = rng.randrange(6)
@@ -89,35 +70,35 @@ def _step(rng: random.Random, state: dict[str, Any] | None, k: int) -> dict[str,
     return state
 
 
-async def test_undo_and_replay_are_exact_on_the_compact_log(fresh: Store) -> None:
+async def test_undo_and_replay_are_exact_on_the_compact_log(any_store: Store) -> None:
     rng = random.Random(5)
     states: list[Any] = [None]
     for k in range(60):
         new = _step(rng, states[-1], k)
-        await fresh.apply_session("g", "tl", lambda _s, n=new: (n, None), user_id="u", command=f".x {k}")
+        await any_store.apply_session("g", "tl", lambda _s, n=new: (n, None), user_id="u", command=f".x {k}")
         states.append(new)
-    history = await fresh.replay("g", "tl")
+    history = await any_store.replay("g", "tl")
     assert [e.command for e, _b, _a in history] == [f".x {k}" for k in range(60)]
     for k, (_e, before, after) in enumerate(history):
         assert jpatch.dumps(before) == jpatch.dumps(states[k])
         assert jpatch.dumps(after) == jpatch.dumps(states[k + 1])
     for k in range(59, 49, -1):  # undo ten commands, each back to the exact state before it
-        result = await fresh.undo("g")
+        result = await any_store.undo("g")
         assert result is not None and result.command == f".x {k}"
-        assert jpatch.dumps((await fresh.load_session("g", "tl"))[0]) == jpatch.dumps(states[k])
+        assert jpatch.dumps((await any_store.load_session("g", "tl"))[0]) == jpatch.dumps(states[k])
     # new commands after undos, then undo across them
     new = _step(rng, states[50], 99)
-    await fresh.apply_session("g", "tl", lambda _s: (new, None), command=".x 99")
-    assert (await fresh.undo("g")).command == ".x 99"
-    assert (await fresh.undo("g")).command == ".x 49"
-    assert jpatch.dumps((await fresh.load_session("g", "tl"))[0]) == jpatch.dumps(states[49])
+    await any_store.apply_session("g", "tl", lambda _s: (new, None), command=".x 99")
+    assert (await any_store.undo("g")).command == ".x 99"
+    assert (await any_store.undo("g")).command == ".x 49"
+    assert jpatch.dumps((await any_store.load_session("g", "tl"))[0]) == jpatch.dumps(states[49])
 
 
-async def test_log_grows_with_the_change_not_the_state(fresh: Store) -> None:
+async def test_log_grows_with_the_change_not_the_state(any_store: Store) -> None:
     big = {"actions": [{"n": i, "text": "一段很长的描述" * 5} for i in range(400)]}
-    await fresh.apply_session("g", "tl", lambda _s: (big, None))
+    await any_store.apply_session("g", "tl", lambda _s: (big, None))
     for k in range(20):
-        await fresh.apply_session(
+        await any_store.apply_session(
             "g", "tl", lambda s, k=k: ({"actions": [*s["actions"], {"n": 400 + k, "text": "短"}]}, None)
         )
 
@@ -126,24 +107,24 @@ async def test_log_grows_with_the_change_not_the_state(fresh: Store) -> None:
             "SELECT sum(length(CAST(patch AS TEXT))), count(*) FROM session_log WHERE before IS NULL"
         )
 
-    size, rows = await fresh._read(log_bytes)
+    size, rows = await any_store._read(log_bytes)
     assert rows == 21 and size < 21 * 100, size
 
 
-async def test_prune_drops_ended_sessions_and_old_claims(fresh: Store) -> None:
-    await fresh.apply_session("g1", "tl", lambda _s: ({"a": 1}, None))
-    await fresh.apply_session("g1", "tl", lambda _s: (None, None))  # ended
-    await fresh.apply_session("g2", "tl", lambda _s: ({"a": 1}, None))  # still running
-    with fresh.event("1", "m1"):
-        await fresh.set_nickname("u", None, "x")
-    assert await fresh.prune() == {"claims": 0, "leases": 0, "sessions": 0, "log_rows": 0}
-    assert (await fresh.undo("g1")) is not None  # the end can still be undone within the grace
-    await fresh.apply_session("g1", "tl", lambda _s: (None, None))
+async def test_prune_drops_ended_sessions_and_old_claims(any_store: Store) -> None:
+    await any_store.apply_session("g1", "tl", lambda _s: ({"a": 1}, None))
+    await any_store.apply_session("g1", "tl", lambda _s: (None, None))  # ended
+    await any_store.apply_session("g2", "tl", lambda _s: ({"a": 1}, None))  # still running
+    with any_store.event("1", "m1"):
+        await any_store.set_nickname("u", None, "x")
+    assert await any_store.prune() == {"claims": 0, "leases": 0, "sessions": 0, "log_rows": 0}
+    assert (await any_store.undo("g1")) is not None  # the end can still be undone within the grace
+    await any_store.apply_session("g1", "tl", lambda _s: (None, None))
     later = utcnow() + timedelta(days=8)
-    got = await fresh.prune(now=later)
+    got = await any_store.prune(now=later)
     assert got == {"claims": 1, "leases": 0, "sessions": 1, "log_rows": 3}
-    assert await fresh.session_log("g1") == [] and len(await fresh.session_log("g2")) == 1
-    assert await fresh.undo("g1") is None
+    assert await any_store.session_log("g1") == [] and len(await any_store.session_log("g2")) == 1
+    assert await any_store.undo("g1") is None
 
 
 async def test_database_from_main_b61d402_is_migrated_and_undo_still_works(tmp_path: Path) -> None:
