@@ -27,7 +27,6 @@ import json
 import os
 import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,8 +37,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from onebot_client import TOKEN, BotProcess, OneBotClient, free_port  # noqa: E402
+from bench_e2e import start_echo  # noqa: E402
+from onebot_client import BotProcess, OneBotClient  # noqa: E402
 
 PG_ADMIN = os.environ.get("CHRONODICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 SHEET = (
@@ -49,27 +50,6 @@ SHEET = (
 GROUP = 20002
 USER0 = 700000  # pre-stored characters belong to users USER0 … USER0+count-1 (bound by default)
 TOKEN_RE = re.compile(r"第(\d+)次")
-
-
-def start_echo(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "ENVIRONMENT": "bench",
-        "DRIVER": "~fastapi",
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "ONEBOT_ACCESS_TOKEN": TOKEN,
-        "LOG_LEVEL": "WARNING",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "benchmarks" / "echo_bot" / "echo_bot.py")],
-        cwd=workdir,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    return proc, f"ws://127.0.0.1:{port}/onebot/v11/ws"
 
 
 # ------------------------------------------------------------------ driving
@@ -388,7 +368,8 @@ async def main() -> None:
     ap.add_argument("--burst-rate", type=float, default=None, help="default: half the bare bot's rate")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        echo, echo_url = start_echo(Path(tmp))
+        echo, echo_port = start_echo(Path(tmp))
+        echo_url = f"ws://127.0.0.1:{echo_port}/onebot/v11/ws"
         try:
             await asyncio.sleep(1.5)
             for kind in ("sqlite", "postgres") if args.db == "both" else (args.db,):
