@@ -11,11 +11,12 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from .core.commands import REGISTRY, Call, CommandRegistry, Routed
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
-from .core.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, clip_reply
+from .core.limits import MAX_MESSAGE_CHARS, clip_reply
 from .core.permissions import GM_WHO, Perm
 from .core.permissions import allowed as _allowed
 from .core.permissions import is_gm as _is_gm
@@ -148,18 +149,8 @@ class App:
 
 def _clip(reply: Reply) -> Reply:
     """A reply fit to send: within the length limit, not starting like a command."""
-    if safe_reply(reply.text) != reply.text:
-        from dataclasses import replace as _replace
-
-        reply = _replace(reply, text=safe_reply(reply.text))
-    if len(reply.text) <= MAX_REPLY_CHARS and (
-        reply.fallback is None or len(reply.fallback) <= MAX_REPLY_CHARS
-    ):
+    text = clip_reply(safe_reply(reply.text))
+    fallback = clip_reply(reply.fallback) if reply.fallback is not None else None
+    if text == reply.text and fallback == reply.fallback:
         return reply
-    from dataclasses import replace
-
-    return replace(
-        reply,
-        text=clip_reply(safe_reply(reply.text)),
-        fallback=clip_reply(reply.fallback) if reply.fallback is not None else None,
-    )
+    return replace(reply, text=text, fallback=fallback)

@@ -52,7 +52,6 @@ from .args import (
     is_ascii_letter,
     match_word,
     parse_args,
-    skip_space,
 )
 from .errors import InputSyntaxError
 from .permissions import Perm
@@ -396,11 +395,6 @@ class Call:
     def usage_error(self, message: str) -> Exception:
         """An :class:`InputSyntaxError` carrying this sub-command's usage."""
         return InputSyntaxError(message, usage=self.usage or None)
-
-
-def skip(text: str) -> str:
-    """``text`` without leading spaces (re-exported for services' small helpers)."""
-    return text[skip_space(text, 0) :]
 
 
 __all__ = [
