@@ -379,21 +379,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="哥布林",
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=2, type="环境"),),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="哥布林", mods=(Mod(value=2, type="环境"),))]},
         ),
     ),
     (
@@ -401,21 +387,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="哥布林",
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=2, type="环境"),),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="哥布林", mods=(Mod(value=2, type="环境"),))]},
         ),
     ),
     (".ri =abc", "「=abc」不是有效的先攻值或骰子表达式（如 =25、=1d6+10）"),
@@ -424,21 +396,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="巢穴",
-                        count=None,
-                        fixed=25,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="巢穴", fixed=25)]},
         ),
     ),
     (
@@ -446,21 +404,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="巨魔",
-                        count=None,
-                        fixed="1d6+10",
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="巨魔", fixed="1d6+10")]},
         ),
     ),
     (
@@ -468,21 +412,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="巨魔",
-                        count=None,
-                        fixed="1d6+10",
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=True,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="巨魔", fixed="1d6+10", hidden=True)]},
         ),
     ),
     (
@@ -490,21 +420,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="卫兵",
-                        count=3,
-                        fixed=None,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="卫兵", count=3)]},
         ),
     ),
     (
@@ -512,21 +428,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="卫兵",
-                        count=3,
-                        fixed=None,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=True,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="卫兵", count=3, each=True)]},
         ),
     ),
     (
@@ -534,21 +436,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name=None,
-                        count=None,
-                        fixed=None,
-                        mods=(),
-                        adv=True,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(adv=True)]},
         ),
     ),
     (
@@ -556,21 +444,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name=None,
-                        count=None,
-                        fixed=None,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=True,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(hidden=True)]},
         ),
     ),
     (
@@ -578,21 +452,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="伏兵",
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=4, type=""),),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=True,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="伏兵", mods=(Mod(value=4, type=""),), hidden=True)]},
         ),
     ),
     (
@@ -600,21 +460,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="刺客",
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=2, type=""),),
-                        adv=True,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="刺客", mods=(Mod(value=2, type=""),), adv=True)]},
         ),
     ),
     (
@@ -624,28 +470,8 @@ ROWS: list[tuple[str, object]] = [
             "",
             {
                 "entries": [
-                    RiEntry(
-                        name="哥布林",
-                        count=None,
-                        fixed=15,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    ),
-                    RiEntry(
-                        name="狼",
-                        count=None,
-                        fixed=8,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    ),
+                    RiEntry(name="哥布林", fixed=15),
+                    RiEntry(name="狼", fixed=8),
                 ]
             },
         ),
@@ -657,28 +483,8 @@ ROWS: list[tuple[str, object]] = [
             "",
             {
                 "entries": [
-                    RiEntry(
-                        name="哥布林",
-                        count=None,
-                        fixed=15,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    ),
-                    RiEntry(
-                        name="狼",
-                        count=None,
-                        fixed=8,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    ),
+                    RiEntry(name="哥布林", fixed=15),
+                    RiEntry(name="狼", fixed=8),
                 ]
             },
         ),
@@ -688,21 +494,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="狼2",
-                        count=None,
-                        fixed=12,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="狼2", fixed=12)]},
         ),
     ),
     (
@@ -710,21 +502,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="Goblin",
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=3, type=""),),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="Goblin", mods=(Mod(value=3, type=""),))]},
         ),
     ),
     (
@@ -732,21 +510,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="卫兵",
-                        count=3,
-                        fixed=None,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=True,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="卫兵", count=3, passive=True)]},
         ),
     ),
     (
@@ -754,21 +518,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="卫兵",
-                        count=3,
-                        fixed=None,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="卫兵", count=3)]},
         ),
     ),
     (
@@ -776,21 +526,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name=None,
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=2, type=""),),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(mods=(Mod(value=2, type=""),))]},
         ),
     ),
     (".ri 3#", "「N#」后面要写名称（如 3#卫兵）"),
@@ -799,21 +535,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="巢穴",
-                        count=None,
-                        fixed=25,
-                        mods=(),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="巢穴", fixed=25)]},
         ),
     ),
     (".rihx", None),
@@ -1225,21 +947,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="哥布林",
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=3, type=""),),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="哥布林", mods=(Mod(value=3, type=""),))]},
         ),
     ),
     ("。init next", ("init", "next", {})),
@@ -1248,21 +956,7 @@ ROWS: list[tuple[str, object]] = [
         (
             "ri",
             "",
-            {
-                "entries": [
-                    RiEntry(
-                        name="哥布林",
-                        count=None,
-                        fixed=None,
-                        mods=(Mod(value=3, type=""),),
-                        adv=False,
-                        dis=False,
-                        passive=False,
-                        hidden=False,
-                        each=False,
-                    )
-                ]
-            },
+            {"entries": [RiEntry(name="哥布林", mods=(Mod(value=3, type=""),))]},
         ),
     ),
     (".INIT UNDO 2", ("init", "undo", {"n": 2})),
