@@ -84,6 +84,18 @@ def test_parsing_reads_or_raises_the_short_error(root: str, text: str) -> None:
         assert err.message and "\n" not in err.message and len(err.message) <= 120, err.message
 
 
+@settings(max_examples=1500, deadline=None)
+@given(root=st.sampled_from(ROOTS), text=st.text(alphabet=ALPHABET.replace(" ", ""), min_size=1, max_size=10))
+def test_routing_glued_text_never_raises(root: str, text: str) -> None:
+    """Text glued to a root (``.wwa3``) is routed or ignored, never an exception in the router."""
+    routed = REGISTRY.route(f".{root}{text}")
+    if routed is not None:
+        try:
+            routed.spec.select(routed.args, ())
+        except InputSyntaxError:
+            pass
+
+
 class _Bot:
     """One App on a temporary SQLite file, driven from a private event loop (hypothesis calls
     the test synchronously)."""

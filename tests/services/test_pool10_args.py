@@ -63,6 +63,9 @@ def attack(*pool: Term, **over: Any) -> tuple[str, str, Any]:
 SHORT_5 = "「⑤」不是有效的骰池（一个数或角色卡上的属性名）"
 
 ROWS: list[tuple[str, object]] = [
+    # glued threshold below 8: routed to us, answered with the rule (the router must not raise)
+    (".wwa3", "加骰阈值不能低于8（规则：加骰的最低值为8），收到 a3"),
+    (".wha5", "加骰阈值不能低于8（规则：加骰的最低值为8），收到 a5"),
     # ---- plain pools, glued and full-width forms
     (".ww 5", roll(V(5))),
     (".w 5", roll(V(5), root="w")),

@@ -95,8 +95,8 @@ class Kind:
             return False
         try:
             return any(end > 0 for _, end in self.candidates(text, 0, ParseEnv()))
-        except (_RangeError, _TooLong):
-            return True
+        except (_RangeError, _TooLong, InputSyntaxError):
+            return True  # it reads this text, and will say what is wrong with it
 
 
 @dataclass
