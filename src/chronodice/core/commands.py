@@ -55,7 +55,7 @@ from .args import (
 )
 from .errors import InputSyntaxError
 from .permissions import Perm
-from .text import normalize
+from .text import normalize, safe_name
 
 if TYPE_CHECKING:
     from .context import Context
@@ -372,8 +372,6 @@ class Call:
     @property
     def name(self) -> str:
         """What replies call the sender: ``.nn`` nickname, else the platform name, else the id."""
-        from .text import safe_name
-
         nick = self.view.nickname if self.view is not None else None
         return safe_name(nick or self.ctx.sender_name or self.ctx.user_id)
 
