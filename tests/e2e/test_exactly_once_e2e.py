@@ -135,3 +135,33 @@ async def test_two_processes_two_accounts_take_over_after_a_crash(tmp_path: Path
         await b.close()
         pa.stop()
         pb.stop()
+
+
+async def test_background_messages_go_out_through_the_serving_account(bot_process: BotProcess) -> None:
+    """萌E's sweeper (timeouts, the private prompts that follow) speaks through the account that
+    serves the group — here the second one to connect — never through the first bot found."""
+    a = OneBotClient(bot_process.url, self_id=111111)
+    b = OneBotClient(bot_process.url, self_id=222222)
+    await a.connect()
+    await b.connect()
+    try:
+        await b.send(".r 1d100", user=44000, expect=1)  # b serves the group from now on
+        players = (44001, 44002)
+        for user, text in ((players[0], ".moe new"), (players[1], ".moe join")):
+            await _both(a, b, text, user)
+            await asyncio.sleep(0.5)
+        await _both(a, b, ".moe timeout 10", players[0])
+        await asyncio.sleep(0.5)
+        await _both(a, b, ".moe start", players[0])
+        await asyncio.sleep(0.5)
+        before = len(b.all_calls)
+        # nobody picks a character: after 10 s the sweeper picks for them and says so
+        deadline = asyncio.get_running_loop().time() + 20
+        while not any(c.to_group and "超时" in c.text for c in b.all_calls[before:]):
+            assert asyncio.get_running_loop().time() < deadline, [c.text for c in b.all_calls]
+            await asyncio.sleep(0.25)
+        assert a.all_calls == [], [c.text for c in a.all_calls]
+        assert any(c.is_private for c in b.all_calls[before:])  # the next prompt, in private
+    finally:
+        await a.close()
+        await b.close()
