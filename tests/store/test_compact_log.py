@@ -7,7 +7,7 @@ import json
 import random
 import shutil
 import sqlite3
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +131,6 @@ async def test_database_from_main_b61d402_is_migrated_and_undo_still_works(tmp_p
     db = tmp_path / "old.db"
     shutil.copy(FIXTURES / "main_b61d402.db", db)
     before_size = db.stat().st_size
-    expected = json.loads((FIXTURES / "main_b61d402.expected.json").read_text())
     store = Store(f"sqlite+aiosqlite:///{db}")
     await store.migrate()
     try:
@@ -141,16 +140,101 @@ async def test_database_from_main_b61d402_is_migrated_and_undo_still_works(tmp_p
         con.close()
         assert patched > 30 and full <= 3, (patched, full)
         assert db.stat().st_size < before_size / 2, (db.stat().st_size, before_size)
-        for step in expected:
-            result = await store.undo("30003")
-            assert result is not None and result.command == step["command"]
-            assert list(result.restored_characters) == step["restored"]
-            state, _v = await store.load_session("30003", "timeline")
-            assert state == step["state"]
-            chars = [await store.get_character(i) for i in range(1, 5)]
-            assert {c.name: c.attributes for c in chars if c} == step["attributes"]
-        # the ended battle of the other group: its end can be undone, back to the battle
-        result = await store.undo("30004")
-        assert result is not None and result.command == ".bat end" and result.state is not None
+        await _undo_matches_the_old_code(store)
+    finally:
+        await store.close()
+
+
+async def _undo_matches_the_old_code(store: Store) -> None:
+    """``.undo`` on the migrated database gives what b61d402's own ``.undo`` gave, step by step."""
+    expected = json.loads((FIXTURES / "main_b61d402.expected.json").read_text())
+    for step in expected:
+        result = await store.undo("30003")
+        assert result is not None and result.command == step["command"]
+        assert list(result.restored_characters) == step["restored"]
+        state, _v = await store.load_session("30003", "timeline")
+        assert state == step["state"]
+        chars = [await store.get_character(i) for i in range(1, 5)]
+        assert {c.name: c.attributes for c in chars if c} == step["attributes"]
+    # the ended battle of the other group: its end can be undone, back to the battle
+    result = await store.undo("30004")
+    assert result is not None and result.command == ".bat end" and result.state is not None
+
+
+def _sqlite_rows(db: Path, table: str) -> list[dict[str, Any]]:
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in con.execute(f'SELECT * FROM "{table}"')]
+    finally:
+        con.close()
+
+
+async def test_postgres_database_from_main_b61d402_is_migrated(own_pg_url: str) -> None:
+    """The same old data, as that code wrote it on PostgreSQL (schema at revision 0002, whole
+    states in the log), is converted by the migration and ``.undo`` still gives the same steps."""
+    from sqlalchemy import JSON, Boolean, DateTime, MetaData, text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from chronodice.store.migrate import upgrade_sync
+
+    engine = create_async_engine(own_pg_url)
+    async with engine.begin() as conn:
+        for table in (  # (a database of its own: nothing to drop, kept as a guard)
+            "alembic_version",
+            "session_log",
+            "sessions",
+            "pending",
+            "nicknames",
+            "groups",
+            "group_gms",
+            "characters",
+            "bindings",
+            "claims",
+            "bot_leases",
+        ):
+            await conn.execute(text(f'DROP TABLE IF EXISTS "{table}" CASCADE'))
+        await conn.run_sync(upgrade_sync, "0002")
+        meta = MetaData()
+        await conn.run_sync(meta.reflect)
+        for table in meta.sorted_tables:
+            if table.name == "alembic_version":
+                continue
+            rows = _sqlite_rows(FIXTURES / "main_b61d402.db", table.name)
+            for row in rows:
+                for col in table.columns:
+                    v = row.get(col.name)
+                    if v is None:
+                        continue
+                    if isinstance(col.type, JSON):
+                        row[col.name] = json.loads(v)
+                    elif isinstance(col.type, DateTime):
+                        row[col.name] = datetime.fromisoformat(v).replace(tzinfo=timezone.utc)
+                    elif isinstance(col.type, Boolean):
+                        row[col.name] = bool(v)
+            if rows:
+                await conn.execute(table.insert(), rows)
+            if "id" in table.columns and rows:
+                await conn.execute(
+                    text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), :n)"),
+                    {"n": max(r["id"] for r in rows)},
+                )
+        old_log = (await conn.execute(text("SELECT count(*) FROM session_log"))).scalar_one()
+    await engine.dispose()
+    assert old_log > 30
+    store = Store(own_pg_url)
+    await store.migrate()
+    try:
+        engine = create_async_engine(own_pg_url)
+        async with engine.connect() as conn:
+            full = (
+                await conn.execute(text("SELECT count(*) FROM session_log WHERE before IS NOT NULL"))
+            ).scalar_one()
+            patched = (
+                await conn.execute(text("SELECT count(*) FROM session_log WHERE patch IS NOT NULL"))
+            ).scalar_one()
+        await engine.dispose()
+        assert patched > 30 and full <= 3, (patched, full)
+        await _undo_matches_the_old_code(store)
     finally:
         await store.close()
