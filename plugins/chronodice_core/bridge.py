@@ -33,7 +33,7 @@ def _superusers() -> set[str]:
     return {str(s) for s in get_driver().config.superusers}
 
 
-def build_context(bot: Bot, event: Event) -> Context | None:
+def build_context(event: Event) -> Context | None:
     try:
         from nonebot.adapters.onebot.v11 import GroupMessageEvent, PrivateMessageEvent
     except ImportError:  # pragma: no cover

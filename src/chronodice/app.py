@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from .core.commands import REGISTRY, Call, CommandRegistry, Routed
+from .core.commands import REGISTRY, Call, CommandRegistry, Routed, Sub
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
 from .core.limits import MAX_MESSAGE_CHARS, clip_reply
@@ -108,7 +108,11 @@ class App:
         if verdict == "group_warn":
             return [Reply.say("本群指令太多，骰娘稍后再回应")]
         spec = routed.spec
-        usage = spec.usage
+        sub: Sub | None = None
+
+        def usage() -> str:  # only an error reply needs the form
+            return sub.usage(spec.name) if sub is not None else spec.usage
+
         try:
             view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
             if view.group is not None:
@@ -116,11 +120,10 @@ class App:
                 if not view.group.enabled and not spec.works_when_off:
                     return None
             if len(text) > MAX_MESSAGE_CHARS:
-                return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage}")]
+                return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage()}")]
             sub, values = spec.select(routed.args, ctx.at_ids)
-            usage = sub.usage(spec.name)
             if sub.group_only and ctx.group_id is None:
-                return [Reply.say(f"该指令只能在群聊中使用\n格式：{usage}")]
+                return [Reply.say(f"该指令只能在群聊中使用\n格式：{usage()}")]
             if sub.perm is not Perm.ANYONE:
                 gms = view.group.gms if view.group is not None else ()
                 _require(ctx, sub.perm, sub.what, gms=gms)
@@ -140,10 +143,10 @@ class App:
         except ChronoDiceError as err:
             replies = [Reply.say(err.user_message)]
         except RecursionError:
-            replies = [Reply.say(f"输入嵌套太深，无法处理\n格式：{usage}")]
+            replies = [Reply.say(f"输入嵌套太深，无法处理\n格式：{usage()}")]
         except Exception:
             log.exception("command %s failed on %r", spec.name, text[:200])
-            replies = [Reply.say(f"处理「.{spec.name}」时出错了，已记录。请检查输入\n格式：{usage}")]
+            replies = [Reply.say(f"处理「.{spec.name}」时出错了，已记录。请检查输入\n格式：{usage()}")]
         return [_clip(r) for r in replies]
 
 

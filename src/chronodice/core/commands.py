@@ -91,10 +91,16 @@ class Sub:
     when_empty: bool = False
 
     def usage(self, root: str) -> str:
-        head = f".{root}" + (f" {self.words[0]}" if self.words else "")
-        parts = [p.usage() for p in self.params if not isinstance(p.kind, Rest) or p.label]
-        parts += [f.usage() for f in self.flags]
-        return " ".join([head, *parts])
+        # kept per root: every parse passes it along for its error message (the declarations
+        # never change after import; ``__dict__`` is written directly as the class is frozen)
+        memo: dict[str, str] = self.__dict__.setdefault("_usage_memo", {})
+        line = memo.get(root)
+        if line is None:
+            head = f".{root}" + (f" {self.words[0]}" if self.words else "")
+            parts = [p.usage() for p in self.params if not isinstance(p.kind, Rest) or p.label]
+            parts += [f.usage() for f in self.flags]
+            line = memo[root] = " ".join([head, *parts])
+        return line
 
     def help_line(self, root: str) -> str:
         line = self.usage(root)
@@ -268,6 +274,8 @@ class CommandRegistry:
 
     specs: dict[str, CommandSpec] = field(default_factory=dict)
     _roots: list[tuple[str, CommandSpec]] = field(default_factory=list)
+    _by_root: dict[str, CommandSpec] | None = field(default=None, repr=False)
+    _lengths: list[int] = field(default_factory=list, repr=False)
 
     def add(self, spec: CommandSpec) -> None:
         for root in spec.roots:
@@ -279,6 +287,7 @@ class CommandRegistry:
         self._roots = [(r, s) for r, s in self._roots if s.name != spec.name]
         self._roots.extend((r.lower(), spec) for r in spec.roots)
         self._roots.sort(key=lambda item: len(item[0]), reverse=True)
+        self._by_root = None  # the routing index is rebuilt on the next route
 
     def get(self, name: str) -> CommandSpec | None:
         """Find a spec by any of its roots, ignoring case and a leading prefix."""
@@ -297,18 +306,27 @@ class CommandRegistry:
             return None
         body = text[1:].lstrip()
         low = fold_root(body[:24]).lower()
-        for root, spec in self._roots:
-            if not low.startswith(root):
+        if self._by_root is None:
+            self._by_root = {}
+            for root, spec in self._roots:
+                self._by_root.setdefault(root, spec)
+            self._lengths = sorted({len(r) for r in self._by_root}, reverse=True)
+        for n in self._lengths:  # longest root first
+            if n > len(low):
                 continue
-            raw = body[len(root) :]
+            root = low[:n]
+            spec = self._by_root.get(root)
+            if spec is None:
+                continue
+            raw = body[n:]
             args = normalize(raw)
             nxt = raw[:1]
             if nxt and root[-1:].isascii() and root[-1:].isalnum():
                 folded = fold_root(nxt)
-                foreign = is_ascii_letter(folded) or (is_ascii_digit(folded) and len(root) < 2)
+                foreign = is_ascii_letter(folded) or (is_ascii_digit(folded) and n < 2)
                 if foreign and not spec.accepts_glued(args):
                     continue  # ``.ra``: not ``.r`` + ``a`` — maybe a shorter root, else not ours
-            return Routed(spec=spec, root=body[: len(root)], args=args, raw_args=raw.strip())
+            return Routed(spec=spec, root=body[:n], args=args, raw_args=raw.strip())
         return None
 
     def by_system(self) -> dict[str, list[CommandSpec]]:

@@ -26,6 +26,7 @@ How ``[N#][expression] [reason]`` is split (the reason is what follows the expre
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -113,6 +114,9 @@ def parse_command(args: str, *, known: Collection[str] = ()) -> ParsedCommand:
     """Split ``.r`` arguments into repeats, expression and reason (see the module docstring).
 
     ``known`` are the attribute names of the character (a lone known name is an expression).
+    Players roll the same few expressions again and again (``1d100``, ``3d6``, ``d20+力量``), so
+    the last parses are kept: the result is immutable (frozen AST nodes) and depends only on
+    the text and the known names.  Errors are not kept (they are raised again each time).
 
     >>> p = parse_command("2#d20 攻击")
     >>> p.repeats, str(p.expr), p.reason
@@ -122,6 +126,11 @@ def parse_command(args: str, *, known: Collection[str] = ()) -> ParsedCommand:
     """
     if len(args) > MAX_MESSAGE_CHARS:
         raise DiceLimitError(f"输入太长（最多{MAX_MESSAGE_CHARS}个字符）", position=MAX_MESSAGE_CHARS)
+    return _parse_command(args, frozenset(known))
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse_command(args: str, known: frozenset[str]) -> ParsedCommand:
     repeats, start = _repeat_prefix(args)
     parser = Parser(args, known=known, start=start)
     first = parser.peek()
