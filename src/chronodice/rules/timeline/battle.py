@@ -30,10 +30,11 @@ is written back to the character by the service when the battle ends or the part
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from chronodice.core.errors import IllegalAction, LimitExceeded, NotFound
+from chronodice.core.plain import plain
 
 from .character import Weapon
 from .checks import amplified, artillery, impact_for, windup
@@ -137,7 +138,7 @@ class BattleState:
     schema_version: int = SCHEMA_VERSION
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BattleState:

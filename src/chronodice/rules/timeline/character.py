@@ -8,10 +8,11 @@ All state is JSON-serialisable via :meth:`TLCharacter.to_dict` / :meth:`TLCharac
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.plain import plain
 
 from .attributes import ATTRIBUTE_KEYS
 from .modifiers import Buff, Reduction, apply_buffs, sort_buffs, sort_reductions
@@ -44,7 +45,7 @@ class Weapon:
     """Stable id (list positions change when weapons are added or deleted)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Weapon:

@@ -25,10 +25,11 @@ Decisions (MayuriBot bugs of §8 fixed):
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from chronodice.core.errors import InputSyntaxError
+from chronodice.core.plain import plain
 
 from .attributes import lookup_range, range_covers
 from .importing import parse_number
@@ -60,7 +61,7 @@ class Buff:
     type: BuffType
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Buff:
@@ -177,7 +178,7 @@ class Reduction:
     damage_type: str = ALL_TYPES
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reduction:

@@ -20,8 +20,10 @@ Decisions where MayuriBot crashes or the rules are silent (§8 bug 2/3):
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
+
+from chronodice.core.plain import plain
 
 from .attributes import ATTRIBUTE_KEYS, FIELDS, MENTAL_BASIC
 from .rounding import r0, r1, r2
@@ -66,7 +68,7 @@ class Sheet:
         return value
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Sheet:
@@ -264,7 +266,7 @@ class Resources:
     cash_origin: float
 
     def to_dict(self) -> dict[str, float]:
-        return asdict(self)
+        return plain(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Resources:
