@@ -36,7 +36,7 @@ short alias glued to Latin letters only when a keyword or a typed argument reads
 from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
-from . import characters, modifiers, weapons, checks, battle  # isort: skip
+from . import characters, modifiers, weapons, checks, battle, control  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
-__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "modifiers", "weapons"]
+__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "control", "modifiers", "weapons"]
