@@ -13,7 +13,7 @@ from typing import Any
 
 from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Pattern, Prefixed, arg, opt, rest
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import ChronoDiceError, IllegalAction
+from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
@@ -370,7 +370,10 @@ async def _target_key(call: Call, target: str | None) -> str | None:
         for p in bt.BattleState.from_dict(raw).participants:
             if p.name == target:
                 return p.key
-    rec = await _find_named(call, target)
+    try:
+        rec = await _find_named(call, target)
+    except NotFound:
+        raise NotFound(f"目标「{target}」不在战斗中（等其宣言行动后再指定）") from None
     return f"c{rec.id}"
 
 
