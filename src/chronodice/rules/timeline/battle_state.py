@@ -217,19 +217,9 @@ def settle(state: BattleState, *, start: bool = False) -> BattleState:
 
 def newly_settled(before: BattleState, after: BattleState) -> list[Action]:
     """Actions that resolved with this transition, in the order they resolve."""
-    done = [
-        a
-        for a in after.actions
-        if after.settled(a) and not (a.id < before.next_id and _was_settled(before, a.id))
-    ]
+    was = {a.id for a in before.actions if before.settled(a)}
+    done = [a for a in after.actions if a.id not in was and after.settled(a)]
     return sorted(done, key=lambda a: (a.end, a.id))
-
-
-def _was_settled(state: BattleState, action_id: int) -> bool:
-    try:
-        return state.settled(state.action(action_id))
-    except NotFound:
-        return False
 
 
 def _migrate_v1(state: BattleState) -> BattleState:

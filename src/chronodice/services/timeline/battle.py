@@ -94,7 +94,10 @@ bat = define(
     aliases=("ba",),
     summary="战斗时间轴：行动、查看、退出、结束、取消、先攻",
     detail=(
-        "行动从自己上一个行动结算时开始，中途加入者从当前战斗时间开始。\n"
+        "行动从自己上一个行动结算时开始。战斗时间=最早一个还没有宣言下一个行动的角色的时刻，"
+        "在此之前结算的行动已发生，之后的仍可取消（.bat 取消 #编号）；开场大家都只宣言了第一个行动时，"
+        "新加入者从0t开始，此后从当前战斗时间开始。>目标 指定行动对象，结算时若对方正在前摇会提示交互；"
+        "推进N：到N为止没有行动的角色等待到N。\n"
         "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM，.tlconf open 开放）；"
         ".undo 撤销最近一条时间轴操作。"
     ),
@@ -277,9 +280,13 @@ async def _record(
     fn: Callable[[bt.BattleState], tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]],
     display: view.Display,
 ) -> list[Reply]:
-    raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
-    before = bt.BattleState.from_dict(raw) if raw is not None else bt.new_battle()
-    state, action, events = await _apply_battle(call, fn, create=True)
+    def with_before(
+        s: bt.BattleState,
+    ) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.BattleState, bt.Action, list[bt.Event]]]:
+        new, (_, action, events) = fn(s)
+        return new, (s, new, action, events)
+
+    before, state, action, events = await _apply_battle(call, with_before, create=True)
     lines = []
     if any(e.kind == "join" for e in events):
         lines.append(f"[{ref.name}]{'（NPC）' if ref.npc else ''}在{display.windup(action.start)}t加入战斗")
