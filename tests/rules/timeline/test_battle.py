@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronodice.core.errors import IllegalAction, LimitExceeded
+from chronodice.core.errors import IllegalAction, LimitExceeded, NotFound
 from chronodice.rules.timeline import battle as b
+from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import Weapon
 from chronodice.rules.timeline.rounding import fmt
 
@@ -24,8 +25,10 @@ REVOLVER = Weapon(
 SCALPEL = Weapon(name="手术刀", type="amplifier", attribute="dexterity", damage=10, uid=3)
 
 
-def act(state: b.BattleState, who: b.ParticipantRef, t: float, impact: float = 10.0) -> b.BattleState:
-    state, _, _ = b.record_action(state, who, windup=t, impact=impact, attribute="strength")
+def act(
+    state: b.BattleState, who: b.ParticipantRef, t: float, impact: float = 10.0, target: str | None = None
+) -> b.BattleState:
+    state, _, _ = b.record_action(state, who, windup=t, impact=impact, attribute="strength", target=target)
     return state
 
 
@@ -233,7 +236,9 @@ def test_json_roundtrip_and_future_schema() -> None:
 
 OPS = st.lists(
     st.tuples(
-        st.sampled_from(["act", "cancel", "leave", "hp", "fire", "reload"]),
+        st.sampled_from(
+            ["act", "cancel", "leave", "hp", "fire", "reload", "cancel_id", "stun", "aim", "advance"]
+        ),
         st.integers(0, 3),
         st.floats(0, 30, allow_nan=False).map(lambda x: round(x, 2)),
     ),
@@ -242,7 +247,7 @@ OPS = st.lists(
 REFS = [JIA, YI, BING, NPC]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(OPS)
 def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None:
     s = b.new_battle()
@@ -257,11 +262,19 @@ def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None
                 s, _ = b.leave(s, ref.key)
             elif op == "hp":
                 s, _ = b.resource_event(s, ref.key, "hp", -t, max(0.0, 10 - t), 10.0)
+            elif op == "cancel_id":
+                s, _, _ = b.cancel_action(s, None, 1 + int(t * 7) % max(1, len(s.actions)))
+            elif op == "stun":
+                s, _, _ = ix.apply_control(s, 1 + int(t * 7) % max(1, len(s.actions)), ref.key, t / 3)
+            elif op == "aim":
+                s = act(s, ref, t, target=REFS[(who + 1) % 4].key)
+            elif op == "advance":
+                s, _ = b.advance(s, s.clock + t / 5)
             elif op == "fire":
                 s, _, _ = b.artillery_action(s, ref, REVOLVER, 1 + int(t) % 3)
             else:
                 s, _, _ = b.artillery_action(s, ref, REVOLVER, None)
-        except IllegalAction:
+        except (IllegalAction, NotFound):
             pass
         # every action starts where the previous one of its owner ended, never before the join
         for p in s.participants:
@@ -269,6 +282,11 @@ def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None
             for prev, nxt in itertools.pairwise(own):
                 assert nxt.start >= prev.effective_end - 1e-9
             assert 0 <= b.ammo_left(s, p.key, REVOLVER) <= 6
+            assert all(a.cancelled_at is None or a.cancelled_at >= a.start for a in own)
+            for ev in (e for e in s.events if e.kind == "stun" and e.key == p.key):
+                assert not any(
+                    ev.time <= a.start < (ev.after or 0) and a.effective_end > ev.time for a in own
+                ), "started while stunned"
             if p.status == "dead":
                 death = max(e.time for e in s.events if e.key == p.key and e.kind == "death")
                 assert all(a.cancelled or a.end <= death for a in own)

@@ -98,7 +98,8 @@ def rechain(state: BattleState, key: str, after_id: int) -> BattleState:
     for a in own[idx + 1 :]:
         start = outside_stuns(state, key, r2(prev_end))
         if start != a.start:
-            void = a.cancelled_at is not None and a.cancelled_at == a.start
+            # void stays void; one cancelled before its new start never started at all
+            void = a.cancelled_at is not None and (a.cancelled_at == a.start or a.cancelled_at < start)
             a = replace(a, start=start, cancelled_at=start if void else a.cancelled_at)
             changed[a.id] = a
         prev_end = a.effective_end

@@ -36,6 +36,15 @@ TARGET = Pattern(regex=r"[>＞→]\s*([^\s>＞→]{1,20})", label=">目标", con
 WP_ARG = OneOf(Choice({"re": RELOAD, "reload": RELOAD, "装填": RELOAD, "换弹": RELOAD}), AmountKind())
 
 
+def _encode(
+    fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]], raw: dict[str, Any] | None
+) -> tuple[dict[str, Any] | None, T]:
+    if raw is None:
+        raise IllegalAction("没有战斗数据×")
+    new, result = fn(bt.BattleState.from_dict(raw))
+    return (None if new is None else new.to_dict()), result
+
+
 async def _apply_battle(
     call: Call, fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]], *, create: bool = False
 ) -> T:
@@ -182,12 +191,29 @@ async def bat_weapon(
 async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]:
     _rec, _char, ref = await _actor(call, actor, who)
     try:
-        state = await _apply_battle(call, lambda s: _with_state(bt.leave(s, ref.key)))
+        before = await _battle(call)
+        p = before.participant(ref.key)
+        bt.leave(before, ref.key)  # refused before any card is written
     except IllegalAction:
         return [Reply.say(f"角色[{ref.name}]没有参与战斗×")]
-    p = state.participant(ref.key)
-    await _write_back_ammo(call, [p] if p else [])
-    return [Reply.say(f"角色[{ref.name}]退出战斗√")]
+    # as for `.bat end`: the ammunition goes to the card in the same logged command, so that
+    # `.undo` takes both back
+    cards = await _write_back_ammo(call, [p] if p else [])
+
+    def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.BattleState]]:
+        new, _ = bt.leave(s, ref.key)
+        return new, (s, new)
+
+    old, state = await call.app.store.apply_session(
+        call.ctx.scope,
+        SYSTEM,
+        lambda raw: _encode(fn, raw),
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        characters_before=cards,
+    )
+    notes = settle_notes(old, state, await _display(call))
+    return [Reply.say("\n".join([f"角色[{ref.name}]退出战斗√", *notes]))]
 
 
 @bat.sub(
@@ -350,10 +376,6 @@ def _pair(
 
 def _drop_events(result: tuple[bt.BattleState, float, list[bt.Event]]) -> tuple[bt.BattleState, float]:
     return result[0], result[1]
-
-
-def _with_state(result: tuple[bt.BattleState, list[bt.Event]]) -> tuple[bt.BattleState, bt.BattleState]:
-    return result[0], result[0]
 
 
 def _cancel(
