@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import random
+import re
+import shutil
+from pathlib import Path
+
 from helpers import say
 
 from chronodice.app import App
+from chronodice.core.ratelimit import FloodSettings
+from chronodice.store import Store
 
 JIA, YI = "10001", "10002"
 GM = {"roles": ("admin",)}
@@ -104,3 +111,21 @@ async def test_undo_of_bat_end_takes_back_the_ammo_on_the_card(app: App) -> None
     rec = await app.store.find_character(JIA, "甲")
     assert rec is not None and rec.data["timeline"]["weapons"][0]["current_load"] == 3
     assert "退出" not in await say(app, ".bat", user=JIA)
+
+
+async def test_a_battle_stored_by_main_b61d402_loads_on_the_new_clock(tmp_path: Path) -> None:
+    """Schema 1 (clock = the latest start declared) read from a real old database."""
+    db = tmp_path / "old.db"
+    shutil.copy(Path(__file__).parents[1] / "store" / "fixtures" / "main_b61d402.db", db)
+    store = Store(f"sqlite+aiosqlite:///{db}")
+    await store.migrate()
+    try:
+        app = App(store, random.Random(1), flood=FloodSettings(enabled=False))
+        text = await say(app, ".bat", user="10001", group="30003")
+        now = re.search(r"⏱ 战斗时间 ([0-9.]+)t", text)
+        nxt = re.search(r"▶ 下一个行动：.*（([0-9.]+)t）", text)
+        assert now and nxt and float(now.group(1)) == float(nxt.group(1)), text
+        assert "行动" in await say(app, ".bat 力量 50", user="10001", group="30003")
+        assert "撤销" in await say(app, ".undo", user="10001", group="30003")
+    finally:
+        await store.close()
