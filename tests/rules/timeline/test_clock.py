@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chronodice.core.errors import IllegalAction
 from chronodice.rules.timeline import battle as b
@@ -175,3 +178,33 @@ def test_rechain_never_breaks_a_chain() -> None:
     own = s.actions_of(P[0].key)
     for prev, nxt in itertools.pairwise(own):
         assert nxt.start == r2(prev.effective_end)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(1, 40).map(lambda x: x / 4), min_size=1, max_size=4), min_size=5, max_size=5
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_any_interleaving_after_the_first_declarations_gives_the_same_timeline(
+    chains: list[list[float]], rnd: random.Random
+) -> None:
+    """Every participant's own order kept, the first actions before anybody's second (the
+    opening), the rest typed in any order: the same timeline and the same clock."""
+
+    def play(order: list[int]) -> tuple[str, float]:
+        s = b.new_battle()
+        seen = [0] * 5
+        for who in order:
+            s = act(s, P[who], chains[who][seen[who]])
+            seen[who] += 1
+        return json.dumps(shape(s), sort_keys=True), s.clock
+
+    firsts = list(range(5))
+    rest = [who for who, chain in enumerate(chains) for _ in chain[1:]]
+    reference = play(firsts + rest)
+    for _ in range(3):
+        rnd.shuffle(firsts)
+        rnd.shuffle(rest)
+        assert play(firsts + rest) == reference
