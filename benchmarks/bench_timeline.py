@@ -1,9 +1,12 @@
 """Benchmark: ``.bat`` with a 500-action battle timeline, as text and as a picture.
 
 Builds a battle of N actions (default 500) among 8 characters (players and NPCs, with weapon
-actions, cancellations, 体力 changes and a death) through the TimeLine commands on a temp SQLite
-store, then times ``.bat`` (text), ``.bat 图`` (picture) and ``.bat 记录`` (a log page) through
-``App.dispatch``, and the renderers alone.  Prints p50/max per command, the reply length
+actions, actions aimed at somebody (interactions reported), control effects (``.bat 控制``), the
+GM cancelling older actions (``.bat 取消 #N``), 体力 changes recorded at a hit's time (``.crd … #N``)
+and a death) through the TimeLine commands on a temp SQLite
+store, then times ``.bat`` (text), ``.bat 图`` (picture), ``.bat 记录`` (a log page) and one more
+declared action (taken back with ``.undo`` each time) through ``App.dispatch``, and the renderers
+and the clock alone.  Prints p50/max per command, the reply length
 (must stay ≤ 1500 characters) and the picture's size in pixels and bytes.
 
     .venv/bin/python benchmarks/bench_timeline.py [N] [--size-only]
@@ -34,7 +37,7 @@ from chronodice.app import App  # noqa: E402
 from chronodice.core.context import Context  # noqa: E402
 from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.render import timeline as view  # noqa: E402
-from chronodice.rules.timeline.battle import BattleState  # noqa: E402
+from chronodice.rules.timeline.battle import BattleState, settle  # noqa: E402
 from chronodice.store import Store  # noqa: E402
 
 SHEET = (
@@ -76,6 +79,8 @@ async def main(n: int, size_only: bool = False) -> None:
         rng = random.Random(1)
         t0 = time.perf_counter()
         ammo = 6
+        counts = {"interaction": 0, "control": 0, "cancel": 0}
+        names = [f"角色{i + 1}" for i in range(5)] + [f"NPC{i + 1}" for i in range(3)]
         for k in range(n):
             actor = rng.randrange(8)
             if actor < 5:
@@ -86,16 +91,28 @@ async def main(n: int, size_only: bool = False) -> None:
                 cmd = ".bat wp re" if ammo == 0 else ".bat wp 2"
                 ammo = 6 if ammo == 0 else ammo - 2
             else:
-                cmd = f".bat {prefix}{rng.choice(['力量', '敏捷', '智力'])} {rng.randint(10, 200)} 第{k}招"
-            await app.dispatch(ctx(user), cmd)
+                aim = f" >{names[rng.randrange(8)]}" if k >= 16 and k % 2 else ""
+                cmd = (
+                    f".bat {prefix}{rng.choice(['力量', '敏捷', '智力'])} {rng.randint(10, 200)}{aim} 第{k}招"
+                )
+            replies = await app.dispatch(ctx(user), cmd) or []
+            counts["interaction"] += sum(r.text.count("⚔ 交互") for r in replies)
             if k % 50 == 25:
-                await app.dispatch(ctx(players[1 + k % 4]), ".crd hp -5")
+                await app.dispatch(ctx(players[1 + k % 4]), f".crd hp -5 #{max(1, k - 20)}")
+            if k % 40 == 30:
+                replies = await app.dispatch(ctx(GM), f".bat 控制 #{k - 12} 意志") or []
+                counts["control"] += any("被行动" in r.text for r in replies)
+            if k % 30 == 20:
+                replies = await app.dispatch(ctx(GM), f".bat 取消 #{k - 2}") or []
+                counts["cancel"] += any("取消行动" in r.text for r in replies)
         build = time.perf_counter() - t0
         raw, _ = await store.load_session(GROUP, "timeline")
         state = BattleState.from_dict(raw or {})
         print(
             f"built a battle of {len(state.actions)} actions, {len(state.events)} events, "
-            f"{len(state.participants)} characters in {build:.1f}s ({build / n * 1000:.1f} ms/command)"
+            f"{len(state.participants)} characters in {build:.1f}s ({build / n * 1000:.1f} ms/command); "
+            f"clock {state.clock:g}t, {counts['interaction']} interactions reported, "
+            f"{counts['control']} controls, {counts['cancel']} GM cancels of older actions"
         )
         await store.close()  # checkpoints the WAL into the file
         db = Path(tmp) / "bench.db"
@@ -132,11 +149,19 @@ async def main(n: int, size_only: bool = False) -> None:
                 f"text {len(reply.text)} chars{size}"
             )
             assert len(reply.text) <= 1500
+        times = []
+        for _ in range(10):  # one more declared action at N, then .undo (not timed)
+            t0 = time.perf_counter()
+            await app.dispatch(ctx(players[2]), ".bat 力量 50 >NPC1")
+            times.append((time.perf_counter() - t0) * 1000)
+            await app.dispatch(ctx(GM), ".undo")
+        rows.append(f"{'.bat 力量 50':<12} p50 {statistics.median(times):7.1f} ms  max {max(times):7.1f} ms")
         display = view.Display()
         for label, fn in (
             ("render text", lambda: view.timeline_text(state, display)),
             ("render png", lambda: view.timeline_image(state, display)),
             ("state load", lambda: BattleState.from_dict(raw or {})),
+            ("clock", lambda: settle(state)),
         ):
             times = []
             for _ in range(5):

@@ -47,25 +47,25 @@ async def test_three_character_battle_survives_a_restart(bot_process: BotProcess
         await c.group(".bat wp 3", user=YI, expect=1)  # 1.5 → 3.0, magazine empty
         assert "没有足够的弹药× 当前弹药: 0/6" in await c.group(".bat wp 1", user=YI, expect=1)
         text = await c.group(".bat wp re", user=YI, expect=1)
-        assert "整备中..." in text and "⏱ 战斗时间 3.0t" in text
+        assert "整备中..." in text and "⏱ 战斗时间 7.0t" in text  # 乙 decides again at 7
         bot_process.kill()  # SIGKILL in the middle of the battle
 
     bot_process.start()
     async with OneBotClient(bot_process.url) as c:
         text = await c.group(".bat", user=JIA, expect=1)
-        assert "⏱ 战斗时间 3.0t｜行动5个" in text
+        assert "⏱ 战斗时间 7.0t｜行动5个" in text
         assert "乙 : 18.0\n7.0t (4.0t) : 整备中..." in text
         assert "哥布林[NPC] : 87.5" in text
         # -- a late joiner starts at the battle clock, not at 0
         text = await c.group(".bat 敏捷 87.5", user=BING, expect=1)
-        assert "[丙]在3.0t加入战斗" in text and "3.0t → 13.0t" in text
+        assert "[丙]在7.0t加入战斗" in text and "7.0t → 17.0t" in text
         # -- 甲 cancels the punch during its windup
-        assert "[甲]取消行动#1于3.0t√" in await c.group(".bat 取消", user=JIA, expect=1)
+        assert "[甲]取消行动#1于7.0t√" in await c.group(".bat 取消", user=JIA, expect=1)
         text = await c.group(".bat 敏捷 35", user=JIA, expect=1)
-        assert "3.0t → 7.0t" in text
+        assert "7.0t → 11.0t" in text
         # -- damage with defence: 100d at level 10 halves it
         text = await c.group(".crd hp -200 物理", user=YI, expect=1)
-        assert "[体力]变更: [↓]-100.0\n150.0→50.0/150.0" in text and "已记入时间轴 @3.0t" in text
+        assert "[体力]变更: [↓]-100.0\n150.0→50.0/150.0" in text and "已记入时间轴 @7.0t" in text
         # -- the NPC dies
         text = await c.group(".crd hp -100", user=GM, role="admin", expect=1)
         assert "哥布林的体力降至0，角色死亡" in text
@@ -76,7 +76,7 @@ async def test_three_character_battle_survives_a_restart(bot_process: BotProcess
         calls = await c.send(".bat 图", user=JIA, expect=1)
         assert calls[0].has_image
         log = await c.group(".bat 记录 1", user=JIA, expect=1)
-        assert re.search(r"#1 甲 0\.0→20\.0t .*取消@3\.0t", log), log
+        assert re.search(r"#1 甲 0\.0→20\.0t .*取消@7\.0t", log), log
         # -- only the GM ends the battle; ammo goes back to the character
         assert "只有" in await c.group(".bat end", user=JIA, expect=1)
         assert "战斗结束，时间轴归位√" in await c.group(".bat end", user=GM, role="admin", expect=1)

@@ -256,21 +256,21 @@ async def test_battle_late_join_cancel_npc_death_undo(app: App) -> None:
     assert "没有战斗数据×" in await say(app, ".bat")
     await say(app, ".bat 力量 175", user="10001")  # 0 → 20
     await say(app, ".bat 力量 350", user="10002")  # 0 → 40
-    text = await say(app, ".bat 敏捷 87.5", user="10001")  # 20 → 30, clock 20
-    assert "⏱ 战斗时间 20.0t" in text and "▶ 下一个行动：甲（30.0t）" in text
+    text = await say(app, ".bat 敏捷 87.5", user="10001")  # 20 → 30: nobody decides before 30
+    assert "⏱ 战斗时间 30.0t" in text and "▶ 下一个行动：甲（30.0t）" in text
     # the GM's NPC joins mid-battle at the battle clock
     await say(app, ".chr 1", user="99999")
     text = await say(app, ".bat 哥布林:力量 43.75", user="99999", **GM)
-    assert "[哥布林]（NPC）在20.0t加入战斗" in text
+    assert "[哥布林]（NPC）在30.0t加入战斗" in text
     # 乙 cancels the 40 t action during its windup
     text = await say(app, ".bat 取消", user="10002")
-    assert "取消行动#2于20.0t√" in text
+    assert "取消行动#2于30.0t√" in text
     assert "乙 : 0.0" in await say(app, ".bat")
     # acting for someone else is GM-only
     assert "只有" in await say(app, ".bat 甲:力量 10", user="10002")
     # damage shows on the timeline; 0 体力 is a death
     text = await say(app, ".crd hp -999", user="10002")
-    assert "角色死亡" in text and "已记入时间轴 @20.0t" in text
+    assert "角色死亡" in text and "已记入时间轴 @30.0t" in text
     assert "乙 : 0.0 ☠死亡" in await say(app, ".bat")
     assert "已经死亡" in await say(app, ".bat 力量 10", user="10002")
     # the GM hurts the NPC by name and a player by @; players may not hurt each other

@@ -196,6 +196,8 @@ def event_summary(e: Event, p: Participant | None) -> str | None:
         return f"@{t}t {who} 先攻：其他角色从{fmt(e.after or 0)}t开始行动"
     if e.kind == "advance":
         return f"战斗时间推进到{fmt(e.after or 0)}t"
+    if e.kind == "stun":
+        return f"@{t}t 💫 {who} 被行动#{e.ref}控制至{fmt(e.after or 0)}t"
     return None
 
 

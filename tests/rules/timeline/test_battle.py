@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronodice.core.errors import IllegalAction, LimitExceeded
+from chronodice.core.errors import IllegalAction, LimitExceeded, NotFound
 from chronodice.rules.timeline import battle as b
+from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import Weapon
 from chronodice.rules.timeline.rounding import fmt
 
@@ -24,8 +25,10 @@ REVOLVER = Weapon(
 SCALPEL = Weapon(name="手术刀", type="amplifier", attribute="dexterity", damage=10, uid=3)
 
 
-def act(state: b.BattleState, who: b.ParticipantRef, t: float, impact: float = 10.0) -> b.BattleState:
-    state, _, _ = b.record_action(state, who, windup=t, impact=impact, attribute="strength")
+def act(
+    state: b.BattleState, who: b.ParticipantRef, t: float, impact: float = 10.0, target: str | None = None
+) -> b.BattleState:
+    state, _, _ = b.record_action(state, who, windup=t, impact=impact, attribute="strength", target=target)
     return state
 
 
@@ -64,56 +67,60 @@ def test_rule_book_combat_table() -> None:
 def test_rule_book_a_12t_b_20t() -> None:
     s = act(act(b.new_battle(), YI, 12, 250), BING, 20, 310)
     assert b.next_up(s) == (12.0, [s.participant(YI.key)])
-    s = act(s, YI, 6)
-    assert s.clock == 12.0
-    assert [a.end for a in b.pending(s)] == [18.0, 20.0]
-    assert s.actions[0].resolved(s.clock) and not s.actions[1].resolved(s.clock)
+    s = act(s, YI, 6)  # 乙 decided again at 12: nobody needs to decide before 18
+    assert s.clock == 18.0
+    assert [a.end for a in b.pending(s)] == [20.0]
+    assert s.settled(s.actions[0]) and s.settled(s.actions[2]) and not s.settled(s.actions[1])
 
 
 def test_late_joiner_starts_at_the_battle_clock() -> None:
     s = act(act(b.new_battle(), JIA, 10), YI, 15)
     s = act(s, BING, 4)  # still the opening: joins at 0
-    assert s.actions[-1].start == 0.0
-    s = act(s, JIA, 5)  # 甲 decides at 10: the clock is 10
+    assert s.actions[-1].start == 0.0 and s.clock == 0.0
+    s = act(s, JIA, 5)  # 甲's second action closes the opening: 丙 has nothing after 4
+    assert s.clock == 4.0
     s, action, events = b.record_action(s, NPC, windup=2, impact=5)
-    assert action.start == 10.0 and events[0].kind == "join" and events[0].time == 10.0
+    assert action.start == 4.0 and events[0].kind == "join" and events[0].time == 4.0
 
 
 def test_cancel_during_windup() -> None:
     s = act(act(b.new_battle(), JIA, 10, 100), YI, 20, 300)
-    s = act(s, JIA, 5)  # clock 10; 乙's action 0→20 is in its windup
+    s = act(s, JIA, 5)  # clock 15; 乙's action 0→20 is in its windup
     s, cancelled, events = b.cancel_action(s, YI.key)
-    assert cancelled.cancelled_at == 10.0 and events[0].ref == cancelled.id
-    assert s.free_at(YI.key) == 10.0 and s.total_impact(YI.key) == 0.0
+    assert cancelled.cancelled_at == 15.0 and events[0].ref == cancelled.id
+    assert s.free_at(YI.key) == 15.0 and s.total_impact(YI.key) == 0.0
     s = act(s, YI, 2)
-    assert s.actions[-1].start == 10.0
+    assert s.actions[-1].start == 15.0
 
 
 def test_cancel_chained_action_then_earlier_one_is_resolved() -> None:
-    s = act(act(b.new_battle(), JIA, 10), YI, 30)
-    s = act(s, JIA, 5)  # 10 → 15, clock 10
-    s = act(s, JIA, 5)  # 15 → 20, clock 15
-    s = act(s, JIA, 5)  # 20 → 25, clock 20
+    s = act(act(b.new_battle(), JIA, 10), YI, 22)
+    s = act(s, JIA, 5)  # 10 → 15, clock 15
+    s = act(s, JIA, 5)  # 15 → 20, clock 20
+    s = act(s, JIA, 5)  # 20 → 25, clock 22 (乙 decides at 22)
+    assert s.clock == 22.0
     s, c, _ = b.cancel_action(s, JIA.key)
-    assert c.cancelled_at == 20.0 and s.free_at(JIA.key) == 20.0
+    assert c.cancelled_at == 22.0 and s.free_at(JIA.key) == 22.0
     with pytest.raises(IllegalAction, match="已在20t结算"):
-        b.cancel_action(s, JIA.key)  # 15 → 20 resolves at the clock (right-closed)
-    s, c, _ = b.cancel_action(s, YI.key)  # 乙 0 → 30 is still winding up
-    assert c.cancelled_at == 20.0
+        b.cancel_action(s, JIA.key)  # 15 → 20 resolved before the clock
+    with pytest.raises(IllegalAction, match="已在22t结算"):
+        b.cancel_action(s, YI.key)  # 乙 0 → 22 resolves at the clock (right-closed)
 
 
 def test_cannot_cancel_resolved() -> None:
     s = act(act(b.new_battle(), JIA, 4), YI, 10)
-    s = act(s, JIA, 4)  # clock 4: 甲's first resolved
-    s, _, _ = b.cancel_action(s, JIA.key)
-    with pytest.raises(IllegalAction, match="已在4t结算"):
+    s = act(s, JIA, 4)  # 甲 4 → 8; nothing can happen before 8, so the clock is 8
+    assert s.clock == 8.0
+    with pytest.raises(IllegalAction, match="行动#3已在8t结算"):
         b.cancel_action(s, JIA.key)
+    s, c, _ = b.cancel_action(s, YI.key)  # 乙 0 → 10 is in its windup at 8
+    assert c.cancelled_at == 8.0
     with pytest.raises(IllegalAction, match="没有可以取消"):
         b.cancel_action(s, BING.key)
 
 
 def test_artillery_ammo_reload_and_cancel_refund() -> None:
-    s = act(b.new_battle(), YI, 100)
+    s = act(act(b.new_battle(), YI, 100), BING, 1)  # 丙 decides next at 1: 甲's actions stay open
     s, fire, _ = b.artillery_action(s, JIA, REVOLVER, 3)
     assert (fire.impact, fire.windup, b.ammo_left(s, JIA.key, REVOLVER)) == (9.0, 1.5, 3)
     with pytest.raises(IllegalAction, match="没有足够的弹药× 当前弹药: 3/6"):
@@ -156,11 +163,11 @@ def test_initiative_passive_side_starts_at_half_windup() -> None:
 
 def test_death_cancels_pending_and_blocks_actions() -> None:
     s = act(act(b.new_battle(), JIA, 10), YI, 30)
-    s = act(s, JIA, 5)
+    s = act(s, JIA, 5)  # clock 15
     s, events = b.resource_event(s, YI.key, "hp", -150, 0.0, 150.0)
-    assert [e.kind for e in events] == ["hp", "death"]
+    assert [e.kind for e in events] == ["hp", "death"] and events[1].time == 15.0
     assert s.participant(YI.key).status == "dead"
-    assert s.actions_of(YI.key)[0].cancelled_at == 10.0
+    assert s.actions_of(YI.key)[0].cancelled_at == 15.0
     with pytest.raises(IllegalAction, match="已经死亡"):
         act(s, YI, 1)
     assert b.next_up(s)[1] == [s.participant(JIA.key)]
@@ -180,8 +187,8 @@ def test_leave_and_rejoin() -> None:
     assert events[0].kind == "out" and s.actions_of(YI.key)[0].cancelled
     with pytest.raises(IllegalAction):
         b.leave(s, YI.key)
-    s = act(s, YI, 1)
-    assert s.actions_of(YI.key)[-1].start == 10.0 and s.participant(YI.key).status == "active"
+    s = act(s, YI, 1)  # back at the clock (甲 decides at 15)
+    assert s.actions_of(YI.key)[-1].start == 15.0 and s.participant(YI.key).status == "active"
 
 
 def test_npc_on_the_same_timeline() -> None:
@@ -229,7 +236,9 @@ def test_json_roundtrip_and_future_schema() -> None:
 
 OPS = st.lists(
     st.tuples(
-        st.sampled_from(["act", "cancel", "leave", "hp", "fire", "reload"]),
+        st.sampled_from(
+            ["act", "cancel", "leave", "hp", "fire", "reload", "cancel_id", "stun", "aim", "advance"]
+        ),
         st.integers(0, 3),
         st.floats(0, 30, allow_nan=False).map(lambda x: round(x, 2)),
     ),
@@ -238,7 +247,7 @@ OPS = st.lists(
 REFS = [JIA, YI, BING, NPC]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(OPS)
 def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None:
     s = b.new_battle()
@@ -253,21 +262,40 @@ def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None
                 s, _ = b.leave(s, ref.key)
             elif op == "hp":
                 s, _ = b.resource_event(s, ref.key, "hp", -t, max(0.0, 10 - t), 10.0)
+            elif op == "cancel_id":
+                s, _, _ = b.cancel_action(s, None, 1 + int(t * 7) % max(1, len(s.actions)))
+            elif op == "stun":
+                s, _, _ = ix.apply_control(s, 1 + int(t * 7) % max(1, len(s.actions)), ref.key, t / 3)
+            elif op == "aim":
+                s = act(s, ref, t, target=REFS[(who + 1) % 4].key)
+            elif op == "advance":
+                s, _ = b.advance(s, s.clock + t / 5)
             elif op == "fire":
                 s, _, _ = b.artillery_action(s, ref, REVOLVER, 1 + int(t) % 3)
             else:
                 s, _, _ = b.artillery_action(s, ref, REVOLVER, None)
-        except IllegalAction:
+        except (IllegalAction, NotFound):
             pass
         # every action starts where the previous one of its owner ended, never before the join
         for p in s.participants:
             own = s.actions_of(p.key)
             for prev, nxt in itertools.pairwise(own):
                 assert nxt.start >= prev.effective_end - 1e-9
-            assert all(a.start <= s.clock + 1e-9 for a in own)
             assert 0 <= b.ammo_left(s, p.key, REVOLVER) <= 6
+            assert all(a.cancelled_at is None or a.cancelled_at >= a.start for a in own)
+            for ev in (e for e in s.events if e.kind == "stun" and e.key == p.key):
+                assert not any(
+                    ev.time <= a.start < (ev.after or 0) and a.effective_end > ev.time for a in own
+                ), "started while stunned"
             if p.status == "dead":
-                assert all(a.cancelled or a.end <= s.clock for a in own)
+                death = max(e.time for e in s.events if e.key == p.key and e.kind == "death")
+                assert all(a.cancelled or a.end <= death for a in own)
+        # now and next agree: nobody living decides before the clock, somebody decides at it
+        nxt = b.next_up(s)
+        if s.started and nxt is not None:
+            assert nxt[0] == s.clock
+        elif nxt is not None:
+            assert s.clock == 0.0 and nxt[0] >= 0.0
         assert [a.id for a in s.actions] == list(range(1, len(s.actions) + 1))
         assert len({e.id for e in s.events}) == len(s.events)
     assert roundtrip(s) == s

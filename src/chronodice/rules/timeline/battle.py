@@ -1,28 +1,39 @@
-"""The battle timeline (战斗时间轴) as a pure state machine.
+"""The battle timeline (战斗时间轴) as a pure state machine, on the rule book's clock.
 
 State is a frozen :class:`BattleState` (JSON via ``to_dict``/``from_dict``, ``schema_version``);
 every transition returns a new state plus the :class:`Event` records it produced.  Unlike
 MayuriBot (one row per character, later actions overwrite earlier ones, late joiners at t 0),
-every action is kept and the battle has a clock.
+every action is kept and the battle has a clock.  Interactions and control effects are in
+:mod:`.interactions`.
 
-Time model (rule book 时间轴; ``rules/timeline.md`` §6):
+The clock (rule book 战斗/时间轴: 先结束准备的角色会先进行结算与判定并紧接着决定第二个行为):
 
 * a participant's actions are chained: each starts when the previous one resolves (or was
   cancelled), the first at the moment the participant joined — typing order in the chat does
-  not matter, as MayuriBot's users expect;
-* the battle clock (:attr:`BattleState.clock`) is the latest moment at which anybody decided an
-  action (the largest start time recorded), moved on explicitly by the GM with :func:`advance`.
-  Everything at or before the clock has happened: an action *resolves* when the clock reaches its
-  end, actions are (left-open, right-closed] (``start < t ≤ end``);
-* a late joiner starts at the clock; at the opening (nothing decided after 0) that is t 0;
-* who acts next: the living participants whose chain ends earliest (:func:`next_up`);
-* cancelling (the book: 玩家可以在前摇阶段取消一个行为) is allowed for a participant's latest
-  action while it has not resolved: it ends at the clock (or never starts, if it starts later),
-  its impact is void and unspent ammunition comes back;
+  not matter;
+* **the battle is at the earliest moment at which some living participant has no declared
+  action** (:attr:`BattleState.clock` = the smallest :meth:`BattleState.free_at`).  Everything
+  resolving at or before the clock is *settled* (right-closed: an action resolving exactly at
+  the clock has happened); everything after it is still open and can be cancelled;
+* **the opening** (``started`` false): while everybody is only declaring a first action nothing
+  has happened yet — the clock reads 0, nothing is settled and every newcomer starts at 0 (as in
+  the book: 战斗开始时，所有角色同时决定行为).  The opening closes at the first second action of
+  anybody (their first one resolved), a 体力/意志 change, a control effect or a 推进.  After that a
+  newcomer joins at the clock.  Reading where the book is silent: a participant who was there
+  from the start but types their first action after the opening closed joins at the clock too
+  (the bot cannot know); the GM can place them with ``.undo`` and re-typing before the close;
+* cancelling (book: 玩家可以在前摇阶段取消一个行为): any unresolved action (``end > clock``) of
+  one's own (the GM: anybody's).  In its windup it stops at the clock; one not started yet is
+  void.  The participant's later actions move up so that the chain stays unbroken;
+* ``推进 T`` (GM): time passes to ``T`` — every living participant with nothing declared until
+  ``T`` waits until ``T`` (:attr:`Participant.ready_at`), so afterwards the clock is exactly
+  ``T`` and "next action" is at ``T`` or later (never in the past);
+* 体力/意志 changes are recorded at the clock, or at the moment a given action resolved (the
+  hit of ``#3`` at 4.36t is recorded at 4.36t); one cannot be recorded after the clock;
+* 体力 or 意志 reaching 0 kills the participant (book 死亡) at that moment: their actions
+  unresolved then are cancelled (one in its windup stops there, later ones are void);
 * 先攻 (:func:`set_initiative`): the passive side may start only when the attacker's first
-  windup is half done: every other participant starts at ``start + T/2``;
-* 体力 or 意志 reaching 0 kills the participant (book 死亡): the death is recorded at the clock
-  and their unresolved actions are cancelled.
+  windup is half done: every other participant starts at ``start + T/2``.
 
 Ammunition of artillery weapons lives in the battle while it runs (so ``.undo`` restores it) and
 is written back to the character by the service when the battle ends or the participant leaves.
@@ -30,166 +41,29 @@ is written back to the character by the service when the battle ends or the part
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal
 
-from chronodice.core.errors import IllegalAction, LimitExceeded, NotFound
-from chronodice.core.plain import plain
+from chronodice.core.errors import IllegalAction, LimitExceeded
 
-from .character import Weapon
-from .checks import amplified, artillery, impact_for, windup
-from .rounding import r1, r2
+from .battle_state import (
+    SCHEMA_VERSION,
+    Action,
+    BattleState,
+    Event,
+    EventKind,
+    Participant,
+    ParticipantRef,
+    Status,
+    new_battle,
+    newly_settled,
+    outside_stuns,
+    settle,
+)
+from .rounding import fmt, r2
 
-SCHEMA_VERSION = 1
 MAX_ACTIONS = 2000
 MAX_PARTICIPANTS = 60
-
-Status = Literal["active", "out", "dead"]
-EventKind = Literal["join", "hp", "mp", "death", "out", "cancel", "initiative", "advance"]
-
-
-@dataclass(frozen=True)
-class ParticipantRef:
-    """Who acts: a character (a player's, or a GM's NPC)."""
-
-    character_id: int
-    name: str
-    owner_id: str
-    npc: bool = False
-
-    @property
-    def key(self) -> str:
-        return f"c{self.character_id}"
-
-
-@dataclass(frozen=True)
-class Participant:
-    key: str
-    name: str
-    owner_id: str
-    character_id: int
-    npc: bool = False
-    joined_at: float = 0.0
-    status: Status = "active"
-    ammo: dict[str, int] = field(default_factory=dict)
-    """Weapon uid → rounds left, while the battle runs."""
-
-
-@dataclass(frozen=True)
-class Action:
-    """One declared action.  ``weapon`` is a snapshot (name, type, note, uid, ammo before/after)."""
-
-    id: int
-    key: str
-    start: float
-    windup: float
-    impact: float
-    attribute: str = ""
-    note: str = ""
-    kind: Literal["act", "reload"] = "act"
-    weapon: dict[str, Any] | None = None
-    cancelled_at: float | None = None
-
-    @property
-    def end(self) -> float:
-        return r2(self.start + self.windup)
-
-    @property
-    def cancelled(self) -> bool:
-        return self.cancelled_at is not None
-
-    @property
-    def effective_end(self) -> float:
-        return self.cancelled_at if self.cancelled_at is not None else self.end
-
-    def resolved(self, clock: float) -> bool:
-        return not self.cancelled and self.end <= clock
-
-    def active_at(self, t: float) -> bool:
-        """(left-open, right-closed]: in its windup or resolving at ``t``."""
-        return not self.cancelled and self.start < t <= self.end
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened at ``time`` other than an action (join, 体力 change, death …)."""
-
-    id: int
-    key: str
-    time: float
-    kind: EventKind
-    delta: float = 0.0
-    after: float | None = None
-    full: float | None = None
-    ref: int | None = None
-    """The action concerned (cancel)."""
-
-
-@dataclass(frozen=True)
-class BattleState:
-    clock: float = 0.0
-    participants: tuple[Participant, ...] = ()
-    actions: tuple[Action, ...] = ()
-    events: tuple[Event, ...] = ()
-    next_id: int = 1
-    """Next action number (``#1``, ``#2`` … as players see them)."""
-    next_event: int = 1
-    initiative: dict[str, Any] | None = None
-    schema_version: int = SCHEMA_VERSION
-
-    def to_dict(self) -> dict[str, Any]:
-        return plain(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BattleState:
-        if int(data.get("schema_version", 1)) > SCHEMA_VERSION:
-            raise IllegalAction("战斗数据来自更新版本的骰娘，无法读取")
-        return cls(
-            clock=float(data.get("clock", 0.0)),
-            participants=tuple(Participant(**p) for p in data.get("participants", [])),
-            actions=tuple(Action(**a) for a in data.get("actions", [])),
-            events=tuple(Event(**e) for e in data.get("events", [])),
-            next_id=int(data.get("next_id", 1)),
-            next_event=int(data.get("next_event", 1)),
-            initiative=data.get("initiative"),
-            schema_version=SCHEMA_VERSION,
-        )
-
-    # ------------------------------------------------------------------ queries
-    def participant(self, key: str) -> Participant | None:
-        for p in self.participants:
-            if p.key == key:
-                return p
-        return None
-
-    def actions_of(self, key: str) -> list[Action]:
-        return [a for a in self.actions if a.key == key]
-
-    def action(self, action_id: int) -> Action:
-        for a in self.actions:
-            if a.id == action_id:
-                return a
-        raise NotFound(f"时间轴上没有行动#{action_id}")
-
-    def free_at(self, key: str) -> float:
-        """When ``key`` decides its next action: the end of its chain (MayuriBot's 累计时间)."""
-        p = self.participant(key)
-        base = p.joined_at if p else self.clock
-        own = self.actions_of(key)
-        if own:
-            base = max(base, own[-1].effective_end)
-        return base
-
-    def total_impact(self, key: str) -> float:
-        """Sum of the impacts of the participant's actions that were not cancelled (r1)."""
-        return r1(sum(a.impact for a in self.actions_of(key) if not a.cancelled))
-
-    def living(self) -> list[Participant]:
-        return [p for p in self.participants if p.status == "active"]
-
-
-def new_battle() -> BattleState:
-    return BattleState()
 
 
 # ---------------------------------------------------------------------- helpers
@@ -197,14 +71,44 @@ def _replace_participant(state: BattleState, p: Participant) -> BattleState:
     return replace(state, participants=tuple(p if q.key == p.key else q for q in state.participants))
 
 
-def _event(state: BattleState, key: str, kind: EventKind, **kw: Any) -> tuple[BattleState, Event]:
-    ev = Event(id=state.next_event, key=key, time=state.clock, kind=kind, **kw)
+def _replace_actions(state: BattleState, changed: dict[int, Action]) -> BattleState:
+    if not changed:
+        return state
+    return replace(state, actions=tuple(changed.get(a.id, a) for a in state.actions))
+
+
+def _event(
+    state: BattleState, key: str, kind: EventKind, *, time: float | None = None, **kw: Any
+) -> tuple[BattleState, Event]:
+    at = state.clock if time is None else time
+    ev = Event(id=state.next_event, key=key, time=at, kind=kind, **kw)
     return replace(state, events=(*state.events, ev), next_event=state.next_event + 1), ev
 
 
+def rechain(state: BattleState, key: str, after_id: int) -> BattleState:
+    """Lay ``key``'s actions declared after ``after_id`` end to end again (after a cancel or a
+    delay), none starting inside a stun.  A void action (cancelled before it started) moves
+    with its place in the chain."""
+    own = state.actions_of(key)
+    idx = next((i for i, a in enumerate(own) if a.id == after_id), None)
+    if idx is None:
+        return state
+    changed: dict[int, Action] = {}
+    prev_end = own[idx].effective_end
+    for a in own[idx + 1 :]:
+        start = outside_stuns(state, key, r2(prev_end))
+        if start != a.start:
+            # void stays void; one cancelled before its new start never started at all
+            void = a.cancelled_at is not None and (a.cancelled_at == a.start or a.cancelled_at < start)
+            a = replace(a, start=start, cancelled_at=start if void else a.cancelled_at)
+            changed[a.id] = a
+        prev_end = a.effective_end
+    return _replace_actions(state, changed)
+
+
 def join_time(state: BattleState, key: str) -> float:
-    """Where a newcomer starts: the clock, but not before the passive start of a 先攻."""
-    t = state.clock
+    """Where a newcomer starts: 0 in the opening, else the clock; not before a 先攻's passive start."""
+    t = state.clock if state.started else 0.0
     if state.initiative and state.initiative["key"] != key:
         t = max(t, float(state.initiative["passive_start"]))
     return t
@@ -233,18 +137,19 @@ def ensure_participant(state: BattleState, ref: ParticipantRef) -> tuple[BattleS
         state = replace(state, participants=(*state.participants, fresh))
     else:
         state = _replace_participant(state, fresh)
-    state, ev = _event(state, ref.key, "join")
+    state, ev = _event(state, ref.key, "join", time=t)
     return state, [ev]
 
 
-def _cancel_pending(state: BattleState, key: str) -> BattleState:
-    """Cancel every unresolved action of ``key`` at the clock (death, leaving)."""
-    actions = []
-    for a in state.actions:
-        if a.key == key and not a.cancelled and a.end > state.clock:
-            a = replace(a, cancelled_at=max(a.start, state.clock))
-        actions.append(a)
-    return replace(state, actions=tuple(actions))
+def _cut(state: BattleState, key: str, t: float) -> BattleState:
+    """Cancel every action of ``key`` unresolved at ``t`` (death, leaving): one in its windup
+    stops at ``t``, later ones are void."""
+    changed = {
+        a.id: replace(a, cancelled_at=max(a.start, t))
+        for a in state.actions
+        if a.key == key and not a.cancelled and a.end > t
+    }
+    return _replace_actions(state, changed)
 
 
 # ---------------------------------------------------------------------- transitions
@@ -258,11 +163,19 @@ def record_action(
     note: str = "",
     kind: Literal["act", "reload"] = "act",
     weapon: dict[str, Any] | None = None,
+    target: str | None = None,
 ) -> tuple[BattleState, Action, list[Event]]:
-    """Append an action at the end of ``ref``'s chain (joining first if needed)."""
+    """Append an action at the end of ``ref``'s chain (joining first if needed).
+
+    A second action closes the opening: its author's first one has resolved."""
     if len(state.actions) >= MAX_ACTIONS:
         raise LimitExceeded(f"本场战斗的行动已达上限{MAX_ACTIONS}个，请 .bat end 结束后重新开始")
+    if target is not None:
+        aim = state.participant(target)
+        if aim is not None and aim.status == "dead":
+            raise IllegalAction(f"目标[{aim.name}]已经死亡")
     state, events = ensure_participant(state, ref)
+    before = [a for a in state.actions_of(ref.key) if not (a.cancelled and a.cancelled_at == a.start)]
     start = state.free_at(ref.key)
     action = Action(
         id=state.next_id,
@@ -274,126 +187,49 @@ def record_action(
         note=note,
         kind=kind,
         weapon=weapon,
+        target=target,
     )
-    state = replace(
-        state,
-        actions=(*state.actions, action),
-        next_id=state.next_id + 1,
-        clock=max(state.clock, start),
-    )
-    return state, action, events
+    state = replace(state, actions=(*state.actions, action), next_id=state.next_id + 1)
+    return settle(state, start=bool(before)), action, events
 
 
-def attribute_action(
-    state: BattleState,
-    ref: ParticipantRef,
-    attribute: str,
-    value: float,
-    *,
-    impact: float | None = None,
-    time: float | None = None,
-    note: str = "",
+def cancel_action(
+    state: BattleState, key: str | None, action_id: int | None = None
 ) -> tuple[BattleState, Action, list[Event]]:
-    """``.bat 属性 I`` (F13) or ``.bat 属性 Tt`` (F14); MayuriBot stores impact r1."""
-    if (impact is None) == (time is None):
-        raise IllegalAction("请给出影响数值或前摇时间（如 150 或 10t）")
-    if impact is not None:
-        t, i = windup(impact, value), impact
+    """Cancel an unresolved action: ``action_id`` (of ``key``, or anybody's when ``key`` is
+    None — the GM), else ``key``'s latest unresolved one.
+
+    In its windup it stops at the clock; not started yet, it is void.  The owner's later actions
+    move up; unspent ammunition comes back when no later action used that weapon."""
+    if action_id is not None:
+        target = state.action(action_id)
+        if key is not None and target.key != key:
+            raise IllegalAction(f"行动#{action_id}不是你的行动×")
     else:
-        assert time is not None
-        t, i = r2(time), impact_for(time, value)
-    return record_action(state, ref, windup=t, impact=r1(i), attribute=attribute, note=note)
-
-
-def amplifier_action(
-    state: BattleState,
-    ref: ParticipantRef,
-    weapon: Weapon,
-    value: float,
-    *,
-    impact: float | None = None,
-    time: float | None = None,
-    note: str = "",
-) -> tuple[BattleState, Action, list[Event]]:
-    """F15: windup of the unamplified impact, recorded impact r1(I·(1 + damage/100))."""
-    if weapon.attribute is None:
-        raise IllegalAction(f"武器[{weapon.name}]没有增幅属性")
-    if impact is not None:
-        t, base = windup(impact, value), impact
-    elif time is not None:
-        t, base = r2(time), impact_for(time, value)
-    else:
-        raise IllegalAction("请给出影响数值或前摇时间（如 150 或 10t）")
-    snap = {"name": weapon.name, "type": weapon.type, "note": weapon.note, "uid": weapon.uid, "base": base}
-    return record_action(
-        state,
-        ref,
-        windup=t,
-        impact=amplified(base, weapon.damage),
-        attribute=weapon.attribute,
-        note=note,
-        weapon=snap,
-    )
-
-
-def ammo_left(state: BattleState, key: str, weapon: Weapon) -> int:
-    """Rounds left in the battle (the character's stored count until first used here)."""
-    p = state.participant(key)
-    if p is not None and str(weapon.uid) in p.ammo:
-        return p.ammo[str(weapon.uid)]
-    return int(weapon.current_load if weapon.current_load is not None else weapon.load or 0)
-
-
-def artillery_action(
-    state: BattleState, ref: ParticipantRef, weapon: Weapon, shots: int | None, *, note: str = ""
-) -> tuple[BattleState, Action, list[Event]]:
-    """F16: fire ``shots`` (impact damage·n, windup cast·n) or reload (``shots`` None)."""
-    load = int(weapon.load or 0)
-    before = ammo_left(state, ref.key, weapon)
-    snap: dict[str, Any] = {"name": weapon.name, "type": weapon.type, "note": weapon.note, "uid": weapon.uid}
-    if shots is None:
-        if before >= load:
-            raise IllegalAction(f"武器弹药已满× 当前弹药: {before}/{load}")
-        after, impact, t, kind = load, 0.0, r2(weapon.reload_time), "reload"
-    else:
-        if shots < 1:
-            raise IllegalAction("发射弹药数至少为1")
-        if shots > before:
-            raise IllegalAction(f"没有足够的弹药× 当前弹药: {before}/{load}")
-        impact, t = artillery(weapon.damage, weapon.cast, shots)
-        after, kind = before - shots, "act"
-    snap.update({"before": before, "after": after, "load": load, "shots": shots or 0})
-    state, action, events = record_action(
-        state,
-        ref,
-        windup=t,
-        impact=impact,
-        note=note,
-        kind=kind,
-        weapon=snap,  # type: ignore[arg-type]
-    )
-    p = state.participant(ref.key)
-    assert p is not None
-    state = _replace_participant(state, replace(p, ammo={**p.ammo, str(weapon.uid): after}))
-    return state, action, events
-
-
-def cancel_action(state: BattleState, key: str) -> tuple[BattleState, Action, list[Event]]:
-    """Cancel ``key``'s latest action during its windup (or before it starts)."""
-    p = state.participant(key)
-    own = [a for a in state.actions_of(key) if not a.cancelled]
-    if p is None or not own:
-        raise IllegalAction("没有可以取消的行动×")
-    last = own[-1]
-    if last.end <= state.clock:
-        raise IllegalAction(f"行动#{last.id}已在{last.end:g}t结算，无法取消×")
-    cancelled = replace(last, cancelled_at=max(last.start, state.clock))
-    state = replace(state, actions=tuple(cancelled if a.id == last.id else a for a in state.actions))
-    snap = last.weapon or {}
-    if "before" in snap and p.ammo.get(str(snap["uid"])) == snap.get("after"):
-        state = _replace_participant(state, replace(p, ammo={**p.ammo, str(snap["uid"]): snap["before"]}))
-    state, ev = _event(state, key, "cancel", ref=last.id)
-    return state, cancelled, [ev]
+        own = [a for a in state.actions_of(key or "") if not a.cancelled]
+        if not own:
+            raise IllegalAction("没有可以取消的行动×")
+        target = own[-1]
+    if target.cancelled:
+        raise IllegalAction(f"行动#{target.id}已经取消×")
+    if state.settled(target):
+        raise IllegalAction(f"行动#{target.id}已在{target.end:g}t结算，无法取消×")
+    now = state.clock if state.started else target.start
+    cancelled = replace(target, cancelled_at=max(target.start, now))
+    state = _replace_actions(state, {target.id: cancelled})
+    state = rechain(state, target.key, target.id)
+    p = state.participant(target.key)
+    snap = target.weapon or {}
+    if p is not None and "before" in snap and p.ammo.get(str(snap["uid"])) == snap.get("after"):
+        later = [
+            a
+            for a in state.actions_of(target.key)
+            if a.id > target.id and not a.cancelled and (a.weapon or {}).get("uid") == snap["uid"]
+        ]
+        if not later:
+            state = _replace_participant(state, replace(p, ammo={**p.ammo, str(snap["uid"]): snap["before"]}))
+    state, ev = _event(state, target.key, "cancel", ref=target.id)
+    return settle(state), cancelled, [ev]
 
 
 def leave(state: BattleState, key: str) -> tuple[BattleState, list[Event]]:
@@ -401,27 +237,53 @@ def leave(state: BattleState, key: str) -> tuple[BattleState, list[Event]]:
     p = state.participant(key)
     if p is None or p.status != "active":
         raise IllegalAction("没有参与战斗×")
-    state = _cancel_pending(state, key)
+    state = _cut(state, key, state.clock if state.started else 0.0)
     state = _replace_participant(state, replace(p, status="out"))
     state, ev = _event(state, key, "out")
-    return state, [ev]
+    return settle(state), [ev]
 
 
 def resource_event(
-    state: BattleState, key: str, resource: Literal["hp", "mp"], delta: float, after: float, full: float
+    state: BattleState,
+    key: str,
+    resource: Literal["hp", "mp"],
+    delta: float,
+    after: float,
+    full: float,
+    *,
+    hit: int | None = None,
 ) -> tuple[BattleState, list[Event]]:
-    """Show a 体力/意志 change at the clock; 0 kills (book 死亡)."""
+    """A 体力/意志 change at the clock, or when action ``hit`` resolved; 0 kills (book 死亡).
+
+    Closes the opening.  A change cannot be recorded at a moment that has not come yet."""
     p = state.participant(key)
     if p is None:
         return state, []
-    state, ev = _event(state, key, resource, delta=delta, after=after, full=full)
+    state = settle(state, start=True)
+    at = hit_time(state, hit)
+    state, ev = _event(state, key, resource, time=at, delta=delta, after=after, full=full, ref=hit)
     events = [ev]
     if after <= 0 and p.status != "dead":
-        state = _cancel_pending(state, key)
+        state = _cut(state, key, at)
         state = _replace_participant(state, replace(p, status="dead"))
-        state, death = _event(state, key, "death", after=after)
+        state, death = _event(state, key, "death", time=at, after=after, ref=hit)
         events.append(death)
-    return state, events
+    return settle(state), events
+
+
+def hit_time(state: BattleState, hit: int | None) -> float:
+    """When a change caused by action ``hit`` happens: when it resolved (the clock if None).
+
+    Refused for a cancelled action or one that resolves after the clock (the opening closed)."""
+    clock = settle(state, start=True).clock
+    if hit is None:
+        return clock
+    source = state.action(hit)
+    if source.cancelled:
+        raise IllegalAction(f"行动#{hit}已取消，不能造成影响")
+    if source.end > clock:
+        raise IllegalAction(f"行动#{hit}在{fmt(source.end)}t结算，尚未发生（当前战斗时间{fmt(clock)}t）")
+    return source.end
 
 
 def set_initiative(state: BattleState, key: str) -> tuple[BattleState, float, list[Event]]:
@@ -430,7 +292,7 @@ def set_initiative(state: BattleState, key: str) -> tuple[BattleState, float, li
     own = state.actions_of(key)
     if p is None or not own:
         raise IllegalAction("先攻者需要先声明第一个行动×")
-    if len(own) > 1:
+    if len(own) > 1 or state.started:
         raise IllegalAction("先攻只能在先攻者的第一个行动时设定×")
     first = own[0]
     passive = r2(first.start + first.windup / 2)
@@ -450,26 +312,32 @@ def set_initiative(state: BattleState, key: str) -> tuple[BattleState, float, li
             ]
             q = replace(q, joined_at=passive)
         participants.append(q)
-    clock = max([first.start, *(a.start for a in actions)])
     state = replace(
         state,
         participants=tuple(participants),
         actions=tuple(actions),
         initiative={"key": key, "passive_start": passive},
-        clock=clock,
     )
     state, ev = _event(state, key, "initiative", after=passive)
-    return state, passive, [ev]
+    return settle(state), passive, [ev]
 
 
 def advance(state: BattleState, to: float) -> tuple[BattleState, list[Action]]:
-    """GM: move the clock forward to ``to``; returns the actions that resolve on the way."""
+    """GM ``推进 T``: time passes to ``T``.  Whoever has nothing declared until ``T`` waits until
+    ``T``; afterwards the clock is ``T``.  Returns the actions that resolve on the way."""
+    before = state
+    state = settle(state, start=True)
+    to = r2(to)
     if to < state.clock:
-        raise IllegalAction(f"战斗时间只能向前推进（当前{state.clock:g}t）")
-    done = [a for a in state.actions if not a.cancelled and state.clock < a.end <= to]
-    state = replace(state, clock=r2(to))
-    state, _ = _event(state, "", "advance", after=r2(to))
-    return state, sorted(done, key=lambda a: (a.end, a.id))
+        raise IllegalAction(f"战斗时间只能向前推进（当前{fmt(state.clock)}t）")
+    parts = tuple(
+        replace(p, ready_at=max(p.ready_at, to)) if p.status == "active" and state.free_at(p.key) < to else p
+        for p in state.participants
+    )
+    state = replace(state, participants=parts)
+    state, _ = _event(state, "", "advance", time=to, after=to)
+    state = settle(state)
+    return state, newly_settled(before, state)
 
 
 def next_up(state: BattleState) -> tuple[float, list[Participant]] | None:
@@ -477,32 +345,35 @@ def next_up(state: BattleState) -> tuple[float, list[Participant]] | None:
     living = state.living()
     if not living:
         return None
-    t = min(state.free_at(p.key) for p in living)
-    return t, [p for p in living if state.free_at(p.key) == t]
+    free = {p.key: state.free_at(p.key) for p in living}
+    t = min(free.values())
+    return t, [p for p in living if free[p.key] == t]
 
 
 def pending(state: BattleState) -> list[Action]:
     """Unresolved, uncancelled actions in the order they resolve."""
     return sorted(
-        (a for a in state.actions if not a.cancelled and a.end > state.clock), key=lambda a: (a.end, a.id)
+        (a for a in state.actions if not a.cancelled and not state.settled(a)), key=lambda a: (a.end, a.id)
     )
 
 
 def interacts(a: Action, b: Action) -> bool:
     """Whether two actions can interact: one resolves inside the other's (start, end].
 
-    The moment an action starts is its preparation and is not hit (book 时间轴).
-    """
-    return a.active_at(b.end) or b.active_at(a.end)
+    The moment an action starts is its preparation and is not hit (book 时间轴)."""
+    return (not a.cancelled and b.active_at(a.end)) or (not b.cancelled and a.active_at(b.end))
 
 
 __all__ = [
     "MAX_ACTIONS",
+    "SCHEMA_VERSION",
     "Action",
     "BattleState",
     "Event",
+    "EventKind",
     "Participant",
     "ParticipantRef",
+    "Status",
     "advance",
     "ammo_left",
     "amplifier_action",
@@ -510,13 +381,22 @@ __all__ = [
     "attribute_action",
     "cancel_action",
     "ensure_participant",
+    "hit_time",
     "interacts",
     "join_time",
     "leave",
     "new_battle",
+    "newly_settled",
     "next_up",
+    "outside_stuns",
     "pending",
+    "rechain",
     "record_action",
     "resource_event",
     "set_initiative",
+    "settle",
 ]
+
+
+# The action constructors live in their own module and are re-exported here.
+from .battle_actions import ammo_left, amplifier_action, artillery_action, attribute_action  # noqa: E402

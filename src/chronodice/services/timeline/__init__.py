@@ -15,7 +15,8 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.modifiers`: ``.buff .dr``;
 * :mod:`.weapons`: ``.setupWP .wp``;
 * :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
-* :mod:`.battle`: ``.bat`` and its helpers.
+* :mod:`.battle`: ``.bat`` and its helpers (the clock: :mod:`chronodice.rules.timeline.battle`);
+* :mod:`.control`: ``.bat 控制`` (control effects on the timeline).
 
 Where the data lives:
 
@@ -26,7 +27,7 @@ Where the data lives:
 * the battle: session ``(scope, "timeline")`` holding a
   :class:`~chronodice.rules.timeline.battle.BattleState`, so ``.undo`` reverts the last timeline
   command.  Artillery ammunition is kept in the battle while it runs and written back to the
-  character on ``.bat out`` / ``.bat end``.
+  character on ``.bat out`` / ``.bat end`` (in the same logged command: ``.undo`` takes both back).
 
 Every command is declared with typed sub-commands (``define`` + ``.sub``); the router answers a
 short alias glued to Latin letters only when a keyword or a typed argument reads them, so
@@ -36,7 +37,7 @@ short alias glued to Latin letters only when a keyword or a typed argument reads
 from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
-from . import characters, modifiers, weapons, checks, battle  # isort: skip
+from . import characters, modifiers, weapons, checks, battle, control  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
-__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "modifiers", "weapons"]
+__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "control", "modifiers", "weapons"]

@@ -11,17 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Prefixed, arg, opt, rest
+from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Pattern, Prefixed, arg, opt, rest
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import ChronoDiceError, IllegalAction
+from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
 from chronodice.rules.timeline.rounding import fmt, r0
+from chronodice.store import CharacterRecord
 
-from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _mutate, _require_unless_open
-from .kinds import Action, ActionKind, Amount, AmountKind, Number
+from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _find_named, _mutate, _require_unless_open
+from .kinds import ACTION_REF, Action, ActionKind, ActionRef, Amount, AmountKind, Number
 
 # ====================================================================== .bat
 ACTOR_AFTER = opt("actor", OneOf(Prefixed(), Name(label="角色名")), label="角色名")
@@ -29,7 +31,18 @@ WHO = opt("who", Mention())
 OUT_WORDS = ("out", "退出")
 CANCEL_WORDS = ("取消", "cancel")
 RELOAD = "re"
+TARGET = Pattern(regex=r"[>＞→]\s*([^\s>＞→]{1,20})", label=">目标", convert=lambda m: m.group(1))
+"""``>乙`` / ``→Goblin``: whom an action is aimed at (interactions are reported against it)."""
 WP_ARG = OneOf(Choice({"re": RELOAD, "reload": RELOAD, "装填": RELOAD, "换弹": RELOAD}), AmountKind())
+
+
+def _encode(
+    fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]], raw: dict[str, Any] | None
+) -> tuple[dict[str, Any] | None, T]:
+    if raw is None:
+        raise IllegalAction("没有战斗数据×")
+    new, result = fn(bt.BattleState.from_dict(raw))
+    return (None if new is None else new.to_dict()), result
 
 
 async def _apply_battle(
@@ -47,8 +60,12 @@ async def _apply_battle(
     )
 
 
-async def _write_back_ammo(call: Call, participants: list[bt.Participant]) -> None:
-    """Battle ammunition → the characters' weapons (on leaving or ending)."""
+async def _write_back_ammo(
+    call: Call, participants: list[bt.Participant]
+) -> list[tuple[CharacterRecord, int]]:
+    """Battle ammunition → the characters' weapons (on leaving or ending); returns each changed
+    card as it was with its version after, so ``.undo`` of the same command puts it back."""
+    undo: list[tuple[CharacterRecord, int]] = []
     for p in participants:
         if not p.ammo:
             continue
@@ -62,10 +79,14 @@ async def _write_back_ammo(call: Call, participants: list[bt.Participant]) -> No
                     c = set_ammo(c, w.uid, min(ammo[str(w.uid)], w.load))
             return c, None
 
+        box: dict[str, Any] = {}
         try:
-            await _mutate(call, rec, transition)
+            old, new, _ = await _mutate(call, rec, transition, box)
         except ChronoDiceError:
             continue
+        if old != new and "before" in box:
+            undo.append(box["before"])
+    return undo
 
 
 async def _show(call: Call, display: view.Display, *, picture: bool = False) -> list[Reply]:
@@ -82,7 +103,10 @@ bat = define(
     aliases=("ba",),
     summary="战斗时间轴：行动、查看、退出、结束、取消、先攻",
     detail=(
-        "行动从自己上一个行动结算时开始，中途加入者从当前战斗时间开始。\n"
+        "行动从自己上一个行动结算时开始。战斗时间=最早一个还没有宣言下一个行动的角色的时刻，"
+        "在此之前结算的行动已发生，之后的仍可取消（.bat 取消 #编号）；开场大家都只宣言了第一个行动时，"
+        "新加入者从0t开始，此后从当前战斗时间开始。>目标 指定行动对象，结算时若对方正在前摇会提示交互；"
+        "推进N：到N为止没有行动的角色等待到N。\n"
         "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM，.tlconf open 开放）；"
         ".undo 撤销最近一条时间轴操作。"
     ),
@@ -100,25 +124,27 @@ bat = define(
             OneOf(Choice({w: "out" for w in OUT_WORDS} | {w: "cancel" for w in CANCEL_WORDS}), ActionKind()),
             label="属性 影响数值|前摇t",
         ),
+        opt("target", TARGET),
         rest("note"),
     ],
-    help="宣言行动（属性与数值顺序不限，可加备注）；角色名:/@玩家 代他人行动",
+    help="宣言行动（属性与数值顺序不限，>目标 指定对象，可加备注）；角色名:/@玩家 代他人行动",
 )
 async def bat_action(
-    call: Call, actor: str | None, who: str | None, action: Action | str, note: str
+    call: Call, actor: str | None, who: str | None, action: Action | str, target: str | None, note: str
 ) -> list[Reply]:
     if action == "out":
         return await bat_out(call, actor, who)
     if action == "cancel":
-        return await bat_cancel(call, actor, who)
+        return await bat_cancel(call, None, actor, who)
     assert isinstance(action, Action)
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
     value = char.check(action.attr)
+    aim = await _target_key(call, target)
 
     def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
         new, act, events = bt.attribute_action(
-            s, ref, action.attr, value, impact=action.impact, time=action.time, note=note[:60]
+            s, ref, action.attr, value, impact=action.impact, time=action.time, note=note[:60], target=aim
         )
         return new, (new, act, events)
 
@@ -143,50 +169,107 @@ async def bat_log(call: Call, page: int | None) -> list[Reply]:
 
 @bat.sub(
     "wp",
-    params=[opt("actor", Prefixed()), WHO, arg("arg", WP_ARG, label="影响数值|前摇t|发数|re"), rest("note")],
-    help="用当前武器行动（增幅：影响数值或前摇t；火力：发数或 re 装填）",
+    params=[
+        opt("actor", Prefixed()),
+        WHO,
+        arg("arg", WP_ARG, label="影响数值|前摇t|发数|re"),
+        opt("target", TARGET),
+        rest("note"),
+    ],
+    help="用当前武器行动（增幅：影响数值或前摇t；火力：发数或 re 装填；>目标 指定对象）",
 )
 async def bat_weapon(
-    call: Call, actor: str | None, who: str | None, arg: float | str | Amount, note: str
+    call: Call, actor: str | None, who: str | None, arg: float | str | Amount, target: str | None, note: str
 ) -> list[Reply]:
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
-    return await _record(call, ref, _weapon_action(call, char, ref, arg, note[:60]), display)
+    aim = await _target_key(call, target)
+    return await _record(call, ref, _weapon_action(call, char, ref, arg, note[:60], aim), display)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
 async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]:
     _rec, _char, ref = await _actor(call, actor, who)
     try:
-        state = await _apply_battle(call, lambda s: _with_state(bt.leave(s, ref.key)))
+        before = await _battle(call)
+        p = before.participant(ref.key)
+        bt.leave(before, ref.key)  # refused before any card is written
     except IllegalAction:
         return [Reply.say(f"角色[{ref.name}]没有参与战斗×")]
-    p = state.participant(ref.key)
-    await _write_back_ammo(call, [p] if p else [])
-    return [Reply.say(f"角色[{ref.name}]退出战斗√")]
+    # as for `.bat end`: the ammunition goes to the card in the same logged command, so that
+    # `.undo` takes both back
+    cards = await _write_back_ammo(call, [p] if p else [])
+
+    def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.BattleState]]:
+        new, _ = bt.leave(s, ref.key)
+        return new, (s, new)
+
+    old, state = await call.app.store.apply_session(
+        call.ctx.scope,
+        SYSTEM,
+        lambda raw: _encode(fn, raw),
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        characters_before=cards,
+    )
+    notes = settle_notes(old, state, await _display(call))
+    return [Reply.say("\n".join([f"角色[{ref.name}]退出战斗√", *notes]))]
 
 
-@bat.sub(*CANCEL_WORDS, params=[ACTOR_AFTER, WHO], help="取消自己仍在前摇中的最近一个行动")
-async def bat_cancel(call: Call, actor: str | None, who: str | None) -> list[Reply]:
+@bat.sub(
+    *CANCEL_WORDS,
+    params=[opt("ref", ACTION_REF), ACTOR_AFTER, WHO],
+    help="取消尚未结算的行动：默认自己最近的一个，#编号 取消自己更早的（GM可取消任何人的）",
+)
+async def bat_cancel(call: Call, ref: ActionRef | None, actor: str | None, who: str | None) -> list[Reply]:
     display = await _display(call)
-    _rec, _char, ref = await _actor(call, actor, who)
-    state, action = await _apply_battle(call, lambda s: _cancel(s, ref.key))
+    key: str | None
+    if ref is not None and actor is None and who is None:
+        state0 = await _battle(call)
+        owner = state0.participant(state0.action(ref.id).key)
+        mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+        if owner is not None and (mine is None or owner.key != f"c{mine.id}"):
+            await _require_unless_open(call, "取消其他角色的行动")
+        key = None
+        name = owner.name if owner else "?"
+    else:
+        _rec, _char, pref = await _actor(call, actor, who)
+        key, name = pref.key, pref.name
+    before = await _battle(call)
+    state, action = await _apply_battle(call, lambda s: _cancel(s, key, ref.id if ref else None))
     when = (
         "（尚未开始）"
         if action.cancelled_at == action.start
         else f"于{display.windup(action.cancelled_at or 0)}t"
     )
-    text = (
-        f"[{ref.name}]取消行动#{action.id}{when}√ 下一个行动从{display.windup(state.free_at(ref.key))}t开始"
-    )
-    return [Reply.say(text)]
+    lines = [
+        f"[{name}]取消行动#{action.id}{when}√ 下一个行动从{display.windup(state.free_at(action.key))}t开始",
+        *settle_notes(before, state, display),
+    ]
+    return [Reply.say("\n".join(lines))]
 
 
 @bat.sub("end", "结束", help="结束战斗，时间轴归位（默认仅GM）")
 async def bat_end(call: Call) -> list[Reply]:
     await _require_unless_open(call, "结束战斗")
-    state = await _apply_battle(call, lambda s: (None, s))
-    await _write_back_ammo(call, list(state.participants))
+    # The ammunition goes back to the cards first, then the battle ends in one logged command
+    # that carries those cards: `.undo` brings the battle back and the cards' ammunition too.
+    state = await _battle(call)
+    cards = await _write_back_ammo(call, list(state.participants))
+
+    def end(raw: dict[str, Any] | None) -> tuple[None, None]:
+        if raw is None:
+            raise IllegalAction("没有战斗数据×")
+        return None, None
+
+    await call.app.store.apply_session(
+        call.ctx.scope,
+        SYSTEM,
+        end,
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        characters_before=cards,
+    )
     return [Reply.say("战斗结束，时间轴归位√")]
 
 
@@ -194,14 +277,19 @@ async def bat_end(call: Call) -> list[Reply]:
     "推进",
     "advance",
     params=[arg("to", Number(label="时间", signed=False))],
-    help="把战斗时间推进到给定时刻（默认仅GM）",
+    help="推进战斗时间：到该时刻为止没有行动的角色等待到该时刻（默认仅GM）",
 )
 async def bat_advance(call: Call, to: float) -> list[Reply]:
     await _require_unless_open(call, "推进战斗时间")
     display = await _display(call)
-    _, done = await _apply_battle(call, lambda s: _pair(bt.advance(s, to)))
-    text = f"战斗时间推进到{fmt(to)}t，结算{len(done)}个行动"
-    return [Reply.say(text + "\n" + view.timeline_text(bt.BattleState.from_dict(await _raw(call)), display))]
+    before = await _battle(call)
+    state, done = await _apply_battle(call, lambda s: _pair(bt.advance(s, to)))
+    waited = [p.name for p in state.living() if before.free_at(p.key) < state.clock]
+    text = f"战斗时间推进到{display.windup(state.clock)}t，结算{len(done)}个行动"
+    if waited:
+        text += f"；{'、'.join(waited)}等待到{display.windup(state.clock)}t"
+    notes = settle_notes(before, state, display)
+    return [Reply.say("\n".join([text, *notes, view.timeline_text(state, display)]))]
 
 
 @bat.sub("先攻", "init", params=[ACTOR_AFTER, WHO], help="设定先攻者，被动方从其前摇过半时开始（默认仅GM）")
@@ -218,7 +306,13 @@ async def _record(
     fn: Callable[[bt.BattleState], tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]],
     display: view.Display,
 ) -> list[Reply]:
-    state, action, events = await _apply_battle(call, fn, create=True)
+    def with_before(
+        s: bt.BattleState,
+    ) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.BattleState, bt.Action, list[bt.Event]]]:
+        new, (_, action, events) = fn(s)
+        return new, (s, new, action, events)
+
+    before, state, action, events = await _apply_battle(call, with_before, create=True)
     lines = []
     if any(e.kind == "join" for e in events):
         lines.append(f"[{ref.name}]{'（NPC）' if ref.npc else ''}在{display.windup(action.start)}t加入战斗")
@@ -226,13 +320,20 @@ async def _record(
     lines.append(
         f"行动#{action.id} {ref.name}：{display.windup(action.start)}t → {display.windup(action.end)}t"
         f"（前摇{display.windup(action.windup)}t）{label}"
+        + (f" →{_name(state, action.target)}" if action.target else "")
     )
+    lines.extend(settle_notes(before, state, display))
     lines.append(view.timeline_text(state, display))
     return [Reply.say("\n".join(lines))]
 
 
 def _weapon_action(
-    call: Call, char: TLCharacter, ref: bt.ParticipantRef, arg: str | Amount, note: str
+    call: Call,
+    char: TLCharacter,
+    ref: bt.ParticipantRef,
+    arg: str | Amount,
+    note: str,
+    aim: str | None = None,
 ) -> Callable[[bt.BattleState], tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]]:
     weapon = char.weapon()
     if weapon.type == "other":
@@ -249,7 +350,7 @@ def _weapon_action(
         def fire(
             s: bt.BattleState,
         ) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-            new, action, events = bt.artillery_action(s, ref, weapon, shots, note=note)
+            new, action, events = bt.artillery_action(s, ref, weapon, shots, note=note, target=aim)
             return new, (new, action, events)
 
         return fire
@@ -259,7 +360,9 @@ def _weapon_action(
     impact, time = (None, arg.value) if arg.time else (arg.value, None)
 
     def swing(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-        new, action, events = bt.amplifier_action(s, ref, weapon, value, impact=impact, time=time, note=note)
+        new, action, events = bt.amplifier_action(
+            s, ref, weapon, value, impact=impact, time=time, note=note, target=aim
+        )
         return new, (new, action, events)
 
     return swing
@@ -275,15 +378,51 @@ def _drop_events(result: tuple[bt.BattleState, float, list[bt.Event]]) -> tuple[
     return result[0], result[1]
 
 
-def _with_state(result: tuple[bt.BattleState, list[bt.Event]]) -> tuple[bt.BattleState, bt.BattleState]:
-    return result[0], result[0]
-
-
-def _cancel(s: bt.BattleState, key: str) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action]]:
-    new, action, _ = bt.cancel_action(s, key)
+def _cancel(
+    s: bt.BattleState, key: str | None, action_id: int | None
+) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action]]:
+    new, action, _ = bt.cancel_action(s, key, action_id)
     return new, (new, action)
 
 
-async def _raw(call: Call) -> dict[str, Any]:
+def _name(state: bt.BattleState, key: str | None) -> str:
+    p = state.participant(key or "")
+    return p.name if p else "?"
+
+
+async def _target_key(call: Call, target: str | None) -> str | None:
+    """``>名字``: a participant of this battle by name, else one of the sender's characters."""
+    if target is None:
+        return None
     raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
-    return raw or bt.new_battle().to_dict()
+    if raw is not None:
+        for p in bt.BattleState.from_dict(raw).participants:
+            if p.name == target:
+                return p.key
+    try:
+        rec = await _find_named(call, target)
+    except NotFound:
+        raise NotFound(f"目标「{target}」不在战斗中（等其宣言行动后再指定）") from None
+    return f"c{rec.id}"
+
+
+def settle_notes(before: bt.BattleState, after: bt.BattleState, display: view.Display) -> list[str]:
+    """What this command settled: each resolved action aimed at somebody whose own action was
+    in its windup (or resolved at the same moment) — the interaction, with the numbers."""
+    lines = []
+    for a in bt.newly_settled(before, after):
+        for hit in ix.interactions_of(after, a):
+            x = hit.other
+            who, other = _name(after, a.key), _name(after, x.key)
+            verdict = (
+                "影响数值相同，相互抵消"
+                if hit.winner == "tie"
+                else f"{who if hit.winner == 'a' else other}胜出，最终造成{fmt(hit.left)}"
+            )
+            lines.append(
+                f"⚔ 交互：{who}的行动#{a.id}（{fmt(a.impact)}）在{display.windup(a.end)}t作用于{other}，"
+                f"{other}的行动#{x.id}（{fmt(x.impact)}，{display.windup(x.start)}→{display.windup(x.end)}t）"
+                f"正在前摇：可打断/闪避/招架，{fmt(max(a.impact, x.impact))}−{fmt(min(a.impact, x.impact))} → {verdict}"
+                f"（打断：.bat 取消 #{x.id}；伤害：.crd {other}:hp -N #{a.id}；眩晕：.bat 控制 #{a.id} 属性）"
+            )
+    return lines

@@ -29,8 +29,8 @@ from chronodice.rules.timeline.rounding import fmt, r1
 from chronodice.store import CharacterRecord
 
 from ..characters import bind_here, check_name
-from ._common import SYS_CN, SYSTEM, _active, _actor, _mutate
-from .kinds import Token
+from ._common import SYS_CN, SYSTEM, _active, _actor, _battle, _mutate
+from .kinds import ACTION_REF, ActionRef, Token
 
 # ====================================================================== .TLsetup / .chr / .lv
 ACTOR = opt("actor", Prefixed())
@@ -190,9 +190,10 @@ async def crd_reset(call: Call, actor: str | None, who: str | None) -> list[Repl
         WHO,
         opt("resource", Name(label="体力/意志/现金")),
         opt("amount", Num(label="±n")),
+        opt("hit", ACTION_REF),
         opt("damage_type", Token(label="伤害类型", max_len=10)),
     ],
-    help="查看，或变更体力/hp、意志/mp、现金/cash（代他人默认仅GM）",
+    help="查看，或变更体力/hp、意志/mp、现金/cash（代他人默认仅GM）；#行动 记在该行动结算的时刻",
     when_empty=True,
 )
 async def cmd_crd(
@@ -201,6 +202,7 @@ async def cmd_crd(
     who: str | None,
     resource: str | None,
     amount: float | None,
+    hit: ActionRef | None,
     damage_type: str | None,
 ) -> list[Reply]:
     rec, char = await _crd_target(call, actor, who)
@@ -216,11 +218,20 @@ async def cmd_crd(
         raise call.usage_error("数字错误×请输入一个带正负号的数字作为第二个变量")
     if abs(amount) > 1e9:
         raise IllegalAction("数值太大")
-    return await _crd_change(call, rec, key, amount, damage_type)
+    if hit is not None:
+        if key == "cash":
+            raise call.usage_error("现金变更不记入时间轴，不能带 #行动")
+        bt.hit_time(await _battle(call), hit.id)  # refused before the card changes
+    return await _crd_change(call, rec, key, amount, damage_type, hit.id if hit else None)
 
 
 async def _crd_change(
-    call: Call, rec: CharacterRecord, resource: str, amount: float, damage_type: str | None
+    call: Call,
+    rec: CharacterRecord,
+    resource: str,
+    amount: float,
+    damage_type: str | None,
+    hit: int | None = None,
 ) -> list[Reply]:
     def transition(c: TLCharacter) -> tuple[TLCharacter, Any]:
         change = None
@@ -253,7 +264,9 @@ async def _crd_change(
             else f"☠ {new.name}的意志降至0，意识消散，角色死亡"
         )
     if call.ctx.group_id is not None:
-        note = await _battle_resource(call, rec.id, resource, new_v - old_v, new_v, full, undo.get("before"))
+        note = await _battle_resource(
+            call, rec.id, resource, new_v - old_v, new_v, full, undo.get("before"), hit=hit
+        )
         if note:
             lines.append(note)
     return [Reply.say("\n".join(lines))]
@@ -267,6 +280,8 @@ async def _battle_resource(
     after: float,
     full: float,
     before: tuple[CharacterRecord, int] | None = None,
+    *,
+    hit: int | None = None,
 ) -> str | None:
     """Record a 体力/意志 change on this group's timeline when the character is fighting.
 
@@ -280,8 +295,8 @@ async def _battle_resource(
         if raw is None:
             return None, None
         s = bt.BattleState.from_dict(raw)
-        s, events = bt.resource_event(s, f"c{character_id}", resource, delta, after, full)  # type: ignore[arg-type]
-        return s.to_dict(), (s.clock if events else None)
+        s, events = bt.resource_event(s, f"c{character_id}", resource, delta, after, full, hit=hit)  # type: ignore[arg-type]
+        return s.to_dict(), (events[0].time if events else None)
 
     at = await call.app.store.apply_session(
         call.ctx.scope,

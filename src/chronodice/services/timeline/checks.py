@@ -15,6 +15,7 @@ from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.attributes import CN, lookup_attribute
 from chronodice.rules.timeline.character import TLCharacter
 from chronodice.rules.timeline.checks import (
@@ -351,15 +352,15 @@ async def cmd_clash(call: Call, a: float | ActionRef, b: float | ActionRef) -> l
         acts = [state.action(r.id) for r in (a, b)]
         names = [(state.participant(x.key) or bt.Participant(x.key, x.key, "", 0)).name for x in acts]
         values = [x.impact for x in acts]
+        why = ix.why_not(acts[0], acts[1])
+        if why is not None:  # the rule book's interaction needs the actions to overlap
+            return [
+                Reply.say(f"行动#{acts[0].id}（{names[0]}）与#{acts[1].id}（{names[1]}）不构成交互：{why}")
+            ]
         winner, left = interaction(values[0], values[1])
         lines = [
             f"交互：{names[0]}#{acts[0].id} {fmt(values[0])} vs {names[1]}#{acts[1].id} {fmt(values[1])}"
         ]
-        if not bt.interacts(acts[0], acts[1]):
-            lines.append(
-                f"注意：两个行动在时间上不重叠（{fmt(acts[0].start)}→{fmt(acts[0].end)}t 与 "
-                f"{fmt(acts[1].start)}→{fmt(acts[1].end)}t），按规则不构成交互"
-            )
     elif isinstance(a, ActionRef) or isinstance(b, ActionRef):
         raise call.usage_error("需要两个影响数值或两个行动编号")
     else:

@@ -1,0 +1,244 @@
+"""The battle timeline's data: participants, actions, events, the state and its clock.
+
+See :mod:`.battle` for the clock the rule book means and the transitions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.plain import plain
+
+from .rounding import r1, r2
+
+SCHEMA_VERSION = 2
+Status = Literal["active", "out", "dead"]
+EventKind = Literal["join", "hp", "mp", "death", "out", "cancel", "initiative", "advance", "stun"]
+
+
+@dataclass(frozen=True)
+class ParticipantRef:
+    """Who acts: a character (a player's, or a GM's NPC)."""
+
+    character_id: int
+    name: str
+    owner_id: str
+    npc: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"c{self.character_id}"
+
+
+@dataclass(frozen=True)
+class Participant:
+    key: str
+    name: str
+    owner_id: str
+    character_id: int
+    npc: bool = False
+    joined_at: float = 0.0
+    status: Status = "active"
+    ammo: dict[str, int] = field(default_factory=dict)
+    """Weapon uid → rounds left, while the battle runs."""
+    ready_at: float = 0.0
+    """Not before this moment may the next action start (a GM's 推进 made them wait)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One declared action.  ``weapon`` is a snapshot (name, type, note, uid, ammo before/after)."""
+
+    id: int
+    key: str
+    start: float
+    windup: float
+    impact: float
+    attribute: str = ""
+    note: str = ""
+    kind: Literal["act", "reload"] = "act"
+    weapon: dict[str, Any] | None = None
+    cancelled_at: float | None = None
+    target: str | None = None
+    """The participant key this action is aimed at (``.bat 力量 150 >乙``), for interactions."""
+    delay: float = 0.0
+    """Windup paused by control effects (眩晕): the action resolves this much later."""
+
+    @property
+    def end(self) -> float:
+        return r2(self.start + self.windup + self.delay)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+    @property
+    def effective_end(self) -> float:
+        return self.cancelled_at if self.cancelled_at is not None else self.end
+
+    def resolved(self, clock: float) -> bool:
+        return not self.cancelled and self.end <= clock
+
+    def active_at(self, t: float) -> bool:
+        """(left-open, right-closed]: in its windup or resolving at ``t``.  A cancelled action
+        was in its windup strictly before the moment it was cancelled and never resolves."""
+        if self.cancelled_at is not None:
+            return self.start < t < self.cancelled_at
+        return self.start < t <= self.end
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened at ``time`` other than an action (join, 体力 change, death …)."""
+
+    id: int
+    key: str
+    time: float
+    kind: EventKind
+    delta: float = 0.0
+    after: float | None = None
+    """The resource after a change; the moment passive sides start (先攻); a stun's end."""
+    full: float | None = None
+    ref: int | None = None
+    """The action concerned (cancel, the hit that caused a change, the stun's source)."""
+
+
+@dataclass(frozen=True)
+class BattleState:
+    clock: float = 0.0
+    """The rule book's "now" (see the module doc); recomputed by every transition."""
+    participants: tuple[Participant, ...] = ()
+    actions: tuple[Action, ...] = ()
+    events: tuple[Event, ...] = ()
+    next_id: int = 1
+    """Next action number (``#1``, ``#2`` … as players see them)."""
+    next_event: int = 1
+    initiative: dict[str, Any] | None = None
+    schema_version: int = SCHEMA_VERSION
+    started: bool = False
+    """False during the opening (everybody declaring a first action; newcomers start at 0)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return plain(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BattleState:
+        version = int(data.get("schema_version", 1))
+        if version > SCHEMA_VERSION:
+            raise IllegalAction("战斗数据来自更新版本的骰娘，无法读取")
+        state = cls(
+            clock=float(data.get("clock", 0.0)),
+            participants=tuple(Participant(**p) for p in data.get("participants", [])),
+            actions=tuple(Action(**a) for a in data.get("actions", [])),
+            events=tuple(Event(**e) for e in data.get("events", [])),
+            next_id=int(data.get("next_id", 1)),
+            next_event=int(data.get("next_event", 1)),
+            initiative=data.get("initiative"),
+            schema_version=SCHEMA_VERSION,
+            started=bool(data.get("started", False)),
+        )
+        return _migrate_v1(state) if version < 2 else state
+
+    # ------------------------------------------------------------------ queries
+    def participant(self, key: str) -> Participant | None:
+        for p in self.participants:
+            if p.key == key:
+                return p
+        return None
+
+    def actions_of(self, key: str) -> list[Action]:
+        return [a for a in self.actions if a.key == key]
+
+    def action(self, action_id: int) -> Action:
+        for a in self.actions:
+            if a.id == action_id:
+                return a
+        raise NotFound(f"时间轴上没有行动#{action_id}")
+
+    def last_of(self, key: str) -> Action | None:
+        for a in reversed(self.actions):
+            if a.key == key:
+                return a
+        return None
+
+    def free_at(self, key: str) -> float:
+        """When ``key`` decides its next action: the end of its chain (MayuriBot's 累计时间),
+        not before its join, a 推进 wait, or the end of a stun it is in."""
+        p = self.participant(key)
+        base = max(p.joined_at, p.ready_at) if p else self.clock
+        last = self.last_of(key)
+        if last is not None:
+            base = max(base, last.effective_end)
+        return outside_stuns(self, key, base)
+
+    def total_impact(self, key: str) -> float:
+        """Sum of the impacts of the participant's actions that were not cancelled (r1)."""
+        return r1(sum(a.impact for a in self.actions_of(key) if not a.cancelled))
+
+    def living(self) -> list[Participant]:
+        return [p for p in self.participants if p.status == "active"]
+
+    def settled(self, a: Action) -> bool:
+        """Whether ``a`` has resolved: the opening is over and it ends at or before the clock."""
+        return self.started and a.resolved(self.clock)
+
+
+def new_battle() -> BattleState:
+    return BattleState()
+
+
+def outside_stuns(state: BattleState, key: str, t: float) -> float:
+    """``t``, or the end of the stun(s) of ``key`` that hold at ``t`` (window ``[start, end)``)."""
+    moved = True
+    while moved:
+        moved = False
+        for e in state.events:
+            if e.kind == "stun" and e.key == key and e.after is not None and e.time <= t < e.after:
+                t, moved = e.after, True
+    return t
+
+
+# ---------------------------------------------------------------------- the clock
+def _clock(state: BattleState) -> float:
+    if not state.started:
+        return 0.0
+    living = state.living()
+    if living:
+        return r2(min(state.free_at(p.key) for p in living))
+    return r2(max([state.clock, *(state.free_at(p.key) for p in state.participants)]))
+
+
+def settle(state: BattleState, *, start: bool = False) -> BattleState:
+    """Recompute the clock (closing the opening first when ``start``)."""
+    if start and not state.started:
+        state = replace(state, started=True)
+    return replace(state, clock=_clock(state))
+
+
+def newly_settled(before: BattleState, after: BattleState) -> list[Action]:
+    """Actions that resolved with this transition, in the order they resolve."""
+    was = {a.id for a in before.actions if before.settled(a)}
+    done = [a for a in after.actions if a.id not in was and after.settled(a)]
+    return sorted(done, key=lambda a: (a.end, a.id))
+
+
+def _migrate_v1(state: BattleState) -> BattleState:
+    """Schema 1 (clock = the latest start anybody declared) → the rule book's clock.
+
+    The opening is over when anybody had a second action or anything but joins happened; a
+    GM's 推进 becomes a wait of whoever had nothing declared until then."""
+    counts: dict[str, int] = {}
+    for a in state.actions:
+        counts[a.key] = counts.get(a.key, 0) + 1
+    started = any(n > 1 for n in counts.values()) or any(
+        e.kind in ("hp", "mp", "death", "advance") for e in state.events
+    )
+    advanced = max((e.after or 0.0 for e in state.events if e.kind == "advance"), default=None)
+    if advanced is not None:
+        parts = tuple(
+            replace(p, ready_at=advanced) if p.status == "active" and state.free_at(p.key) < advanced else p
+            for p in state.participants
+        )
+        state = replace(state, participants=parts)
+    return settle(replace(state, started=started))

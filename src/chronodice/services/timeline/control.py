@@ -1,0 +1,75 @@
+"""``.bat 控制``: a control effect (眩晕 and the like) on the battle timeline.
+
+The rule book (控制效果, 构筑基本法 第二条): the duration is the windup the target needs to resist
+the caster's impact with the attribute named for it, ``T = 20·I/A``.  The engine
+(:mod:`chronodice.rules.timeline.interactions`) pauses the target's windup for ``T`` from the
+moment the controlling action resolved and lets nothing of the target start inside it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chronodice.core.args import arg, opt
+from chronodice.core.commands import Call
+from chronodice.core.errors import IllegalAction
+from chronodice.core.reply import Reply
+from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import interactions as ix
+from chronodice.rules.timeline.attributes import CN
+from chronodice.rules.timeline.rounding import fmt
+
+from ._common import _battle, _display, _load, _require_unless_open
+from .battle import TARGET, _apply_battle, _target_key, bat, settle_notes
+from .kinds import ACTION_REF, ActionRef, Attribute
+
+
+@bat.sub(
+    "控制",
+    "眩晕",
+    "stun",
+    params=[arg("ref", ACTION_REF), arg("attr", Attribute(label="抵抗属性")), opt("target", TARGET)],
+    help="行动#N结算时控制目标（默认该行动的 >目标）：持续=目标以抵抗属性抵抗其影响数值的前摇",
+)
+async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None) -> list[Reply]:
+    display = await _display(call)
+    before = await _battle(call)
+    source = before.action(ref.id)
+    caster = before.participant(source.key)
+    mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+    if caster is None or mine is None or caster.key != f"c{mine.id}":
+        await _require_unless_open(call, "为其他角色的行动施加控制")
+    key = await _target_key(call, target) if target else source.target
+    if key is None:
+        raise call.usage_error("行动没有目标，请用 >目标 指定")
+    aim = before.participant(key)
+    if aim is None:
+        raise IllegalAction("控制目标不在战斗中")
+    rec = await call.app.store.get_character(aim.character_id)
+    if rec is None:
+        raise IllegalAction("找不到控制目标的角色卡")
+    resist = _load(rec).check(attr)
+    duration = ix.control_duration(source.impact, resist)
+
+    def fn(s: bt.BattleState) -> tuple[bt.BattleState, Any]:
+        new, ev, moved = ix.apply_control(s, ref.id, key, duration)
+        return new, (new, ev, moved)
+
+    state, ev, moved = await _apply_battle(call, fn)
+    lines = [
+        f"💫 {aim.name}被行动#{ref.id}控制：{fmt(source.impact)} vs {CN[attr]} {fmt(resist)} → "
+        f"持续{display.windup(duration)}t（{display.windup(ev.time)}→{display.windup(ev.after or 0)}t）"
+    ]
+    paused = [a for a in moved if a.delay and a.start < ev.time]
+    if paused:
+        lines.append(
+            f"{aim.name}的行动#{paused[0].id}在前摇中被打断进度，推迟到{display.windup(paused[0].end)}t结算（可交互：.clash #{ref.id} #{paused[0].id}）"
+        )
+    later = [a for a in moved if a not in paused and not a.cancelled]
+    if later:
+        lines.append("其后行动顺延：" + "、".join(f"#{a.id}→{display.windup(a.end)}t" for a in later))
+    lines.append(
+        f"{aim.name}最早于{display.windup(state.free_at(key))}t再次行动；当前战斗时间{display.windup(state.clock)}t"
+    )
+    lines.extend(settle_notes(before, state, display))
+    return [Reply.say("\n".join(lines))]
