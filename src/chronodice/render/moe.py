@@ -90,8 +90,7 @@ def render_events(
         if line:
             public.append(line)
         for seat_s, sec in (ev.get("secret") or {}).items():
-            text = _private_line(g, ev, sec)
-            if text:
+            for text in _private_lines(g, ev, sec, names):
                 private.setdefault(int(seat_s), []).append(text)
     return public, private
 
@@ -117,7 +116,10 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         if to.startswith("hand:"):
             seat = int(to.split(":")[1])
             verb = {"draw": "摸了", "initial": "获得起始手牌", "fill": "补了"}.get(ev["reason"], "获得了")
-            return f"{L(seat)}{verb}{n}张牌"
+            shown = ev.get("shown") or []  # face-up before (equipment, discard pile): public
+            if shown and len(shown) == n:
+                return f"{L(seat)}获得了{cards_text(g, shown)}"
+            return f"{L(seat)}{verb}{n}张牌" + (f"，其中有{cards_text(g, shown)}" if shown else "")
         if to.startswith("equip:"):
             return f"{L(int(to.split(':')[1]))}装备了{cards_text(g, ev['cards'])}"
         if to.startswith("secret:"):
@@ -197,6 +199,8 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         return f"{L(ev['who'])}视为使用了【{g.cdef(ev['card']).name}】"
     if t == "reshuffle":
         return f"牌堆耗尽，弃牌堆洗混成为新牌堆（{ev['n']}张）"
+    if t == "hand_shuffled":
+        return f"{L(ev['who'])}的手牌已洗混"
     if t == "concede":
         return f"{L(ev['who'])}投降了"
     if t == "lose_all_skills":
@@ -208,15 +212,31 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
     return ""
 
 
-def _private_line(g: Game, ev: dict[str, Any], sec: dict[str, Any]) -> str:
+def _private_lines(g: Game, ev: dict[str, Any], sec: dict[str, Any], names: list[str]) -> list[str]:
+    """A seat's private lines for one event: what it got, placed, saw or lost."""
+    out: list[str] = []
     cards = sec.get("cards") or []
-    if ev["t"] in ("move", "give") and cards:
-        if ev["t"] == "move" and str(ev.get("to", "")).startswith("secret:"):
-            return f"你放置了奥秘：{cards_text(g, cards)}"
-        return f"你获得了：{cards_text(g, cards)}"
-    if ev["t"] == "view" and cards:
-        return f"你观看了：{cards_text(g, cards)}"
-    return ""
+    t = ev["t"]
+    if t in ("move", "give") and cards:
+        if t == "move" and str(ev.get("to", "")).startswith("secret:"):
+            out.append(f"你放置了奥秘：{cards_text(g, cards)}（其他人只知道你放置了一张奥秘）")
+        else:
+            out.append(f"你获得了：{cards_text(g, cards)}")
+    elif t == "view" and cards:
+        out.append(f"你观看了：{cards_text(g, cards)}")
+    elif t == "hand_shuffled" and cards:
+        by = seat_label(g, ev["by"], names)
+        order = "；".join(f"{i + 1}.{card_text(g, c)}" for i, c in enumerate(cards))
+        out.append(f"{by}要从你的手牌中盲选，你的手牌已洗混，新顺序：{order}")
+    lost = sec.get("lost") or []
+    if t == "move" and lost:
+        by = seat_label(g, ev["by"], names)
+        to = str(ev.get("to", ""))
+        verb = (
+            "获得了" if to.startswith("hand:") else "弃置了" if to in ("processing", "discard") else "移走了"
+        )
+        out.append(f"{by}{verb}你的{cards_text(g, lost)}")
+    return out
 
 
 # ====================================================================== state views

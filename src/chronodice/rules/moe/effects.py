@@ -21,7 +21,7 @@ from .base import Ctx, Frame, Gen
 from .cards import VirtualCard
 from .expr import evaluate
 from .ops import Ask_
-from .state import PHASES, SkillInst
+from .state import ALL, PHASES, SkillInst
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -341,6 +341,7 @@ class EffectsMixin:
             if not ok:
                 return
             # 3.9: flip it face up, then its effect; it then goes to the discard pile
+            self.set_known(cid, [ALL])
             self.emit("secret_flip", who=ctx.me, card=cid)
             yield from self.move([cid], "processing", reason="secret", by=ctx.me)
             ctx.card = VirtualCard.of(self.card(cid))
@@ -429,10 +430,15 @@ class EffectsMixin:
         weapon = self.weapon(user)
         if weapon is not None and not response and any(self.distance(user, t) > 1 for t in targets):
             frame.locked.append(weapon)  # 1.3.2: its attack range is being used
+        hidden = cd.action_kind == "secret"
         try:
             if vcard.subcards:
-                yield from self.move(list(vcard.subcards), "processing", reason="use", by=user, quiet=True)
-            self.emit("use", user=user, card=vcard.to_dict(), targets=list(targets), response=response)
+                # 3.9: a 奥秘 is used face down: the group learns only that one was placed
+                yield from self.move(
+                    list(vcard.subcards), "processing", reason="use", by=user, quiet=True, face_down=hidden
+                )
+            if not hidden:
+                self.emit("use", user=user, card=vcard.to_dict(), targets=list(targets), response=response)
             if cd.per_turn is not None and not response:
                 self.state.turn.attacks += 1
             yield from self.fire("use.declared", user, data)
