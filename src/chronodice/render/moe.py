@@ -14,6 +14,8 @@ from chronodice.rules.moe.cards import SUIT_SYMBOL, rank_text
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES
 
+from .moe_info import describe_trigger
+
 ATTR = {None: "", "元素": "元素", "光": "光", "暗": "暗"}
 RESULTS = {
     "last_alive": "最后存活",
@@ -287,6 +289,15 @@ def render_hand(g: Game, seat: int, names: list[str]) -> str:
 
 
 # ====================================================================== prompts
+def _why(g: Game, ask: Ask, names: list[str]) -> str:
+    """What triggered an optional effect, as the start of its prompt (``…，``)."""
+    info = ask.info.get("trigger")
+    if not isinstance(info, dict):
+        return ""
+    text = describe_trigger(g.pack, info, ask.seat, lambda s: seat_label(g, s, names))
+    return f"{text}，" if text else ""
+
+
 def ask_class(ask: Ask) -> str:
     if ask.kind == "play":
         return "play"
@@ -344,13 +355,14 @@ def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
             return (
                 f"是否消耗{ask.info['pay']}点信仰补足天赋({ask.info['kind']})以获得加成？.moe yes / .moe no"
             )
+        why = _why(g, ask, names)
         if ask.reason == "secret":
-            return f"是否翻开奥秘{card_text(g, ask.info['card'])}？.moe yes / .moe no"
-        return f"是否发动【{skill_name(g, ask.info['skill'])}】？.moe yes / .moe no"
+            return f"{why}是否翻开奥秘{card_text(g, ask.info['card'])}？.moe yes / .moe no"
+        return f"{why}是否发动【{skill_name(g, ask.info['skill'])}】？.moe yes / .moe no"
     if k == "choose_cards":
         what = {
             "discard_phase": "弃牌阶段，请弃置",
-            "pindian": "拼点，请选择",
+            "pindian": f"与{L(ask.info['with'])}拼点，请选择" if "with" in ask.info else "拼点，请选择",
             "discard": "请弃置",
             "retrial": "改判，请选择",
         }.get(ask.reason, "请选择")

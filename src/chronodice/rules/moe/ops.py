@@ -365,8 +365,12 @@ class OpsMixin:
         both are shown at once, ranks compare (A=1 … K=13).  Returns (winner, loser) or (None, None)."""
         if not self.hand(a) or not self.hand(b):
             raise IllegalAction("拼点需要双方都有手牌")
-        ca = (yield Ask_("choose_cards", a, "pindian", options=list(self.hand(a)), lo=1, hi=1))[0]
-        cb = (yield Ask_("choose_cards", b, "pindian", options=list(self.hand(b)), lo=1, hi=1))[0]
+        ca = (
+            yield Ask_("choose_cards", a, "pindian", options=list(self.hand(a)), lo=1, hi=1, info={"with": b})
+        )[0]
+        cb = (
+            yield Ask_("choose_cards", b, "pindian", options=list(self.hand(b)), lo=1, hi=1, info={"with": a})
+        )[0]
         yield from self.move([ca, cb], "processing", reason="pindian", quiet=True)
         self.emit("pindian", a=a, b=b, ca=ca, cb=cb)
         ra, rb = self.card(ca).rank, self.card(cb).rank

@@ -26,7 +26,8 @@ FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与�
 .moe new [地图]  开局（乱斗森林/双王国/信仰圣殿，缺省随机）  .moe join / leave  加入/退出
 .moe start  开始（房主或GM）：随机座次，每人私聊从发到的角色中选一个
 .moe state  公开局面   .moe hand  我的手牌（私聊）
-.moe play 序号 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
+.moe play 序号或牌名 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
+.moe card 牌名或序号 / .moe skill 技能名  查看牌或技能的说明（手牌序号的说明私聊发送）
 .moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动
 .moe choose 序号…  选择牌/角色/选项   .moe give 2号:1,2 3号:3  分配牌   .moe end  结束出牌
 .moe auto [on|off]  托管   .moe quit  投降
@@ -83,6 +84,17 @@ async def game_scope(call: Call) -> str:
     if found is None:
         raise NotFound("你没有正在进行的萌E游戏")
     return found[0]
+
+
+async def pack_of(call: Call) -> str:
+    """The pack of the game the sender is looking at (this group's, or their own game's in
+    private chat), else the default pack."""
+    scope = call.ctx.group_id
+    if scope is None:
+        found = await find_user_game(call.app, call.ctx.user_id)
+        return str(found[1].get("pack") or PACK) if found else PACK
+    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    return str((state or {}).get("pack") or PACK)
 
 
 async def require_host_or_gm(call: Call, scope: str, state: dict[str, Any], what: str) -> None:
