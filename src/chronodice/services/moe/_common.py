@@ -3,6 +3,7 @@ who may run it (the one permission policy), and the engine helpers every transac
 
 from __future__ import annotations
 
+import logging
 import random
 import sys
 from typing import Any
@@ -13,6 +14,8 @@ from chronodice.core.permissions import Perm, require
 from chronodice.render import moe as R
 from chronodice.rules.moe import auto_answer
 from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.record import DesyncError, rebuild
+from chronodice.rules.moe.recovery import CAUSES
 
 SYSTEM = "moe"
 NO_UNDO_SYSTEMS.add(SYSTEM)  # .undo after seeing cards would be cheating
@@ -21,6 +24,30 @@ MAX_PLAYERS = 8
 DEFAULT_TIMEOUTS = {"play": 120, "respond": 45, "choice": 60}
 AUTO_LIMIT = 20_000
 HOST_OR_GM = "房主或GM"
+WAY_ON = (
+    "房主或GM可发送 .moe recover 从最近一致的存档（本回合开始时）继续，"
+    "或 .moe recover 结束 按目前结果结束对局（也可 .moe abort 解散）"
+)
+log = logging.getLogger("chronodice.moe")
+
+
+class GameBroken(IllegalAction):
+    """The group's game does not rebuild; the message says why and how to go on."""
+
+    def __init__(self, exc: DesyncError) -> None:
+        super().__init__(f"本群的萌E对局出错，无法继续：{CAUSES.get(exc.cause, exc.cause)}。{WAY_ON}")
+        self.cause = exc.cause
+
+
+def load_game(scope: str, rec: dict[str, Any]) -> Game:
+    """Rebuild the group's game; a changed pack or a desync is logged and becomes
+    :class:`GameBroken` (told to the group, with the way on: ``.moe recover``)."""
+    try:
+        return rebuild(rec)
+    except DesyncError as exc:
+        log.error("萌E: the game of group %s does not rebuild (%s): %s", scope, exc.cause, exc)
+        raise GameBroken(exc) from exc
+
 
 FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与私密选择通过私聊发送。
 .moe new [地图]  开局（乱斗森林/双王国/信仰圣殿，缺省随机）  .moe join / leave  加入/退出
@@ -31,7 +58,7 @@ FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与�
 .moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动
 .moe choose 序号…  选择牌/角色/选项   .moe give 2号:1,2 3号:3  分配牌   .moe end  结束出牌
 .moe auto [on|off]  托管   .moe quit  投降
-GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒
+GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒  .moe recover [继续|结束]（对局出错后）
 """
 RULES = """规则取舍：攻击每回合限一次；防御为“使用”；起始手牌4张、摸牌阶段摸2张；濒死时从当前回合角色起依次询问【恢复】；
 奖惩由地图机制牌决定；施法阶段无默认动作；距离为存活角色间较短的座次差；牌堆耗尽时洗混弃牌堆，两者皆空则平局；

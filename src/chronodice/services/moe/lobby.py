@@ -14,7 +14,7 @@ from chronodice.render import moe as R
 from chronodice.render.moe_info import card_info, find_card
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import load_pack
-from chronodice.rules.moe.record import new_record, rebuild, start
+from chronodice.rules.moe.record import new_record, start
 
 from ._common import (
     DEFAULT_TIMEOUTS,
@@ -23,6 +23,7 @@ from ._common import (
     SYSTEM,
     find_user_game,
     game_scope,
+    load_game,
     moe,
     names,
     now,
@@ -171,7 +172,7 @@ async def moe_state(call: Call) -> list[Reply]:
     if state["status"] == "lobby":
         joined = "、".join(p["name"] for p in state["players"])
         return [Reply.say(f"萌E对局等待开始：{joined}（{len(state['players'])}人）")]
-    g = rebuild(state["record"])
+    g = load_game(scope, state["record"])
     text = R.render_public_state(g, names(state))
     if g.pending is not None and state["status"] == "running":
         text += "\n" + R.public_prompt(g, g.pending, names(state))
@@ -185,7 +186,7 @@ async def moe_hand(call: Call) -> list[Reply]:
     if not state or state["status"] == "lobby" or not state.get("record") or state.get("aborted"):
         raise IllegalAction("没有进行中的萌E游戏")
     seat = seat_of(state, call.ctx.user_id)
-    g = rebuild(state["record"])
+    g = load_game(scope, state["record"])
     text = R.render_hand(g, seat, names(state))
     if g.pending is not None and g.pending.seat == seat:
         text += "\n" + R.private_prompt(g, g.pending, names(state))
@@ -209,7 +210,7 @@ async def moe_card(call: Call, ref: int | str) -> list[Reply]:
     if not state or state.get("status") != "running" or not state.get("record"):
         raise IllegalAction("没有进行中的萌E游戏（查看牌的说明请写牌名）")
     seat = seat_of(state, call.ctx.user_id)
-    g = rebuild(state["record"])
+    g = load_game(scope, state["record"])
     hand = g.hand(seat)
     if not 1 <= ref <= len(hand):
         raise IllegalAction(f"你没有第{ref}张手牌（共{len(hand)}张）")

@@ -20,9 +20,9 @@ from chronodice.core.reply import Reply
 from chronodice.render.moe_info import find_card, find_skill, skill_info
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import load_pack
-from chronodice.rules.moe.record import admin, rebuild
+from chronodice.rules.moe.record import admin
 
-from ._common import SYSTEM, game_scope, moe, now, pack_of, run_auto, seat_of
+from ._common import SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, seat_of
 from .kinds import AUTO, CARD_REF, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
 from .outbox import commit
 
@@ -80,7 +80,7 @@ async def act(call: Call, build: Answer) -> list[Reply]:
             raise IllegalAction("没有进行中的萌E游戏")
         seat = seat_of(state, ctx.user_id)
         rec = state["record"]
-        g = rebuild(rec)
+        g = load_game(scope, rec)
         g.drain_events()
         ask = g.pending
         if ask is None:
@@ -110,7 +110,7 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
             raise IllegalAction("没有进行中的萌E游戏")
         seat = seat_of(state, ctx.user_id) if who is None else who
         rec = state["record"]
-        g = rebuild(rec)
+        g = load_game(scope, rec)
         g.drain_events()
         admin(g, {**op, "seat": seat})
         run_auto(g, random.Random(seed))
