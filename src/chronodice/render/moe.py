@@ -219,7 +219,7 @@ def _private_lines(g: Game, ev: dict[str, Any], sec: dict[str, Any], names: list
     out: list[str] = []
     cards = sec.get("cards") or []
     t = ev["t"]
-    if t in ("move", "give") and cards:
+    if t in ("move", "give", "exchange") and cards:
         if t == "move" and str(ev.get("to", "")).startswith("secret:"):
             out.append(f"你放置了奥秘：{cards_text(g, cards)}（其他人只知道你放置了一张奥秘）")
         else:

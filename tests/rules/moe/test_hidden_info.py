@@ -143,3 +143,36 @@ def test_no_public_text_names_a_hidden_card_at_that_moment(seed: int) -> None:
 def test_soak_runs_with_the_audit() -> None:
     res = play_game(5, 4)
     assert res.result
+
+
+def test_another_players_trigger_prompt_does_not_name_a_secret_being_placed() -> None:
+    """A watcher's "是否发动" prompt says what triggered it, but not which 奥秘 is being placed."""
+    from chronodice.rules.moe.pack import SkillDef
+
+    g = scenario(["blank", "blank"])
+    watch = SkillDef(key="t_watch", name="旁观", kind="trigger", timing="use.declared", watch="others")
+    g.pack = g.pack.model_copy(update={"skills": {**g.pack.skills, "t_watch": watch}})
+    g.timings_used.add("use.declared")
+    g.add_skill(1, "t_watch")
+    prompts: list[str] = []
+
+    def answer(ask):  # type: ignore[no-untyped-def]
+        prompts.append(R.private_prompt(g, ask, NAMES[:2]))
+        return False
+
+    use(g, 0, "mirror", [0], answer)
+    (atk,) = g.give_cards(0, ["attack"])
+    play(g, g.use_card(0, VirtualCard.of(g.card(atk)), [1]), answer)
+    assert prompts[0].startswith("1号P0(白板)使用了牌，是否发动【旁观】") and "镜之结界" not in prompts[0]
+    assert prompts[1].startswith("1号P0(白板)使用了【攻击】，是否发动【旁观】")
+
+
+def test_exchange_tells_each_side_what_they_got() -> None:
+    g = scenario(["blank", "blank", "blank"])
+    mine = g.give_cards(0, ["attack"])
+    theirs = g.give_cards(1, ["recover"])
+    g.drain_events()
+    use(g, 0, "barter", [1])
+    _public, private = rendered(g, g.drain_events())
+    assert f"你获得了：{R.card_text(g, theirs[0])}" in "\n".join(private[0])
+    assert f"你获得了：{R.card_text(g, mine[0])}" in "\n".join(private[1])

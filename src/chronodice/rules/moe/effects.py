@@ -306,10 +306,10 @@ class EffectsMixin:
         inst.used_phase += 1
         inst.used_round += 1
 
-    @staticmethod
-    def trigger_info(timing: str, ctx: Ctx) -> dict[str, Any]:
+    def trigger_info(self: Game, timing: str, ctx: Ctx) -> dict[str, Any]:
         """What triggered an optional effect, for the "是否发动" prompt: the timing, whom it is
-        about and the settlement's characters, card and number (JSON data)."""
+        about and the settlement's characters, card and number (JSON data).  A card whose face
+        the asked seat may not know (a 奥秘 being placed face down) is left out."""
         d = ctx.data
         info: dict[str, Any] = {"timing": timing, "about": ctx.target}
         for k in ("source", "victim", "user", "n", "attribute", "who"):
@@ -317,7 +317,7 @@ class EffectsMixin:
             if isinstance(v, (int, str)) and not isinstance(v, bool):
                 info[k] = v
         card = d.get("card")
-        if isinstance(card, VirtualCard):
+        if isinstance(card, VirtualCard) and all(self.is_known_to(c, ctx.me) for c in card.subcards):
             info["card"] = card.key
         names = d.get("names")
         if isinstance(names, list):

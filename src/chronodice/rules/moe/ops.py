@@ -326,7 +326,8 @@ class OpsMixin:
         """8.21: both put everything in processing at once, then each takes the other's."""
         ca, cb = list(self.zone(f"{zone}:{a}")), list(self.zone(f"{zone}:{b}"))
         yield from self.move(ca + cb, "processing", reason="exchange", by=a, quiet=True)
-        self.emit("exchange", a=a, b=b, zone=zone, na=len(ca), nb=len(cb))
+        secret = {a: {"cards": list(cb)}, b: {"cards": list(ca)}} if zone == "hand" else None
+        self.emit("exchange", a=a, b=b, zone=zone, na=len(ca), nb=len(cb), secret=secret)
         for cid in cb:
             self.state.zones["processing"].remove(cid)
             self.zone(f"{zone}:{a}").append(cid)
