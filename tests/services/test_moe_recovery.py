@@ -171,3 +171,25 @@ async def test_sweeper_tells_the_broken_group_why_and_the_other_keeps_its_timeou
     state, _g = await game(app)
     assert state["deadline"] is not None  # the clock runs again
     assert "超时" in "\n".join(r.text for r in dict(await moe.sweep(app, state["deadline"] + 1))[G])
+
+
+async def test_a_pack_file_edited_on_disk_is_noticed(app: App, tmp_path: Any) -> None:
+    """The real loader path: a ``demo.yaml`` put in front of the bundled one (as the bot does
+    with ``<data dir>/packs``) with one card's text changed gives the hash check a new hash."""
+    from chronodice.rules.moe import pack as moe_pack
+
+    await started(app)
+    bundled = (moe_pack.PACK_DIR / "demo.yaml").read_text(encoding="utf-8")
+    assert "text: 战术。获得距离1的一名其他角色的一张牌（手牌盲选）。" in bundled
+    (tmp_path / "demo.yaml").write_text(
+        bundled.replace("（手牌盲选）。", "（手牌盲选，改过）。", 1), encoding="utf-8"
+    )
+    moe_pack.PACK_DIRS.insert(0, tmp_path)
+    moe_pack.load_pack.cache_clear()
+    try:
+        assert "卡包内容在对局开始后被修改" in await say(app, ".moe state", user=USERS[0], group=G)
+        assert "存档完整" in await say(app, ".moe recover", user=USERS[0], group=G)
+        assert "血量" in await say(app, ".moe state", user=USERS[0], group=G)
+    finally:
+        moe_pack.PACK_DIRS.remove(tmp_path)
+        moe_pack.load_pack.cache_clear()
