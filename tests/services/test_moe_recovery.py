@@ -193,3 +193,15 @@ async def test_a_pack_file_edited_on_disk_is_noticed(app: App, tmp_path: Any) ->
     finally:
         moe_pack.PACK_DIRS.remove(tmp_path)
         moe_pack.load_pack.cache_clear()
+
+
+async def test_recover_restarts_the_clock_after_a_passing_error(app: App) -> None:
+    await started(app)
+
+    def stopped(st):  # type: ignore[no-untyped-def]
+        return {**st, "deadline": None, "error": "StoreBusy()"}, None
+
+    await app.store.apply_session(G, "moe", stopped)
+    assert await say(app, ".moe recover", user=USERS[0], group=G) == "本群的萌E对局可以正常读取，已恢复计时"
+    state, _g = await game(app)
+    assert state["deadline"] is not None and "error" not in state

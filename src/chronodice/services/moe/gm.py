@@ -19,7 +19,18 @@ from chronodice.render import moe as R
 from chronodice.rules.moe.record import DesyncError, rebuild
 from chronodice.rules.moe.recovery import CAUSES, HOW, resume, standings
 
-from ._common import DEFAULT_TIMEOUTS, SYSTEM, game_scope, log, moe, names, now, require_host_or_gm, run_auto
+from ._common import (
+    DEFAULT_TIMEOUTS,
+    SYSTEM,
+    game_scope,
+    log,
+    moe,
+    names,
+    now,
+    require_host_or_gm,
+    run_auto,
+    set_deadline,
+)
 from .kinds import SECONDS, TARGET, TIMEOUT_CLASS
 from .outbox import commit
 from .play import admin_op, resolve
@@ -154,11 +165,16 @@ async def moe_recover(call: Call, how: str) -> list[Reply]:
             raise IllegalAction("没有进行中的萌E对局")
         rec = st["record"]
         try:
-            rebuild(rec)
+            g0 = rebuild(rec)
         except DesyncError as exc:
             cause = exc
         else:
-            raise IllegalAction("本群的萌E对局没有出错，无需恢复")
+            if not st.get("error"):
+                raise IllegalAction("本群的萌E对局没有出错，无需恢复")
+            # the sweeper stopped the clock after a passing error: start it again
+            st.pop("error", None)
+            set_deadline(st, g0, at)
+            return st, [Reply.say("本群的萌E对局可以正常读取，已恢复计时")]
         why = CAUSES.get(cause.cause, cause.cause)
         if how == "end":
             log.warning("萌E: group %s ended its broken game (%s)", scope, cause)
