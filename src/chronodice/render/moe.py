@@ -339,6 +339,7 @@ def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
                 cost = f"（需弃置{o['cost_n']}张牌：加 弃 序号）" if o.get("cost_n") else ""
                 lines.append(f"  .moe skill {skill_name(g, o['key'])}  发动技能{tg}{cost}")
         lines.append("  .moe end  结束出牌")
+        lines.append("（序号也可写牌名，如 .moe play 攻击 2号；.moe card 序号 / .moe skill 技能名 查看说明）")
         return "\n".join(lines)
     if k == "respond":
         what = {"offset": "抵消", "rescue": "救援", "nullify": "反制"}.get(ask.reason, "响应")
