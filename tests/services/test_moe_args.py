@@ -32,9 +32,11 @@ ROWS: list[tuple[str, object]] = [
     (".moe state", ("moe", "state", {})),
     (".moe 手牌", ("moe", "hand", {})),
     # play: its own errors (was: choose's usage), Unicode digits refused, glued forms
-    (".moe play abc", "「abc」不是有效的序号或当"),
-    (".moe play ¹", "「¹」不是有效的序号或当"),
-    (".moe play", "缺少序号"),
+    (".moe play abc", ("moe", "play", {"n": "abc", "targets": [], "convert": False})),
+    (".moe play 攻击 2号", ("moe", "play", {"n": "攻击", "targets": [Seat(2)], "convert": False})),
+    (".moe play 攻击2号", ("moe", "play", {"n": "攻击", "targets": [Seat(2)], "convert": False})),
+    (".moe play ¹", "「¹」不是有效的序号或牌名或当"),
+    (".moe play", "缺少序号或牌名"),
     (".moe play 1", ("moe", "play", {"n": 1, "targets": [], "convert": False})),
     (".moe play 2 2号", ("moe", "play", {"n": 2, "targets": [Seat(2)], "convert": False})),
     (".moe 出牌1当2号", ("moe", "play", {"n": 1, "targets": [Seat(2)], "convert": True})),
@@ -61,8 +63,11 @@ ROWS: list[tuple[str, object]] = [
     # resp / pass / yes / no / end
     (".moe resp", ("moe", "resp", {"n": None})),
     (".moe 响应2", ("moe", "resp", {"n": 2})),
-    (".moe resp x", "「x」不是有效的序号"),
-    (".moe resp ②", "「②」不是有效的序号"),
+    (".moe resp 防御", ("moe", "resp", {"n": "防御"})),
+    (".moe resp ②", "「②」不是有效的序号或牌名"),
+    (".moe card 攻击", ("moe", "card", {"ref": "攻击"})),
+    (".moe card 3", ("moe", "card", {"ref": 3})),
+    (".moe card", "缺少序号或牌名"),
     (".moe pass", ("moe", "pass", {})),
     (".moe 不响应", ("moe", "pass", {})),
     (".moe pass 1", "多余的「1」"),
@@ -144,10 +149,12 @@ async def _running(app: App) -> None:
 
 async def test_each_sub_command_shows_its_own_usage(app: App) -> None:
     await _running(app)
-    replies = await run(app, ".moe play abc", user=P2, group=G)
-    assert [r.text for r in replies] == ["「abc」不是有效的序号或当\n格式：.moe play <序号> [目标…] [当]"]
-    text = (await run(app, ".moe resp x", user=P2, group=G))[0].text
-    assert text == "「x」不是有效的序号\n格式：.moe resp [序号]"
+    replies = await run(app, ".moe play ¹", user=P2, group=G)
+    assert [r.text for r in replies] == [
+        "「¹」不是有效的序号或牌名或当\n格式：.moe play <序号或牌名> [目标…] [当]"
+    ]
+    text = (await run(app, ".moe resp ②", user=P2, group=G))[0].text
+    assert text == "「②」不是有效的序号或牌名\n格式：.moe resp [序号或牌名]"
 
 
 async def test_unicode_digits_get_the_short_error(app: App) -> None:

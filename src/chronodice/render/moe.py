@@ -14,6 +14,8 @@ from chronodice.rules.moe.cards import SUIT_SYMBOL, rank_text
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES
 
+from .moe_info import describe_trigger
+
 ATTR = {None: "", "元素": "元素", "光": "光", "暗": "暗"}
 RESULTS = {
     "last_alive": "最后存活",
@@ -90,8 +92,7 @@ def render_events(
         if line:
             public.append(line)
         for seat_s, sec in (ev.get("secret") or {}).items():
-            text = _private_line(g, ev, sec)
-            if text:
+            for text in _private_lines(g, ev, sec, names):
                 private.setdefault(int(seat_s), []).append(text)
     return public, private
 
@@ -117,7 +118,10 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         if to.startswith("hand:"):
             seat = int(to.split(":")[1])
             verb = {"draw": "摸了", "initial": "获得起始手牌", "fill": "补了"}.get(ev["reason"], "获得了")
-            return f"{L(seat)}{verb}{n}张牌"
+            shown = ev.get("shown") or []  # face-up before (equipment, discard pile): public
+            if shown and len(shown) == n:
+                return f"{L(seat)}获得了{cards_text(g, shown)}"
+            return f"{L(seat)}{verb}{n}张牌" + (f"，其中有{cards_text(g, shown)}" if shown else "")
         if to.startswith("equip:"):
             return f"{L(int(to.split(':')[1]))}装备了{cards_text(g, ev['cards'])}"
         if to.startswith("secret:"):
@@ -197,6 +201,8 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         return f"{L(ev['who'])}视为使用了【{g.cdef(ev['card']).name}】"
     if t == "reshuffle":
         return f"牌堆耗尽，弃牌堆洗混成为新牌堆（{ev['n']}张）"
+    if t == "hand_shuffled":
+        return f"{L(ev['who'])}的手牌已洗混"
     if t == "concede":
         return f"{L(ev['who'])}投降了"
     if t == "lose_all_skills":
@@ -208,15 +214,31 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
     return ""
 
 
-def _private_line(g: Game, ev: dict[str, Any], sec: dict[str, Any]) -> str:
+def _private_lines(g: Game, ev: dict[str, Any], sec: dict[str, Any], names: list[str]) -> list[str]:
+    """A seat's private lines for one event: what it got, placed, saw or lost."""
+    out: list[str] = []
     cards = sec.get("cards") or []
-    if ev["t"] in ("move", "give") and cards:
-        if ev["t"] == "move" and str(ev.get("to", "")).startswith("secret:"):
-            return f"你放置了奥秘：{cards_text(g, cards)}"
-        return f"你获得了：{cards_text(g, cards)}"
-    if ev["t"] == "view" and cards:
-        return f"你观看了：{cards_text(g, cards)}"
-    return ""
+    t = ev["t"]
+    if t in ("move", "give", "exchange") and cards:
+        if t == "move" and str(ev.get("to", "")).startswith("secret:"):
+            out.append(f"你放置了奥秘：{cards_text(g, cards)}（其他人只知道你放置了一张奥秘）")
+        else:
+            out.append(f"你获得了：{cards_text(g, cards)}")
+    elif t == "view" and cards:
+        out.append(f"你观看了：{cards_text(g, cards)}")
+    elif t == "hand_shuffled" and cards:
+        by = seat_label(g, ev["by"], names)
+        order = "；".join(f"{i + 1}.{card_text(g, c)}" for i, c in enumerate(cards))
+        out.append(f"{by}要从你的手牌中盲选，你的手牌已洗混，新顺序：{order}")
+    lost = sec.get("lost") or []
+    if t == "move" and lost:
+        by = seat_label(g, ev["by"], names)
+        to = str(ev.get("to", ""))
+        verb = (
+            "获得了" if to.startswith("hand:") else "弃置了" if to in ("processing", "discard") else "移走了"
+        )
+        out.append(f"{by}{verb}你的{cards_text(g, lost)}")
+    return out
 
 
 # ====================================================================== state views
@@ -267,6 +289,15 @@ def render_hand(g: Game, seat: int, names: list[str]) -> str:
 
 
 # ====================================================================== prompts
+def _why(g: Game, ask: Ask, names: list[str]) -> str:
+    """What triggered an optional effect, as the start of its prompt (``…，``)."""
+    info = ask.info.get("trigger")
+    if not isinstance(info, dict):
+        return ""
+    text = describe_trigger(g.pack, info, ask.seat, lambda s: seat_label(g, s, names))
+    return f"{text}，" if text else ""
+
+
 def ask_class(ask: Ask) -> str:
     if ask.kind == "play":
         return "play"
@@ -308,6 +339,7 @@ def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
                 cost = f"（需弃置{o['cost_n']}张牌：加 弃 序号）" if o.get("cost_n") else ""
                 lines.append(f"  .moe skill {skill_name(g, o['key'])}  发动技能{tg}{cost}")
         lines.append("  .moe end  结束出牌")
+        lines.append("（序号也可写牌名，如 .moe play 攻击 2号；.moe card 序号 / .moe skill 技能名 查看说明）")
         return "\n".join(lines)
     if k == "respond":
         what = {"offset": "抵消", "rescue": "救援", "nullify": "反制"}.get(ask.reason, "响应")
@@ -324,13 +356,14 @@ def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
             return (
                 f"是否消耗{ask.info['pay']}点信仰补足天赋({ask.info['kind']})以获得加成？.moe yes / .moe no"
             )
+        why = _why(g, ask, names)
         if ask.reason == "secret":
-            return f"是否翻开奥秘{card_text(g, ask.info['card'])}？.moe yes / .moe no"
-        return f"是否发动【{skill_name(g, ask.info['skill'])}】？.moe yes / .moe no"
+            return f"{why}是否翻开奥秘{card_text(g, ask.info['card'])}？.moe yes / .moe no"
+        return f"{why}是否发动【{skill_name(g, ask.info['skill'])}】？.moe yes / .moe no"
     if k == "choose_cards":
         what = {
             "discard_phase": "弃牌阶段，请弃置",
-            "pindian": "拼点，请选择",
+            "pindian": f"与{L(ask.info['with'])}拼点，请选择" if "with" in ask.info else "拼点，请选择",
             "discard": "请弃置",
             "retrial": "改判，请选择",
         }.get(ask.reason, "请选择")

@@ -4,7 +4,9 @@ Modules: :mod:`.cards` (face info), :mod:`.state` (serialisable state), :mod:`.p
 validated with pydantic), :mod:`.expr` (safe expressions), :mod:`.engine` (driver, event stack),
 :mod:`.effects` (timings, card/skill use, effect primitives), :mod:`.ops` (card and HP
 operations), :mod:`.flow` (turns and phases), :mod:`.auto` (timeouts and 托管), :mod:`.record`
-(input log + snapshots, replay), :mod:`.testing` (scenario builder).  No I/O, no clock, no global
+(input log + snapshots, replay, pack hash), :mod:`.recovery` (the way on for a game that no
+longer rebuilds), :mod:`.soak` (random play with invariants and the public-card audit),
+:mod:`.testing` (scenario builder).  No I/O, no clock, no global
 ``random``.
 """
 

@@ -21,7 +21,7 @@ from .base import Ctx, Frame, Gen
 from .cards import VirtualCard
 from .expr import evaluate
 from .ops import Ask_
-from .state import PHASES, SkillInst
+from .state import ALL, PHASES, SkillInst
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -244,7 +244,7 @@ class EffectsMixin:
             ctx = Ctx(me=seat, target=about, data=data, skill=inst)
             if not self.skill_available(seat, inst, ctx):
                 continue
-            out.append((f"s{inst.uid}", inst.key, self._skill_runner(inst)))
+            out.append((f"s{inst.uid}", inst.key, self._skill_runner(inst, timing)))
         for cid in self.equip(seat):
             for key in self.cdef(self.card(cid).key).skills:
                 sd = self.sdef(key)
@@ -255,7 +255,7 @@ class EffectsMixin:
                 ctx = Ctx(me=seat, target=about, data=data, source_card=cid)
                 if not self.eval(ctx, sd.condition):
                     continue
-                out.append((f"e{cid}:{key}", key, self._equip_runner(cid, key)))
+                out.append((f"e{cid}:{key}", key, self._equip_runner(cid, key, timing)))
         for cid in self.secrets(seat):
             cd = self.cdef(self.card(cid).key)
             if cd.secret_timing != timing:
@@ -263,7 +263,7 @@ class EffectsMixin:
             ctx = Ctx(me=seat, target=about, data=data, source_card=cid)
             if not self.eval(ctx, cd.secret_condition):
                 continue
-            out.append((f"x{cid}", cd.key, self._secret_runner(cid)))
+            out.append((f"x{cid}", cd.key, self._secret_runner(cid, timing)))
         return out
 
     @staticmethod
@@ -306,12 +306,31 @@ class EffectsMixin:
         inst.used_phase += 1
         inst.used_round += 1
 
-    def _skill_runner(self: Game, inst: SkillInst) -> Callable[[Ctx], Gen]:
+    def trigger_info(self: Game, timing: str, ctx: Ctx) -> dict[str, Any]:
+        """What triggered an optional effect, for the "是否发动" prompt: the timing, whom it is
+        about and the settlement's characters, card and number (JSON data).  A card whose face
+        the asked seat may not know (a 奥秘 being placed face down) is left out."""
+        d = ctx.data
+        info: dict[str, Any] = {"timing": timing, "about": ctx.target}
+        for k in ("source", "victim", "user", "n", "attribute", "who"):
+            v = d.get(k)
+            if isinstance(v, (int, str)) and not isinstance(v, bool):
+                info[k] = v
+        card = d.get("card")
+        if isinstance(card, VirtualCard) and all(self.is_known_to(c, ctx.me) for c in card.subcards):
+            info["card"] = card.key
+        names = d.get("names")
+        if isinstance(names, list):
+            info["names"] = [str(x) for x in names]
+        return info
+
+    def _skill_runner(self: Game, inst: SkillInst, timing: str) -> Callable[[Ctx], Gen]:
         def run(ctx: Ctx) -> Gen:
             sd = self.sdef(inst.key)
             optional = sd.kind in ("trigger", "limited", "faith")
             if optional:
-                ok = yield Ask_("invoke", ctx.me, "invoke", info={"skill": inst.key})
+                info = {"skill": inst.key, "trigger": self.trigger_info(timing, ctx)}
+                ok = yield Ask_("invoke", ctx.me, "invoke", info=info)
                 if not ok:
                     return
             ctx.skill = inst
@@ -319,11 +338,12 @@ class EffectsMixin:
 
         return run
 
-    def _equip_runner(self: Game, cid: int, key: str) -> Callable[[Ctx], Gen]:
+    def _equip_runner(self: Game, cid: int, key: str, timing: str) -> Callable[[Ctx], Gen]:
         def run(ctx: Ctx) -> Gen:
             sd = self.sdef(key)
             if sd.kind == "trigger":
-                ok = yield Ask_("invoke", ctx.me, "invoke", info={"skill": key, "card": cid})
+                info = {"skill": key, "card": cid, "trigger": self.trigger_info(timing, ctx)}
+                ok = yield Ask_("invoke", ctx.me, "invoke", info=info)
                 if not ok:
                     return
             frame = self.push(Frame("skill", ctx.me, {"skill": key}, locked=[cid]))
@@ -335,12 +355,14 @@ class EffectsMixin:
 
         return run
 
-    def _secret_runner(self: Game, cid: int) -> Callable[[Ctx], Gen]:
+    def _secret_runner(self: Game, cid: int, timing: str) -> Callable[[Ctx], Gen]:
         def run(ctx: Ctx) -> Gen:
-            ok = yield Ask_("invoke", ctx.me, "secret", info={"card": cid})
+            info = {"card": cid, "trigger": self.trigger_info(timing, ctx)}
+            ok = yield Ask_("invoke", ctx.me, "secret", info=info)
             if not ok:
                 return
             # 3.9: flip it face up, then its effect; it then goes to the discard pile
+            self.set_known(cid, [ALL])
             self.emit("secret_flip", who=ctx.me, card=cid)
             yield from self.move([cid], "processing", reason="secret", by=ctx.me)
             ctx.card = VirtualCard.of(self.card(cid))
@@ -429,10 +451,15 @@ class EffectsMixin:
         weapon = self.weapon(user)
         if weapon is not None and not response and any(self.distance(user, t) > 1 for t in targets):
             frame.locked.append(weapon)  # 1.3.2: its attack range is being used
+        hidden = cd.action_kind == "secret"
         try:
             if vcard.subcards:
-                yield from self.move(list(vcard.subcards), "processing", reason="use", by=user, quiet=True)
-            self.emit("use", user=user, card=vcard.to_dict(), targets=list(targets), response=response)
+                # 3.9: a 奥秘 is used face down: the group learns only that one was placed
+                yield from self.move(
+                    list(vcard.subcards), "processing", reason="use", by=user, quiet=True, face_down=hidden
+                )
+            if not hidden:
+                self.emit("use", user=user, card=vcard.to_dict(), targets=list(targets), response=response)
             if cd.per_turn is not None and not response:
                 self.state.turn.attacks += 1
             yield from self.fire("use.declared", user, data)

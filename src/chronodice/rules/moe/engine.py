@@ -53,6 +53,8 @@ class Game(FlowMixin, OpsMixin, EffectsMixin):
         self.stack: list[Frame] = []
         self.snapshots: list[dict[str, Any]] = []
         self.on_step: Callable[[Game], None] | None = None
+        self.on_emit: Callable[[Game, dict[str, Any]], None] | None = None
+        """Called with each output event as it is emitted (the soak audits hidden cards here)."""
         self._gen: Gen | None = None
         self.result_value: Any = None
         self._cards: dict[int, Card] = {}
@@ -130,6 +132,8 @@ class Game(FlowMixin, OpsMixin, EffectsMixin):
         if secret:
             ev["secret"] = {str(k): v for k, v in secret.items()}
         self.events.append(ev)
+        if self.on_emit is not None:
+            self.on_emit(self, ev)
 
     def drain_events(self) -> list[dict[str, Any]]:
         out, self.events = self.events, []

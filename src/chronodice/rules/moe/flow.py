@@ -30,6 +30,34 @@ if TYPE_CHECKING:
 MAX_ACTIONS_PER_PLAY_PHASE = 60
 
 
+def deal_offers(chars: list[str], players: int, cap: int) -> list[list[str]]:
+    """The characters offered to each seat, from the shuffled ``chars`` (1.2).
+
+    Every seat gets ``min(cap, len(chars) // players)`` characters, at least 1, and no character
+    is offered twice; the characters left over go one more each to the first seats while they
+    are under ``cap`` (8 characters, 5 players: 2, 2, 2, 1, 1).  With fewer characters than
+    players each seat is dealt one and some characters appear twice (nothing else is possible).
+
+    >>> deal_offers(list("abcdefgh"), 5, 3)
+    [['a', 'b'], ['c', 'd'], ['e', 'f'], ['g'], ['h']]
+    >>> [len(o) for o in deal_offers([str(i) for i in range(25)], 8, 3)]
+    [3, 3, 3, 3, 3, 3, 3, 3]
+    >>> deal_offers(["a", "b"], 3, 3)
+    [['a'], ['b'], ['a']]
+    """
+    if not chars:
+        raise ValueError("a pack needs characters")
+    if len(chars) < players:
+        return [[chars[i % len(chars)]] for i in range(players)]
+    base, extra = divmod(len(chars), players)
+    sizes = [max(1, min(cap, base + (1 if i < extra else 0))) for i in range(players)]
+    out, at = [], 0
+    for size in sizes:
+        out.append(chars[at : at + size])
+        at += size
+    return out
+
+
 class FlowMixin:
     # ================================================================== set-up (1.1, 1.2)
     def setup(self: Game, map_key: str | None = None) -> Gen:
@@ -47,9 +75,9 @@ class FlowMixin:
                 p.team = p.seat % 2
         chars = list(self.pack.characters)
         self.shuffle(chars)
-        per = max(1, min(self.pack.rules.characters_offered, len(chars) // n))
-        for p in st.players:
-            offer = [chars[(p.seat * per + i) % len(chars)] for i in range(per)]
+        for p, offer in zip(
+            st.players, deal_offers(chars, n, self.pack.rules.characters_offered), strict=True
+        ):
             if len(offer) == 1:
                 choice = offer[0]
             else:

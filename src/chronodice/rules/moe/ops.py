@@ -74,17 +74,23 @@ class OpsMixin:
         else:
             dest.extend(cids)
         owner_to = _owner_of(to)
+        was_public = [c for c in cids if ALL in self.state.known.get(c, ())]
         for cid in cids:
             if to == "deck":
                 self.set_known(cid, [])
-            elif to in _PUBLIC or to.startswith("equip:") or (to.startswith("pile:") and not face_down):
-                self.set_known(cid, [ALL])
-            elif to.startswith(("hand:", "secret:")) or face_down:
-                # whoever saw the face still knows it (the previous owner too); the new owner sees it
+            elif face_down or to.startswith(("hand:", "secret:")):
+                # whoever saw the face still knows it (the previous owner too); the new owner sees
+                # it; a face-down card passing through processing (a 奥秘 being used) stays hidden
                 self.add_known(cid, [owner_to] if owner_to is not None else [])
+            elif to in _PUBLIC or to.startswith(("equip:", "pile:")):
+                self.set_known(cid, [ALL])
         if not quiet:
-            public_faces = to in _PUBLIC or to.startswith("equip:")
-            secret = {owner_to: {"cards": list(cids)}} if owner_to is not None and not public_faces else None
+            public_faces = not face_down and (to in _PUBLIC or to.startswith("equip:"))
+            secret: dict[int, dict[str, Any]] = {}
+            if owner_to is not None and not public_faces:
+                secret[owner_to] = {"cards": list(cids)}
+            for victim, cs in self._victims(cids, origin, to, by).items():
+                secret.setdefault(victim, {})["lost"] = cs
             self.emit(
                 "move",
                 to=to,
@@ -93,13 +99,33 @@ class OpsMixin:
                 by=by,
                 froms=sorted({origin[c] for c in cids}),
                 cards=list(cids) if public_faces else None,
-                secret=secret,
+                shown=[c for c in was_public if to.startswith("hand:")] or None,
+                secret=secret or None,
             )
         for owner, cs in lost.items():
             yield from self.fire("cards.lost", owner, {"cards": cs, "reason": reason, "to": to})
         if to.startswith("hand:"):
             yield from self.fire("cards.obtained", owner_to, {"cards": list(cids), "reason": reason})
         return list(cids)
+
+    def _victims(
+        self: Game, cids: list[int], origin: dict[int, str], to: str, by: int | None
+    ) -> dict[int, list[int]]:
+        """Characters whose cards another character takes or discards (窃取/破坏): they are told
+        privately which cards they lost."""
+        out: dict[int, list[int]] = {}
+        if by is None:
+            return out
+        for cid in cids:
+            owner = _owner_of(origin[cid])
+            if (
+                owner is not None
+                and owner != by
+                and owner != _owner_of(to)
+                and not origin[cid].startswith("pile:")
+            ):
+                out.setdefault(owner, []).append(cid)
+        return out
 
     # ------------------------------------------------------------------ deck
     def take_top(self: Game, n: int) -> list[int]:
@@ -169,6 +195,8 @@ class OpsMixin:
         if "hand" in zones and hand:
             if len(hand) >= 2 and actor != owner:
                 self.shuffle(hand)
+                # the owner's hand order changed: they are told the new order (their numbers)
+                self.emit("hand_shuffled", who=owner, by=actor, secret={owner: {"cards": list(hand)}})
             options.extend(f"h{i + 1}" for i in range(len(hand)))
         if "equip" in zones:
             options.extend(f"e{cid}" for cid in self.equip(owner) if cid not in self.locked_cards())
@@ -298,7 +326,8 @@ class OpsMixin:
         """8.21: both put everything in processing at once, then each takes the other's."""
         ca, cb = list(self.zone(f"{zone}:{a}")), list(self.zone(f"{zone}:{b}"))
         yield from self.move(ca + cb, "processing", reason="exchange", by=a, quiet=True)
-        self.emit("exchange", a=a, b=b, zone=zone, na=len(ca), nb=len(cb))
+        secret = {a: {"cards": list(cb)}, b: {"cards": list(ca)}} if zone == "hand" else None
+        self.emit("exchange", a=a, b=b, zone=zone, na=len(ca), nb=len(cb), secret=secret)
         for cid in cb:
             self.state.zones["processing"].remove(cid)
             self.zone(f"{zone}:{a}").append(cid)
@@ -337,8 +366,12 @@ class OpsMixin:
         both are shown at once, ranks compare (A=1 … K=13).  Returns (winner, loser) or (None, None)."""
         if not self.hand(a) or not self.hand(b):
             raise IllegalAction("拼点需要双方都有手牌")
-        ca = (yield Ask_("choose_cards", a, "pindian", options=list(self.hand(a)), lo=1, hi=1))[0]
-        cb = (yield Ask_("choose_cards", b, "pindian", options=list(self.hand(b)), lo=1, hi=1))[0]
+        ca = (
+            yield Ask_("choose_cards", a, "pindian", options=list(self.hand(a)), lo=1, hi=1, info={"with": b})
+        )[0]
+        cb = (
+            yield Ask_("choose_cards", b, "pindian", options=list(self.hand(b)), lo=1, hi=1, info={"with": a})
+        )[0]
         yield from self.move([ca, cb], "processing", reason="pindian", quiet=True)
         self.emit("pindian", a=a, b=b, ca=ca, cb=cb)
         ra, rb = self.card(ca).rank, self.card(cb).rank

@@ -29,7 +29,40 @@ RECORD_VERSION = 1
 
 
 class DesyncError(RuntimeError):
-    """Rebuilding a game gave another digest than the stored one."""
+    """A stored game cannot be rebuilt as it was: ``cause`` is ``pack_changed`` (the pack's hash
+    differs from the one recorded when the game started), ``pack_missing`` (the pack no longer
+    loads) or ``replay`` (replaying the log fails or gives another digest).  The way on is in
+    :mod:`.recovery`."""
+
+    def __init__(self, message: str, *, cause: str = "replay") -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
+_hashes: dict[int, tuple[Pack, str]] = {}
+
+
+def pack_hash(pack: Pack) -> str:
+    """``pack.content_hash()``, remembered per pack object (packs are cached and frozen)."""
+    got = _hashes.get(id(pack))
+    if got is None or got[0] is not pack:
+        got = _hashes[id(pack)] = (pack, pack.content_hash())
+    return got[1]
+
+
+def load_checked(rec: dict[str, Any], *, check_pack: bool = True) -> Pack:
+    """The record's pack, refusing one that no longer loads or whose content changed."""
+    try:
+        pack = load_pack(rec["pack"])
+    except Exception as exc:
+        raise DesyncError(f"pack {rec['pack']!r} does not load: {exc!r}", cause="pack_missing") from exc
+    want = rec.get("pack_hash")
+    if check_pack and want and pack_hash(pack) != want:
+        raise DesyncError(
+            f"pack {rec['pack']!r} changed since the game started: {want} -> {pack_hash(pack)}",
+            cause="pack_changed",
+        )
+    return pack
 
 
 def initial_state(pack: Pack, users: list[str]) -> GameState:
@@ -57,7 +90,7 @@ def new_record(
         "version": RECORD_VERSION,
         "schema_version": SCHEMA_VERSION,
         "pack": pack_name,
-        "pack_hash": pack.content_hash(),
+        "pack_hash": pack_hash(pack),
         "seed": seed,
         "users": list(users),
         "map": map_key,
@@ -77,8 +110,8 @@ def _main(g: Game, rec: dict[str, Any]) -> Any:
     return g.main(rec.get("map"))
 
 
-def _fresh(rec: dict[str, Any]) -> Game:
-    pack = load_pack(rec["pack"])
+def _fresh(rec: dict[str, Any], *, check_pack: bool = True) -> Game:
+    pack = load_checked(rec, check_pack=check_pack)
     g = Game(pack, initial_state(pack, rec["users"]), random.Random(rec["seed"]))
     return g
 
@@ -90,38 +123,52 @@ def _apply_input(g: Game, inp: dict[str, Any]) -> None:
         g.submit(inp["seat"], inp["answer"], source=inp.get("source", "player"))
 
 
-def replay_full(rec: dict[str, Any]) -> Game:
+def replay_full(rec: dict[str, Any], *, check_pack: bool = True) -> Game:
     """Rebuild by replaying every input from the start (no snapshot)."""
-    g = _fresh(rec)
-    g.run(_main(g, rec))
-    for inp in rec["inputs"]:
-        _apply_input(g, inp)
+    g = _fresh(rec, check_pack=check_pack)
+    try:
+        g.run(_main(g, rec))
+        for inp in rec["inputs"]:
+            _apply_input(g, inp)
+    except Exception as exc:  # an input the game no longer accepts: the log does not replay
+        raise DesyncError(f"replay failed: {exc!r}") from exc
     return g
 
 
-def rebuild(rec: dict[str, Any], *, check: bool = True) -> Game:
-    """Rebuild from the latest turn-start snapshot plus the inputs after it."""
+def rebuild(rec: dict[str, Any], *, check: bool = True, check_pack: bool = True) -> Game:
+    """Rebuild from the latest turn-start snapshot plus the inputs after it.  Raises
+    :class:`DesyncError` when the pack changed (unless ``check_pack`` is false) or no longer
+    loads, when an input does not replay, or (``check``) when the digest differs."""
     snap = rec.get("snapshot")
     if snap is None:
-        g = replay_full(rec)
+        g = replay_full(rec, check_pack=check_pack)
     else:
-        pack = load_pack(rec["pack"])
-        rng = random.Random()
-        v, internal, gauss = snap["rng"]
-        rng.setstate((v, tuple(internal), gauss))
-        g = Game(pack, GameState.from_dict(snap["state"]), rng)
-        chars = rec.get("characters")
-        if chars:
-            g.pack = pack.model_copy(update={"characters": {k: pack.characters[k] for k in chars}})
-        g.serial = snap["serial"]
-        g.rng_draws = snap["rng_draws"]
-        g.inputs = list(rec["inputs"][: snap["inputs"]])
-        if g.state.winners is None:
-            g.run(g.loop())
-        for inp in rec["inputs"][snap["inputs"] :]:
-            _apply_input(g, inp)
+        pack = load_checked(rec, check_pack=check_pack)
+        try:
+            g = _from_snapshot(rec, snap, pack)
+        except Exception as exc:
+            raise DesyncError(f"replay from the snapshot failed: {exc!r}") from exc
     if check and rec.get("digest") is not None and g.state.digest() != rec["digest"]:
         raise DesyncError(f"digest {g.state.digest()} != stored {rec['digest']}")
+    return g
+
+
+def _from_snapshot(rec: dict[str, Any], snap: dict[str, Any], pack: Pack) -> Game:
+    """The game at the snapshot (a turn start), then the inputs after it."""
+    rng = random.Random()
+    v, internal, gauss = snap["rng"]
+    rng.setstate((v, tuple(internal), gauss))
+    g = Game(pack, GameState.from_dict(snap["state"]), rng)
+    chars = rec.get("characters")
+    if chars:
+        g.pack = pack.model_copy(update={"characters": {k: pack.characters[k] for k in chars}})
+    g.serial = snap["serial"]
+    g.rng_draws = snap["rng_draws"]
+    g.inputs = list(rec["inputs"][: snap["inputs"]])
+    if g.state.winners is None:
+        g.run(g.loop())
+    for inp in rec["inputs"][snap["inputs"] :]:
+        _apply_input(g, inp)
     return g
 
 

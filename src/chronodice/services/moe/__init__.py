@@ -11,9 +11,11 @@ Where the code lives (importing this package registers every sub-command, in hel
 * :mod:`._common`: the ``.moe`` declaration, constants, where a game is, who may run it;
 * :mod:`.kinds`: argument kinds (maps, seats/players, indices, 弃 costs, give);
 * :mod:`.outbox`: replies public/private, the outbox of private commands, :func:`sweep`;
-* :mod:`.lobby`: ``new join leave start state hand``;
-* :mod:`.play`: ``play skill resp pass yes no choose give end auto quit``;
-* :mod:`.gm`: ``kick abort timeout`` (房主 or the group's GM, also from private chat);
+* :mod:`.lobby`: ``new join leave start state hand card``;
+* :mod:`.play`: ``play skill resp pass yes no choose give end auto quit`` (cards by number or
+  name; ``skill <名字>`` shows the text when it cannot be used now);
+* :mod:`.gm`: ``kick abort timeout recover`` (房主 or the group's GM, also from private chat;
+  ``recover`` is the way on for a game whose pack changed or whose replay desyncs);
 * here: ``help`` (and the bare ``.moe``).
 
 ``clock`` is the wall clock for deadlines (tests may replace it); ``sweep(app, now=None)`` is what

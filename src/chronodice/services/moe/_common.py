@@ -3,6 +3,7 @@ who may run it (the one permission policy), and the engine helpers every transac
 
 from __future__ import annotations
 
+import logging
 import random
 import sys
 from typing import Any
@@ -13,6 +14,8 @@ from chronodice.core.permissions import Perm, require
 from chronodice.render import moe as R
 from chronodice.rules.moe import auto_answer
 from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.record import DesyncError, rebuild
+from chronodice.rules.moe.recovery import CAUSES
 
 SYSTEM = "moe"
 NO_UNDO_SYSTEMS.add(SYSTEM)  # .undo after seeing cards would be cheating
@@ -21,20 +24,46 @@ MAX_PLAYERS = 8
 DEFAULT_TIMEOUTS = {"play": 120, "respond": 45, "choice": 60}
 AUTO_LIMIT = 20_000
 HOST_OR_GM = "房主或GM"
+WAY_ON = (
+    "房主或GM可发送 .moe recover 从最近一致的存档（本回合开始时）继续，"
+    "或 .moe recover 结束 按目前结果结束对局（也可 .moe abort 解散）"
+)
+log = logging.getLogger("chronodice.moe")
+
+
+class GameBroken(IllegalAction):
+    """The group's game does not rebuild; the message says why and how to go on."""
+
+    def __init__(self, exc: DesyncError) -> None:
+        super().__init__(f"本群的萌E对局出错，无法继续：{CAUSES.get(exc.cause, exc.cause)}。{WAY_ON}")
+        self.cause = exc.cause
+
+
+def load_game(scope: str, rec: dict[str, Any]) -> Game:
+    """Rebuild the group's game; a changed pack or a desync is logged and becomes
+    :class:`GameBroken` (told to the group, with the way on: ``.moe recover``)."""
+    try:
+        return rebuild(rec)
+    except DesyncError as exc:
+        log.error("萌E: the game of group %s does not rebuild (%s): %s", scope, exc.cause, exc)
+        raise GameBroken(exc) from exc
+
 
 FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与私密选择通过私聊发送。
 .moe new [地图]  开局（乱斗森林/双王国/信仰圣殿，缺省随机）  .moe join / leave  加入/退出
 .moe start  开始（房主或GM）：随机座次，每人私聊从发到的角色中选一个
 .moe state  公开局面   .moe hand  我的手牌（私聊）
-.moe play 序号 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
+.moe play 序号或牌名 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
+.moe card 牌名或序号 / .moe skill 技能名  查看牌或技能的说明（手牌序号的说明私聊发送）
 .moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动
 .moe choose 序号…  选择牌/角色/选项   .moe give 2号:1,2 3号:3  分配牌   .moe end  结束出牌
 .moe auto [on|off]  托管   .moe quit  投降
-GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒
+GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒  .moe recover [继续|结束]（对局出错后）
 """
 RULES = """规则取舍：攻击每回合限一次；防御为“使用”；起始手牌4张、摸牌阶段摸2张；濒死时从当前回合角色起依次询问【恢复】；
 奖惩由地图机制牌决定；施法阶段无默认动作；距离为存活角色间较短的座次差；牌堆耗尽时洗混弃牌堆，两者皆空则平局；
-同一时机多个效果：当前回合角色起按座次，各自决定顺序；40轮后平局。"""
+同一时机多个效果：当前回合角色起按座次，各自决定顺序；40轮后平局。
+选角色：每人从 min(3, 角色数÷人数) 个角色中选一个（至少1个，同一角色不会发给两人；余下的角色依座次多发一个）。"""
 HELP = FORMS + RULES
 
 moe = define(
@@ -83,6 +112,17 @@ async def game_scope(call: Call) -> str:
     if found is None:
         raise NotFound("你没有正在进行的萌E游戏")
     return found[0]
+
+
+async def pack_of(call: Call) -> str:
+    """The pack of the game the sender is looking at (this group's, or their own game's in
+    private chat), else the default pack."""
+    scope = call.ctx.group_id
+    if scope is None:
+        found = await find_user_game(call.app, call.ctx.user_id)
+        return str(found[1].get("pack") or PACK) if found else PACK
+    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    return str((state or {}).get("pack") or PACK)
 
 
 async def require_host_or_gm(call: Call, scope: str, state: dict[str, Any], what: str) -> None:

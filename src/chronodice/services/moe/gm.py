@@ -1,19 +1,38 @@
-"""The table's referee: ``kick``, ``abort`` and ``timeout`` — for the game's creator (房主) or a
-GM of the game's group, judged against that group also when sent from private chat."""
+"""The table's referee: ``kick``, ``abort``, ``timeout`` and ``recover`` — for the game's creator
+(房主) or a GM of the game's group, judged against that group also when sent from private chat.
+
+``recover`` is the way on for a game that no longer rebuilds (a changed pack, a replay desync:
+see :mod:`chronodice.rules.moe.recovery`): ``继续`` goes on from the last consistent point (the
+whole log if it still replays, else the current turn's start), ``结束`` ends the game with the
+standings of that point; both are logged."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from chronodice.core.args import arg, opt
+from chronodice.core.args import Choice, arg, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
-from chronodice.rules.moe.record import rebuild
+from chronodice.rules.moe.record import DesyncError, rebuild
+from chronodice.rules.moe.recovery import CAUSES, HOW, resume, standings
 
-from ._common import DEFAULT_TIMEOUTS, SYSTEM, game_scope, moe, require_host_or_gm
+from ._common import (
+    DEFAULT_TIMEOUTS,
+    SYSTEM,
+    game_scope,
+    log,
+    moe,
+    names,
+    now,
+    require_host_or_gm,
+    run_auto,
+    set_deadline,
+)
 from .kinds import SECONDS, TARGET, TIMEOUT_CLASS
+from .outbox import commit
 from .play import admin_op, resolve
 
 OPEN = ("lobby", "running")
@@ -122,3 +141,75 @@ def _move_waiting(st: dict[str, Any], old: dict[str, int], classes: list[str]) -
         return False
     st["deadline"] = float(asked) + float(st["timeouts"][cls])
     return True
+
+
+RECOVER = Choice(
+    {"继续": "resume", "resume": "resume", "恢复": "resume", "结束": "end", "end": "end"}, label="继续/结束"
+)
+
+
+@moe.sub(
+    "recover",
+    "恢复",
+    params=[opt("how", RECOVER, default="resume")],
+    help="对局无法继续时：继续（从最近一致的存档）或 结束（按目前结果）（房主或GM）",
+)
+async def moe_recover(call: Call, how: str) -> list[Reply]:
+    scope, state = await _open_game(call)
+    await require_host_or_gm(call, scope, state, "恢复对局")
+    seed = call.app.rng.getrandbits(32)
+    at = now()
+
+    def fn(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[Reply]]:
+        if not st or st.get("status") != "running" or not st.get("record"):
+            raise IllegalAction("没有进行中的萌E对局")
+        rec = st["record"]
+        try:
+            g0 = rebuild(rec)
+        except DesyncError as exc:
+            cause = exc
+        else:
+            if not st.get("error"):
+                raise IllegalAction("本群的萌E对局没有出错，无需恢复")
+            # the sweeper stopped the clock after a passing error: start it again
+            st.pop("error", None)
+            set_deadline(st, g0, at)
+            return st, [Reply.say("本群的萌E对局可以正常读取，已恢复计时")]
+        why = CAUSES.get(cause.cause, cause.cause)
+        if how == "end":
+            log.warning("萌E: group %s ended its broken game (%s)", scope, cause)
+            text = f"萌E对局因{why}而结束。" + _standings_text(rec, names(st))
+            return {**st, "status": "over", "deadline": None, "aborted": True, "error": None}, [
+                Reply.say(text)
+            ]
+        try:
+            new, g, done, events = resume(rec)
+        except DesyncError as exc:
+            log.error("萌E: group %s cannot resume its game: %s", scope, exc)
+            raise IllegalAction(
+                f"无法从存档继续（{CAUSES.get(exc.cause, exc.cause)}），可 .moe recover 结束"
+            ) from exc
+        log.warning("萌E: group %s resumed its broken game (%s) by %s", scope, cause, done)
+        g.events = events + g.drain_events()
+        run_auto(g, random.Random(seed))
+        saved, replies = commit(st, g, new, at, private=call.ctx.group_id is None)
+        return saved, [Reply.say(f"萌E对局出错（{why}）：{HOW[done]}"), *replies]
+
+    return await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+    )
+
+
+def _standings_text(rec: dict[str, Any], who: list[str]) -> str:
+    st = standings(rec)
+    if st is None:
+        return "对局尚未开始，没有结果。"
+    alive = [p for p in st.players if p.alive]
+    lines = ["目前结果（本回合开始时）："]
+    for p in st.players:
+        label = f"{p.seat + 1}号{who[p.seat] if p.seat < len(who) else ''}" + (
+            f"({p.name})" if p.name else ""
+        )
+        lines.append(f"{label} " + (f"存活 血量{p.hp}/{p.max_hp} 信仰{p.faith}" if p.alive else "已阵亡"))
+    lines.append("存活者：" + ("、".join(f"{p.seat + 1}号" for p in alive) or "无") + "（没有胜利者）")
+    return "\n".join(lines)

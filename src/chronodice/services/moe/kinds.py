@@ -146,6 +146,13 @@ class GiveKind(Kind):
         yield Gift(int(m.group(1)), cards), m.end()
 
 
+def _card_name(word: str) -> str | None:
+    """A card name never holds a digit (``¹``, ``②`` are not names and not indices either)."""
+    return None if any(c.isdigit() for c in word) else word
+
+
+CARD_REF = OneOf(Int(label="序号", max=999), Name(label="牌名", lookup=_card_name), label="序号或牌名")
+"""A hand card: its 1-based number, or a card name (``攻击``)."""
 GIVE = GiveKind()
 DISCARD = Discard()
 MAP = MapName()
@@ -179,6 +186,7 @@ SECONDS = Int(label="秒数", max=1_000_000, suffix=("秒", "s"))
 
 __all__ = [
     "AUTO",
+    "CARD_REF",
     "DISCARD",
     "GIVE",
     "MAP",

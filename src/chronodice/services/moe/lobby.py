@@ -6,14 +6,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from chronodice.core.args import opt
+from chronodice.core.args import arg, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
+from chronodice.render.moe_info import card_info, find_card
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import load_pack
-from chronodice.rules.moe.record import new_record, rebuild, start
+from chronodice.rules.moe.record import new_record, start
 
 from ._common import (
     DEFAULT_TIMEOUTS,
@@ -22,14 +23,16 @@ from ._common import (
     SYSTEM,
     find_user_game,
     game_scope,
+    load_game,
     moe,
     names,
     now,
+    pack_of,
     require_host_or_gm,
     seat_of,
     set_deadline,
 )
-from .kinds import MAP
+from .kinds import CARD_REF, MAP
 from .outbox import fallback, outcome
 
 
@@ -169,7 +172,7 @@ async def moe_state(call: Call) -> list[Reply]:
     if state["status"] == "lobby":
         joined = "、".join(p["name"] for p in state["players"])
         return [Reply.say(f"萌E对局等待开始：{joined}（{len(state['players'])}人）")]
-    g = rebuild(state["record"])
+    g = load_game(scope, state["record"])
     text = R.render_public_state(g, names(state))
     if g.pending is not None and state["status"] == "running":
         text += "\n" + R.public_prompt(g, g.pending, names(state))
@@ -183,11 +186,37 @@ async def moe_hand(call: Call) -> list[Reply]:
     if not state or state["status"] == "lobby" or not state.get("record") or state.get("aborted"):
         raise IllegalAction("没有进行中的萌E游戏")
     seat = seat_of(state, call.ctx.user_id)
-    g = rebuild(state["record"])
+    g = load_game(scope, state["record"])
     text = R.render_hand(g, seat, names(state))
     if g.pending is not None and g.pending.seat == seat:
         text += "\n" + R.private_prompt(g, g.pending, names(state))
     replies = [Reply.whisper(text, to_user=call.ctx.user_id, fallback=fallback(state, seat))]
     if call.ctx.group_id is not None:
         replies.insert(0, Reply.say("手牌已私聊发送"))
+    return replies
+
+
+@moe.sub("card", "牌", params=[arg("ref", CARD_REF)], help="查看牌的说明：牌名，或自己第几张手牌（私聊）")
+async def moe_card(call: Call, ref: int | str) -> list[Reply]:
+    if isinstance(ref, str):
+        pack = load_pack(await pack_of(call))
+        key = find_card(pack, ref)
+        if key is None:
+            raise IllegalAction(f"没有名为「{ref[:12]}」的牌")
+        return [Reply.say(card_info(pack, key))]
+    # a hand card: its face is hidden, so the answer goes by private message
+    scope = await game_scope(call)
+    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    if not state or state.get("status") != "running" or not state.get("record"):
+        raise IllegalAction("没有进行中的萌E游戏（查看牌的说明请写牌名）")
+    seat = seat_of(state, call.ctx.user_id)
+    g = load_game(scope, state["record"])
+    hand = g.hand(seat)
+    if not 1 <= ref <= len(hand):
+        raise IllegalAction(f"你没有第{ref}张手牌（共{len(hand)}张）")
+    cid = hand[ref - 1]
+    text = f"第{ref}张手牌{R.card_text(g, cid)}\n" + card_info(g.pack, g.card(cid).key)
+    replies = [Reply.whisper(text, to_user=call.ctx.user_id, fallback=fallback(state, seat))]
+    if call.ctx.group_id is not None:
+        replies.insert(0, Reply.say("牌的说明已私聊发送"))
     return replies

@@ -15,7 +15,6 @@ the session, until a command saves the game again) and goes on with the rest.
 
 from __future__ import annotations
 
-import logging
 import random
 from typing import Any
 
@@ -23,17 +22,16 @@ from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.rules.moe import default_answer
 from chronodice.rules.moe.engine import Game
-from chronodice.rules.moe.record import rebuild, to_record
+from chronodice.rules.moe.record import to_record
 from chronodice.store import StoreBusy
 
-from ._common import SYSTEM, names, run_auto, set_deadline
+from ._common import SYSTEM, WAY_ON, GameBroken, load_game, log, names, run_auto, set_deadline
 from ._common import now as _clock_now
 
 SUBMITTED = "已提交，公开信息将发到群里"
-BROKEN = "本群的萌E对局出错，已停止计时。可继续尝试操作，或由房主或GM发送 .moe abort 解散后重新开局"
-"""Told once to a group whose game the sweeper cannot handle."""
-
-log = logging.getLogger("chronodice.moe")
+BROKEN = "本群的萌E对局出错，已停止计时。" + WAY_ON
+"""Told once to a group whose game the sweeper cannot handle (a game that does not rebuild is
+told why: :class:`GameBroken`)."""
 _told: set[tuple[str, int]] = set()
 """(group, session version) already told about an error that could not be saved in the session."""
 
@@ -114,9 +112,11 @@ async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Repl
         except StoreBusy as exc:  # transient: the next sweep tries again
             log.warning("萌E: group %s skipped this sweep: %s", scope, exc)
         except Exception as exc:  # one broken game must not stop the others
-            log.error("萌E: sweeping the game of group %s failed: %r", scope, exc, exc_info=exc)
+            if not isinstance(exc, GameBroken):  # GameBroken was logged with its cause already
+                log.error("萌E: sweeping the game of group %s failed: %r", scope, exc, exc_info=exc)
             if await _mark_broken(app, scope, version, exc):
-                out.append((scope, [Reply.say(BROKEN)]))
+                text = f"{exc}（已停止计时）" if isinstance(exc, GameBroken) else BROKEN
+                out.append((scope, [Reply.say(text)]))
     return out
 
 
@@ -166,7 +166,7 @@ async def _sweep_one(
         if not st or st.get("status") != "running" or st.get("deadline") is None or st["deadline"] > at:
             return st, []
         rec = st["record"]
-        g = rebuild(rec)
+        g = load_game(scope, rec)
         g.drain_events()
         ask = g.pending
         if ask is None:

@@ -13,15 +13,17 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chronodice.core.args import Int, Name, arg, flag, many, opt
+from chronodice.core.args import Name, arg, flag, many, opt
 from chronodice.core.commands import Call
-from chronodice.core.errors import IllegalAction
+from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.reply import Reply
+from chronodice.render.moe_info import find_card, find_skill, skill_info
 from chronodice.rules.moe.engine import Game
-from chronodice.rules.moe.record import admin, rebuild
+from chronodice.rules.moe.pack import load_pack
+from chronodice.rules.moe.record import admin
 
-from ._common import SYSTEM, game_scope, moe, now, run_auto, seat_of
-from .kinds import AUTO, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
+from ._common import SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, seat_of
+from .kinds import AUTO, CARD_REF, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
 from .outbox import commit
 
 Answer = Callable[[Game, int, Any, dict[str, Any]], Any]
@@ -36,6 +38,19 @@ def hand_card(g: Game, seat: int, n: int) -> int:
     if not 1 <= n <= len(hand):
         raise IllegalAction(f"你没有第{n}张手牌（共{len(hand)}张）")
     return hand[n - 1]
+
+
+def hand_cards_named(g: Game, seat: int, ref: int | str) -> list[int]:
+    """The sender's hand cards meant by ``ref``: the n-th card, or every card of that name."""
+    if isinstance(ref, int):
+        return [hand_card(g, seat, ref)]
+    key = find_card(g.pack, ref)
+    if key is None:
+        raise IllegalAction(f"没有名为「{ref[:12]}」的牌")
+    found = [c for c in g.hand(seat) if g.card(c).key == key]
+    if not found:
+        raise IllegalAction(f"你的手牌中没有【{g.cdef(key).name}】")
+    return found
 
 
 def resolve(call: Call, targets: Sequence[Any], state: dict[str, Any]) -> list[int]:
@@ -65,7 +80,7 @@ async def act(call: Call, build: Answer) -> list[Reply]:
             raise IllegalAction("没有进行中的萌E游戏")
         seat = seat_of(state, ctx.user_id)
         rec = state["record"]
-        g = rebuild(rec)
+        g = load_game(scope, rec)
         g.drain_events()
         ask = g.pending
         if ask is None:
@@ -95,7 +110,7 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
             raise IllegalAction("没有进行中的萌E游戏")
         seat = seat_of(state, ctx.user_id) if who is None else who
         rec = state["record"]
-        g = rebuild(rec)
+        g = load_game(scope, rec)
         g.drain_events()
         admin(g, {**op, "seat": seat})
         run_auto(g, random.Random(seed))
@@ -119,19 +134,24 @@ NOT_PLAY_TIME = "现在不是你的出牌时机"
     "play",
     "出牌",
     "出",
-    params=[arg("n", Int(label="序号", max=999)), TARGETS],
+    params=[arg("n", CARD_REF), TARGETS],
     flags=[flag("convert", "当")],
-    help="使用第几张手牌（目标写 2号 或 @某人；当：当作另一张牌使用）",
+    help="使用手牌：序号或牌名（目标写 2号 或 @某人；当：当作另一张牌使用）",
 )
-async def moe_play(call: Call, n: int, targets: list[Any], convert: bool) -> list[Reply]:
+async def moe_play(call: Call, n: int | str, targets: list[Any], convert: bool) -> list[Reply]:
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         _need(ask, "play", refusal=NOT_PLAY_TIME)
-        cid = hand_card(g, seat, n)
+        cids = hand_cards_named(g, seat, n)
         seats = resolve(call, targets, state)
-        for o in ask.options:
-            if o["a"] == "card" and o["card"] == cid and bool(o.get("as")) == convert:
-                return {"a": "card", "card": cid, "as": o.get("as"), "targets": seats}
-        raise IllegalAction("这张牌现在不能使用" + ("（没有可当作的牌）" if convert else ""))
+        for cid in cids:  # by name: the first card of that name that can be used this way
+            for o in ask.options:
+                if o["a"] == "card" and o["card"] == cid and bool(o.get("as")) == convert:
+                    return {"a": "card", "card": cid, "as": o.get("as"), "targets": seats}
+        raise IllegalAction(
+            ("这张牌" if len(cids) == 1 else "这些牌")
+            + "现在不能使用"
+            + ("（没有可当作的牌）" if convert else "")
+        )
 
     return await act(call, build)
 
@@ -144,6 +164,9 @@ async def moe_play(call: Call, n: int, targets: list[Any], convert: bool) -> lis
     help="发动技能（弃 序号…：作为代价弃置的手牌）",
 )
 async def moe_skill(call: Call, name: str, targets: list[Any], cost: list[int] | None) -> list[Reply]:
+    """Use a skill in one's 行动阶段; when it cannot be used now (not one's turn, a passive
+    skill, no game at all) and nothing but its name was given, show its text instead."""
+
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         _need(ask, "play", refusal=NOT_PLAY_TIME)
         seats = resolve(call, targets, state)
@@ -156,16 +179,31 @@ async def moe_skill(call: Call, name: str, targets: list[Any], cost: list[int] |
                 return ans
         raise IllegalAction(f"现在不能发动「{name}」")
 
-    return await act(call, build)
+    try:
+        return await act(call, build)
+    except ChronoDiceError as exc:
+        if targets or cost:
+            raise
+        pack = load_pack(await pack_of(call))
+        key = find_skill(pack, name)
+        if key is None:
+            raise
+        return [Reply.say(skill_info(pack, key) + f"\n（{exc}）")]
 
 
 @moe.sub(
-    "resp", "响应", params=[opt("n", Int(label="序号", max=999))], help="用第几张手牌响应（不写序号即不响应）"
+    "resp",
+    "响应",
+    params=[opt("n", CARD_REF)],
+    help="用手牌响应：序号或牌名（不写即不响应）",
 )
-async def moe_resp(call: Call, n: int | None) -> list[Reply]:
+async def moe_resp(call: Call, n: int | str | None) -> list[Reply]:
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         _need(ask, "respond", refusal="现在不需要响应")
-        return None if n is None else hand_card(g, seat, n)
+        if n is None:
+            return None
+        cids = hand_cards_named(g, seat, n)
+        return next((c for c in cids if c in ask.options), cids[0])
 
     return await act(call, build)
 

@@ -1,0 +1,221 @@
+"""萌E play comfort and hidden information through chat commands: ``.moe card`` / ``.moe skill``
+texts, cards played and answered by name, the 拼点 and "是否发动" prompts, and a game played by
+commands in which no group message names a card hidden from some player at that moment."""
+
+from __future__ import annotations
+
+from helpers import run
+
+import chronodice.services.moe as moe
+from chronodice.app import App
+from chronodice.core.reply import Reply
+from chronodice.render import moe as R
+from chronodice.rules.moe.cards import VirtualCard
+from chronodice.rules.moe.record import rebuild
+from chronodice.rules.moe.state import ALL
+from chronodice.rules.moe.testing import play, scenario
+
+G = "20002"
+USERS = ["30001", "30002", "30003", "30004"]
+NAMES = ["甲", "乙", "丙", "丁"]
+
+
+def group_text(replies: list[Reply]) -> str:
+    return "\n".join(r.text for r in replies if not r.private)
+
+
+async def game(app: App):  # type: ignore[no-untyped-def]
+    state, _v = await app.store.load_session(G, "moe")
+    return state, rebuild(state["record"])
+
+
+async def started(app: App, n: int = 3) -> None:
+    await run(app, ".moe new 乱斗森林", user=USERS[0], group=G)
+    for u in USERS[1:n]:
+        await run(app, ".moe join", user=u, group=G)
+    await run(app, ".moe start", user=USERS[0], group=G)
+    for _ in range(n):
+        state, g = await game(app)
+        await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)
+
+
+# ---------------------------------------------------------------------- .moe card / .moe skill
+async def test_card_text_by_name_anywhere(app: App) -> None:
+    text = group_text(await run(app, ".moe card 攻击", user=USERS[0], group=G))
+    assert text.startswith("【攻击】基础牌") and "\n" in text
+    assert "奥秘" in group_text(await run(app, ".moe card 镜之结界", user=USERS[0], group=None))
+    assert "攻击范围无限" in group_text(await run(app, ".moe card 魔镜", user=USERS[0], group=G))
+    assert "没有名为「火星」的牌" in group_text(await run(app, ".moe card 火星", user=USERS[0], group=G))
+
+
+async def test_card_text_of_a_hand_card_goes_by_private_message(app: App) -> None:
+    await started(app)
+    _state, g = await game(app)
+    replies = await run(app, ".moe card 1", user=USERS[1], group=G)
+    assert group_text(replies) == "牌的说明已私聊发送"
+    seat = next(p.seat for p in g.state.players if p.user == USERS[1])
+    face = R.card_text(g, g.hand(seat)[0])
+    (whisper,) = [r for r in replies if r.private]
+    assert whisper.to_user == USERS[1] and face in whisper.text and face not in group_text(replies)
+    assert "你没有第9张手牌" in group_text(await run(app, ".moe card 9", user=USERS[1], group=G))
+    assert "没有进行中的萌E游戏" in group_text(await run(app, ".moe card 1", user="39999", group="1"))
+
+
+async def test_skill_text_when_it_cannot_be_used_now(app: App) -> None:
+    text = group_text(await run(app, ".moe skill 奇境", user=USERS[0], group=G))
+    assert text.startswith("【奇境】触发技（爱丽丝）：") and "没有进行中的萌E游戏" in text
+    assert "状态类被动技" in group_text(await run(app, ".moe skill 变大变小", user=USERS[0], group=G))
+    # an unknown name keeps the refusal; with a target it is an attempt to use it
+    assert "没有进行中" in group_text(await run(app, ".moe skill 飞天", user=USERS[0], group=G))
+    assert "【" not in group_text(await run(app, ".moe skill 奇境 2号", user=USERS[0], group=G))
+
+
+# ---------------------------------------------------------------------- by name
+async def test_play_and_respond_by_card_name(app: App) -> None:
+    await started(app)
+    for _ in range(60):
+        state, g = await game(app)
+        ask = g.pending
+        user = state["players"][ask.seat]["user"]
+        if ask.kind == "play":
+            opt = next(
+                (o for o in ask.options if o["a"] == "card" and o["mode"] == "one" and not o.get("as")), None
+            )
+            if opt is None:
+                await run(app, ".moe end", user=user, group=G)
+                continue
+            name = g.cdef(g.card(opt["card"]).key).name
+            text = group_text(
+                await run(app, f".moe play {name} {opt['targets'][0] + 1}号", user=user, group=G)
+            )
+            assert "使用了" in text and f"【{name}】" in text
+            state, g = await game(app)
+            if g.pending is not None and g.pending.kind == "respond":
+                ask = g.pending
+                card = g.cdef(g.card(ask.options[0]).key).name
+                user = state["players"][ask.seat]["user"]
+                text = group_text(await run(app, f".moe resp {card}", user=user, group=G))
+                assert "使用了" in text and f"【{card}】" in text
+                return
+            continue
+        await run(
+            app,
+            ".moe pass" if ask.optional or ask.kind in ("invoke", "respond") else ".moe choose 1",
+            user=user,
+            group=G,
+        )
+    raise AssertionError("no card was answered by name")
+
+
+async def test_playing_a_name_not_in_hand_is_refused(app: App) -> None:
+    await started(app)
+    state, g = await game(app)
+    while g.pending.kind != "play":
+        await run(app, ".moe pass", user=state["players"][g.pending.seat]["user"], group=G)
+        state, g = await game(app)
+    seat = g.pending.seat
+    missing = next(
+        cd.name for key, cd in g.pack.cards.items() if all(g.card(c).key != key for c in g.hand(seat))
+    )
+    text = group_text(await run(app, f".moe play {missing}", user=state["players"][seat]["user"], group=G))
+    assert text == f"你的手牌中没有【{missing}】"
+    assert "没有名为「火星」的牌" in group_text(
+        await run(app, ".moe play 火星", user=state["players"][seat]["user"], group=G)
+    )
+
+
+# ---------------------------------------------------------------------- prompts
+def test_pindian_prompt_says_against_whom() -> None:
+    g = scenario(["blank", "blank", "blank"])
+    g.give_cards(0, ["attack"])
+    g.give_cards(2, ["defend"])
+    (duel,) = g.give_cards(0, ["duel"])
+    prompts: list[str] = []
+
+    def answer(ask):  # type: ignore[no-untyped-def]
+        if ask.reason == "pindian":
+            prompts.append(R.private_prompt(g, ask, NAMES[:3]))
+            return [ask.options[0]]
+        return None if ask.kind == "respond" else ...
+
+    play(
+        g,
+        g.use_card(0, VirtualCard.of(g.card(duel)), [2]),
+        lambda a: answer(a) if a.reason == "pindian" else None if a.kind == "respond" else False,
+    )
+    assert prompts[0].startswith("与3号丙(白板)拼点，请选择1张牌") and prompts[1].startswith(
+        "与1号甲(白板)拼点"
+    )
+
+
+def test_invoke_prompt_says_what_triggered_it() -> None:
+    g = scenario(["alice", "blank"])
+    seen: list[str] = []
+    play(g, g.run_phase("draw"), lambda a: seen.append(R.private_prompt(g, a, NAMES[:2])) or False)
+    assert seen[0].startswith("你的摸牌阶段摸牌时，是否发动【奇境】？")
+    h = scenario(["blank", "blank"])
+    h.set_secret(1, ["mirror"])
+    (atk,) = h.give_cards(0, ["attack"])
+    got: list[str] = []
+    play(
+        h,
+        h.use_card(0, VirtualCard.of(h.card(atk)), [1]),
+        lambda a: got.append(R.private_prompt(h, a, NAMES[:2])) or False if a.kind == "invoke" else None,
+    )
+    assert got[0].startswith("1号甲(白板)对你使用了【攻击】，是否翻开奥秘")
+    k = scenario(["snow_white", "blank"])
+    k.add_skill(0, "waking_kiss")
+    k.give_cards(1, ["defend"])
+    asked: list[str] = []
+    play(
+        k,
+        k.damage(1, 0, 1),
+        lambda a: asked.append(R.private_prompt(k, a, NAMES[:2])) or False if a.kind == "invoke" else ...,
+    )
+    assert asked[0].startswith("你受到了2号乙(白板)造成的1点伤害，是否发动【苏醒之吻】？")
+
+
+# ---------------------------------------------------------------------- hidden faces, by commands
+async def test_no_group_message_names_a_hidden_card_in_a_game_by_commands(app: App) -> None:
+    """Four players play by commands (奥秘 first, then one-target cards); after every command
+    no group message names the face of a card that is hidden from some player at that moment."""
+    await started(app, 4)
+    placed = 0
+    for _ in range(400):
+        state, g = await game(app)
+        ask = g.pending
+        if ask is None or (placed >= 2 and g.state.round >= 4):
+            break
+        user = state["players"][ask.seat]["user"]
+        if ask.kind == "play":
+            opts = [o for o in ask.options if o["a"] == "card" and not o.get("as")]
+            secret = next((o for o in opts if g.cdef(g.card(o["card"]).key).action_kind == "secret"), None)
+            one = next((o for o in opts if o["mode"] == "one"), None)
+            if secret is not None:
+                cmd = f".moe play {g.hand(ask.seat).index(secret['card']) + 1}"
+            elif one is not None:
+                cmd = f".moe play {g.hand(ask.seat).index(one['card']) + 1} {one['targets'][0] + 1}号"
+            else:
+                cmd = ".moe end"
+        elif ask.kind == "invoke":
+            cmd = ".moe yes"
+        elif ask.kind in ("respond", "distribute") or ask.optional:
+            cmd = ".moe pass"
+        elif ask.kind == "choose_players":
+            cmd = f".moe choose {ask.options[0] + 1}"
+        elif ask.kind == "arrange":
+            cmd = ".moe choose " + " ".join(str(i + 1) for i in range(len(ask.options)))
+        else:
+            cmd = ".moe choose " + " ".join(str(i + 1) for i in range(ask.lo))
+        replies = await run(app, cmd, user=user, group=G)
+        text = group_text(replies) + "\n".join(
+            r.text for _s, rs in await moe.sweep(app, moe.clock()) for r in rs
+        )
+        placed += text.count("放置了一张奥秘")
+        _state, g = await game(app)
+        public = {R.card_text(g, c) for c, k in g.state.known.items() if ALL in k}
+        for cid in g.state.cards:
+            face = R.card_text(g, cid)
+            if ALL not in g.state.known.get(cid, ()) and face not in public and "洗混成为新牌堆" not in text:
+                assert face not in text, (cmd, face, text)
+    assert placed >= 1
