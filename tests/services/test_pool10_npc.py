@@ -158,3 +158,9 @@ async def test_npc_attack_is_labelled_and_is_the_npc_action(app: App) -> None:
     assert "<守卫> 行动：恢复2个防御附加成功" in text
     assert "只有" in await say(app, ".ww 攻击 守卫: 3", user=A)
     assert "守卫还没有角色卡" in await gm(app, ".ww 攻击 守卫: 力量+格斗")
+
+
+async def test_help_fits_in_one_reply(app: App) -> None:
+    for root in ("w", "ww", "wh"):
+        text = await say(app, f".help {root}")
+        assert "截断" not in text and "NPC（GM）" in text, root

@@ -27,8 +27,6 @@ from chronodice.core.commands import CommandSpec, define
 from chronodice.core.permissions import Perm
 from chronodice.render import pool10 as render
 from chronodice.rules.pool10 import TieRule
-from chronodice.rules.pool10.allocation import USAGE as ALLOC_USAGE
-from chronodice.rules.pool10.multiplier import USAGE as CALC_USAGE
 
 from ..characters import AttributePairs
 from . import card, combat, rolls
@@ -62,24 +60,17 @@ from .kinds import (
 )
 
 DETAIL = f"""骰池：数字、角色卡上的属性/技能名及加减，如 .ww 7、.ww 10a8、.ww 敏捷+潜行、.ww 力量+运动-2
-8、9、10为成功；默认10加骰（a9、a8 改为9加骰、8加骰；a11 不加骰；低于8不允许：加骰的最低值为8）
+8、9、10为成功；默认10加骰（a9、a8 改为9、8加骰；a11 不加骰；加骰的最低值为8）
 骰池≤0 时掷机运骰：只有10成功且可加骰，掷出1为大失败，不受附加成功影响
 附加成功：属性6→1、11→2、每+5再+1；技能等用 .ww 附加 潜行1 录入；+2s 临时附加；-1s 扣除成功。
   只有有效成功数>0时才加上附加成功
-dcN 难度；? 精确概率（成功率、期望、分布）；.w 只给结果，.ww 逐轮列出每颗骰子，.wh 暗骰
-对抗：.ww 敏捷+潜行 vs @对手 感知+调查（NPC一方写数字：.ww 5 vs 感知+调查）—— 先手方成功数即后手方DC，{render.TIE_LABEL[TieRule.AT_LEAST]}；
+dcN 难度；? 精确概率；.w 只给结果，.ww 列出每颗骰子，.wh 暗骰
+对抗：.ww 敏捷+潜行 vs @对手 感知+调查（NPC一方写数字）—— 先手方成功数即后手方DC，{render.TIE_LABEL[TieRule.AT_LEAST]}；
   .ww set 超过 改为必须超过
-重复：.ww 3#力量+格斗 掷3次
-攻击：.ww 攻击 力量+格斗 @目标（加上卡上「攻击」附加成功；目标预先 .ww 防御 3 宣言防御附加成功，
-  抵消全部自然成功则未命中，攻击附加成功不生效；已用的防御附加成功到目标下次行动（.ww 行动）时恢复）
-  .ww 防御 2/1 依次用于接下来的两次攻击；传奇敏捷/感知带来的用 .ww 附加 传奇防御2 录入，基础防御为0时
-  （冲锋、多次攻击减值、高速）宣言或攻击时加「破防」，这部分不生效
-NPC（GM）：.ww 防御 2 守卫 [传奇1] 记录NPC的防御；.ww 攻击 守卫: 6 @艾拉 以NPC名义攻击；
-  .ww 攻击 6 @守卫 / .ww 分配 6 守卫×2=1/1 攻击NPC，自动用掉它宣言的防御
-分配：命中+2 表示首次命中时获得2个攻击附加成功，立即用于对同一目标的下一次攻击（每次行动只触发一次）
-其他：{ALLOC_USAGE}
-  {CALC_USAGE}
-  .ww 附加 [名字数值…|del 名字]  .ww set [a9] [超过|大于等于] [clr]"""
+攻击：加上卡上「攻击」附加成功；目标预先 .ww 防御 3 宣言的防御附加成功抵消自然成功，全部抵消则未命中、
+  攻击附加成功不生效；已用的防御附加成功到目标下次行动（.ww 行动）时恢复
+传奇：.ww 附加 传奇防御2；基础防御为0时（冲锋等）宣言或攻击时加「破防」，这部分不生效
+NPC（GM）：.ww 防御 2 守卫；.ww 攻击 守卫: 6 @艾拉；攻击NPC：.ww 攻击 6 @守卫"""
 
 w = define("w", summary="无限恐怖骰池，只给结果（.ww 逐轮列出每颗骰子）", system=SYSTEM_LABEL, detail=DETAIL)
 ww = define("ww", summary="无限恐怖骰池，逐轮列出每颗骰子", system=SYSTEM_LABEL, detail=DETAIL)
@@ -108,13 +99,13 @@ def _declare(spec: CommandSpec, mode: Mode) -> None:
             reason(),
         ],
         flags=[*pool_flags(dc=False, odds=False), Flag("defence", INLINE_DEFENCE), BASE_ZERO],
-        help="攻击：目标宣言的防御附加成功抵消自然成功；NPC名: 以NPC名义攻击（GM），@NPC名 攻击NPC",
+        help="攻击：目标宣言的防御附加成功抵消自然成功（守卫: 以NPC名义，GM）",
     )(partial(combat.attack, mode=mode))
     spec.sub(
         *DEFENCE_WORDS,
         params=[opt("amount", DEFENCE_AMOUNTS), WHO, opt("npc", NPC_NAME)],
         flags=[Flag("legend", LEGEND), BASE_ZERO],
-        help="宣言防御附加成功（2/1：依次用于接下来的攻击；NPC名：GM替NPC宣言）；不带数值则查看本群的防御记录",
+        help="宣言防御附加成功（2/1 依次用于接下来的攻击）；不带数值则查看记录",
     )(partial(combat.defence, mode=mode))
     spec.sub(
         *(f"{d} {c}" for d in DEFENCE_WORDS for c in ("clr", "clear", "重置")),
@@ -129,7 +120,7 @@ def _declare(spec: CommandSpec, mode: Mode) -> None:
         *MULTI_WORDS,
         params=[ACTOR, arg("pool", PoolExpr()), many("targets", TARGET, label="目标[×次数][=分配/…]")],
         flags=[*pool_flags(dc=False, odds=False), Flag("gained", GAINED), BASE_ZERO],
-        help="一次行动多次攻击：分配攻击附加成功，目标宣言的防御依次生效；命中+N 首次命中时获得的附加成功",
+        help="一次行动多次攻击：分配攻击附加成功；命中+N 首次命中时获得",
     )(partial(rolls.multi, mode=mode))
     spec.sub(
         *CALC_WORDS,
