@@ -12,7 +12,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.model import InitRoll, Variant
+from chronodice.rules.tick20.model import InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier
 
 from ._glue import (
@@ -39,14 +39,32 @@ from .tracker import init
     help="重新设定先攻值（GM）",
 )
 async def init_set(call: Call, who: str, value: int) -> list[Reply]:
+    """Re-place a combatant; the reply says when it acts, and says so when the change costs it
+    its turn this round (the new value's tick has passed, or the value cannot act at all).  A
+    hidden combatant's new value goes to the GM only."""
     state = need(await load(call))
     c = E.find(state, who)
+    before = state.phase is Phase.ACTIVE and not state.waiting and c.turns_this_round == 0 and not c.pending
+    tick = state.tick
     state, events = await gm_op(call, "设定先攻", lambda st: E.place(st, c.id, value))
     how = next((e.data["placed"] for e in events if e.kind == "placed"), "")
-    note = {"next_round": "，从下一轮起生效", "this_tick": "，本刻行动", "no_turn": "，暂时无法行动"}.get(
-        how, ""
+    note = {
+        "next_round": "，从下一轮起生效",
+        "this_tick": "，本刻行动",
+        "this_round": "，本轮按新值行动",
+        "no_turn": "，先攻不在1~20刻之间，无法开始回合",
+    }.get(how, "")
+    if before and how == "next_round":
+        note = f"：第{value}刻在本轮已经过去（现在第{tick}刻），{c.name}本轮失去回合，从下一轮起按新值行动"
+    elif before and how == "no_turn":
+        note = f"：先攻不在1~20刻之间，{c.name}本轮失去回合，之后也无法开始回合，直到先攻回到1以上"
+    text = f"{c.name} 的先攻设为 {value}{note}"
+    text += "".join(
+        f"\n{line}" for line in R.event_lines(state, [e for e in events if e.kind != "placed"], gm=True)
     )
-    return [Reply.say(f"{R.name_of(state, c.id)} 的先攻设为 {value}{note}")]
+    if c.hidden:
+        return [Reply.say("??? 的先攻已调整（详情已私聊GM）"), *whisper_gms(state, text, call.ctx.user_id)]
+    return [Reply.say(text)]
 
 
 @init.sub(
