@@ -67,8 +67,11 @@ async def wound_reply(call: Call, state: Combat, c: Combatant, events: list[Even
     def text(gm_view: bool) -> str:
         see = gm_view or mine or c.controller is not None or state.options.hp_display == "show"
         name = R.name_of(state, c.id, gm_view)
-        held = R.parts_text(c) if see else R.health_text(state, c, False)
-        lines = [f"{name}：{held or '无伤'}"]
+        if see:
+            held = R.parts_text(c) or "无伤"
+        else:  # the players see part statuses and HP as hp_display allows, never the wounds
+            held = R.health_text(state, c, False) or "伤势已记录（详情已私聊GM）"
+        lines = [f"{name}：{held}"]
         if see and c.health.sp is not None and (gm_view or mine or c.controller is not None):
             lines[0] += f"　SP{c.health.sp}/{c.health.sp_max}"
         shown = events if see else [e for e in events if e.kind != "wound"]
