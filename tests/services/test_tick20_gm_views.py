@@ -161,6 +161,8 @@ async def test_hidden_npc_numbers_never_reach_the_group(app: App) -> None:
         gm_private.extend(r.text for r in replies if r.private)
 
     script = [
+        (".init surprise 刺客", GM),
+        (".init opt 刺客 -lv 3", GM),
         (".init", P1),
         (".init 全", GM),
         (".hp 刺客 hg 13", GM),
@@ -181,6 +183,9 @@ async def test_hidden_npc_numbers_never_reach_the_group(app: App) -> None:
         (".ed", GM),
         (".init", P1),
         (".init re 刺客 隐身", GM),
+        (".ap 刺客 +1", GM),
+        (".init rm 刺客", GM),
+        (".init undo", GM),
         (".init status", P1),
         (".init end 确认", GM),
     ]

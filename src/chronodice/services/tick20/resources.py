@@ -35,7 +35,7 @@ from .kinds import (
     num,
     option,
 )
-from .views import hp_reply, wound_reply
+from .views import hp_reply, split_view, wound_reply
 
 # --------------------------------------------------------------------------- AP
 ap = define(
@@ -122,8 +122,9 @@ async def _ap(
     lines = [f"{c2.name} AP {c2.ap}/{c2.ap_max}"]
     if c2.ta is not None:
         lines.append(f"全力动作「{c2.ta.name}」{c2.ta.paid}/{c2.ta.total}")
-    lines += R.event_lines(state, events)
-    return [Reply.say("\n".join(lines))]
+    public = "\n".join([*lines, *R.event_lines(state, events)])
+    private = "\n".join([*lines, *R.event_lines(state, events, gm=True)])
+    return await split_view(call, state, c2, public, private)  # a hidden NPC's AP: the GM's
 
 
 # --------------------------------------------------------------------------- health
