@@ -184,6 +184,8 @@ ROWS: list[tuple[str, object]] = [
     (".ww 攻击 6 @守卫 挥砍", attack(V(6), npc="守卫", reason="挥砍")),
     (".ww 攻击 6 @守卫 破防", attack(V(6), npc="守卫", base_zero=True)),
     (".ww 攻击 6 挥砍", attack(V(6), reason="挥砍")),
+    (".ww 5 破防了", roll(V(5), reason="破防了")),  # only the attack forms read 破防
+    (".ww 5 命中+2", roll(V(5), reason="命中+2")),
     (
         ".ww 分配 守卫: 6 +2s 命中+2 艾拉×2=1/1 破防",
         multi(V(6), actor="守卫", targets=[Target("艾拉", 2, (1, 1))], bonus=[2], gained=2, base_zero=True),

@@ -96,7 +96,7 @@ def _declare(spec: CommandSpec, mode: Mode) -> None:
             arg("pool", PoolExpr()),
             opt("target", Mention(), label="@目标"),
             opt("npc", NPC_TARGET),
-            reason(),
+            reason(attack=True),
         ],
         flags=[*pool_flags(dc=False, odds=False), Flag("defence", INLINE_DEFENCE), BASE_ZERO],
         help="攻击：目标宣言的防御附加成功抵消自然成功（守卫: 以NPC名义，GM）",

@@ -124,7 +124,14 @@ LOST = Pattern(regex=r"(?i)-\s*([0-9]+)\s*(?:s(?![a-z])|成功)", label="-Ns", c
 ODDS = Keyword("?", "？", "概率", label="?")
 _BASE_ZERO = Keyword("基础防御0", "无基础防御", "破防", label="破防")
 _GAINED_AT = Pattern(regex=r"(?:命中|途中)\s*\+\s*[0-9]", label="命中+N")
-_OPTIONS = (AGAIN, DC, BONUS, LOST, ODDS, _BASE_ZERO, _GAINED_AT)
+_OPTIONS = (AGAIN, DC, BONUS, LOST, ODDS)
+_ATTACK_OPTIONS = (_BASE_ZERO, _GAINED_AT)
+"""Words only the attack forms read (``破防``, ``命中+2``): elsewhere they may start a reason."""
+
+
+def _attack_option_at(text: str, pos: int) -> bool:
+    env = ParseEnv()
+    return any(any(True for _ in kind.candidates(text, pos, env)) for kind in _ATTACK_OPTIONS)
 
 
 def _option_at(text: str, pos: int) -> bool:
@@ -162,8 +169,17 @@ class Reason(Kind):
         yield text[pos:].strip()[:MAX_REASON], len(text)
 
 
-def reason() -> Any:
-    return opt("reason", Reason(), default="", label="理由")
+class AttackReason(Reason):
+    """The reason of an attack: also not starting with ``破防`` (the attack's own flag)."""
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        if _attack_option_at(text, pos):
+            return
+        yield from super().candidates(text, pos, env)
+
+
+def reason(*, attack: bool = False) -> Any:
+    return opt("reason", AttackReason() if attack else Reason(), default="", label="理由")
 
 
 SIDE_PARAMS = (arg("pool", PoolExpr()), reason())
@@ -194,7 +210,7 @@ class _Target(Kind):
     glue = False
 
     def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
-        if text[pos] in "+-" or _option_at(text, pos):
+        if text[pos] in "+-" or _option_at(text, pos) or _attack_option_at(text, pos):
             return
         end = pos
         while end < len(text) and text[end] not in " \t\n,":
