@@ -195,8 +195,24 @@ async def test_hidden_npc_numbers_never_reach_the_group(app: App) -> None:
     for line in group:
         for secret in secrets:
             assert secret not in line, (secret, line)
+        assert not re.search(r"\?\?\?[^\n]*(AP \d|HP|先攻 ?[-=\d])", line), line  # not even its AP
     # a player asking after the hidden NPC gets the answer a name not in the combat gets
     assert await say(app, ".init status 刺客", **P1) == "本群没有进行中的战斗（.init begin 开始）"
     joined = "\n".join(gm_private)
     assert "刺客：HP56/65（-9）" in joined and "HP59/65（+3）" in joined
     assert "刺客 躯干 新增重伤×2" in joined
+
+
+async def test_list_follows_the_round_acted_current_then_by_tick(app: App) -> None:
+    """tick20.md §4.4's layout: who acted, the current actor, then who is still to act by tick."""
+    await setup(app, hidden=False)
+    await say(app, ".ri =25 X", **GM)  # acts at 20 and again at 4
+    await say(app, ".init start", **GM)
+    await say(app, ".ed", **GM)  # X at 20 → 艾琳 17
+    assert names(await say(app, ".init", **P1)) == ["艾琳", "布鲁诺", "哥布林", "X"]
+    await say(app, ".ed", **P1)  # → 布鲁诺 12
+    assert names(await say(app, ".init", **P1)) == ["艾琳", "布鲁诺", "哥布林", "X"]
+    await say(app, ".init set 哥布林 10", **GM)  # still to act: moves, stays ahead of X
+    listing = await say(app, ".init", **P1)
+    assert names(listing) == ["艾琳", "布鲁诺", "哥布林", "X"]
+    assert "25(当前4)  X" in listing

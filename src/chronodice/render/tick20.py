@@ -14,6 +14,7 @@ from chronodice.rules.tick20.engine import forecast
 from chronodice.rules.tick20.health import LEVEL_NAMES, gauge_total, in_crisis, part_status
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase, Variant
 from chronodice.rules.tick20.modifiers import GENERAL, Modifier
+from chronodice.rules.tick20.variants import rules_for
 
 VARIANT_NAMES = {Variant.BASE: "基础", Variant.SPD: "速度"}
 MAX_LIST_LINES = 30
@@ -98,15 +99,34 @@ def effects_text(st: Combat, cid: str, gm: bool) -> str:
 
 
 def list_order(st: Combat, combatants: Iterable[Combatant]) -> list[Combatant]:
-    """The list's order: initiative (the value the list shows) from high to low, the round's
-    tie order (modifier, LV, GM-played, join order) between equal values.  Computed from the
-    values now, so a change mid-round (``.init set``, ``.init mod``) re-orders the list; in
-    setup it is the order the round will start in."""
-    order = {cid: i for i, cid in enumerate(st.round_order)}
+    """The list's order, the round as it goes (tick20.md §4.4's example): those who have acted
+    this round (in the round's order), the current actor, then everyone still to act by the
+    tick they act at now, then those who act from the next round or cannot act, by value.
 
-    def key(c: Combatant) -> tuple[int, int, int, int, int]:
-        value = c.cur if st.variant is Variant.SPD else c.main
-        return (-value, -c.init_mod, -c.lv, order.get(c.id, 10_000), c.join_seq)
+    Computed from the values now, so a mid-round change (``.init set``, ``.init mod``) moves a
+    combatant to where it will act; in setup it is the order the first round will start in.
+    Equal ticks keep the round's tie order (modifier, LV, GM-played, join order)."""
+    order = {cid: i for i, cid in enumerate(st.round_order)}
+    rules = rules_for(st.variant)
+    running = st.phase is Phase.ACTIVE
+
+    def value(c: Combatant) -> int:
+        return c.cur if st.variant is Variant.SPD else c.main
+
+    def key(c: Combatant) -> tuple[int, ...]:
+        idx = order.get(c.id, 10_000)
+        by_value = (-value(c), -c.init_mod, -c.lv, idx, c.join_seq)
+        if not running:
+            return (0, *by_value)
+        pos = rules.tick_position(c)
+        upcoming = pos is not None and not c.pending and (st.waiting or pos <= st.tick)
+        if c.id == st.current:
+            return (1,)
+        if upcoming and pos is not None:
+            return (2, -pos, idx, c.join_seq)
+        if c.turns_this_round:
+            return (0, idx, c.join_seq)
+        return (3, *by_value)
 
     return sorted(combatants, key=key)
 
@@ -243,20 +263,20 @@ def turn_line(st: Combat) -> str:
         return ""
     name = name_of(st, c.id)
     ping = f" @{c.name}" if c.controller and not c.hidden else ""
-    ap = f"　AP {c.ap}/{c.ap_max}" if st.variant is Variant.BASE else ""
+    ap = f"　AP {c.ap}/{c.ap_max}" if st.variant is Variant.BASE and not c.hidden else ""
     hint = "　（可 .延后）" if c.controller else ""
     return f"▶ {name} 的回合{ping}{ap}{hint}"
 
 
-def forecast_line(st: Combat) -> str:
-    nxt = forecast(st, 3)
-    if not nxt:
-        return ""
+def forecast_line(st: Combat, n: int = 3) -> str:
+    """The next ``n`` turns; a hidden NPC's turns are left out (when it acts is the GM's)."""
+    hidden = {c.id for c in st.combatants if c.hidden}
+    nxt = [x for x in forecast(st, n + 2 * len(hidden)) if x[2] not in hidden][:n]
     bits = []
     for r, t, cid in nxt:
         where = f"第{t}刻" if r == st.round else f"第{r}轮 第{t}刻"
         bits.append(f"{where} {name_of(st, cid)}")
-    return "  接下来：" + " → ".join(bits)
+    return "  接下来：" + " → ".join(bits) if bits else ""
 
 
 def turn_card(st: Combat, events: Iterable[Event]) -> str:
