@@ -78,9 +78,11 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         first = start.params["message"][0]
         assert first["type"] == "at" and str(first["data"]["qq"]) == "10002"
 
-        # R1 t17 艾琳: spends AP; the GM slows the goblin for 3 ticks (G4 → ends at the t14 start)
+        # R1 t17 艾琳: spends AP; the GM slows the goblin for 3 ticks (G4 → ends at the t14 start),
+        # crediting 艾琳's spell (without -源 a GM's effect is the GM's, not the current actor's)
         assert "艾琳 AP 1/3" in await say(c, ".ap -2 攻击", AILIN)
-        assert "哥布林 获得「迟缓」（3刻）" in await say(c, ".init eff 哥布林 迟缓 3刻", GM)
+        reply = await say(c, ".init eff 哥布林 迟缓 3刻 -源 艾琳", GM)
+        assert "哥布林 获得「迟缓」（3刻，来源：艾琳）" in reply
         text = await say(c, ".ed", AILIN)
         assert "▶ 哥布林 的回合" in text and "第15刻" in text and "结束" not in text
         await asyncio.sleep(1.1)  # a GM advancing right after a player would count as a duplicate
@@ -99,7 +101,11 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         assert "<负伤:腿部>" in await say(c, ".wound 狼 腿部 擦伤x4", GM)
         assert "已撤销1步" in await say(c, ".init undo", GM)
         assert "腿部" not in await say(c, ".init status 狼", GM)
-        assert "腿部:轻伤" in await say(c, ".wound 狼 腿部 轻伤x1", GM)
+        # the group is told the wound is recorded; the GM gets what the wolf's leg holds
+        await pace(GM["user"])
+        calls = await c.send(".wound 狼 腿部 轻伤x1", expect=2, **GM)
+        assert [x.text for x in calls if x.to_group] == ["狼：伤势已记录（详情已私聊GM）"]
+        assert [x.text for x in calls if x.is_private] == ["狼：腿部 1/4：轻伤\n  狼 腿部 新增轻伤×1"]
         text = await say(c, ".init next", GM)
         assert "—— 第2轮开始 ——" in text and "⚔ 第2轮 · 第17刻" in text and "▶ 艾琳 的回合" in text
 
@@ -115,7 +121,10 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
     async with OneBotClient(bot_process.url) as c:
         text = await say(c, ".init", KARA)
         assert text.splitlines()[0] == "第2轮 · 第12刻（基础）　当前：卡拉"
-        assert "腿部:轻伤" in await say(c, ".init status 狼", GM)
+        await pace(GM["user"])
+        calls = await c.send(".init status 狼", expect=2, **GM)
+        assert not any("腿部" in x.text for x in calls if x.to_group)
+        assert any("腿部:轻伤" in x.text for x in calls if x.is_private)
         text = await say(c, ".ed", KARA)
         assert "⚔ 第2轮 · 第11刻" in text and "▶ 布鲁诺 的回合" in text
 

@@ -42,22 +42,47 @@ def side(*pool: Term, **over: Any) -> dict[str, Any]:
 def roll(
     *pool: Term, root: str = "ww", versus: dict[str, Any] | None = None, **over: Any
 ) -> tuple[str, str, Any]:
+    repeat = over.pop("repeat", None)
     values = side(*pool, **over)
-    return root, "", {"pool": values.pop("pool"), "versus": versus, **values}
+    return root, "", {"repeat": repeat, "pool": values.pop("pool"), "versus": versus, **values}
 
 
 def attack(*pool: Term, **over: Any) -> tuple[str, str, Any]:
     values: dict[str, Any] = {
+        "actor": None,
         "pool": pool,
         "target": None,
+        "npc": None,
         "reason": "",
         "again": None,
         "bonus": [],
         "lost": [],
     }
     values["defence"] = None
+    values["base_zero"] = False
     values.update(over)
     return "ww", "攻击", values
+
+
+def defence(amount: tuple[int, ...] | None = None, **over: Any) -> tuple[str, str, Any]:
+    values: dict[str, Any] = {"amount": amount, "who": None, "npc": None, "legend": None, "base_zero": False}
+    values.update(over)
+    return "ww", "防御", values
+
+
+def multi(*pool: Term, targets: list[Target], **over: Any) -> tuple[str, str, Any]:
+    values: dict[str, Any] = {
+        "actor": None,
+        "pool": pool,
+        "targets": targets,
+        "again": None,
+        "bonus": [],
+        "lost": [],
+        "gained": None,
+        "base_zero": False,
+    }
+    values.update(over)
+    return "ww", "分配", values
 
 
 SHORT_5 = "「⑤」不是有效的骰池（一个数或角色卡上的属性名）"
@@ -123,11 +148,11 @@ ROWS: list[tuple[str, object]] = [
     (".ww 攻击", "缺少骰池"),
     (".ww 攻击 力量 dc3", "「dc3」不是有效的@目标、a8/a9、+Ns或-Ns"),
     # ---- defence and action
-    (".ww 防御", ("ww", "防御", {"amount": None, "who": None})),
-    (".ww 防御3", ("ww", "防御", {"amount": 3, "who": None})),
-    (".ww def 2", ("ww", "防御", {"amount": 2, "who": None})),
-    (".ww 防御 3 @10002", ("ww", "防御", {"amount": 3, "who": "10002"})),
-    (".ww 防御 abc", "「abc」不是有效的防御附加成功数或@某人"),
+    (".ww 防御", defence()),
+    (".ww 防御3", defence((3,))),
+    (".ww def 2", defence((2,))),
+    (".ww 防御 3 @10002", defence((3,), who="10002")),
+    (".ww 防御 abc", defence(npc="abc")),  # the handler asks for the amount (below)
     (".ww 防御 clr", ("ww", "防御 clr", {})),
     (".ww 防御 clear", ("ww", "防御 clr", {})),
     (".ww 行动", ("ww", "行动", {"who": None})),
@@ -137,47 +162,38 @@ ROWS: list[tuple[str, object]] = [
     # ---- allocation and calculator
     (
         ".ww 分配 3 +4s 甲 乙*2=3/1",
-        (
-            "ww",
-            "分配",
-            {
-                "pool": (V(3),),
-                "targets": [Target("甲"), Target("乙", 2, (3, 1))],
-                "again": None,
-                "bonus": [4],
-                "lost": [],
-            },
-        ),
+        multi(V(3), targets=[Target("甲"), Target("乙", 2, (3, 1))], bonus=[4]),
     ),
     (
         ".ww multi 3 甲 ×2",
-        (
-            "ww",
-            "分配",
-            {
-                "pool": (V(3),),
-                "targets": [Target("甲"), Target("", 2)],
-                "again": None,
-                "bonus": [],
-                "lost": [],
-            },
-        ),
+        multi(V(3), targets=[Target("甲"), Target("", 2)]),
     ),
     (
         ".ww 分配 3 甲，乙",
-        (
-            "ww",
-            "分配",
-            {
-                "pool": (V(3),),
-                "targets": [Target("甲"), Target("乙")],
-                "again": None,
-                "bonus": [],
-                "lost": [],
-            },
-        ),
+        multi(V(3), targets=[Target("甲"), Target("乙")]),
     ),
     (".ww 分配 3", "缺少目标[×次数][=分配/…]"),
+    # ---- issue 12: NPC defence, 传奇, mid-action bonus, N#, the attacking NPC
+    (".ww 防御 2 守卫", defence((2,), npc="守卫")),
+    (".ww 防御 2/1 守卫 传奇1", defence((2, 1), npc="守卫", legend=1)),
+    (".ww 防御 3 破防", defence((3,), base_zero=True)),
+    (".ww 防御 2/1/1 @10002", defence((2, 1, 1), who="10002")),
+    (".ww 防御 2/x", "「2/x」不是有效的防御附加成功数、传奇N、破防或@某人"),
+    (".ww 攻击 守卫: 6 @10002", attack(V(6), actor="守卫", target="10002")),
+    (".ww 攻击 守卫：力量+格斗", attack(N("力量"), N("格斗"), actor="守卫")),
+    (".ww 攻击 6 @守卫 挥砍", attack(V(6), npc="守卫", reason="挥砍")),
+    (".ww 攻击 6 @守卫 破防", attack(V(6), npc="守卫", base_zero=True)),
+    (".ww 攻击 6 挥砍", attack(V(6), reason="挥砍")),
+    (".ww 5 破防了", roll(V(5), reason="破防了")),  # only the attack forms read 破防
+    (".ww 5 命中+2", roll(V(5), reason="命中+2")),
+    (
+        ".ww 分配 守卫: 6 +2s 命中+2 艾拉×2=1/1 破防",
+        multi(V(6), actor="守卫", targets=[Target("艾拉", 2, (1, 1))], bonus=[2], gained=2, base_zero=True),
+    ),
+    (".ww 分配 6 途中+1s 甲×2", multi(V(6), targets=[Target("甲", 2)], gained=1)),
+    (".ww 3#5", roll(V(5), repeat=3)),
+    (".ww3#力量+格斗 dc2", roll(N("力量"), N("格斗"), repeat=3, dc=2)),
+    (".w 2#3a8 砍", roll(V(3, again=8), repeat=2, root="w", reason="砍")),
     (
         ".ww 倍率 30 ×2 ×4 +50",
         (

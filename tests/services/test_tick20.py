@@ -279,7 +279,11 @@ async def test_gm_tools_set_mod_swap_surprise_meta_add_focus(app: App) -> None:
     assert "卫兵a 获得「先攻-4状态」（2轮）" in text
     st = await state_of(app)
     assert st.get("c3").main == 6 and st.get("c3").cur == 6
-    assert "先攻设为 20，从下一轮起生效" in await say(app, ".init set 卫兵b 20", **GM)
+    text = await say(app, ".init set 卫兵b 20", **GM)  # 卫兵b (10) had not acted; tick 14 is past 20
+    assert (
+        text
+        == "卫兵b 的先攻设为 20：第20刻在本轮已经过去（现在第14刻），卫兵b本轮失去回合，从下一轮起按新值行动"
+    )
     assert "护盾" in await say(app, ".init eff 我 护盾 焦点", **P2)
     assert "持续至第2轮结束" in await say(app, ".init focus 我 护盾", **P2)
     assert "已修改 卫兵a：lv" in await say(app, ".init opt 卫兵a -lv 3", **GM)

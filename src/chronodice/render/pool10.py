@@ -25,6 +25,7 @@ from chronodice.rules.pool10 import (
     PoolRoll,
     TieRule,
 )
+from chronodice.rules.pool10.allocation import ActionResult
 from chronodice.rules.pool10.multiplier import CalcResult
 from chronodice.rules.pool10.state import DefenceDeclared, DefenceRestored, DefenceState, DefenceUsed, Event
 
@@ -114,6 +115,28 @@ def format_check(
     if detailed:
         lines.append(format_dice(roll))
     lines.append(format_result(r))
+    return "\n".join(lines)
+
+
+def format_repeat(
+    name: str,
+    pool_text: str,
+    results: list[CheckResult],
+    *,
+    detailed: bool,
+    reason: str = "",
+    bonus_note: str = "",
+) -> str:
+    """``.ww N#骰池``: the head once, then one line per roll."""
+    roll = results[0].roll
+    head = f"{name} 掷骰池{(' ' + reason) if reason else ''}×{len(results)}：{pool_text}"
+    head += "，骰池不足1，改掷机运骰" if roll.chance else f"（{again_label(roll.again)}）"
+    if bonus_note:
+        head += f"\n附加成功：{bonus_note}"
+    lines = [head]
+    for i, r in enumerate(results, 1):
+        dice = f"{format_dice(r.roll)} " if detailed else ""
+        lines.append(f"#{i} {dice}{format_result(r)}")
     return "\n".join(lines)
 
 
@@ -248,27 +271,43 @@ def format_attack(
     return "\n".join(lines)
 
 
-def format_allocation(name: str, pool_text: str, total: int, rows: list[tuple[Attack, AttackResult]]) -> str:
-    """A multi-attack action: each attack with its share of the attack bonus and its result."""
-    lines = [f"{name} 多次攻击：{pool_text}，攻击附加成功{total}"]
-    for attack, res in rows:
+def format_allocation(name: str, pool_text: str, total: int, action: ActionResult) -> str:
+    """A multi-attack action: each attack with its share of the attack bonus, the defence it
+    met, and its result; the bonus gained at the first hit and which attack used it."""
+    rows = [(r.attack, r.result) for r in action.rows]
+    head = f"{name} 多次攻击：{pool_text}，攻击附加成功{total}"
+    if action.gained:
+        head += f"，命中时获得{action.gained}"
+    lines = [head]
+    for row in action.rows:
+        attack, res = row.attack, row.result
         label = (
             attack.target
             if attack.hit == 1 and _single(rows, attack.target)
             else f"{attack.target}#{attack.hit}"
         )
+        share = f"分配{attack.bonus}" + (f"+获得{row.gained}" if row.gained else "")
+        if res.defence:
+            share += f"，防御{res.defence}"
         c = res.check
         dice = format_dice(c.roll)
+        minus = f"-{res.defence}" if res.defence else ""
         if res.hit:
             extra = f"+附加{c.bonus_applied}" if c.bonus_applied else ""
-            lines.append(
-                f"{label}（分配{attack.bonus}）：{dice} 自然{c.natural}{extra}={res.successes}，命中"
-            )
+            lines.append(f"{label}（{share}）：{dice} 自然{c.natural}{minus}{extra}={res.successes}，命中")
         elif c.roll.chance:
             fumble = "，掷出1，大失败！" if c.roll.dramatic_failure else "，"
-            lines.append(f"{label}（分配{attack.bonus}）：{dice} 机运骰{c.natural}成功{fumble}未命中")
+            lines.append(f"{label}（{share}）：{dice} 机运骰{c.natural}成功{fumble}未命中")
+        elif res.defence and c.natural > 0:
+            lines.append(f"{label}（{share}）：{dice} 自然{c.natural}被防御全部抵消，未命中")
         else:
-            lines.append(f"{label}（分配{attack.bonus}）：{dice} 没有自然成功，未命中")
+            lines.append(f"{label}（{share}）：{dice} 没有自然成功，未命中")
+    if action.gained and not action.gain_used:
+        if action.gain_at is None:
+            lines.append(f"没有命中：获得的{action.gained}个攻击附加成功没有触发")
+        else:
+            first = action.rows[action.gain_at].attack.target
+            lines.append(f"命中后没有再攻击「{first}」：获得的{action.gained}个攻击附加成功未能使用")
     return "\n".join(lines)
 
 
@@ -291,9 +330,21 @@ def format_defence_events(events: list[Event]) -> str:
     for ev in events:
         if isinstance(ev, DefenceDeclared):
             note = f"（取代之前宣言的{ev.replaced}）" if ev.replaced else ""
-            out.append(f"<{ev.name}> 宣言防御附加成功{ev.amount}，用于下一次受到的攻击{note}")
+            if ev.queue:
+                amounts = "/".join(str(a) for a in (ev.amount, *ev.queue))
+                text = f"<{ev.name}> 宣言防御附加成功{amounts}，依次用于接下来受到的{len(ev.queue) + 1}次攻击{note}"
+            else:
+                text = f"<{ev.name}> 宣言防御附加成功{ev.amount}，用于下一次受到的攻击{note}"
+            if ev.base_zero:
+                text += "；基础防御为0，传奇防御附加成功不生效"
+            out.append(text)
         elif isinstance(ev, DefenceUsed):
-            out.append(f"<{ev.name}> 的{ev.amount}个防御附加成功已用掉，下次行动时恢复")
+            lost = (
+                f"（基础防御为0，其中{ev.legend_lost}个来自传奇属性，不生效，只抵消{ev.effective}）"
+                if ev.legend_lost
+                else ""
+            )
+            out.append(f"<{ev.name}> 的{ev.amount}个防御附加成功已用掉{lost}，下次行动时恢复")
         elif isinstance(ev, DefenceRestored):
             bits = []
             if ev.restored:
@@ -304,14 +355,20 @@ def format_defence_events(events: list[Event]) -> str:
     return "\n".join(out)
 
 
-def format_defence_table(rows: list[tuple[DefenceState, int]]) -> str:
-    """``rows``: each tracked character's state and its total defence bonus."""
+def format_defence_table(rows: list[tuple[DefenceState, int | None]]) -> str:
+    """``rows``: each tracked character's state and its total defence bonus (``None``: an NPC,
+    no total known)."""
     if not rows:
         return "本群没有防御宣言记录"
     lines = ["本群防御附加成功："]
     for d, total in rows:
+        declared = "/".join(str(a) for a in d.pending) or "0"
+        legend = f"，其中传奇{d.legend}" if d.legend else ""
+        if total is None:
+            lines.append(f"<{d.name}>（NPC）宣言{declared}，已用{d.spent}{legend}")
+            continue
         left = max(0, total - d.spent)
-        lines.append(f"<{d.name}> 宣言{d.declared}，已用{d.spent}，本轮剩余{left}/{total}")
+        lines.append(f"<{d.name}> 宣言{declared}，已用{d.spent}，本轮剩余{left}/{total}{legend}")
     return "\n".join(lines)
 
 
@@ -328,6 +385,7 @@ __all__ = [
     "format_dice",
     "format_odds",
     "format_opposed",
+    "format_repeat",
     "format_result",
     "pct",
 ]

@@ -14,6 +14,7 @@ from chronodice.rules.tick20.engine import forecast
 from chronodice.rules.tick20.health import LEVEL_NAMES, gauge_total, in_crisis, part_status
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase, Variant
 from chronodice.rules.tick20.modifiers import GENERAL, Modifier
+from chronodice.rules.tick20.variants import rules_for
 
 VARIANT_NAMES = {Variant.BASE: "基础", Variant.SPD: "速度"}
 MAX_LIST_LINES = 30
@@ -64,6 +65,22 @@ def health_text(st: Combat, c: Combatant, gm: bool) -> str:
     return " ".join(parts)
 
 
+def parts_text(c: Combatant) -> str:
+    """Every wounded part with what it holds (the GM's / the owner's view):
+    ``躯干 2/4：重伤、轻伤；左臂 4/4：轻伤×4 <残障>``."""
+    out = []
+    for p in c.health.parts:
+        if not p.wounds:
+            continue
+        counts: dict[int, int] = {}
+        for w in sorted(p.wounds, key=lambda w: -w.level):
+            counts[w.level] = counts.get(w.level, 0) + 1
+        held = "、".join(LEVEL_NAMES[lv] + (f"×{n}" if n > 1 else "") for lv, n in counts.items())
+        status = part_status(p)
+        out.append(f"{p.name} {len(p.wounds)}/4：{held}" + (f" <{status}>" if status else ""))
+    return "；".join(out)
+
+
 def effects_text(st: Combat, cid: str, gm: bool) -> str:
     out = []
     for e in st.effects:
@@ -74,27 +91,66 @@ def effects_text(st: Combat, cid: str, gm: bool) -> str:
         )
         mod = ""
         if e.init_mod is not None:
-            mod = f" 先攻{e.init_mod.value:+d}{e.init_mod.type}"
+            mod = f"先攻{e.init_mod.value:+d}{e.init_mod.type}"
+            # ``.init mod`` names its effect after the modifier: list it once
+            mod = "" if mod in e.name else f" {mod}"
         out.append(f"[{e.name}{mod} {dur}]")
     return "".join(out)
 
 
+def list_order(st: Combat, combatants: Iterable[Combatant]) -> list[Combatant]:
+    """The list's order, the round as it goes (tick20.md §4.4's example): those who have acted
+    this round (in the round's order), the current actor, then everyone still to act by the
+    tick they act at now, then those who act from the next round or cannot act, by value.
+
+    Computed from the values now, so a mid-round change (``.init set``, ``.init mod``) moves a
+    combatant to where it will act; in setup it is the order the first round will start in.
+    Equal ticks keep the round's tie order (modifier, LV, GM-played, join order)."""
+    order = {cid: i for i, cid in enumerate(st.round_order)}
+    rules = rules_for(st.variant)
+    running = st.phase is Phase.ACTIVE
+
+    def value(c: Combatant) -> int:
+        return c.cur if st.variant is Variant.SPD else c.main
+
+    def key(c: Combatant) -> tuple[int, ...]:
+        idx = order.get(c.id, 10_000)
+        by_value = (-value(c), -c.init_mod, -c.lv, idx, c.join_seq)
+        if not running:
+            return (0, *by_value)
+        pos = rules.tick_position(c)
+        upcoming = pos is not None and not c.pending and (st.waiting or pos <= st.tick)
+        if c.id == st.current:
+            return (1,)
+        if upcoming and pos is not None:
+            return (2, -pos, idx, c.join_seq)
+        if c.turns_this_round:
+            return (0, idx, c.join_seq)
+        return (3, *by_value)
+
+    return sorted(combatants, key=key)
+
+
 def combat_list(st: Combat, *, gm: bool = False) -> str:
-    """``.init``: header, then one line per combatant in action order."""
+    """``.init``: header, then one line per combatant in initiative order.  The count in setup
+    is the combatants this view lists (the GM view: every one; hidden ones counted apart)."""
     title = f"（{st.options.name}）" if st.options.name else ""
     variant = VARIANT_NAMES[st.variant]
+    shown = list_order(st, [c for c in st.combatants if gm or not c.hidden or c.id == st.current])
     if st.phase is Phase.SETUP:
-        head = f"战斗准备中{title}（{variant}）：{len(st.combatants)}名参战者，GM 发送 .init start 开战"
+        hidden = sum(1 for c in shown if c.hidden)
+        extra = f"（含暗中{hidden}名）" if gm and hidden else ""
+        head = f"战斗准备中{title}（{variant}）：{len(shown)}名参战者{extra}，GM 发送 .init start 开战"
     elif st.waiting:
         head = f"第{st.round}轮开始前（已连续{st.empty_rounds}轮无人行动）：GM 发送 .init next 继续"
     else:
         head = f"第{st.round}轮 · 第{st.tick}刻{title}（{variant}）　当前：{name_of(st, st.current, gm)}"
     lines = [head]
-    order = {cid: i for i, cid in enumerate(st.round_order)}
-    shown = [c for c in st.combatants if gm or not c.hidden or c.id == st.current]
-    shown.sort(key=lambda c: order.get(c.id, 10_000 + c.join_seq))
     for c in shown[:MAX_LIST_LINES]:
         mark = "▶" if c.id == st.current else " "
+        if c.hidden and not gm:  # a hidden actor on its turn: nothing but that it acts
+            lines.append(f"{mark}  ?  ???")
+            continue
         bits = [f"{mark}{value_text(st, c):>3}  {name_of(st, c.id, gm)}"]
         if st.variant is Variant.BASE:
             bits.append(f"AP {c.ap}/{c.ap_max}")
@@ -149,6 +205,11 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
             out.append(
                 f"  {name_of(st, d['cid'], gm)} 濒死检定：强韧防御 目标{d['target']}{adv}（{d['part']}）"
             )
+        elif ev.kind == "wound":
+            c = st.maybe(d["cid"])
+            open_wounds = c is not None and not c.hidden and (c.controller or st.options.hp_display == "show")
+            if gm or open_wounds:  # an NPC's wounds are the GM's (hp_display), a hidden one's always
+                out.append(f"  {name_of(st, d['cid'], gm)} {wound_line(d)}")
         elif ev.kind == "dismembered":
             out.append(f"  {name_of(st, d['cid'], gm)} 的{d['part']}<欠损>：<解体>")
         elif ev.kind == "erosion":
@@ -179,26 +240,43 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
     return out
 
 
+def wound_line(d: dict[str, object]) -> str:
+    """What one ``wound`` event did to its part: ``躯干 新增重伤×1，进入<负伤>``."""
+    level = LEVEL_NAMES.get(int(d.get("level") or 0), "伤势")  # type: ignore[call-overload]
+    added, replaced, worsened = (int(d.get(k) or 0) for k in ("added", "replaced", "worsened"))  # type: ignore[call-overload]
+    bits = []
+    if added:
+        bits.append(f"新增{level}×{added}")
+    if replaced:
+        bits.append(f"{replaced}道较轻的伤势升为{level}（已满4道）")
+    if worsened:
+        bits.append(f"{worsened}道最轻的伤势恶化一级（已满4道）")
+    text = f"{d.get('part')} " + ("，".join(bits) if bits else "没有新的伤势")
+    if d.get("status"):
+        text += f"，现为<{d['status']}>"
+    return text
+
+
 def turn_line(st: Combat) -> str:
     c = st.maybe(st.current)
     if c is None:
         return ""
     name = name_of(st, c.id)
     ping = f" @{c.name}" if c.controller and not c.hidden else ""
-    ap = f"　AP {c.ap}/{c.ap_max}" if st.variant is Variant.BASE else ""
+    ap = f"　AP {c.ap}/{c.ap_max}" if st.variant is Variant.BASE and not c.hidden else ""
     hint = "　（可 .延后）" if c.controller else ""
     return f"▶ {name} 的回合{ping}{ap}{hint}"
 
 
-def forecast_line(st: Combat) -> str:
-    nxt = forecast(st, 3)
-    if not nxt:
-        return ""
+def forecast_line(st: Combat, n: int = 3) -> str:
+    """The next ``n`` turns; a hidden NPC's turns are left out (when it acts is the GM's)."""
+    hidden = {c.id for c in st.combatants if c.hidden}
+    nxt = [x for x in forecast(st, n + 2 * len(hidden)) if x[2] not in hidden][:n]
     bits = []
     for r, t, cid in nxt:
         where = f"第{t}刻" if r == st.round else f"第{r}轮 第{t}刻"
         bits.append(f"{where} {name_of(st, cid)}")
-    return "  接下来：" + " → ".join(bits)
+    return "  接下来：" + " → ".join(bits) if bits else ""
 
 
 def turn_card(st: Combat, events: Iterable[Event]) -> str:
@@ -227,14 +305,18 @@ def turn_card(st: Combat, events: Iterable[Event]) -> str:
     return "\n".join(lines)
 
 
-def summary(st: Combat, ev: Event) -> str:
+def summary(st: Combat, ev: Event, *, gm: bool = False) -> str:
+    """The end-of-combat summary; a hidden combatant is ``???`` unless ``gm``."""
     d = ev.data
     lines = [f"战斗结束：共{d['rounds']}轮"]
     turns = d.get("turns", {})
-    names = d.get("names", {})
+    names = dict(d.get("names", {}))
+    if not gm:
+        names.update({c.id: "???" for c in st.combatants if c.hidden})
     if turns:
         lines.append("回合数：" + "，".join(f"{names.get(cid, cid)}×{n}" for cid, n in turns.items()))
-    effects = d.get("effects", [])
+    hidden = {c.id for c in st.combatants if c.hidden}
+    effects = [(b, n) for b, n in d.get("effects", []) if gm or b not in hidden]
     if effects:
         lines.append("仍在的效果（已清除）：" + "，".join(f"{names.get(b, b)}的{n}" for b, n in effects[:10]))
     return "\n".join(lines)
@@ -306,9 +388,12 @@ __all__ = [
     "d20_text",
     "event_lines",
     "forecast_line",
+    "list_order",
     "name_of",
+    "parts_text",
     "summary",
     "turn_card",
     "turn_line",
     "two_die_text",
+    "wound_line",
 ]

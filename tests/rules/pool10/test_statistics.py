@@ -51,3 +51,43 @@ def test_nine_again_distribution_matches_exact_odds() -> None:
         p = o.pmf(j)
         sd = (p * (1 - p) / n) ** 0.5
         assert abs(counts[j] / n - p) < 4.5 * sd, j
+
+
+def _below(odds: object, k: int) -> Fraction:
+    return sum((odds.pmf(j) for j in range(k)), Fraction(0))  # type: ignore[attr-defined]
+
+
+def test_defended_attack_hits_exactly_when_natural_successes_exceed_the_defence() -> None:
+    """Declared defence 2 against a pool of 5 (10-again): P(hit) = P(natural ≥ 3), exact."""
+    from chronodice.rules.pool10.check import resolve_attack
+
+    rng = random.Random(12)
+    n = 20_000
+    hits = sum(resolve_attack(roll_pool(5, rng), attack_bonus=2, defence=2).hit for _ in range(n))
+    p = 1 - _below(pool_odds(5, exact=True), 3)
+    sd = float(p * (1 - p) / n) ** 0.5
+    assert abs(hits / n - float(p)) < 5 * sd
+
+
+def test_bonus_gained_mid_action_mean_matches_the_exact_value() -> None:
+    """Two attacks on one target, pool 3, split 1/1, 命中+2: the second attack gets 1 + 2 when
+    the first hit, else 1; E[second] = E[nat] + P(nat>0)·(1 + 2·P(nat>0)), exact."""
+    from chronodice.rules.pool10.allocation import Attack, resolve_action
+
+    rng = random.Random(21)
+    n = 20_000
+    plan = [Attack("甲", 1, 1), Attack("甲", 2, 1)]
+    values = []
+    used = 0
+    for _ in range(n):
+        r = resolve_action(plan, [roll_pool(3, rng), roll_pool(3, rng)], [0, 0], gained=2)
+        values.append(r.rows[1].result.successes)
+        used += r.gain_used
+    o = pool_odds(3, exact=True)
+    p_hit = 1 - o.pmf(0)
+    exact = o.mean + p_hit * (1 + 2 * p_hit)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    assert abs(mean - float(exact)) < 5 * (var / n) ** 0.5
+    sd = float(p_hit * (1 - p_hit) / n) ** 0.5
+    assert abs(used / n - float(p_hit)) < 5 * sd

@@ -28,7 +28,8 @@ def test_turn_card_layout() -> None:
         "⚔ 第1轮 · 第12刻（基础）",
         "▶ 哥布林a 的回合　AP 3/3",
         "  结束：哥布林a的迟缓（艾琳）",
-        "  接下来：第9刻 ??? → 第4刻 X → 第2轮 第17刻 艾琳",
+        # the hidden 伏兵 (t9) is left out: when a hidden NPC acts is the GM's (issue 12)
+        "  接下来：第4刻 X → 第2轮 第17刻 艾琳 → 第2轮 第12刻 哥布林a",
     ]
 
 

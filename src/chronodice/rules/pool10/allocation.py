@@ -11,8 +11,13 @@
   全部攻击附加成功分配在每次攻击上): a split that leaves some unused or exceeds the total is refused,
   saying what the total must be.  Without a declared split the bonus is spread evenly, earlier
   attacks taking the remainder.
-* Bonus gained during the action and weapon-by-weapon splits are the GM's call: this module
-  only checks and reports a declared split.
+* Bonus gained during the action (seed: 人物在一个攻击动作中攻击一个目标多次时，若在攻击的过程获得攻击
+  附加成功（命中，根据检定获得等），则人物可以立即使用这些攻击附加成功，则一旦触发一次后，后续同一次行动
+  不会再次触发): ``gained`` successes come with the action's first hit and are used at once, by the
+  next attack on the same target; the gain triggers once per action.  A first hit with no later
+  attack on its target leaves the gain unused (reported).  Reading taken: "立即使用" = the very next
+  attack on that target, not spread over all the remaining ones.
+* Weapon-by-weapon splits are the GM's call: this module only checks and reports a declared split.
 
 Text form of the targets: ``甲 乙×3 丙*2=2/1`` (name, hits, optional split with ``/``).
 
@@ -28,6 +33,9 @@ from dataclasses import dataclass
 
 from chronodice.core.errors import IllegalAction, InputSyntaxError
 from chronodice.core.limits import MAX_REPEATS
+
+from .check import AttackResult, resolve_attack
+from .pool import PoolRoll
 
 USAGE = ".ww 分配 <骰池> [+Ns] 目标[×次数][=分配/分配…] …（如 .ww 分配 力量+格斗 +4s 甲 乙×3=2/1/1）"
 MAX_ATTACKS = MAX_REPEATS
@@ -118,13 +126,63 @@ def allocate(total: int, targets: list[Target]) -> list[Attack]:
     return attacks
 
 
+@dataclass(frozen=True)
+class Resolved:
+    """One attack of the action, resolved: ``gained`` is the mid-action bonus it used."""
+
+    attack: Attack
+    result: AttackResult
+    gained: int = 0
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    rows: tuple[Resolved, ...]
+    gained: int = 0
+    """Bonus successes the first hit gained (0: none declared)."""
+    gain_at: int | None = None
+    """Index of the first hit (the trigger), ``None`` when nothing hit."""
+    gain_used: bool = False
+
+
+def resolve_action(
+    plan: list[Attack], rolls: list[PoolRoll], defences: list[int], *, gained: int = 0
+) -> ActionResult:
+    """Resolve each attack of a multi-attack action in order, with the defence each faced and
+    the bonus ``gained`` at the first hit used by the next attack on the same target.
+
+    >>> plan = [Attack("甲", 1, 1), Attack("甲", 2, 1)]
+    >>> rolls = [PoolRoll(2, 10, ((8, 1),)), PoolRoll(2, 10, ((9, 1),))]
+    >>> r = resolve_action(plan, rolls, [0, 0], gained=2)
+    >>> [(x.result.successes, x.gained) for x in r.rows], r.gain_used
+    ([(2, 0), (4, 2)], True)
+    """
+    if gained < 0:
+        raise InputSyntaxError("获得的攻击附加成功不能为负数", usage=USAGE)
+    rows: list[Resolved] = []
+    trigger: int | None = None
+    used = False
+    for i, (attack, roll, defence) in enumerate(zip(plan, rolls, defences, strict=True)):
+        extra = 0
+        if gained and trigger is not None and not used and plan[trigger].target == attack.target:
+            extra, used = gained, True
+        res = resolve_attack(roll, attack_bonus=attack.bonus + extra, defence=defence)
+        rows.append(Resolved(attack, res, extra))
+        if trigger is None and res.hit:
+            trigger = i
+    return ActionResult(tuple(rows), gained, trigger, used)
+
+
 __all__ = [
     "USAGE",
+    "ActionResult",
     "Attack",
+    "Resolved",
     "Target",
     "allocate",
     "check_targets",
     "even_split",
     "parse_targets",
+    "resolve_action",
     "target_of",
 ]

@@ -8,7 +8,9 @@ from a value:
   page, not in our seed, so players enter the number) — or an override for an attribute;
 * ``attack``: attack bonus successes from sources other than the pool's attributes and skills
   (equipment, 强化 …);
-* ``defence``: the character's defence bonus successes (declared before an attack).
+* ``defence``: the character's defence bonus successes (declared before an attack);
+* ``legend``: how many of those come from 传奇敏捷/传奇感知 (``.ww 附加 传奇防御2``): they are lost
+  while the character's base defence is 0 (seed 003, 冲锋/多次攻击减值/高速).
 
 Attributes give bonus successes by the seed's formula (6 → 1, 11 → 2, each 5 more → one more,
 :func:`~chronodice.rules.pool10.check.attribute_bonus`).  Which names are attributes: the usual
@@ -51,6 +53,7 @@ DEFAULT_ATTRIBUTES: frozenset[str] = frozenset(
 """Names read as attributes (bonus successes by the seed's formula)."""
 ATTACK_KEYS = ("攻击", "攻击附加", "attack")
 DEFENCE_KEYS = ("防御", "防御附加", "defence", "defense")
+LEGEND_KEYS = ("传奇防御", "传奇", "legend")
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Pool10Card:
     bonus: dict[str, int] = field(default_factory=dict)
     attack: int = 0
     defence: int = 0
+    legend: int = 0
     schema_version: int = SCHEMA_VERSION
 
     def term_bonus(self, name: str, value: int) -> int:
@@ -76,6 +80,7 @@ class Pool10Card:
             "bonus": dict(sorted(self.bonus.items())),
             "attack": self.attack,
             "defence": self.defence,
+            **({"legend": self.legend} if self.legend else {}),
         }
 
     @classmethod
@@ -86,6 +91,7 @@ class Pool10Card:
             bonus={str(k): int(v) for k, v in dict(data.get("bonus", {})).items()},
             attack=int(data.get("attack", 0)),
             defence=int(data.get("defence", 0)),
+            legend=int(data.get("legend", 0)),
         )
 
     @classmethod
@@ -95,7 +101,7 @@ class Pool10Card:
 
     def with_entries(self, entries: list[tuple[str, int]]) -> Pool10Card:
         """Set bonus entries; ``攻击``/``防御`` set the attack and defence bonus."""
-        bonus, attack, defence = dict(self.bonus), self.attack, self.defence
+        bonus, attack, defence, legend = dict(self.bonus), self.attack, self.defence, self.legend
         for name, value in entries:
             if not 0 <= value <= MAX_BONUS:
                 raise InputSyntaxError(f"「{name}」的附加成功应为0到{MAX_BONUS}")
@@ -103,17 +109,24 @@ class Pool10Card:
                 attack = value
             elif name in DEFENCE_KEYS:
                 defence = value
+            elif name in LEGEND_KEYS:
+                legend = value
             else:
                 bonus[name] = value
         if len(bonus) > MAX_ENTRIES:
             raise IllegalAction(f"一张卡最多记录{MAX_ENTRIES}项附加成功")
-        return Pool10Card(bonus=bonus, attack=attack, defence=defence)
+        if legend > defence:
+            raise IllegalAction(
+                f"传奇防御附加成功{legend}不能超过防御附加成功{defence}（它是防御附加成功的一部分）"
+            )
+        return Pool10Card(bonus=bonus, attack=attack, defence=defence, legend=legend)
 
     def without(self, names: list[str]) -> Pool10Card:
         bonus = {k: v for k, v in self.bonus.items() if k not in names}
         attack = 0 if any(n in ATTACK_KEYS for n in names) else self.attack
         defence = 0 if any(n in DEFENCE_KEYS for n in names) else self.defence
-        return Pool10Card(bonus=bonus, attack=attack, defence=defence)
+        legend = 0 if defence == 0 or any(n in LEGEND_KEYS for n in names) else self.legend
+        return Pool10Card(bonus=bonus, attack=attack, defence=defence, legend=legend)
 
 
-__all__ = ["ATTACK_KEYS", "DATA_KEY", "DEFAULT_ATTRIBUTES", "DEFENCE_KEYS", "Pool10Card"]
+__all__ = ["ATTACK_KEYS", "DATA_KEY", "DEFAULT_ATTRIBUTES", "DEFENCE_KEYS", "LEGEND_KEYS", "Pool10Card"]

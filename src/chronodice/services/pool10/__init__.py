@@ -2,12 +2,15 @@
 
 The three roots share every form (declared once per root by :func:`_declare`)::
 
-    .ww <骰池> [a8/a9] [dcN] [+Ns] [-Ns] [?] [理由]   roll (``?``: exact odds instead)
+    .ww [N#]<骰池> [a8/a9] [dcN] [+Ns] [-Ns] [?] [理由]  roll (``?``: exact odds; ``3#``: 3 times)
     .ww <骰池> vs <骰池>                              opposed roll (the @-mentioned answer)
-    .ww 攻击 <骰池> [@目标] [防N]                      attack against declared defence
-    .ww 防御 [N] [@某人] | .ww 防御 clr                declare / list / clear defence
+    .ww 攻击 [NPC名:] <骰池> [@目标|@NPC名] [防N] [破防]  attack against declared defence
+    .ww 防御 [N[/N…]] [@某人|NPC名] [传奇N] [破防]     declare / list defence (NPC: GM)
+    .ww 防御 clr                                       clear defence
     .ww 行动 [@某人]                                   next action: spent defence comes back
-    .ww 分配 <骰池> [+Ns] 甲 乙×3=2/1/1                 multi-attack bonus allocation
+    .ww 分配 [NPC名:] <骰池> [+Ns] [命中+N] [破防] 甲 乙×3=2/1/1
+                                                       multi-attack: bonus allocation, each
+                                                       target's declared defence
     .ww 附加 潜行1 攻击2 防御3 | 附加 del 名字          bonus successes stored on the card
     .ww 倍率 30 ×2 ×4 +50                              the seed's multiplier calculator
     .ww set [a9] [超过|大于等于] [clr]                  group defaults (GM)
@@ -19,13 +22,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from chronodice.core.args import Flag, Int, Mention, Name, arg, flag, many, opt
+from chronodice.core.args import Flag, Mention, Name, Prefixed, arg, flag, many, opt
 from chronodice.core.commands import CommandSpec, define
 from chronodice.core.permissions import Perm
 from chronodice.render import pool10 as render
 from chronodice.rules.pool10 import TieRule
-from chronodice.rules.pool10.allocation import USAGE as ALLOC_USAGE
-from chronodice.rules.pool10.multiplier import USAGE as CALC_USAGE
 
 from ..characters import AttributePairs
 from . import card, combat, rolls
@@ -33,14 +34,21 @@ from ._common import SYSTEM, SYSTEM_LABEL, Mode
 from .kinds import (
     ACTION_WORDS,
     ATTACK_WORDS,
+    BASE_ZERO_WORDS,
     BONUS_WORDS,
     CALC_BASE,
     CALC_OP,
     CALC_WORDS,
+    DEFENCE_AMOUNTS,
     DEFENCE_WORDS,
+    GAINED,
     HELP_WORDS,
     INLINE_DEFENCE,
+    LEGEND,
     MULTI_WORDS,
+    NPC_NAME,
+    NPC_TARGET,
+    REPEAT,
     SET,
     SET_AGAIN,
     TARGET,
@@ -52,43 +60,52 @@ from .kinds import (
 )
 
 DETAIL = f"""骰池：数字、角色卡上的属性/技能名及加减，如 .ww 7、.ww 10a8、.ww 敏捷+潜行、.ww 力量+运动-2
-8、9、10为成功；默认10加骰（a9、a8 改为9加骰、8加骰；a11 不加骰；低于8不允许：加骰的最低值为8）
+8、9、10为成功；默认10加骰（a9、a8 改为9、8加骰；a11 不加骰；加骰的最低值为8）
 骰池≤0 时掷机运骰：只有10成功且可加骰，掷出1为大失败，不受附加成功影响
 附加成功：属性6→1、11→2、每+5再+1；技能等用 .ww 附加 潜行1 录入；+2s 临时附加；-1s 扣除成功。
   只有有效成功数>0时才加上附加成功
-dcN 难度；? 精确概率（成功率、期望、分布）；.w 只给结果，.ww 逐轮列出每颗骰子，.wh 暗骰
-对抗：.ww 敏捷+潜行 vs @对手 感知+调查（NPC一方写数字：.ww 5 vs 感知+调查）—— 先手方成功数即后手方DC，{render.TIE_LABEL[TieRule.AT_LEAST]}；
+dcN 难度；? 精确概率；.w 只给结果，.ww 列出每颗骰子，.wh 暗骰
+对抗：.ww 敏捷+潜行 vs @对手 感知+调查（NPC一方写数字）—— 先手方成功数即后手方DC，{render.TIE_LABEL[TieRule.AT_LEAST]}；
   .ww set 超过 改为必须超过
-攻击：.ww 攻击 力量+格斗 @目标（加上卡上「攻击」附加成功；目标预先 .ww 防御 3 宣言防御附加成功，
-  抵消全部自然成功则未命中，攻击附加成功不生效；已用的防御附加成功到目标下次行动（.ww 行动）时恢复）
-其他：{ALLOC_USAGE}
-  {CALC_USAGE}
-  .ww 附加 [名字数值…|del 名字]  .ww set [a9] [超过|大于等于] [clr]"""
+攻击：加上卡上「攻击」附加成功；目标预先 .ww 防御 3 宣言的防御附加成功抵消自然成功，全部抵消则未命中、
+  攻击附加成功不生效；已用的防御附加成功到目标下次行动（.ww 行动）时恢复
+传奇：.ww 附加 传奇防御2；基础防御为0时（冲锋等）宣言或攻击时加「破防」，这部分不生效
+NPC（GM）：.ww 防御 2 守卫；.ww 攻击 守卫: 6 @艾拉；攻击NPC：.ww 攻击 6 @守卫"""
 
 w = define("w", summary="无限恐怖骰池，只给结果（.ww 逐轮列出每颗骰子）", system=SYSTEM_LABEL, detail=DETAIL)
 ww = define("ww", summary="无限恐怖骰池，逐轮列出每颗骰子", system=SYSTEM_LABEL, detail=DETAIL)
 wh = define("wh", summary="无限恐怖暗骰池：结果私聊发给你", system=SYSTEM_LABEL, detail=DETAIL)
 
 WHO = opt("who", Mention(), label="@某人")
+ACTOR = opt("actor", Prefixed(label="NPC名:"))
+"""``守卫:`` before the pool: the GM rolls as that NPC (labelled with it, its action)."""
+BASE_ZERO = flag("base_zero", *BASE_ZERO_WORDS, label="破防")
 
 
 def _declare(spec: CommandSpec, mode: Mode) -> None:
     """Every form of the pool, for one root (``mode``: how that root shows the result)."""
     spec.sub(
-        params=[arg("pool", PoolExpr()), opt("versus", Versus()), reason()],
+        params=[opt("repeat", REPEAT), arg("pool", PoolExpr()), opt("versus", Versus()), reason()],
         flags=pool_flags(),
-        help="掷骰池（8、9、10为成功）；? 给出精确概率；vs 后写对手的骰池即对抗",
+        help="掷骰池（8、9、10为成功）；? 给出精确概率；vs 后写对手的骰池即对抗；3# 掷3次",
     )(partial(rolls.roll, mode=mode))
     spec.sub(
         *ATTACK_WORDS,
-        params=[arg("pool", PoolExpr()), opt("target", Mention(), label="@目标"), reason()],
-        flags=[*pool_flags(dc=False, odds=False), Flag("defence", INLINE_DEFENCE)],
-        help="攻击：目标宣言的防御附加成功抵消自然成功",
+        params=[
+            ACTOR,
+            arg("pool", PoolExpr()),
+            opt("target", Mention(), label="@目标"),
+            opt("npc", NPC_TARGET),
+            reason(attack=True),
+        ],
+        flags=[*pool_flags(dc=False, odds=False), Flag("defence", INLINE_DEFENCE), BASE_ZERO],
+        help="攻击：目标宣言的防御附加成功抵消自然成功（守卫: 以NPC名义，GM）",
     )(partial(combat.attack, mode=mode))
     spec.sub(
         *DEFENCE_WORDS,
-        params=[opt("amount", _defence_amount()), WHO],
-        help="宣言防御附加成功；不带数值则查看本群的防御记录",
+        params=[opt("amount", DEFENCE_AMOUNTS), WHO, opt("npc", NPC_NAME)],
+        flags=[Flag("legend", LEGEND), BASE_ZERO],
+        help="宣言防御附加成功（2/1 依次用于接下来的攻击）；不带数值则查看记录",
     )(partial(combat.defence, mode=mode))
     spec.sub(
         *(f"{d} {c}" for d in DEFENCE_WORDS for c in ("clr", "clear", "重置")),
@@ -101,9 +118,9 @@ def _declare(spec: CommandSpec, mode: Mode) -> None:
     )
     spec.sub(
         *MULTI_WORDS,
-        params=[arg("pool", PoolExpr()), many("targets", TARGET, label="目标[×次数][=分配/…]")],
-        flags=pool_flags(dc=False, odds=False),
-        help="一次行动多次攻击：分配攻击附加成功",
+        params=[ACTOR, arg("pool", PoolExpr()), many("targets", TARGET, label="目标[×次数][=分配/…]")],
+        flags=[*pool_flags(dc=False, odds=False), Flag("gained", GAINED), BASE_ZERO],
+        help="一次行动多次攻击：分配攻击附加成功；命中+N 首次命中时获得",
     )(partial(rolls.multi, mode=mode))
     spec.sub(
         *CALC_WORDS,
@@ -130,10 +147,6 @@ def _declare(spec: CommandSpec, mode: Mode) -> None:
         help="本群的骰池默认设置（加骰阈值、对抗平局）；不带参数则查看",
     )(partial(card.set_defaults, mode=mode))
     spec.sub(*HELP_WORDS, help="本帮助")(partial(card.show_help, mode=mode))
-
-
-def _defence_amount() -> Int:
-    return Int(label="防御附加成功数", min=0, max=9999)
 
 
 def _bonus_name() -> Name:

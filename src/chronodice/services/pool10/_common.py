@@ -20,6 +20,7 @@ from chronodice.rules.pool10 import (
 )
 from chronodice.rules.pool10.check import MAX_BONUS
 from chronodice.rules.pool10.expr import Term
+from chronodice.rules.pool10.state import npc_key
 from chronodice.services.hidden import hidden_result
 from chronodice.store import CharacterRecord
 
@@ -61,6 +62,26 @@ async def attacker_label(call: Call, side: Side) -> str:
 
 def key_of(char: CharacterRecord) -> str:
     return f"c{char.id}"
+
+
+@dataclass(frozen=True)
+class Attacker:
+    """Who attacks: the side whose card gives the pool, the label in the reply, and the session
+    key whose action this is (its spent defence comes back), ``None`` when not tracked."""
+
+    side: Side
+    label: str
+    key: str | None
+
+
+async def attacker_of(call: Call, actor: str | None) -> Attacker:
+    """The sender (their card, or :data:`NPC_LABEL` for a GM without one), or with ``守卫:`` the
+    NPC a GM rolls for: labelled with its name, and the attack is the NPC's action."""
+    if actor is not None:
+        await require_gm(call, "以NPC的名义掷骰")
+        return Attacker(Side(actor, None), actor, npc_key(actor))
+    me = await side_of(call, None)
+    return Attacker(me, await attacker_label(call, me), key_of(me.char) if me.char else None)
 
 
 def pool_args(

@@ -10,7 +10,7 @@ from chronodice.core.errors import NotFound
 from chronodice.core.reply import Reply
 from chronodice.render import pool10 as render
 from chronodice.rules.pool10 import DEFAULT_AGAIN, Pool10Card, TieRule
-from chronodice.rules.pool10.card import DATA_KEY
+from chronodice.rules.pool10.card import DATA_KEY, LEGEND_KEYS
 from chronodice.store import CharacterRecord
 
 from ..characters import active_or_create
@@ -24,7 +24,8 @@ def _with_card(c: CharacterRecord, card: Pool10Card) -> CharacterRecord:
 def _card_text(char: CharacterRecord) -> str:
     card = Pool10Card.of(char.data)
     skills = " ".join(f"{k}{v}" for k, v in card.bonus.items()) or "无"
-    return f"<{char.name}> 的附加成功：{skills}；攻击附加{card.attack}；防御附加{card.defence}（属性按6→1、11→2自动计算）"
+    legend = f"（其中传奇{card.legend}）" if card.legend else ""
+    return f"<{char.name}> 的附加成功：{skills}；攻击附加{card.attack}；防御附加{card.defence}{legend}（属性按6→1、11→2自动计算）"
 
 
 async def bonus_show(call: Call, *, mode: Mode) -> list[Reply]:
@@ -51,6 +52,8 @@ async def bonus_set(
                 if name in ("攻击", "攻击附加")
                 else card.defence
                 if name in ("防御", "防御附加")
+                else card.legend
+                if name in LEGEND_KEYS
                 else card.bonus.get(name, 0)
             )
             new = value if op is None else old + value if op == "+" else old - value

@@ -18,7 +18,7 @@ from chronodice.rules.pool10 import (
     take_defence,
 )
 from chronodice.rules.pool10.expr import Term
-from chronodice.rules.pool10.state import DefenceRestored
+from chronodice.rules.pool10.state import DefenceRestored, DefenceState, find_key, npc_key
 from chronodice.rules.pool10.state import clear as clear_defence
 from chronodice.store import CharacterRecord
 
@@ -26,7 +26,7 @@ from ._common import (
     SYSTEM,
     Mode,
     again_of,
-    attacker_label,
+    attacker_of,
     bonus_note,
     hide,
     key_of,
@@ -42,34 +42,39 @@ async def attack(
     call: Call,
     *,
     mode: Mode,
+    actor: str | None,
     pool: tuple[Term, ...],
     target: str | None,
+    npc: str | None,
     reason: str,
     again: int | None,
     bonus: list[int],
     lost: list[int],
     defence: int | None,
+    base_zero: bool,
 ) -> list[Reply]:
+    if target is not None and npc is not None:
+        raise call.usage_error("一次攻击只能有一个目标")
     args = pool_args(pool, again=again, bonus=bonus, lost=lost, reason=reason)
     settings = await settings_of(call)
-    me = await side_of(call, None)
-    resolved, card = resolve_pool(args, me)
+    me = await attacker_of(call, actor)
+    resolved, card = resolve_pool(args, me.side, whose=me.side.name if actor else "你")
     aimed = await side_of(call, target) if target is not None else None
     if aimed is not None and aimed.char is None:
         raise NotFound(f"{aimed.name} 在本群没有使用中的角色卡")
     dice = roll_pool(resolved.size, call.app.rng, again=again_of(args, settings))
-    my_key = key_of(me.char) if me.char else None
     target_key = key_of(aimed.char) if aimed and aimed.char else None
 
     def apply(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, tuple[int, list[Any]]]:
         s = Pool10Session.from_dict(state)
         events: list[Any] = []
-        if my_key is not None:
-            s, ev = new_action(s, my_key)  # attacking is the attacker's action
+        if me.key is not None:
+            s, ev = new_action(s, me.key)  # attacking is the attacker's action
             events += ev
         used = 0
-        if target_key is not None and defence is None:
-            s, used, ev = take_defence(s, target_key)
+        key = target_key if npc is None else find_key(s, npc)
+        if key is not None and defence is None:
+            s, used, ev = take_defence(s, key, base_zero=base_zero)
             events += ev
         new = s.to_dict() if (state is not None or s.defence) else None
         return new, (used, events)
@@ -79,11 +84,12 @@ async def attack(
     )
     total = resolved.term_bonus + card.attack + args.bonus
     res = resolve_attack(dice, attack_bonus=total, defence=defence if defence is not None else used)
+    aimed_name = aimed.name if aimed else npc
     text = render.format_attack(
-        await attacker_label(call, me),
+        me.label,
         resolved.text,
         res,
-        target=f"<{aimed.name}>" if aimed else None,
+        target=f"<{aimed_name}>" if aimed_name else None,
         detailed=mode.detailed,
         reason=args.reason,
         bonus_note=bonus_note(resolved, args.bonus, card.attack, "卡上攻击"),
@@ -107,35 +113,63 @@ async def _target_char(call: Call, who: str | None, what: str) -> CharacterRecor
     return char
 
 
-async def defence(call: Call, *, mode: Mode, amount: int | None, who: str | None) -> list[Reply]:
+async def defence(
+    call: Call,
+    *,
+    mode: Mode,
+    amount: tuple[int, ...] | None,
+    who: str | None,
+    npc: str | None,
+    legend: int | None,
+    base_zero: bool,
+) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
     if amount is None:
-        if who is not None:
+        if who is not None or npc is not None or legend is not None or base_zero:
             raise call.usage_error("请给出宣言的防御附加成功数")
         state, _ = await store.load_session(ctx.scope, SYSTEM)
-        s = Pool10Session.from_dict(state)
-        rows = []
-        for key, d in s.defence.items():
-            cid = key[1:]
-            char = (
-                await store.get_character(int(cid))
-                if key.startswith("c") and cid.isascii() and cid.isdigit()
-                else None
-            )
-            rows.append((d, Pool10Card.of(char.data).defence if char else d.spent + d.declared))
-        return [Reply.say(render.format_defence_table(rows))]
-    char = await _target_char(call, who, "替别人宣言防御")
-    total = Pool10Card.of(char.data).defence
-    if total <= 0:
-        raise IllegalAction(f"<{char.name}> 没有防御附加成功，先用 .ww 附加 防御5 录入")
-    key, name = key_of(char), char.name
+        return [Reply.say(render.format_defence_table(await _defence_rows(call, state)))]
+    if who is not None and npc is not None:
+        raise call.usage_error("@某人 和 NPC名 只能写一个")
+    if npc is not None:
+        await require_gm(call, "替NPC宣言防御")
+        key, name, total, card_legend = npc_key(npc), npc, None, legend or 0
+    else:
+        if legend is not None:
+            raise call.usage_error("传奇N 只用于NPC；角色卡用 .ww 附加 传奇防御2 录入")
+        char = await _target_char(call, who, "替别人宣言防御")
+        card = Pool10Card.of(char.data)
+        if card.defence <= 0:
+            raise IllegalAction(f"<{char.name}> 没有防御附加成功，先用 .ww 附加 防御5 录入")
+        key, name, total, card_legend = key_of(char), char.name, card.defence, card.legend
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[Any]]:
-        s, events = declare_defence(Pool10Session.from_dict(state), key, name, amount=amount, total=total)
+        s, events = declare_defence(
+            Pool10Session.from_dict(state),
+            key,
+            name,
+            amount=amount,
+            total=total,
+            legend=card_legend,
+            base_zero=base_zero,
+        )
         return s.to_dict(), events
 
     events = await store.apply_session(ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text)
     return [Reply.say(render.format_defence_events(events))]
+
+
+async def _defence_rows(call: Call, state: dict[str, Any] | None) -> list[tuple[DefenceState, int | None]]:
+    """Each tracked character with its card's total defence (``None`` for an NPC)."""
+    rows: list[tuple[DefenceState, int | None]] = []
+    for key, d in Pool10Session.from_dict(state).defence.items():
+        cid = key[1:]
+        if not (key.startswith("c") and cid.isascii() and cid.isdigit()):
+            rows.append((d, None))
+            continue
+        char = await call.app.store.get_character(int(cid))
+        rows.append((d, Pool10Card.of(char.data).defence if char else d.spent + sum(d.pending)))
+    return rows
 
 
 async def defence_clear(call: Call, *, mode: Mode) -> list[Reply]:

@@ -122,7 +122,16 @@ BONUS = Pattern(
 )
 LOST = Pattern(regex=r"(?i)-\s*([0-9]+)\s*(?:s(?![a-z])|成功)", label="-Ns", convert=_digits)
 ODDS = Keyword("?", "？", "概率", label="?")
+_BASE_ZERO = Keyword("基础防御0", "无基础防御", "破防", label="破防")
+_GAINED_AT = Pattern(regex=r"(?:命中|途中)\s*\+\s*[0-9]", label="命中+N")
 _OPTIONS = (AGAIN, DC, BONUS, LOST, ODDS)
+_ATTACK_OPTIONS = (_BASE_ZERO, _GAINED_AT)
+"""Words only the attack forms read (``破防``, ``命中+2``): elsewhere they may start a reason."""
+
+
+def _attack_option_at(text: str, pos: int) -> bool:
+    env = ParseEnv()
+    return any(any(True for _ in kind.candidates(text, pos, env)) for kind in _ATTACK_OPTIONS)
 
 
 def _option_at(text: str, pos: int) -> bool:
@@ -160,8 +169,17 @@ class Reason(Kind):
         yield text[pos:].strip()[:MAX_REASON], len(text)
 
 
-def reason() -> Any:
-    return opt("reason", Reason(), default="", label="理由")
+class AttackReason(Reason):
+    """The reason of an attack: also not starting with ``破防`` (the attack's own flag)."""
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        if _attack_option_at(text, pos):
+            return
+        yield from super().candidates(text, pos, env)
+
+
+def reason(*, attack: bool = False) -> Any:
+    return opt("reason", AttackReason() if attack else Reason(), default="", label="理由")
 
 
 SIDE_PARAMS = (arg("pool", PoolExpr()), reason())
@@ -192,7 +210,7 @@ class _Target(Kind):
     glue = False
 
     def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
-        if text[pos] in "+-" or _option_at(text, pos):
+        if text[pos] in "+-" or _option_at(text, pos) or _attack_option_at(text, pos):
             return
         end = pos
         while end < len(text) and text[end] not in " \t\n,":
@@ -213,6 +231,32 @@ INLINE_DEFENCE = Pattern(
     regex=r"(?i)(?:防御?|def)\s*([0-9]{1,4})(?![0-9])", label="防N", convert=lambda m: int(m.group(1))
 )
 """``防2``: the target's declared defence given inline (no declaration is used up)."""
+
+
+def _amounts(m: re.Match[str]) -> tuple[int, ...]:
+    return tuple(int(x) for x in m.group().split("/"))
+
+
+DEFENCE_AMOUNTS = Pattern(
+    regex=r"[0-9]{1,4}(?:/[0-9]{1,4})*(?![0-9/])", label="防御附加成功数", convert=_amounts
+)
+"""``2`` or ``2/1``: defence bonus successes for the next attack (and the ones after it)."""
+NPC_TARGET = Pattern(regex=r"@([^\s0-9@][^\s@]{0,19})", label="@NPC名", convert=lambda m: m.group(1))
+"""``@守卫``: an NPC (no card, no QQ account) as the target of an attack."""
+NPC_NAME = Pattern(regex=r"[^\s0-9@+\-/][^\s@/]{0,19}", label="NPC名")
+"""``守卫``: the NPC a GM declares defence for."""
+LEGEND = Pattern(regex=r"传奇\s*([0-9]{1,4})(?![0-9])", label="传奇N", convert=lambda m: int(m.group(1)))
+"""``传奇2``: how many of an NPC's declared defence points come from 传奇敏捷/传奇感知."""
+BASE_ZERO_WORDS = ("基础防御0", "无基础防御", "破防")
+"""The defender's base defence is 0 for this attack: its 传奇 defence bonus is lost."""
+GAINED = Pattern(
+    regex=r"(?i)(?:命中|途中)\s*\+\s*([0-9]{1,4})(?:\s*(?:s(?![a-z])|成功))?",
+    label="命中+N",
+    convert=lambda m: int(m.group(1)),
+)
+"""``命中+2``: attack bonus successes gained at the action's first hit, used at once."""
+REPEAT = Pattern(regex=r"([0-9]{1,3})#", label="N#", convert=lambda m: int(m.group(1)))
+"""``3#``: roll the same pool N times (like ``.r 3#…``)."""
 
 
 def _set_again(m: re.Match[str]) -> int:
@@ -238,14 +282,21 @@ TIE = Choice(
 
 __all__ = [
     "AGAIN",
+    "BASE_ZERO_WORDS",
     "BONUS",
     "CALC_BASE",
     "CALC_OP",
     "DC",
+    "DEFENCE_AMOUNTS",
+    "GAINED",
     "INLINE_DEFENCE",
     "KEYWORDS",
+    "LEGEND",
     "LOST",
+    "NPC_NAME",
+    "NPC_TARGET",
     "ODDS",
+    "REPEAT",
     "SET_AGAIN",
     "TARGET",
     "TIE",

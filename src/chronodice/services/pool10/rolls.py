@@ -8,27 +8,32 @@ from typing import Any
 
 from chronodice.core.commands import Call
 from chronodice.core.errors import NotFound
+from chronodice.core.limits import MAX_REPEATS
 from chronodice.core.reply import Reply
 from chronodice.render import pool10 as render
 from chronodice.rules.pool10 import (
     DiceBudget,
+    Pool10Session,
     allocate,
     evaluate_calculation,
+    new_action,
     opposed,
     pool_odds,
     resolve,
-    resolve_attack,
     roll_pool,
+    take_defence,
 )
-from chronodice.rules.pool10.allocation import Target, check_targets
+from chronodice.rules.pool10.allocation import Target, check_targets, resolve_action
 from chronodice.rules.pool10.expr import Term
 from chronodice.rules.pool10.multiplier import MAX_OPS, Calculation, Op
+from chronodice.rules.pool10.state import DefenceRestored, find_key
 
 from ._common import (
+    SYSTEM,
     Mode,
     Side,
     again_of,
-    attacker_label,
+    attacker_of,
     bonus_note,
     hide,
     pool_args,
@@ -45,6 +50,7 @@ async def roll(
     call: Call,
     *,
     mode: Mode,
+    repeat: int | None,
     pool: tuple[Term, ...],
     versus: dict[str, Any] | None,
     reason: str,
@@ -55,6 +61,12 @@ async def roll(
     odds: bool,
 ) -> list[Reply]:
     args = pool_args(pool, again=again, dc=dc, bonus=bonus, lost=lost, odds=odds, reason=reason)
+    if repeat is not None:
+        if not 1 <= repeat <= MAX_REPEATS:
+            raise call.usage_error(f"重复次数应为1到{MAX_REPEATS}")
+        if versus is not None or odds:
+            raise call.usage_error("N# 不能与对抗（vs）或概率（?）一起用")
+        return await _repeat(call, args, repeat, mode)
     if versus is not None:
         return hide(call, await _opposed(call, args, versus, mode.detailed), mode)
     settings = await settings_of(call)
@@ -77,6 +89,33 @@ async def roll(
         me.name,
         resolved.text,
         result,
+        detailed=mode.detailed,
+        reason=args.reason,
+        bonus_note=bonus_note(resolved, args.bonus),
+    )
+    return hide(call, text, mode)
+
+
+async def _repeat(call: Call, args: Any, times: int, mode: Mode) -> list[Reply]:
+    """``.ww 3#力量+格斗``: the same pool rolled ``times`` times (one dice cap for them all)."""
+    me = await side_of(call, None)
+    resolved, _card = resolve_pool(args, me)
+    again_at = again_of(args, await settings_of(call))
+    budget = DiceBudget()
+    total_bonus = resolved.term_bonus + args.bonus
+    results = [
+        resolve(
+            roll_pool(resolved.size, call.app.rng, again=again_at, budget=budget),
+            bonus=total_bonus,
+            lost=args.lost,
+            dc=args.dc,
+        )
+        for _ in range(times)
+    ]
+    text = render.format_repeat(
+        me.name,
+        resolved.text,
+        results,
         detailed=mode.detailed,
         reason=args.reason,
         bonus_note=bonus_note(resolved, args.bonus),
@@ -132,29 +171,55 @@ async def multi(
     call: Call,
     *,
     mode: Mode,
+    actor: str | None,
     pool: tuple[Term, ...],
     targets: list[Target],
     again: int | None,
     bonus: list[int],
     lost: list[int],
+    gained: int | None,
+    base_zero: bool,
 ) -> list[Reply]:
+    """One attack action making several attacks: the bonus split (all of it, declared before
+    rolling), each target's declared defence used attack by attack (a target is found by the
+    name it was declared under: an NPC's, or a card's), the bonus gained at the first hit."""
     args = pool_args(pool, again=again, bonus=bonus, lost=lost)
     named = [t if t.name else Target(f"目标{i}", t.hits, t.split) for i, t in enumerate(targets, 1)]
     plan_targets = check_targets(named)
     settings = await settings_of(call)
-    me = await side_of(call, None)
-    resolved, card = resolve_pool(args, me)
+    me = await attacker_of(call, actor)
+    resolved, card = resolve_pool(args, me.side, whose=me.side.name if actor else "你")
     total = resolved.term_bonus + card.attack + args.bonus
     plan = allocate(total, plan_targets)
     budget = DiceBudget()
     again_at = again_of(args, settings)
-    rows = []
-    for attack in plan:
-        dice = roll_pool(resolved.size, call.app.rng, again=again_at, budget=budget)
-        rows.append((attack, resolve_attack(dice, attack_bonus=attack.bonus)))
-    return hide(
-        call, render.format_allocation(await attacker_label(call, me), resolved.text, total, rows), mode
+    dice = [roll_pool(resolved.size, call.app.rng, again=again_at, budget=budget) for _ in plan]
+
+    def apply(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, tuple[list[int], list[Any]]]:
+        s = Pool10Session.from_dict(state)
+        events: list[Any] = []
+        if me.key is not None:
+            s, ev = new_action(s, me.key)
+            events += ev
+        used: list[int] = []
+        for attack in plan:
+            key = find_key(s, attack.target)
+            n = 0
+            if key is not None:
+                s, n, ev = take_defence(s, key, base_zero=base_zero)
+                events += ev
+            used.append(n)
+        new = s.to_dict() if (state is not None or s.defence) else None
+        return new, (used, events)
+
+    used, events = await call.app.store.apply_session(
+        call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text
     )
+    action = resolve_action(plan, dice, used, gained=gained or 0)
+    text = render.format_allocation(me.label, resolved.text, total, action)
+    shown = [e for e in events if not isinstance(e, DefenceRestored) or e.restored or e.dropped]
+    notes = render.format_defence_events(shown)
+    return hide(call, text + (f"\n{notes}" if notes else ""), mode)
 
 
 async def calc(call: Call, *, mode: Mode, base: Fraction, ops: list[Op], real: bool) -> list[Reply]:

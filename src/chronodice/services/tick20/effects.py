@@ -30,6 +30,7 @@ from ._glue import (
 )
 from .kinds import COMBATANT, CONFIRM, EFF_FLAGS, EFFECT_NAME, TYPED_MOD, Duration, Targets
 from .tracker import init
+from .views import HIDDEN_ACK
 
 EFF_PARAMS = [arg("targets", Targets()), arg("name", EFFECT_NAME), opt("duration", Duration())]
 
@@ -69,10 +70,13 @@ async def init_eff(
     is_gm = await gm(call, state)
     if not is_gm and any(not controls(call.ctx, t) for t in bearers):
         raise NotPermitted(f"只能给自己的角色添加效果；给他人需要{GM_WHO}")
+    # The source is who the effect comes from: ``-源 X`` when given; a player's own character;
+    # otherwise nobody (the GM).  Never whoever happens to be current: a GM adding 眩晕 during
+    # 哥布林's turn is not 哥布林 stunning someone.
     src = E.find(state, source).id if source is not None else None
-    if src is None:
+    if src is None and not is_gm:
         mine = [c for c in state.combatants if c.controller == call.ctx.user_id]
-        src = mine[0].id if mine and not is_gm else state.current if is_gm and state.current else None
+        src = mine[0].id if mine else None
     if parent is not None:
         owner, effect_name = parent
         holder = E.find(state, owner)
@@ -87,26 +91,46 @@ async def init_eff(
         return each(need(st), bearers, lambda s, t: E.add_effect(s, t.id, name, dur, source=src, **flags))
 
     state, events = await apply(call, fn)
-    lines = []
+    return _effect_replies(call, state, events, name, dur, src)
+
+
+def _effect_replies(
+    call: Call, state: Combat, events: list[Any], name: str, dur: Any, src: str | None
+) -> list[Reply]:
+    """What was added, to whom, from whom.  Lines about a hidden bearer (its effect, its new
+    initiative) and hidden durations go to the GM privately; the group gets the rest."""
+    plain, secret, hidden_seen = [], [], False
+    real = R.format_duration(dur.model_copy(update={"hidden": False}))
     for ev in events:
+        cid = ev.data.get("bearer") or ev.data.get("cid")
+        bearer = state.maybe(cid)
+        hidden = bearer is not None and bearer.hidden
+        who = R.name_of(state, cid, hidden)
+        by = f"，来源：{R.name_of(state, src, hidden)}" if src is not None and src != cid else ""
         if ev.kind == "effect_add":
-            shown = "?（暗）" if ev.data["hidden"] else R.format_duration(dur)
-            lines.append(f"{R.name_of(state, ev.data['bearer'])} 获得「{name}」（{shown}）")
+            shown = real if hidden else "?（暗）" if ev.data["hidden"] else R.format_duration(dur)
+            line = f"{who} 获得「{name}」（{shown}{by}）"
         elif ev.kind == "not_stacked":
             kept = "保留原有效果（剩余时间更长）" if ev.data["kept"] == "old" else "以新效果替换"
-            lines.append(f"{R.name_of(state, ev.data['bearer'])} 已有同名效果「{name}」：{kept}")
-    for ev in events:
-        if ev.kind == "init_mod":
-            c = state.get(ev.data["cid"])
-            lines.append(f"{R.name_of(state, c.id)} 先攻{ev.data['delta']:+d} → {R.value_text(state, c)}")
-    lines += R.event_lines(state, [e for e in events if e.kind == "lost_turn"])
-    replies = [Reply.say("\n".join(lines))]
-    if dur.hidden:
-        replies += whisper_gms(
-            state,
-            f"暗时长：「{name}」{R.format_duration(dur.model_copy(update={'hidden': False}))}",
-            call.ctx.user_id,
-        )
+            line = f"{who} 已有同名效果「{name}」：{kept}"
+        elif ev.kind == "init_mod" and bearer is not None:
+            line = f"{who} 先攻{ev.data['delta']:+d} → {R.value_text(state, bearer)}"
+        elif ev.kind == "lost_turn":
+            line = "\n".join(R.event_lines(state, [ev], gm=hidden))
+        else:
+            continue
+        if hidden:
+            hidden_seen = True
+            secret.append(line)
+        else:
+            plain.append(line)
+    if hidden_seen:
+        plain.append(HIDDEN_ACK)
+    replies = [Reply.say("\n".join(plain))]
+    if dur.hidden and not hidden_seen:
+        secret.append(f"暗时长：「{name}」{real}")
+    if secret:
+        replies += whisper_gms(state, "\n".join(secret), call.ctx.user_id)
     return replies
 
 
@@ -153,7 +177,10 @@ async def init_re(call: Call, who: str, effect: str | None, confirm: bool) -> li
         name = None
     state, events = await apply(call, lambda st: E.remove_effect(need(st), c.id, name))
     gone = [e.data["effect"] for e in events if e.kind == "effect_end"]
-    return [Reply.say(f"{R.name_of(state, c.id)} 移除了：{'，'.join(gone)}")]
+    text = f"{c.name} 移除了：{'，'.join(gone)}"
+    if c.hidden:  # what a hidden combatant had is the GM's
+        return [Reply.say(HIDDEN_ACK), *whisper_gms(state, text, call.ctx.user_id)]
+    return [Reply.say(text)]
 
 
 @init.sub(

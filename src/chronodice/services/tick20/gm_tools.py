@@ -12,7 +12,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.model import InitRoll, Variant
+from chronodice.rules.tick20.model import InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier
 
 from ._glue import (
@@ -39,14 +39,32 @@ from .tracker import init
     help="重新设定先攻值（GM）",
 )
 async def init_set(call: Call, who: str, value: int) -> list[Reply]:
+    """Re-place a combatant; the reply says when it acts, and says so when the change costs it
+    its turn this round (the new value's tick has passed, or the value cannot act at all).  A
+    hidden combatant's new value goes to the GM only."""
     state = need(await load(call))
     c = E.find(state, who)
+    before = state.phase is Phase.ACTIVE and not state.waiting and c.turns_this_round == 0 and not c.pending
+    tick = state.tick
     state, events = await gm_op(call, "设定先攻", lambda st: E.place(st, c.id, value))
     how = next((e.data["placed"] for e in events if e.kind == "placed"), "")
-    note = {"next_round": "，从下一轮起生效", "this_tick": "，本刻行动", "no_turn": "，暂时无法行动"}.get(
-        how, ""
+    note = {
+        "next_round": "，从下一轮起生效",
+        "this_tick": "，本刻行动",
+        "this_round": "，本轮按新值行动",
+        "no_turn": "，先攻不在1~20刻之间，无法开始回合",
+    }.get(how, "")
+    if before and how == "next_round":
+        note = f"：第{value}刻在本轮已经过去（现在第{tick}刻），{c.name}本轮失去回合，从下一轮起按新值行动"
+    elif before and how == "no_turn":
+        note = f"：先攻不在1~20刻之间，{c.name}本轮失去回合，之后也无法开始回合，直到先攻回到1以上"
+    text = f"{c.name} 的先攻设为 {value}{note}"
+    text += "".join(
+        f"\n{line}" for line in R.event_lines(state, [e for e in events if e.kind != "placed"], gm=True)
     )
-    return [Reply.say(f"{R.name_of(state, c.id)} 的先攻设为 {value}{note}")]
+    if c.hidden:
+        return [Reply.say("??? 的先攻已调整（详情已私聊GM）"), *whisper_gms(state, text, call.ctx.user_id)]
+    return [Reply.say(text)]
 
 
 @init.sub(
@@ -134,11 +152,12 @@ async def init_rm(call: Call, names: list[list[str]], force: bool) -> list[Reply
     state = need(await load(call))
     await must_be_gm(call, state, "移除参战者")
     ids = [E.find(state, n).id for group in names for n in group]
+    hidden = {c.id for c in state.combatants if c.hidden}
 
     state, events = await apply(
         call, lambda st: each(need(st), ids, lambda s, cid: E.remove(s, cid, force=force))
     )
-    gone = [e.data["name"] for e in events if e.kind == "removed"]
+    gone = ["???" if e.data["cid"] in hidden else e.data["name"] for e in events if e.kind == "removed"]
     card = (
         R.turn_card(state, [e for e in events if e.kind != "removed"])
         if any(e.kind == "turn" for e in events)
@@ -159,7 +178,7 @@ async def init_swap(call: Call, a: str, b: str) -> list[Reply]:
     if not (controls(call.ctx, ca) or controls(call.ctx, cb)):
         await must_be_gm(call, state, "调整同值顺序")
     await apply(call, lambda st: E.swap(need(st), ca.id, cb.id))
-    return [Reply.say(f"{ca.name} 与 {cb.name} 交换了同值顺序")]
+    return [Reply.say(f"{R.name_of(state, ca.id)} 与 {R.name_of(state, cb.id)} 交换了同值顺序")]
 
 
 @init.sub("first", "提前", params=[arg("who", COMBATANT)], help="在同值者中优先行动")
@@ -168,7 +187,7 @@ async def init_first(call: Call, who: str) -> list[Reply]:
     c = E.find(state, who)
     await require_control(call, state, c, "调整同值顺序")
     await apply(call, lambda st: E.first(need(st), c.id))
-    return [Reply.say(f"{c.name} 在同值者中优先行动")]
+    return [Reply.say(f"{R.name_of(state, c.id)} 在同值者中优先行动")]
 
 
 OPT_FLAGS = [
@@ -194,8 +213,8 @@ async def init_opt(call: Call, who: str, hide: bool, reveal: bool, **values: Any
         fields["hidden"] = hide
     if not fields:
         raise call.usage_error("请写出要修改的项目")
-    await apply(call, lambda st: E.edit(need(st), c.id, **fields))
-    return [Reply.say(f"已修改 {c.name}：{'、'.join(sorted(fields))}")]
+    state, _ = await apply(call, lambda st: E.edit(need(st), c.id, **fields))
+    return [Reply.say(f"已修改 {R.name_of(state, c.id)}：{'、'.join(sorted(fields))}")]
 
 
 @init.sub("meta", "设置", flags=META_FLAGS, help="战斗设置：沉淀、延后规则、当前先攻、提醒、血量显示（GM）")
@@ -234,4 +253,4 @@ async def init_surprise(call: Call, names: list[list[str]]) -> list[Reply]:
     await must_be_gm(call, state, "标记突袭")
     ids = [E.find(state, n).id for group in names for n in group]
     await apply(call, lambda st: E.surprise(need(st), ids))
-    return [Reply.say("被突袭（第1轮开始时先攻−20）：" + "，".join(state.get(i).name for i in ids))]
+    return [Reply.say("被突袭（第1轮开始时先攻−20）：" + "，".join(R.name_of(state, i) for i in ids))]

@@ -6,7 +6,7 @@ from typing import Any
 
 from chronodice.core.args import many
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import InputSyntaxError
+from chronodice.core.errors import IllegalAction, InputSyntaxError
 from chronodice.core.permissions import Perm, require
 from chronodice.core.reply import Reply
 from chronodice.dice import roll_command
@@ -41,6 +41,13 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
         kwargs["init_mod"] = stack(mods)
         return name, kwargs, f"={fixed}"
     if state.variant is Variant.SPD:
+        if entry.adv or entry.dis or entry.passive:
+            word = "优势" if entry.adv else "劣势" if entry.dis else "被动"
+            raise IllegalAction(
+                f"速度规则（004）的先攻检定是 DEX+INS 两颗骰子的开放检定（+6环境），没有{word}："
+                "优势/劣势是基础规则（002）的D20规则；004 的「优势点」是击破HG得到的队伍资源。"
+                "要调整先攻请写修正，如 .ri +2"
+            )
         sizes = (
             (C.attribute_die_004(attrs, "DEX"), C.attribute_die_004(attrs, "INS"))
             if attrs and {"DEX", "dex", "敏捷"} & set(attrs)

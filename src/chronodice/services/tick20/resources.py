@@ -15,7 +15,6 @@ from chronodice.rules.tick20.model import Combat
 from ._glue import (
     SYS_NAME,
     apply,
-    controls,
     find_me,
     load,
     must_be_gm,
@@ -36,6 +35,7 @@ from .kinds import (
     num,
     option,
 )
+from .views import hp_reply, split_view, wound_reply
 
 # --------------------------------------------------------------------------- AP
 ap = define(
@@ -122,8 +122,9 @@ async def _ap(
     lines = [f"{c2.name} AP {c2.ap}/{c2.ap_max}"]
     if c2.ta is not None:
         lines.append(f"全力动作「{c2.ta.name}」{c2.ta.paid}/{c2.ta.total}")
-    lines += R.event_lines(state, events)
-    return [Reply.say("\n".join(lines))]
+    public = "\n".join([*lines, *R.event_lines(state, events)])
+    private = "\n".join([*lines, *R.event_lines(state, events, gm=True)])
+    return await split_view(call, state, c2, public, private)  # a hidden NPC's AP: the GM's
 
 
 # --------------------------------------------------------------------------- health
@@ -172,10 +173,7 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
             raise call.usage_error("伤势写作 轻伤x2 或 hit3 dp2 dr1")
         kwargs["tags"] = tags[:4]
         state, events = await apply(call, lambda st: E.wound(need(st), c.id, part, **kwargs))
-    c2 = state.get(c.id)
-    lines = [f"{R.name_of(state, c2.id)}：{R.health_text(state, c2, True) or '无伤'}"]
-    lines += R.event_lines(state, events)
-    return [Reply.say("\n".join(lines))]
+    return await wound_reply(call, state, state.get(c.id), events)
 
 
 hp = define(
@@ -228,11 +226,5 @@ async def cmd_hp(
         else:
             fn = lambda st: E.set_sp(st, c.id, maximum=n)  # noqa: E731
     state, events = await apply(call, lambda st: fn(need(st)))
-    c2 = state.get(c.id)
-    lines = [f"{R.name_of(state, c2.id)}：{R.health_text(state, c2, controls(call.ctx, c2)) or '—'}"]
-    for ev in events:
-        if ev.kind == "advantage":
-            lines.append(f"击破HG：{ev.data['side']}获得1点优势点（共{ev.data['total']}）")
-        elif ev.kind == "crisis":
-            lines.append(f"{R.name_of(state, ev.data['cid'])} 陷入危机")
-    return [Reply.say("\n".join(lines))]
+    change = f"（{op:+d}）" if isinstance(op, int) else ""
+    return await hp_reply(call, state, state.get(c.id), events, change)

@@ -36,6 +36,7 @@ from ._glue import (
     require_control,
 )
 from .kinds import COMBATANT, CONFIRM, VARIANT, option
+from .views import split_view
 
 ADVANCE_GRACE = 1.0
 """Seconds after someone else advanced the turn during which a ``.init next`` from a person who
@@ -228,30 +229,56 @@ async def init_end(call: Call, confirm: bool) -> list[Reply]:
         return [Reply.say(f"确定结束战斗（第{state.round}轮）吗？发送 .init end 确认")]
     state, events = await apply(call, lambda st: E.end(need(st)))
     ev = next(e for e in events if e.kind == "end")
-    return [Reply.say(R.summary(state, ev))]
+    replies = [Reply.say(R.summary(state, ev))]
+    if any(c.hidden for c in state.combatants):
+        replies.append(Reply.whisper(R.summary(state, ev, gm=True), fallback="（GM视图私聊失败）"))
+    return replies
 
 
 @init.sub("status", "详情", params=[opt("who", COMBATANT)], help="一名参战者的详情（不写名称=自己的）")
 async def init_status(call: Call, who: str | None) -> list[Reply]:
+    """One combatant's details: the player view in the group; a GM also gets the GM view (HP
+    numbers, hidden durations) privately when it says more.  A hidden combatant: GM only, privately."""
     state = need(await load(call))
     c = find_me(state, call.ctx) if who is None else E.find(state, who)
     is_gm = await gm(call, state)
     if c.hidden and not is_gm:
         raise NotFound(f"没有找到参战者「{who}」")
-    lines = [
-        f"{c.name}：先攻 {R.value_text(state, c)}（修正{c.init_mod:+d}，LV{c.lv}，{c.side}）",
-        f"AP {c.ap}/{c.ap_max}" if state.variant is Variant.BASE else f"SPD基础 {c.spd_base}",
-    ]
-    eff = R.effects_text(state, c.id, is_gm or controls(call.ctx, c))
-    if eff:
-        lines.append(eff)
-    health = R.health_text(state, c, is_gm or controls(call.ctx, c))
-    if health:
-        lines.append(health)
-    text = "\n".join(lines)
+    mine = controls(call.ctx, c)
+
+    def text(gm_view: bool) -> str:
+        see = gm_view or mine
+        lines = [
+            f"{R.name_of(state, c.id, gm_view)}：先攻 {R.value_text(state, c)}（修正{c.init_mod:+d}，LV{c.lv}，{c.side}）",
+            f"AP {c.ap}/{c.ap_max}" if state.variant is Variant.BASE else f"SPD基础 {c.spd_base}",
+        ]
+        eff = R.effects_text(state, c.id, see)
+        if eff:
+            lines.append(eff)
+        health = R.health_text(state, c, see)
+        if health:
+            lines.append(health)
+        wounds = R.parts_text(c) if see else ""
+        if wounds:
+            lines.append(f"伤势：{wounds}")
+        return "\n".join(lines)
+
     if c.hidden:
-        return [Reply.whisper(text, fallback="（私聊发送失败）")]
-    return [Reply.say(text)]
+        return [Reply.whisper(text(True), fallback="（私聊发送失败）")]
+    return await split_view(call, state, c, text(False), text(True) if is_gm else text(False))
+
+
+@init.sub("全", "all", "全部", "gm视图", help="GM：私聊完整视图（含隐藏参战者与NPC的数值）")
+async def init_full(call: Call) -> list[Reply]:
+    """``.init 全``: everything, to the GM by private message; nothing in the group."""
+    state = need(await load(call))
+    await must_be_gm(call, state, "查看完整视图")
+    lines = [R.combat_list(state, gm=True)]
+    for c in R.list_order(state, state.combatants):
+        wounds = R.parts_text(c)
+        if wounds:
+            lines.append(f"{c.name} 伤势：{wounds}")
+    return [Reply.whisper("\n".join(lines), fallback="（GM视图私聊失败，请先加骰娘为好友）")]
 
 
 @dataclass(frozen=True)

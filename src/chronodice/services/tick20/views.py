@@ -1,0 +1,84 @@
+"""What the group sees and what the GM sees, for replies about one combatant.
+
+The group always gets the *player view* (:mod:`chronodice.render.tick20` with ``gm=False``): a
+hidden combatant is ``???`` and its numbers never appear; an NPC's HP follows the combat's
+``hp_display`` (fuzzy bars by default).  When the GM's view says more, the GM who sent the
+command (or, for a player's command, the combat's GMs) gets it by private message, so the GM
+sees the numbers where he works without the group seeing them.
+"""
+
+from __future__ import annotations
+
+from chronodice.core.commands import Call
+from chronodice.core.reply import Reply
+from chronodice.render import tick20 as R
+from chronodice.rules.tick20.model import Combat, Combatant, Event
+
+from ._glue import controls, gm, whisper_gms
+
+HIDDEN_ACK = "???：已记录（隐藏参战者，详情已私聊GM）"
+"""The whole group reply about a hidden combatant."""
+
+
+async def split_view(call: Call, state: Combat, c: Combatant, public: str, private: str) -> list[Reply]:
+    """``public`` (player view) to the group, ``private`` (GM view) to the GM when it differs.
+
+    A hidden combatant's public reply is only :data:`HIDDEN_ACK`: even its HP bar is a number."""
+    if c.hidden:
+        public = HIDDEN_ACK
+    if private == public:
+        return [Reply.say(public)]
+    replies = [Reply.say(public)]
+    if await gm(call, state):
+        replies.append(Reply.whisper(private, fallback="（GM视图私聊失败，请先加骰娘为好友）"))
+    elif state.gms:
+        replies += whisper_gms(state, private, state.gms[0])
+    return replies
+
+
+async def hp_reply(
+    call: Call, state: Combat, c: Combatant, events: list[Event], change: str = ""
+) -> list[Reply]:
+    """``.hp``: the player view to the group; the numbers (and the change) to the GM."""
+    mine = controls(call.ctx, c)
+    public_numbers = c.controller is not None or state.options.hp_display == "show"
+
+    def text(gm_view: bool) -> str:
+        see = gm_view or mine or public_numbers
+        lines = [
+            f"{R.name_of(state, c.id, gm_view)}：{R.health_text(state, c, see) or '—'}"
+            + (change if see else "")
+        ]
+        for ev in events:
+            if ev.kind == "advantage":
+                lines.append(f"击破HG：{ev.data['side']}获得1点优势点（共{ev.data['total']}）")
+            elif ev.kind == "crisis":
+                lines.append(f"{R.name_of(state, ev.data['cid'], gm_view)} 陷入危机")
+        return "\n".join(lines)
+
+    return await split_view(call, state, c, text(False), text(True))
+
+
+async def wound_reply(call: Call, state: Combat, c: Combatant, events: list[Event]) -> list[Reply]:
+    """``.wound``: which wound levels were added to which part and what every wounded part now
+    holds (GM and owner); the group sees what the combat's ``hp_display`` lets players see."""
+    mine = controls(call.ctx, c)
+
+    def text(gm_view: bool) -> str:
+        see = gm_view or mine or c.controller is not None or state.options.hp_display == "show"
+        name = R.name_of(state, c.id, gm_view)
+        if see:
+            held = R.parts_text(c) or "无伤"
+        else:  # the players see part statuses and HP as hp_display allows, never the wounds
+            held = R.health_text(state, c, False) or "伤势已记录（详情已私聊GM）"
+        lines = [f"{name}：{held}"]
+        if see and c.health.sp is not None and (gm_view or mine or c.controller is not None):
+            lines[0] += f"　SP{c.health.sp}/{c.health.sp_max}"
+        shown = events if see else [e for e in events if e.kind != "wound"]
+        lines += R.event_lines(state, shown, gm=gm_view)
+        return "\n".join(lines)
+
+    return await split_view(call, state, c, text(False), text(True))
+
+
+__all__ = ["HIDDEN_ACK", "hp_reply", "split_view", "wound_reply"]
