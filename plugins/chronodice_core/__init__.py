@@ -34,15 +34,18 @@ from nonebot.plugin import PluginMetadata
 from nonebot.typing import T_State
 from pydantic import BaseModel
 
-import chronodice.services.common  # noqa: F401  (registers the common commands)
+import chronodice.services.common  # (registers the common commands)
+import chronodice.services.gamelog  # noqa: F401  (registers .log)
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
+from chronodice.core.limits import LogLimits
 from chronodice.core.ratelimit import FloodSettings
 from chronodice.datadir import DEFAULT_DATA_DIR, DataDir
 from chronodice.rules.moe import pack as moe_pack
 from chronodice.store import Store
 from chronodice.store.url import display_database_url, normalize_database_url
 
+from . import gamelog
 from .bridge import build_context, describe_error, send_replies
 
 
@@ -64,6 +67,21 @@ class Config(BaseModel):
     chronodice_flood_gm_rate: float = FloodSettings.gm_rate
     chronodice_flood_group_burst: float = FloodSettings.group_burst
     chronodice_flood_group_rate: float = FloodSettings.group_rate
+    chronodice_log_max_lines: int = LogLimits.max_lines
+    chronodice_log_max_logs: int = LogLimits.max_logs
+    chronodice_log_max_export_bytes: int = LogLimits.max_export_bytes
+    chronodice_log_max_line_chars: int = LogLimits.max_line_chars
+    chronodice_log_utc_offset_hours: float = LogLimits.utc_offset_hours
+
+    def log_limits(self) -> LogLimits:
+        """``.log`` limits (``CHRONODICE_LOG_*``; see ``.env.example``)."""
+        return LogLimits(
+            max_lines=self.chronodice_log_max_lines,
+            max_logs=self.chronodice_log_max_logs,
+            max_export_bytes=self.chronodice_log_max_export_bytes,
+            max_line_chars=self.chronodice_log_max_line_chars,
+            utc_offset_hours=self.chronodice_log_utc_offset_hours,
+        )
 
     def flood(self) -> FloodSettings:
         """Flood-control settings (``CHRONODICE_FLOOD_*``; see ``.env.example``)."""
@@ -186,7 +204,9 @@ async def _startup() -> None:
         raise
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    _state["app"] = App(store, rng, flood=config.flood())
+    _state["app"] = App(
+        store, rng, flood=config.flood(), data_dir=settings.data_dir, log_limits=config.log_limits()
+    )
     _tasks.append(asyncio.get_running_loop().create_task(_upkeep(store)))
     if seed is not None:
         logger.warning(f"CHRONODICE_RNG_SEED={seed}：掷骰结果可预测，只用于测试")
@@ -297,6 +317,7 @@ async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
 
 
 matcher = on_message(rule=_is_command, priority=10, block=True)
+gamelog.install(lambda: _state.get("app"))
 
 
 @matcher.handle()

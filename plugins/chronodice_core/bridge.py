@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 from nonebot import get_driver
@@ -10,7 +11,11 @@ from nonebot.exception import ActionFailed
 from nonebot.log import logger
 
 from chronodice.core.context import Context, Role
-from chronodice.core.reply import Reply
+from chronodice.core.reply import Reply, ReplyFile
+
+SENDING: ContextVar[tuple[Context, Reply] | None] = ContextVar("chronodice_sending", default=None)
+"""The command and reply being sent: the ``.log`` recorder (an ``on_called_api`` hook) reads the
+reply's check note from it."""
 
 
 def describe_error(exc: BaseException) -> str:
@@ -85,7 +90,13 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
             else:
                 msg = _message(bot, reply)
                 if msg is not None:
-                    await bot.send(event, msg)
+                    token = SENDING.set((ctx, reply))
+                    try:
+                        await bot.send(event, msg)
+                    finally:
+                        SENDING.reset(token)
+            for f in reply.files:
+                await _send_file(bot, event, ctx, reply, f, is_onebot=is_onebot)
             if reply.leave_group and ctx.group_id is not None and is_onebot:
                 await bot.call_api("set_group_leave", group_id=int(ctx.group_id))
         except ActionFailed as exc:
@@ -93,6 +104,30 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
             logger.warning(f"向{where}发送回复失败：{describe_error(exc)}")
         except Exception as exc:
             logger.opt(exception=exc).error(f"发送回复失败：{describe_error(exc)}")
+
+
+async def _send_file(
+    bot: Bot, event: Event, ctx: Context, reply: Reply, f: ReplyFile, *, is_onebot: bool
+) -> None:
+    """Upload ``f`` to the group (``upload_group_file``); when that fails, privately to
+    ``reply.to_user`` or the sender (``upload_private_file``); when that fails too, say in the
+    chat where the file lies on the server."""
+    if is_onebot:
+        if ctx.group_id is not None:
+            try:
+                await bot.call_api("upload_group_file", group_id=int(ctx.group_id), file=f.path, name=f.name)
+                return
+            except Exception as exc:
+                logger.warning(f"向群 {ctx.group_id} 上传文件 {f.name} 失败：{describe_error(exc)}")
+        target = reply.to_user or ctx.user_id
+        try:
+            await bot.call_api("upload_private_file", user_id=int(target), file=f.path, name=f.name)
+            if ctx.group_id is not None:
+                await bot.send(event, f"群文件上传失败，已把「{f.name}」私聊发给你")
+            return
+        except Exception as exc:
+            logger.warning(f"向用户 {target} 私聊上传文件 {f.name} 失败：{describe_error(exc)}")
+    await bot.send(event, f"文件「{f.name}」无法上传，已保存在服务器：{f.path}")
 
 
 async def _send_private(bot: Bot, ctx: Context, reply: Reply) -> None:

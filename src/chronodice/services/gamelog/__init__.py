@@ -54,7 +54,7 @@ def _state_line(rec: GameLog, head: ExportHead) -> str:
     return f"日志「{rec.name}」{state}\n开始于 {head.when(rec.created_at)}，已记录 {rec.lines} 条"
 
 
-@log.sub(when_empty=True, help="查看进行中的日志")
+@log.sub("show", "查看", when_empty=True, help="查看进行中的日志（.log 即可）")
 async def log_show(call: Call) -> list[Reply]:
     rec = await call.app.store.find_log(_group(call))
     if rec is None or not rec.in_progress:
