@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -201,3 +202,39 @@ def test_html_escapes_and_highlights() -> None:
     assert (
         "艾拉(10001) 2026-11-22 20:00:00\n大家晚上好" in txt and "[图片 https://example.com/map.png]" in txt
     )
+
+
+# ---------------------------------------------------------------------- check notes
+async def test_tick20_rc_carries_a_check_note(app: App) -> None:
+    await say(app, ".st 力量14 体质12 LV4 运动熟练度1 DEX8 INS6", user="10002", name="艾琳")
+    for _ in range(8):
+        [reply] = await run(app, ".rc 运动 15", user="10002", name="艾琳")
+        outcome = re.search(r"检定：-?\d+/15 (大成功|成功|失败|大失败)", reply.text).group(1)
+        assert reply.check == CheckNote("运动", outcome, outcome in ("成功", "大成功"))
+    [reply] = await run(app, ".rc 运动", user="10002", name="艾琳")
+    total = re.search(r"=(-?\d+)", reply.text.split("D20=", 1)[1]).group(1)
+    assert reply.check == CheckNote("运动", f"判定值{total}", None)
+    [reply] = await run(app, ".rc DEX+INS 13", user="10002", name="艾琳")
+    ok = "成功" in reply.text.splitlines()[-1]
+    assert reply.check == CheckNote("DEX+INS", "成功" if ok else "失败", ok)
+    [reply] = await run(app, ".rc +3 12 对抗12", user="10002", name="艾琳")
+    wins = "发起者胜" in reply.text
+    assert reply.check == CheckNote("D20", "对抗胜" if wins else "对抗负", wins)
+
+
+async def test_timeline_checks_carry_check_notes(app: App) -> None:
+    sheet = (
+        ".TLsetup 姓名:甲,种族:人类,成年年龄:,标准体型:,年龄:,体型:,外貌:50,资产:50,性别:男,职业:商人,"
+        "等级:10,物理思维比值:500,体质:30,敏捷:35,力量:35,意志:30,教育:35,智力:35,医学及生命科学:20,"
+        "工程与科技:20,军事与生存:20,文学:20,视觉及表演艺术:20,负重:0"
+    )
+    assert "设置完成√" in await say(app, sheet)
+    await say(app, ".tar 10 10", roles=("admin",))
+    for _ in range(6):
+        [reply] = await run(app, ".ex 力")
+        roll = int(re.search(r"检定：(\d+)/35", reply.text).group(1))
+        assert reply.check == CheckNote("力量", "成功" if roll <= 35 else "失败", roll <= 35)
+    await say(app, ".neg 10 35")
+    [reply] = await run(app, ".neg 100")
+    ok = "🎉成功！" in reply.text
+    assert reply.check == CheckNote("交涉", "成功" if ok else "失败", ok)
