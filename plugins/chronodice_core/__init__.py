@@ -46,7 +46,7 @@ from chronodice.store import Store
 from chronodice.store.url import display_database_url, normalize_database_url
 
 from . import gamelog
-from .bridge import build_context, describe_error, send_replies
+from .bridge import build_context, describe_error, send_group_msg, send_replies
 
 
 class Config(BaseModel):
@@ -287,9 +287,14 @@ async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
     """One of our commands, first delivery, for the account serving this group, not dropped by
     flood control — decided before a matcher starts, from memory (the lease is cached), so
     ignored messages (other bots', duplicates, another account's, flood-limited) cost
-    microseconds."""
+    microseconds.  First, in a group with a ``.log`` on, every message (ours or not) is recorded
+    (:func:`gamelog.record_incoming`); elsewhere that is one cached lookup."""
     if event.get_type() != "message":
         return False
+    app = _state.get("app")
+    group = getattr(event, "group_id", None)
+    if app is not None and group is not None and app.store.cached_active_log(str(group)) is not None:
+        await gamelog.record_incoming(app, bot, event)  # a log may be on here: every message counts
     try:
         text = event.get_plaintext()
     except Exception:
@@ -297,7 +302,6 @@ async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
     routed = REGISTRY.route(text[:2000])
     if routed is None:
         return False
-    app = _state.get("app")
     ctx = build_context(bot, event)
     if app is None or ctx is None:
         return False
@@ -318,6 +322,7 @@ async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
 
 matcher = on_message(rule=_is_command, priority=10, block=True)
 gamelog.install(lambda: _state.get("app"))
+__all__ = ["Config", "bot_for", "get_app", "send_group_msg"]
 
 
 @matcher.handle()

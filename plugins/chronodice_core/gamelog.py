@@ -1,15 +1,17 @@
 """``.log`` recording at the NoneBot edge.
 
-* Players' messages (chatter and commands alike): an event preprocessor, so every group
-  message is seen before any matcher — including commands, which the command matcher blocks
-  from lower-priority matchers — and is committed before the command's reply is sent (the log
-  keeps message, then reply).  For a group without a log it costs the cached lookup in
-  :meth:`Store.cached_active_log` (a dict); nothing is awaited.
-* The bot's messages: a ``Bot.on_called_api`` hook on ``send_group_msg`` / ``send_msg``, after
-  a successful call.  One place sees every group message the bot sends — replies, the group
-  note of a failed private reply, upload notices, background messages of other plugins
-  (萌E timeouts) — with the message id the platform gave it; the check note of a reply comes
-  through :data:`bridge.SENDING`.  Private messages (hidden rolls) are never recorded.
+* Players' messages (chatter and commands alike) are recorded from the command matcher's rule
+  (:func:`record_incoming`, called by ``_is_command`` before it routes), which NoneBot already
+  runs for every message: the message is committed before a command's reply is sent, and a group
+  without a log pays one cached lookup (:meth:`Store.cached_active_log`, a dict) and nothing
+  else.  A separate event preprocessor or matcher would have cost every message of every group
+  an anyio task group and a dependency-injection call (measured: an ignored message went from
+  0.75 to 1.6 ms in ``handle_event``; ``benchmarks/bench_log_overhead.py``).
+* The bot's messages: :data:`bridge.GROUP_SENT`, called after each successful group send at
+  our send sites — replies (with their check note), the group note of a failed private reply,
+  upload notices, and background messages (萌E) sent with ``send_group_msg``.  Private
+  messages (hidden rolls) are never recorded.  Not NoneBot's ``Bot.on_called_api``: that hook
+  costs ≈0.45 ms per API call (an anyio task group), which every reply would pay.
 * Only the account serving the group records (several accounts in one group: once).
 """
 
@@ -22,14 +24,15 @@ from typing import Any
 from nonebot import get_driver
 from nonebot.adapters import Bot, Event
 from nonebot.log import logger
-from nonebot.message import event_preprocessor
 
 from chronodice.app import App
+from chronodice.core.context import Context
+from chronodice.core.reply import Reply
 from chronodice.core.text import safe_name
 from chronodice.services.gamelog import recorder
 from chronodice.store.gamelogs import _MISS
 
-from .bridge import SENDING, describe_error
+from .bridge import GROUP_SENT, describe_error
 
 _names: dict[tuple[str, str], tuple[str, float]] = {}
 """(group, user) → (name seen or looked up, when): for rendering @-mentions."""
@@ -107,63 +110,55 @@ async def message_parts(app: App, bot: Bot | None, group_id: str, message: Any) 
     return parts
 
 
+async def record_incoming(app: App, bot: Bot, event: Event) -> None:
+    """Record a group message if its group has a log recording (the caller checked that the
+    cached answer is not "no log")."""
+    group_id = str(getattr(event, "group_id", ""))
+    try:
+        if not await _logging(app, group_id):
+            return
+        if not await app.store.serves(group_id, str(bot.self_id)):
+            return
+        user_id = str(event.get_user_id())
+        sender = getattr(event, "sender", None)
+        platform = str(getattr(sender, "card", "") or getattr(sender, "nickname", "") or "").strip()
+        if platform:
+            _remember(group_id, user_id, platform)
+        nick = await app.store.get_nickname(user_id, group_id)
+        message = getattr(event, "original_message", None) or event.get_message()
+        when = getattr(event, "time", None)
+        notice = await recorder.record(
+            app.store,
+            app.log_limits,
+            group_id,
+            user_id=user_id,
+            nickname=safe_name(nick or platform or user_id),
+            parts=await message_parts(app, bot, group_id, message),
+            when=datetime.fromtimestamp(when, timezone.utc) if isinstance(when, int | float) else _now(),
+            self_id=str(bot.self_id),
+            message_id=str(getattr(event, "message_id", "") or "") or None,
+        )
+        if notice:
+            await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
+    except Exception as exc:
+        logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
+
+
 def install(get_app: Any) -> None:
-    """Register the preprocessor and the API hook (``get_app()`` → the App or None)."""
+    """Record what the bot sends to groups (``get_app()`` → the App or None)."""
 
-    @event_preprocessor
-    async def _record_incoming(bot: Bot, event: Event) -> None:
-        app: App | None = get_app()
-        group = getattr(event, "group_id", None)
-        if app is None or group is None or event.get_type() != "message":
-            return
-        group_id = str(group)
-        try:
-            if not await _logging(app, group_id):
-                return
-            if not await app.store.serves(group_id, str(bot.self_id)):
-                return
-            user_id = str(event.get_user_id())
-            sender = getattr(event, "sender", None)
-            platform = str(getattr(sender, "card", "") or getattr(sender, "nickname", "") or "").strip()
-            if platform:
-                _remember(group_id, user_id, platform)
-            nick = await app.store.get_nickname(user_id, group_id)
-            message = getattr(event, "original_message", None) or event.get_message()
-            when = getattr(event, "time", None)
-            notice = await recorder.record(
-                app.store,
-                app.log_limits,
-                group_id,
-                user_id=user_id,
-                nickname=safe_name(nick or platform or user_id),
-                parts=await message_parts(app, bot, group_id, message),
-                when=datetime.fromtimestamp(when, timezone.utc) if isinstance(when, int | float) else _now(),
-                self_id=str(bot.self_id),
-                message_id=str(getattr(event, "message_id", "") or "") or None,
-            )
-            if notice:
-                await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
-        except Exception as exc:
-            logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
-
-    @Bot.on_called_api
-    async def _record_sent(
-        bot: Bot, exception: Exception | None, api: str, data: dict[str, Any], result: Any
+    async def record_sent(
+        bot: Bot, group_id: str, message: Any, result: Any, answering: tuple[Context, Reply] | None
     ) -> None:
-        if exception is not None or api not in ("send_group_msg", "send_msg"):
-            return
         app: App | None = get_app()
-        group = data.get("group_id")
-        if app is None or group is None or (api == "send_msg" and data.get("message_type") == "private"):
+        if app is None or app.store.cached_active_log(group_id) is None:
             return
-        group_id = str(group)
         try:
             if not await _logging(app, group_id):
                 return
             check = None
-            sending = SENDING.get()
-            if sending is not None and sending[1].check is not None:
-                ctx, reply = sending
+            if answering is not None and answering[1].check is not None:
+                ctx, reply = answering
                 check = recorder.check_dict(reply.check, ctx.user_id, await app.display_name(ctx))  # type: ignore[arg-type]
             message_id = result.get("message_id") if isinstance(result, dict) else None
             notice = await recorder.record(
@@ -172,7 +167,7 @@ def install(get_app: Any) -> None:
                 group_id,
                 user_id=str(bot.self_id),
                 nickname=bot_name(),
-                parts=await message_parts(app, None, group_id, data.get("message", "")),
+                parts=await message_parts(app, None, group_id, message),
                 when=_now(),
                 self_id=str(bot.self_id),
                 message_id=None if message_id is None else f"sent:{message_id}",
@@ -183,6 +178,8 @@ def install(get_app: Any) -> None:
                 await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
         except Exception as exc:
             logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
+
+    GROUP_SENT.append(record_sent)
 
 
 def _now() -> datetime:

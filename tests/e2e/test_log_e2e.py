@@ -50,6 +50,14 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(tmp_path: Path) ->
             await c.post("前-闲聊-甲：今晚去图书馆", user=GM, card="艾拉", message_id=777001)  # re-sent
             await c.post("后-闲聊-丙：继续", user=PL, card="布鲁", message_id=777003)
             await settle(c)
+            # a second bot account in the group gets the same message: only the serving one records
+            async with OneBotClient(proc.url, self_id=654321) as other:
+                await other.post("后-两个账号都收到", user=PL, card="布鲁")
+                await settle(other)
+            await c.post("后-两个账号都收到", user=PL, card="布鲁")
+            await c.group(".st 力量14 体质12 LV4 运动熟练度1", user=GM, card="艾拉")
+            check = await c.group(".rc 运动 15", user=GM, card="艾拉")
+            assert "运动检定" in check
             assert "已记录" in await c.group(".log", user=PL, card="布鲁")
             await c.group(".log off", user=GM, card="艾拉")
             await c.post("后-暂停中不记", user=PL, card="布鲁")
@@ -72,12 +80,14 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(tmp_path: Path) ->
                 "后-闲聊-丙：继续",
             ):
                 assert txt.count(needle) == 1, (needle, txt)
-            assert txt.count(roll.splitlines()[0]) >= 1  # the bot's reply
+            assert txt.count(roll.splitlines()[0]) == 1  # the bot's reply
             assert "@艾拉 前-闲聊-乙 看地图[图片 https://example.com/map.png]" in txt
             assert "艾拉(10001)" in txt and "布鲁(10002)" in txt and f"({SELF_ID})" in txt
             assert "后-暂停中不记" not in txt and secret not in txt  # paused; hidden stays hidden
             assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
             assert txt.index("前-闲聊-甲") < txt.index("前-掷骰") < txt.index("后-闲聊-丙")
+            stat = await c.group(".log stat", user=PL, card="布鲁")
+            assert "艾拉：发言" in stat and "检定1次" in stat
             # fallbacks: the group upload fails → a private file to the GM; both fail → where it lies
             c.fail_actions.add("upload_group_file")
             calls = await c.send(".log get", user=GM, card="艾拉", quiet=0.8)

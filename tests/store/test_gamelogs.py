@@ -130,3 +130,31 @@ async def test_other_process_sees_log_start_and_end(backend: str, tmp_path, requ
     finally:
         await a.close()
         await b.close()
+
+
+async def test_group_without_log_costs_no_transaction(any_store: Store) -> None:
+    """After the first look, "no log here" (and "log on") come from memory: no transaction."""
+    s = any_store
+    opened = []
+    real_tx = s._backend.tx
+
+    def counting(write: bool):  # type: ignore[no-untyped-def]
+        opened.append(write)
+        return real_tx(write)
+
+    s._backend.tx = counting  # type: ignore[method-assign]
+    assert await s.active_log("quiet") is None
+    assert opened == [False]  # the first look reads
+    await asyncio.sleep(0.2)  # (PostgreSQL: late notifications of the fixture's table wipe)
+    await s.active_log("quiet")
+    opened.clear()
+    for _ in range(1000):
+        assert await s.active_log("quiet") is None
+        assert s.cached_active_log("quiet") is None
+    assert opened == []
+    log = await s.new_log("busy", "a", "u", T0, max_logs=5)
+    assert (await s.active_log("busy")).id == log.id  # read once after new_log dropped the entry
+    opened.clear()
+    for _ in range(100):
+        assert (await s.active_log("busy")).id == log.id
+    assert opened == []
