@@ -79,7 +79,10 @@ async def test_lifecycle_and_show(lapp: App) -> None:
     # reopen by name, end again, delete
     assert "继续记录日志「第一夜」" in await say(lapp, ".log on 第一夜")
     await say(lapp, ".log end")
+    exported = sorted(p.name for p in (lapp.data_dir.exports / "logs").iterdir())
+    assert len(exported) == 2 and exported[0].endswith("_第一夜.html")  # one pair per log, rewritten
     assert "已删除日志「第一夜」" in await say(lapp, ".log del 第一夜")
+    assert list((lapp.data_dir.exports / "logs").iterdir()) == []
     assert "还没有日志" in await say(lapp, ".log list")
 
 

@@ -147,7 +147,10 @@ async def log_del(call: Call, name: str) -> list[Reply]:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
     await _require_manager(call, rec, "删除日志")
     gone = await store.delete_log(_group(call), name)
-    return [Reply.say(f"已删除日志「{gone.name}」（{gone.lines} 条）")]
+    folder, stem = export_stem(call, gone)
+    for ext in ("txt", "html"):
+        (folder / f"{stem}.{ext}").unlink(missing_ok=True)
+    return [Reply.say(f"已删除日志「{gone.name}」（{gone.lines} 条）和它导出的文件")]
 
 
 @log.sub("stat", "统计", params=[opt("name", LOG_NAME)], help="每位玩家的发言数、检定次数和成功率")
@@ -159,14 +162,20 @@ async def log_stat(call: Call, name: str | None) -> list[Reply]:
     return [Reply.say(stat_text(rec.name, await store.log_lines(rec.id)))]
 
 
+def export_stem(call: Call, rec: GameLog) -> tuple[Path, str]:
+    """Where a log's exports go: one txt/html pair per log, rewritten by each export (the id
+    keeps two names that read the same as file names apart)."""
+    return Path(call.app.data_dir.exports) / "logs", f"{rec.group_id}_{rec.id}_{safe_file_stem(rec.name)}"
+
+
 async def export_files(call: Call, rec: GameLog) -> tuple[tuple[ReplyFile, ...], str]:
-    """Write the txt and html exports into ``<data>/exports/logs/``; the files, and a note
-    for the reply when one was too large to export."""
+    """Write the txt and html exports into ``<data>/exports/logs/`` (each written to a
+    temporary name and renamed, so an upload still reading the previous export is unharmed);
+    the files, and a note for the reply when one was too large to export."""
     limits = call.app.log_limits
     lines = await call.app.store.log_lines(rec.id)
     head = ExportHead.of(rec, limits.utc_offset_hours)
-    stem = f"{rec.group_id}_{safe_file_stem(rec.name)}_{head.when(now()).replace(' ', '_').replace(':', '')}"
-    folder = Path(call.app.data_dir.exports) / "logs"
+    folder, stem = export_stem(call, rec)
     shown = safe_file_stem(rec.name)
     files: list[ReplyFile] = []
     skipped: list[str] = []
