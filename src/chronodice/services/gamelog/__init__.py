@@ -159,7 +159,8 @@ async def log_stat(call: Call, name: str | None) -> list[Reply]:
     rec = await store.find_log(_group(call), name)
     if rec is None:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）" if name else "本群还没有日志")
-    return [Reply.say(stat_text(rec.name, await store.log_lines(rec.id)))]
+    lines = await store.log_lines(rec.id)
+    return [Reply.say(await asyncio.to_thread(stat_text, rec.name, lines))]
 
 
 def export_stem(call: Call, rec: GameLog) -> tuple[Path, str]:
@@ -179,8 +180,9 @@ async def export_files(call: Call, rec: GameLog) -> tuple[tuple[ReplyFile, ...],
     shown = safe_file_stem(rec.name)
     files: list[ReplyFile] = []
     skipped: list[str] = []
-    for ext, text in (("txt", render_txt(head, lines)), ("html", render_html(head, lines))):
-        data = text.encode("utf-8")
+    for ext, render in (("txt", render_txt), ("html", render_html)):
+        # off the event loop: a full log (20,000 lines) takes about a second to render
+        data = await asyncio.to_thread(lambda r=render: r(head, lines).encode("utf-8"))
         if len(data) > limits.max_export_bytes:
             skipped.append(ext)
             continue
