@@ -18,9 +18,13 @@ async def settle(client: OneBotClient, seconds: float = 0.4) -> None:
     await asyncio.sleep(seconds)
 
 
-async def test_log_from_new_to_uploaded_file_across_a_sigkill(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_log_from_new_to_uploaded_file_across_a_sigkill(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
     proc = BotProcess(
         workdir=tmp_path,
+        database_url=request.getfixturevalue("pg_url") if backend == "postgres" else None,
         extra_env={"CHRONODICE_RNG_SEED": "20261122", "CHRONODICE_DATA_DIR": str(tmp_path / "data")},
     )
     proc.start()
