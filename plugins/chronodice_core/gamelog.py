@@ -30,7 +30,7 @@ from chronodice.core.context import Context
 from chronodice.core.reply import Reply
 from chronodice.core.text import safe_name
 from chronodice.services.gamelog import recorder
-from chronodice.store.gamelogs import _MISS
+from chronodice.store.gamelogs import MISS
 
 from .bridge import GROUP_SENT, describe_error
 
@@ -48,7 +48,7 @@ async def _logging(app: App, group_id: str) -> bool:
     hit = app.store.cached_active_log(group_id)
     if hit is None:
         return False
-    log = await app.store.active_log(group_id) if hit is _MISS else hit
+    log = await app.store.active_log(group_id) if hit is MISS else hit
     return log is not None and log.recording  # type: ignore[union-attr]
 
 

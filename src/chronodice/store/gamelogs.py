@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 RECHECK_SECONDS = 0.001
 """How often the hot-path lookup asks SQLite whether another process committed."""
-_MISS = object()
+MISS = object()
+"""What :meth:`GameLogStore.cached_active_log` returns when it does not know (read the store)."""
 _LOG_COLS = "id, group_id, name, creator_id, recording, lines, created_at, ended_at"
 RecordResult = Literal["ok", "duplicate", "full", "off"]
 
@@ -79,7 +80,7 @@ class GameLogStore:
     _log_checked: float = -1.0
 
     def cached_active_log(self, group_id: str) -> GameLog | object | None:
-        """The cached answer of :meth:`active_log`, or ``_MISS`` (no database access).
+        """The cached answer of :meth:`active_log`, or ``MISS`` (no database access).
 
         Called for every group message, so on SQLite the ``PRAGMA data_version`` check (≈1–14 µs,
         the rest of this is a dict lookup) runs at most once per :data:`RECHECK_SECONDS`: a log
@@ -87,21 +88,21 @@ class GameLogStore:
         message that crossed the commit on the network could have arrived anyway.  Every
         store read and write still checks on each use."""
         if not self._cache_on:
-            return _MISS
+            return MISS
         if self._backend.dialect == "sqlite":
             now = time.monotonic()
             if now - self._log_checked >= RECHECK_SECONDS:
                 self._log_checked = now
                 self._backend.check_foreign_changes()  # type: ignore[union-attr]
         elif not self._cache_ok():
-            return _MISS
-        return self._cache.logs.get(group_id, _MISS)
+            return MISS
+        return self._cache.logs.get(group_id, MISS)
 
     async def active_log(self, group_id: str) -> GameLog | None:
         """The log in progress in ``group_id`` (recording or paused), or None; cached, "no
         log" included.  Its ``lines`` count is as of when it was cached."""
         hit = self.cached_active_log(group_id)
-        if hit is not _MISS:
+        if hit is not MISS:
             return hit  # type: ignore[return-value]
         use = self._cache_ok()
         epoch = self._cache.epoch
