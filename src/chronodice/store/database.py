@@ -237,12 +237,14 @@ class Store(GameLogStore):
         *,
         drops: Sequence[str] = (),
         retry_conflict: bool = False,
+        claim: bool = True,
     ) -> T:
         """One read-write transaction (retried on a lost race); the event of the command being
-        handled is claimed in it; ``drops`` are cache keys to invalidate after the commit."""
+        handled is claimed in it (unless ``claim`` is false: a ``.log`` line is not the
+        command's write); ``drops`` are cache keys to invalidate after the commit."""
 
         async def attempt() -> T:
-            ev = _EVENT.get()
+            ev = _EVENT.get() if claim else None
             async with self._backend.tx(True) as tx:
                 if ev is not None and not ev.claimed:
                     n = await tx.run(

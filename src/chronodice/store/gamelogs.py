@@ -54,6 +54,7 @@ class GameLogStore:
             *,
             drops: Sequence[str] = (),
             retry_conflict: bool = False,
+            claim: bool = True,
         ) -> T: ...
 
     def _log_row(self, row: tuple[Any, ...]) -> GameLog:
@@ -153,7 +154,7 @@ class GameLogStore:
                 return "duplicate"
             return "ok"
 
-        result = await self._write(body, "记录日志")
+        result = await self._write(body, "记录日志", claim=False)
         if drop[0]:
             self._cache.drop(f"l:{group_id}")
         return result
