@@ -46,7 +46,8 @@ from chronodice.store import Store
 from chronodice.store.url import display_database_url, normalize_database_url
 
 from . import gamelog
-from .bridge import build_context, describe_error, send_group_msg, send_replies
+from .bridge import build_context, describe_error, send_replies
+from .bridge import send_group_msg as send_group_msg  # for other plugins: a group send .log sees
 
 
 class Config(BaseModel):
@@ -322,7 +323,6 @@ async def _is_command(bot: Bot, event: Event, state: T_State) -> bool:
 
 matcher = on_message(rule=_is_command, priority=10, block=True)
 gamelog.install(lambda: _state.get("app"))
-__all__ = ["Config", "bot_for", "get_app", "send_group_msg"]
 
 
 @matcher.handle()
