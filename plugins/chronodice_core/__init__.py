@@ -36,17 +36,21 @@ from nonebot.matcher import current_bot, current_event
 from nonebot.plugin import PluginMetadata
 from pydantic import BaseModel
 
-import chronodice.services.common  # noqa: F401  (registers the common commands)
+import chronodice.services.common  # (registers the common commands)
+import chronodice.services.gamelog  # noqa: F401  (registers .log)
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context
+from chronodice.core.limits import LogLimits
 from chronodice.core.ratelimit import FloodSettings
 from chronodice.datadir import DEFAULT_DATA_DIR, DataDir
 from chronodice.rules.moe import pack as moe_pack
 from chronodice.store import Store
 from chronodice.store.url import display_database_url, normalize_database_url
 
+from . import gamelog
 from .bridge import build_context, describe_error, send_replies
+from .bridge import send_group_msg as send_group_msg  # for other plugins: a group send .log sees
 
 
 class Config(BaseModel):
@@ -67,6 +71,21 @@ class Config(BaseModel):
     chronodice_flood_gm_rate: float = FloodSettings.gm_rate
     chronodice_flood_group_burst: float = FloodSettings.group_burst
     chronodice_flood_group_rate: float = FloodSettings.group_rate
+    chronodice_log_max_lines: int = LogLimits.max_lines
+    chronodice_log_max_logs: int = LogLimits.max_logs
+    chronodice_log_max_export_bytes: int = LogLimits.max_export_bytes
+    chronodice_log_max_line_chars: int = LogLimits.max_line_chars
+    chronodice_log_utc_offset_hours: float = LogLimits.utc_offset_hours
+
+    def log_limits(self) -> LogLimits:
+        """``.log`` limits (``CHRONODICE_LOG_*``; see ``.env.example``)."""
+        return LogLimits(
+            max_lines=self.chronodice_log_max_lines,
+            max_logs=self.chronodice_log_max_logs,
+            max_export_bytes=self.chronodice_log_max_export_bytes,
+            max_line_chars=self.chronodice_log_max_line_chars,
+            utc_offset_hours=self.chronodice_log_utc_offset_hours,
+        )
 
     def flood(self) -> FloodSettings:
         """Flood-control settings (``CHRONODICE_FLOOD_*``; see ``.env.example``)."""
@@ -189,7 +208,9 @@ async def _startup() -> None:
         raise
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
-    _state["app"] = App(store, rng, flood=config.flood())
+    _state["app"] = App(
+        store, rng, flood=config.flood(), data_dir=settings.data_dir, log_limits=config.log_limits()
+    )
     _tasks.append(asyncio.get_running_loop().create_task(_upkeep(store)))
     if seed is not None:
         logger.warning(f"CHRONODICE_RNG_SEED={seed}：掷骰结果可预测，只用于测试")
@@ -291,7 +312,8 @@ async def _is_command(event: Event) -> bool:
     """One of our commands, first delivery, for the account serving this group, not dropped by
     flood control — decided before a matcher starts, from memory (the lease is cached), so
     ignored messages (other bots', duplicates, another account's, flood-limited) cost
-    microseconds.
+    microseconds.  First, in a group with a ``.log`` on, every message (ours or not) is recorded
+    (:func:`gamelog.record_incoming`); elsewhere that is one cached lookup.
 
     The rule and the handler take as few NoneBot parameters as they can (one and none): NoneBot
     solves and checks each parameter of a rule or handler in a task of its own, so ``bot, event,
@@ -300,6 +322,12 @@ async def _is_command(event: Event) -> bool:
     :data:`_admitted`, keyed by the event object (the same object NoneBot hands the handler)."""
     if event.get_type() != "message":
         return False
+    app = _state.get("app")
+    group = getattr(event, "group_id", None)
+    if app is not None and group is not None and app.store.cached_active_log(str(group)) is not None:
+        bot = nonebot.get_bots().get(str(getattr(event, "self_id", "")))
+        if bot is not None:  # a log may be on here: every message counts
+            await gamelog.record_incoming(app, bot, event)
     try:
         text = event.get_plaintext()
     except Exception:
@@ -307,7 +335,6 @@ async def _is_command(event: Event) -> bool:
     routed = REGISTRY.route(text[:2000])
     if routed is None:
         return False
-    app = _state.get("app")
     ctx = build_context(event)
     if app is None or ctx is None:
         return False
@@ -324,6 +351,7 @@ async def _is_command(event: Event) -> bool:
 
 
 matcher = on_message(rule=_is_command, priority=10, block=True)
+gamelog.install(lambda: _state.get("app"))
 
 
 @matcher.handle()

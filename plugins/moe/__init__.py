@@ -57,9 +57,9 @@ async def _send(group_id: str, replies: list[Reply]) -> None:
                 except Exception as exc:
                     log.warning("萌E: 私聊 %s 发送失败：%r", r.to_user, exc)
                     if r.fallback and not group_id.startswith("p"):
-                        await bot.call_api("send_group_msg", group_id=int(group_id), message=r.fallback)
+                        await core.module.send_group_msg(bot, group_id, r.fallback)
             elif not group_id.startswith("p"):
-                await bot.call_api("send_group_msg", group_id=int(group_id), message=r.text)
+                await core.module.send_group_msg(bot, group_id, r.text)  # seen by .log
         except Exception:
             log.exception("萌E: sending to %s failed", group_id)
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from .core.commands import REGISTRY, Call, CommandRegistry, Routed, Sub
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
-from .core.limits import MAX_MESSAGE_CHARS, clip_reply
+from .core.limits import MAX_MESSAGE_CHARS, LogLimits, clip_reply
 from .core.permissions import GM_WHO, Perm
 from .core.permissions import allowed as _allowed
 from .core.permissions import is_gm as _is_gm
@@ -24,6 +24,7 @@ from .core.permissions import require as _require
 from .core.ratelimit import FloodControl, FloodSettings, Verdict
 from .core.reply import Reply
 from .core.text import safe_name, safe_reply
+from .datadir import DataDir
 from .store import DuplicateEvent, Store
 
 log = logging.getLogger("chronodice")
@@ -42,8 +43,13 @@ class App:
         registry: CommandRegistry = REGISTRY,
         clock: Callable[[], float] = time.monotonic,
         flood: FloodControl | FloodSettings | None = None,
+        data_dir: DataDir | None = None,
+        log_limits: LogLimits | None = None,
     ) -> None:
         self.store = store
+        self.data_dir = data_dir or DataDir.resolve(None)
+        """Where files the bot writes go (``exports/`` for ``.log``)."""
+        self.log_limits = log_limits or LogLimits()
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.registry = registry
         self.clock = clock

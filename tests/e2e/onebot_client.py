@@ -152,6 +152,8 @@ class OneBotClient:
         self.calls: asyncio.Queue[ApiCall] = asyncio.Queue()
         self.all_calls: list[ApiCall] = []
         self.fail_private: set[int] = set()
+        self.fail_actions: set[str] = set()
+        """API actions answered with a failure (e.g. ``upload_group_file``)."""
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -209,7 +211,10 @@ class OneBotClient:
                 continue
             call = ApiCall(frame["action"], frame.get("params") or {})
             ok = not (call.is_private and int(call.params.get("user_id", 0)) in self.fail_private)
+            ok = ok and call.action not in self.fail_actions
             data: Any = {"message_id": next(self._ids)} if ok else None
+            if ok and call.action in ("upload_group_file", "upload_private_file"):
+                data = None  # NapCat answers these with no data
             if call.action == "get_group_member_info":
                 data = {"user_id": call.params.get("user_id"), "nickname": "PL", "card": "", "role": "member"}
             await self._ws.send(

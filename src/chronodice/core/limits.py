@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 MAX_EXPRESSION_CHARS = 300
 """Longest dice expression accepted."""
 MAX_DICE_PER_COMMAND = 1000
@@ -28,3 +30,19 @@ def clip_reply(text: str, limit: int = MAX_REPLY_CHARS) -> str:
         return text
     note = "…（已截断）"
     return text[: max(0, limit - len(note) - 1)] + note
+
+
+@dataclass(frozen=True)
+class LogLimits:
+    """Limits of ``.log`` (``CHRONODICE_LOG_*`` in ``.env.example``)."""
+
+    max_lines: int = 20_000
+    """Most lines (messages and replies) one log keeps; recording stops there with a note."""
+    max_logs: int = 100
+    """Most logs a group keeps (``.log del`` frees a place)."""
+    max_export_bytes: int = 20 * 1024 * 1024
+    """Largest exported file (text or HTML)."""
+    max_line_chars: int = 4000
+    """Longest text kept for one message (longer ones are cut with a note)."""
+    utc_offset_hours: float = 8.0
+    """Time zone of the times in the exports (China: UTC+8)."""

@@ -6,7 +6,8 @@ all (``tests/core/test_other_bots.py`` walks this list through the real dispatch
 needs no list — a root glued to Latin letters it cannot read is someone else's, and unknown
 roots are ignored — the list is the test's evidence and the place to add a report from a group.
 When ChronoDice starts implementing one of these (CoC checks in coc7 groups), move it out, as
-``.rb``/``.rb2``/``.rp`` were when ``.r`` learnt the bonus/penalty dice ``b2``/``p``.
+``.rb``/``.rb2``/``.rp`` were when ``.r`` learnt the bonus/penalty dice ``b2``/``p``, and
+``.log new/on/off/end`` when ChronoDice got its own ``.log``.
 """
 
 from __future__ import annotations
@@ -56,11 +57,7 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".rules 擒抱",
     ".wiki 擒抱",
     ".find 火球术",
-    # logs, observers and housekeeping
-    ".log new 跑团",
-    ".log on",
-    ".log off",
-    ".log end",
+    # observers and housekeeping
     ".ob",
     ".ob exit",
     ".send 你好",

@@ -6,6 +6,26 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class CheckNote:
+    """What a check reply decided, for ``.log stat``: ``label`` (the skill or attribute checked),
+    ``outcome`` (the rules' word: 成功 / 大失败 / 掷出 …) and ``success`` (``None`` when the
+    check had no target, so it counts neither way)."""
+
+    label: str
+    outcome: str
+    success: bool | None
+
+
+@dataclass(frozen=True)
+class ReplyFile:
+    """A file the bot hands to the group (``.log end``): ``path`` on this machine, ``name`` as
+    the group sees it."""
+
+    path: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Reply:
     """One outgoing message.
 
@@ -18,6 +38,10 @@ class Reply:
     * ``leave_group``: after sending, the bot leaves the group (``.dismiss``).
     * ``fallback``: for a private reply, the group text to send *instead* when the private message
       cannot be delivered; it must not contain the hidden content.
+    * ``check``: what a check decided (:class:`CheckNote`); ``.log`` records it with the reply
+      and ``.log stat`` counts it.
+    * ``files``: files uploaded after the text (OneBot ``upload_group_file``; when that fails, a
+      private file to ``to_user`` or the sender, else a note where the file lies).
     """
 
     text: str = ""
@@ -27,6 +51,8 @@ class Reply:
     mentions: tuple[str, ...] = ()
     leave_group: bool = False
     fallback: str | None = None
+    check: CheckNote | None = None
+    files: tuple[ReplyFile, ...] = ()
 
     @classmethod
     def say(cls, text: str) -> Reply:

@@ -1,15 +1,17 @@
 """The shared store (SQLAlchemy 2.x async + Alembic): the only package that imports SQLAlchemy."""
 
 from .database import DEFAULT_URL, DuplicateEvent, Store, StoreBusy
-from .records import CharacterRecord, ContextView, GroupRecord, LogEntry, UndoResult
+from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, LogLine, UndoResult
 
 __all__ = [
     "DEFAULT_URL",
     "CharacterRecord",
     "ContextView",
     "DuplicateEvent",
+    "GameLog",
     "GroupRecord",
     "LogEntry",
+    "LogLine",
     "Store",
     "StoreBusy",
     "UndoResult",

@@ -39,7 +39,8 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 
 from . import patch as jpatch
 from .backends import Backend, Conflict, PgBackend, SqliteBackend, Transient, Tx
-from .records import CharacterRecord, ContextView, GroupRecord, LogEntry, UndoResult
+from .gamelogs import GameLogStore
+from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, UndoResult
 from .url import normalize_database_url
 
 T = TypeVar("T")
@@ -112,6 +113,8 @@ class _Cache:
         self.nicks: dict[str, dict[str, str]] = {}
         self.binds: dict[str, dict[str, int]] = {}
         self.chars: dict[int, CharacterRecord] = {}
+        self.logs: dict[str, GameLog | None] = {}
+        """Group → its ``.log`` in progress, or None (cached "no log": see :mod:`.gamelogs`)."""
         self.epoch = 0
 
     def clear(self) -> None:
@@ -120,9 +123,10 @@ class _Cache:
         self.nicks.clear()
         self.binds.clear()
         self.chars.clear()
+        self.logs.clear()
 
     def drop(self, key: str) -> None:
-        """``g:<group>``, ``n:<user>``, ``b:<user>``, ``c:<character id>``."""
+        """``g:<group>``, ``n:<user>``, ``b:<user>``, ``c:<character id>``, ``l:<group>``."""
         self.epoch += 1
         kind, _, ident = key.partition(":")
         if kind == "g":
@@ -134,6 +138,8 @@ class _Cache:
         elif kind == "c":
             with contextlib.suppress(ValueError):
                 self.chars.pop(int(ident), None)
+        elif kind == "l":
+            self.logs.pop(ident, None)
         else:
             self.clear()
 
@@ -144,7 +150,7 @@ class _Cache:
         table[key] = value
 
 
-class Store:
+class Store(GameLogStore):
     """The repository every service uses (``app.store``).  See docs/SERVICE_API.md."""
 
     def __init__(
@@ -231,12 +237,14 @@ class Store:
         *,
         drops: Sequence[str] = (),
         retry_conflict: bool = False,
+        claim: bool = True,
     ) -> T:
         """One read-write transaction (retried on a lost race); the event of the command being
-        handled is claimed in it; ``drops`` are cache keys to invalidate after the commit."""
+        handled is claimed in it (unless ``claim`` is false: a ``.log`` line is not the
+        command's write); ``drops`` are cache keys to invalidate after the commit."""
 
         async def attempt() -> T:
-            ev = _EVENT.get()
+            ev = _EVENT.get() if claim else None
             async with self._backend.tx(True) as tx:
                 if ev is not None and not ev.claimed:
                     n = await tx.run(

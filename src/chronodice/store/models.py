@@ -162,3 +162,45 @@ class BotLease(Base):
     self_id: Mapped[str] = mapped_column(String(32))
     expires_at: Mapped[float] = mapped_column(Float)
     """Unix time; the holder renews it while it keeps seeing messages in the group."""
+
+
+class GameLog(Base):
+    """A ``.log`` session record of a group: at most one per group is in progress
+    (``ended_at`` NULL); ``recording`` false while paused (``.log off``)."""
+
+    __tablename__ = "game_logs"
+    __table_args__ = (UniqueConstraint("group_id", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    group_id: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(64))
+    creator_id: Mapped[str] = mapped_column(String(32), default="")
+    recording: Mapped[bool] = mapped_column(Boolean, default=True)
+    lines: Mapped[int] = mapped_column(Integer, default=0)
+    """How many lines it holds (kept with each insert, checked against the limit)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class GameLogLine(Base):
+    """One message of a ``.log``: a player's chatter or command, or the bot's reply."""
+
+    __tablename__ = "game_log_lines"
+    __table_args__ = (
+        UniqueConstraint("log_id", "self_id", "message_id"),
+        Index("ix_game_log_lines_log_id_id", "log_id", "id"),
+    )
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    log_id: Mapped[int] = mapped_column(Integer)
+    self_id: Mapped[str] = mapped_column(String(32), default="")
+    message_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """With ``self_id``: an event delivered twice is recorded once."""
+    user_id: Mapped[str] = mapped_column(String(32))
+    nickname: Mapped[str] = mapped_column(String(64), default="")
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    parts: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """The message as ``[kind, value]`` pairs: text, at (a name), image (URL or file id), face."""
+    check_note: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A bot reply's check (``Reply.check`` + the player it was for), counted by ``.log stat``."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

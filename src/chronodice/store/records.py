@@ -69,3 +69,37 @@ class ContextView:
     group: GroupRecord | None
     nickname: str | None
     character: CharacterRecord | None
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A ``.log`` record of a group; in progress while ``ended_at`` is None."""
+
+    id: int
+    group_id: str
+    name: str
+    creator_id: str
+    recording: bool
+    lines: int
+    created_at: datetime | None
+    ended_at: datetime | None = None
+
+    @property
+    def in_progress(self) -> bool:
+        return self.ended_at is None
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One recorded message: ``parts`` as ``[kind, value]`` pairs (text, at, image, face …);
+    ``check`` the bot reply's check note (label, outcome, success, user_id, name) or None."""
+
+    user_id: str
+    nickname: str
+    parts: list[Any]
+    created_at: datetime | None
+    is_bot: bool = False
+    check: dict[str, Any] | None = None
+    self_id: str = ""
+    message_id: str | None = None
+    id: int = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from chronodice.core.args import Mod, arg, many, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import NotFound
-from chronodice.core.reply import Reply
+from chronodice.core.reply import CheckNote, Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20.modifiers import Modifier
@@ -60,7 +60,12 @@ async def cmd_rc(
         )
         roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
         label = "+".join(what).upper()
-        return [Reply.say(R.two_die_text(call.name, label, roll2, goal))]
+        if goal is None:
+            note2 = CheckNote(label, f"判定值{roll2.total}", None)
+        else:
+            ok2 = roll2.total >= goal
+            note2 = CheckNote(label, "成功" if ok2 else "失败", ok2)
+        return [Reply(text=R.two_die_text(call.name, label, roll2, goal), check=note2)]
     skill_mods: list[Modifier] = []
     skill = True
     if isinstance(what, int):
@@ -84,7 +89,12 @@ async def cmd_rc(
     text = R.d20_text(
         call.name, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods)
     )
+    if judgement is None:
+        check = CheckNote(label, f"判定值{roll.total}", None)
+    else:
+        check = CheckNote(label, judgement.outcome, judgement.outcome in ("成功", "大成功"))
     if opposed is not None:
         res = C.opposed(roll.total, opposed)
         text += "\n对抗：" + ("发起者胜" if res.actor_wins else "对方胜") + f"（差{res.margin:+d}）"
-    return [Reply.say(text)]
+        check = CheckNote(label, "对抗胜" if res.actor_wins else "对抗负", res.actor_wins)
+    return [Reply(text=text, check=check)]

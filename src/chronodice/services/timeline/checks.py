@@ -12,7 +12,7 @@ from chronodice.core.args import Flag, Mention, OneOf, arg, many, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.permissions import Perm
-from chronodice.core.reply import Reply
+from chronodice.core.reply import CheckNote, Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline import interactions as ix
@@ -139,7 +139,8 @@ async def cmd_ex(call: Call, attr: str) -> list[Reply]:
     lines = _check_lines(
         char.name, attr, value, bool(char.buffs), target, rate, result.roll, await _display(call)
     )
-    return [Reply.say("\n".join(lines))]
+    ok = result.roll <= rate
+    return [Reply(text="\n".join(lines), check=CheckNote(CN[attr], "成功" if ok else "失败", ok))]
 
 
 neg = define(
@@ -179,10 +180,12 @@ async def cmd_neg(call: Call, a: float | None, b: float | None, c: float | None)
     _, char = await _active(call)
     rate = negotiation_rate(rp, char.derived().negotiation_bonus, char.level, stored["level"], stored["int"])
     roll = call.app.rng.randint(1, 100)
+    ok = roll <= rate
     return [
-        Reply.say(
-            f"[{char.name}]进行交涉检定\nRP：{r0(rp):.0f}\n成功率：{rate:.0f}%\n检定：{roll}/{rate:.0f}\n"
-            + ("🎉成功！" if roll <= rate else "❗️失败！")
+        Reply(
+            text=f"[{char.name}]进行交涉检定\nRP：{r0(rp):.0f}\n成功率：{rate:.0f}%\n检定：{roll}/{rate:.0f}\n"
+            + ("🎉成功！" if ok else "❗️失败！"),
+            check=CheckNote("交涉", "成功" if ok else "失败", ok),
         )
     ]
 
@@ -275,7 +278,8 @@ async def cmd_coop(call: Call, attr: str, who: list[str], others: list[float | s
         f"检定：{roll.roll}/{shown}",
         "🎉成功！" if roll.success else "❗️失败！",
     ]
-    return [Reply.say("\n".join(lines))]
+    note = CheckNote(f"协同{CN[attr]}", "成功" if roll.success else "失败", bool(roll.success))
+    return [Reply(text="\n".join(lines), check=note)]
 
 
 opp = define(

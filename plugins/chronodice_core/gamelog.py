@@ -1,0 +1,186 @@
+"""``.log`` recording at the NoneBot edge.
+
+* Players' messages (chatter and commands alike) are recorded from the command matcher's rule
+  (:func:`record_incoming`, called by ``_is_command`` before it routes), which NoneBot already
+  runs for every message: the message is committed before a command's reply is sent, and a group
+  without a log pays one cached lookup (:meth:`Store.cached_active_log`, a dict) and nothing
+  else.  A separate event preprocessor or matcher would have cost every message of every group
+  an anyio task group and a dependency-injection call (measured: an ignored message went from
+  0.75 to 1.6 ms in ``handle_event``; ``benchmarks/bench_log_overhead.py``).
+* The bot's messages: :data:`bridge.GROUP_SENT`, called after each successful group send at
+  our send sites — replies (with their check note), the group note of a failed private reply,
+  upload notices, and background messages (萌E) sent with ``send_group_msg``.  Private
+  messages (hidden rolls) are never recorded.  Not NoneBot's ``Bot.on_called_api``: that hook
+  costs ≈0.45 ms per API call (an anyio task group), which every reply would pay.
+* Only the account serving the group records (several accounts in one group: once).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+from nonebot import get_driver
+from nonebot.adapters import Bot, Event
+from nonebot.log import logger
+
+from chronodice.app import App
+from chronodice.core.context import Context
+from chronodice.core.reply import Reply
+from chronodice.core.text import safe_name
+from chronodice.services.gamelog import recorder
+from chronodice.store.gamelogs import MISS
+
+from .bridge import GROUP_SENT, describe_error
+
+_names: dict[tuple[str, str], tuple[str, float]] = {}
+"""(group, user) → (name seen or looked up, when): for rendering @-mentions."""
+_NAME_TTL = 600.0
+
+
+def bot_name() -> str:
+    names = sorted(get_driver().config.nickname or ())
+    return names[0] if names else "骰娘"
+
+
+async def _logging(app: App, group_id: str) -> bool:
+    hit = app.store.cached_active_log(group_id)
+    if hit is None:
+        return False
+    log = await app.store.active_log(group_id) if hit is MISS else hit
+    return log is not None and log.recording  # type: ignore[union-attr]
+
+
+async def _at_name(app: App, bot: Bot | None, group_id: str, qq: str) -> str:
+    if qq == "all":
+        return "全体成员"
+    if bot is not None and qq == str(bot.self_id):
+        return bot_name()
+    nick = await app.store.get_nickname(qq, group_id)
+    if nick:
+        return safe_name(nick)
+    seen = _names.get((group_id, qq))
+    if seen is not None and time.monotonic() - seen[1] < _NAME_TTL:
+        return seen[0]
+    name = qq
+    if bot is not None and bot.adapter.get_name() == "OneBot V11":
+        try:
+            info = await bot.call_api("get_group_member_info", group_id=int(group_id), user_id=int(qq))
+            name = str(info.get("card") or info.get("nickname") or qq)
+        except Exception as exc:
+            logger.debug(f"查询群成员 {qq} 失败：{describe_error(exc)}")
+    _remember(group_id, qq, name)
+    return name
+
+
+def _remember(group_id: str, qq: str, name: str) -> None:
+    if len(_names) > 20_000:
+        _names.clear()
+    _names[(group_id, qq)] = (name, time.monotonic())
+
+
+async def message_parts(app: App, bot: Bot | None, group_id: str, message: Any) -> list[list[str]]:
+    """A OneBot message (Message, segment list, or text) as ``[kind, value]`` parts."""
+    if isinstance(message, str):
+        return [["text", message]]
+    segments = [message] if hasattr(message, "type") and hasattr(message, "data") else message
+    parts: list[list[str]] = []
+    for seg in segments or ():
+        kind = seg.get("type") if isinstance(seg, dict) else seg.type
+        data = (seg.get("data") if isinstance(seg, dict) else seg.data) or {}
+        if kind == "text":
+            text = str(data.get("text", ""))
+            if parts and parts[-1][0] == "text":
+                parts[-1][1] += text
+            else:
+                parts.append(["text", text])
+        elif kind == "at":
+            parts.append(["at", await _at_name(app, bot, group_id, str(data.get("qq", "")))])
+        elif kind == "image":
+            url = str(data.get("url") or "")
+            file = str(data.get("file") or "")
+            parts.append(["image", url or ("" if file.startswith("base64://") else file)])
+        elif kind == "face":
+            parts.append(["face", str(data.get("id", ""))])
+        elif kind == "reply":
+            continue
+        else:
+            parts.append(["other", str(kind)])
+    return parts
+
+
+async def record_incoming(app: App, bot: Bot, event: Event) -> None:
+    """Record a group message if its group has a log recording (the caller checked that the
+    cached answer is not "no log")."""
+    group_id = str(getattr(event, "group_id", ""))
+    try:
+        if not await _logging(app, group_id):
+            return
+        if not await app.store.serves(group_id, str(bot.self_id)):
+            return
+        user_id = str(event.get_user_id())
+        sender = getattr(event, "sender", None)
+        platform = str(getattr(sender, "card", "") or getattr(sender, "nickname", "") or "").strip()
+        if platform:
+            _remember(group_id, user_id, platform)
+        nick = await app.store.get_nickname(user_id, group_id)
+        message = getattr(event, "original_message", None) or event.get_message()
+        when = getattr(event, "time", None)
+        notice = await recorder.record(
+            app.store,
+            app.log_limits,
+            group_id,
+            user_id=user_id,
+            nickname=safe_name(nick or platform or user_id),
+            parts=await message_parts(app, bot, group_id, message),
+            when=datetime.fromtimestamp(when, timezone.utc) if isinstance(when, int | float) else _now(),
+            self_id=str(bot.self_id),
+            message_id=str(getattr(event, "message_id", "") or "") or None,
+        )
+        if notice:
+            await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
+    except Exception as exc:
+        logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
+
+
+def install(get_app: Any) -> None:
+    """Record what the bot sends to groups (``get_app()`` → the App or None)."""
+
+    async def record_sent(
+        bot: Bot, group_id: str, message: Any, result: Any, answering: tuple[Context, Reply] | None
+    ) -> None:
+        app: App | None = get_app()
+        if app is None or app.store.cached_active_log(group_id) is None:
+            return
+        try:
+            if not await _logging(app, group_id):
+                return
+            check = None
+            if answering is not None and answering[1].check is not None:
+                ctx, reply = answering
+                check = recorder.check_dict(reply.check, ctx.user_id, await app.display_name(ctx))  # type: ignore[arg-type]
+            message_id = result.get("message_id") if isinstance(result, dict) else None
+            notice = await recorder.record(
+                app.store,
+                app.log_limits,
+                group_id,
+                user_id=str(bot.self_id),
+                nickname=bot_name(),
+                parts=await message_parts(app, None, group_id, message),
+                when=_now(),
+                self_id=str(bot.self_id),
+                message_id=None if message_id is None else f"sent:{message_id}",
+                is_bot=True,
+                check=check,
+            )
+            if notice:
+                await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
+        except Exception as exc:
+            logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
+
+    GROUP_SENT.append(record_sent)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)

@@ -1,0 +1,80 @@
+"""Recording a message into the group's ``.log`` (platform-free; the NoneBot plugin calls it for
+players' messages and for every message the bot sends to a group)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from chronodice.core.limits import LogLimits
+from chronodice.core.reply import CheckNote
+from chronodice.store import LogLine, Store
+
+
+def clip_parts(parts: list[list[str]], max_chars: int) -> list[list[str]]:
+    """``parts`` with their text cut to ``max_chars`` in all (a note marks the cut).
+
+    >>> clip_parts([["text", "abcdef"], ["image", "u"]], 4)
+    [['text', 'abcd'], ['text', '…（已截断）']]
+    """
+    out: list[list[str]] = []
+    left = max_chars
+    for kind, value in parts:
+        if kind == "text":
+            if len(value) > left:
+                out.append([kind, value[:left]])
+                out.append(["text", "…（已截断）"])
+                return out
+            left -= len(value)
+        out.append([kind, value])
+    return out
+
+
+def check_dict(note: CheckNote, user_id: str, name: str) -> dict[str, Any]:
+    """What a line stores of a reply's check: the note and the player it was for."""
+    return {
+        "label": note.label,
+        "outcome": note.outcome,
+        "success": note.success,
+        "user_id": user_id,
+        "name": name,
+    }
+
+
+async def record(
+    store: Store,
+    limits: LogLimits,
+    group_id: str,
+    *,
+    user_id: str,
+    nickname: str,
+    parts: list[list[str]],
+    when: datetime,
+    self_id: str = "",
+    message_id: str | None = None,
+    is_bot: bool = False,
+    check: dict[str, Any] | None = None,
+) -> str | None:
+    """Record one message if ``group_id`` has a log recording.  Returns a notice for the group
+    when this message filled the log (recording stops), else None.  A group without a log
+    costs the cached lookup only."""
+    log = await store.active_log(group_id)
+    if log is None or not log.recording:
+        return None
+    line = LogLine(
+        user_id=user_id,
+        nickname=nickname,
+        parts=clip_parts(parts, limits.max_line_chars),
+        created_at=when,
+        is_bot=is_bot,
+        check=check,
+        self_id=self_id,
+        message_id=message_id,
+    )
+    result = await store.record_line(group_id, log.id, line, max_lines=limits.max_lines)
+    if result == "full":
+        return (
+            f"日志「{log.name}」已达上限{limits.max_lines}条，已暂停记录。"
+            f"请 .log end 结束并导出，再 .log new 开始下一段"
+        )
+    return None

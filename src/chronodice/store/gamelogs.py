@@ -1,0 +1,325 @@
+"""``.log`` session records in the store (tables of migration 0004).
+
+Hot path: :meth:`GameLogStore.active_log` answers "is a log in progress in this group?" from a
+process-local cache that also remembers "no log" — so a message in a group without a log costs
+a dict lookup (plus SQLite's ``PRAGMA data_version`` check that every cache use makes).  The
+entry is dropped when this process changes the group's log, when another process does (SQLite:
+``data_version``; PostgreSQL: the ``l:<group>`` NOTIFY of migration 0004's trigger), and the
+whole cache is dropped when the PostgreSQL LISTEN connection is lost.
+
+Each line is written in its own transaction when it is received (a SIGKILL loses nothing that
+was acknowledged); the line counter is kept in the same transaction and checked against the
+limit; an event delivered twice (same log, self_id and message_id) is recorded once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from chronodice.core.errors import IllegalAction, NotFound
+
+from . import patch as jpatch
+from .backends import Conflict, Tx
+from .records import GameLog, LogLine
+
+if TYPE_CHECKING:
+    from .backends import Backend
+
+T = TypeVar("T")
+RECHECK_SECONDS = 0.001
+"""How often the hot-path lookup asks SQLite whether another process committed."""
+MISS = object()
+"""What :meth:`GameLogStore.cached_active_log` returns when it does not know (read the store)."""
+_LOG_COLS = "id, group_id, name, creator_id, recording, lines, created_at, ended_at"
+RecordResult = Literal["ok", "duplicate", "full", "off"]
+
+
+class GameLogStore:
+    """Mixed into :class:`~chronodice.store.database.Store`."""
+
+    if TYPE_CHECKING:
+        _backend: Backend
+        _cache: Any
+        _cache_on: bool
+
+        def _cache_ok(self) -> bool: ...
+        async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
+        async def _write(
+            self,
+            body: Callable[[Tx], Awaitable[T]],
+            what: str,
+            *,
+            drops: Sequence[str] = (),
+            retry_conflict: bool = False,
+            claim: bool = True,
+        ) -> T: ...
+
+    def _log_row(self, row: tuple[Any, ...]) -> GameLog:
+        return GameLog(
+            id=int(row[0]),
+            group_id=row[1],
+            name=row[2],
+            creator_id=row[3],
+            recording=bool(row[4]),
+            lines=int(row[5]),
+            created_at=self._backend.dt_out(row[6]),
+            ended_at=self._backend.dt_out(row[7]),
+        )
+
+    async def _active_in(self, tx: Tx, group_id: str) -> GameLog | None:
+        row = await tx.one(
+            f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND ended_at IS NULL"
+            " ORDER BY id DESC LIMIT 1" + tx.for_update,
+            group_id,
+        )
+        return self._log_row(row) if row else None
+
+    # ------------------------------------------------------------------ hot path
+    _log_checked: float = -1.0
+
+    def cached_active_log(self, group_id: str) -> GameLog | object | None:
+        """The cached answer of :meth:`active_log`, or ``MISS`` (no database access).
+
+        Called for every group message, so on SQLite the ``PRAGMA data_version`` check (≈1–14 µs,
+        the rest of this is a dict lookup) runs at most once per :data:`RECHECK_SECONDS`: a log
+        another process started or ended is seen here at most 1 ms later — no later than a
+        message that crossed the commit on the network could have arrived anyway.  Every
+        store read and write still checks on each use."""
+        if not self._cache_on:
+            return MISS
+        if self._backend.dialect == "sqlite":
+            now = time.monotonic()
+            if now - self._log_checked >= RECHECK_SECONDS:
+                self._log_checked = now
+                self._backend.check_foreign_changes()  # type: ignore[union-attr]
+        elif not self._cache_ok():
+            return MISS
+        return self._cache.logs.get(group_id, MISS)
+
+    async def active_log(self, group_id: str) -> GameLog | None:
+        """The log in progress in ``group_id`` (recording or paused), or None; cached, "no
+        log" included.  Its ``lines`` count is as of when it was cached."""
+        hit = self.cached_active_log(group_id)
+        if hit is not MISS:
+            return hit  # type: ignore[return-value]
+        use = self._cache_ok()
+        epoch = self._cache.epoch
+        rec = await self._read(lambda tx: self._active_in(tx, group_id))
+        if use and epoch == self._cache.epoch:
+            logs = self._cache.logs
+            if len(logs) >= 50_000:
+                logs.pop(next(iter(logs)))
+            logs[group_id] = rec
+        return rec
+
+    async def record_line(self, group_id: str, log_id: int, line: LogLine, *, max_lines: int) -> RecordResult:
+        """Append ``line`` to log ``log_id`` if it is still recording: ``"ok"``;
+        ``"duplicate"`` (this self_id/message_id is already in it); ``"off"`` (paused or ended
+        meanwhile); ``"full"`` (it reached ``max_lines``: recording is switched off here)."""
+        drop = [False]
+
+        async def body(tx: Tx) -> RecordResult:
+            drop[0] = False
+            row = await tx.one(
+                "UPDATE game_logs SET lines = lines + 1 WHERE id = $1 AND recording AND ended_at IS NULL"
+                " AND lines < $2 RETURNING lines",
+                log_id,
+                max_lines,
+            )
+            if row is None:
+                state = await tx.one("SELECT recording, ended_at, lines FROM game_logs WHERE id = $1", log_id)
+                drop[0] = True
+                if state is not None and state[0] and state[1] is None and state[2] >= max_lines:
+                    await tx.run("UPDATE game_logs SET recording = $1 WHERE id = $2", False, log_id)
+                    return "full"
+                return "off"
+            n = await tx.run(
+                "INSERT INTO game_log_lines (log_id, self_id, message_id, user_id, nickname, is_bot, parts,"
+                " check_note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
+                log_id,
+                line.self_id,
+                line.message_id,
+                line.user_id,
+                line.nickname[:64],
+                line.is_bot,
+                jpatch.dumps(line.parts),
+                None if line.check is None else jpatch.dumps(line.check),
+                self._backend.dt_in(line.created_at) if line.created_at else None,
+            )
+            if n != 1:
+                await tx.run("UPDATE game_logs SET lines = lines - 1 WHERE id = $1", log_id)
+                return "duplicate"
+            return "ok"
+
+        result = await self._write(body, "记录日志", claim=False)
+        if drop[0]:
+            self._cache.drop(f"l:{group_id}")
+        return result
+
+    # ------------------------------------------------------------------ commands
+    async def new_log(
+        self, group_id: str, name: str, creator_id: str, now: datetime, *, max_logs: int
+    ) -> GameLog:
+        """Start a log; :class:`IllegalAction` when one is in progress, the name is taken or
+        the group already keeps ``max_logs`` logs."""
+
+        async def body(tx: Tx) -> GameLog:
+            current = await self._active_in(tx, group_id)
+            if current is not None:
+                raise IllegalAction(f"日志「{current.name}」还在进行中，请先 .log end 结束它")
+            taken = await tx.one("SELECT id FROM game_logs WHERE group_id = $1 AND name = $2", group_id, name)
+            if taken is not None:
+                raise IllegalAction(f"本群已有名为「{name}」的日志，换个名字，或 .log on {name} 继续记录它")
+            (count,) = await tx.one("SELECT COUNT(*) FROM game_logs WHERE group_id = $1", group_id) or (0,)
+            if count >= max_logs:
+                raise IllegalAction(
+                    f"本群已保存{count}份日志（上限{max_logs}），请先 .log del <名字> 删除旧的"
+                )
+            row = await tx.one(
+                "INSERT INTO game_logs (group_id, name, creator_id, recording, lines, created_at, ended_at)"
+                f" VALUES ($1, $2, $3, $4, 0, $5, NULL) RETURNING {_LOG_COLS}",
+                group_id,
+                name,
+                creator_id,
+                True,
+                self._backend.dt_in(now),
+            )
+            assert row is not None
+            return self._log_row(row)
+
+        try:
+            return await self._write(body, "新建日志", drops=(f"l:{group_id}",))
+        except Conflict:
+            raise IllegalAction(f"本群已有名为「{name}」的日志") from None
+
+    async def set_log_recording(
+        self, group_id: str, on: bool, name: str | None = None
+    ) -> tuple[GameLog, bool]:
+        """Pause or resume the log in progress; ``on`` with ``name`` when none is in progress
+        reopens that ended log.  Returns (the log, whether anything changed)."""
+
+        async def body(tx: Tx) -> tuple[GameLog, bool]:
+            current = await self._active_in(tx, group_id)
+            if current is None and on and name:
+                row = await tx.one(
+                    f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2" + tx.for_update,
+                    group_id,
+                    name,
+                )
+                if row is None:
+                    raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
+                current = self._log_row(row)
+                await tx.run(
+                    "UPDATE game_logs SET ended_at = NULL, recording = $1 WHERE id = $2", True, current.id
+                )
+                return GameLog(**{**current.__dict__, "ended_at": None, "recording": True}), True
+            if current is None:
+                raise NotFound("本群没有进行中的日志（.log new <名字> 新建）")
+            if name and name != current.name:
+                raise IllegalAction(f"进行中的日志是「{current.name}」，不是「{name}」")
+            if current.recording == on:
+                return current, False
+            await tx.run("UPDATE game_logs SET recording = $1 WHERE id = $2", on, current.id)
+            return GameLog(**{**current.__dict__, "recording": on}), True
+
+        return await self._write(body, "切换日志", drops=(f"l:{group_id}",))
+
+    async def end_log(self, group_id: str, now: datetime) -> GameLog:
+        """End the log in progress; :class:`NotFound` when there is none."""
+
+        async def body(tx: Tx) -> GameLog:
+            current = await self._active_in(tx, group_id)
+            if current is None:
+                raise NotFound("本群没有进行中的日志（.log list 查看已保存的日志）")
+            await tx.run(
+                "UPDATE game_logs SET ended_at = $1, recording = $2 WHERE id = $3",
+                self._backend.dt_in(now),
+                False,
+                current.id,
+            )
+            row = await tx.one(f"SELECT {_LOG_COLS} FROM game_logs WHERE id = $1", current.id)
+            assert row is not None
+            return self._log_row(row)
+
+        return await self._write(body, "结束日志", drops=(f"l:{group_id}",))
+
+    async def find_log(self, group_id: str, name: str | None = None) -> GameLog | None:
+        """The log of that name, or (no name) the one in progress, else the newest."""
+
+        async def body(tx: Tx) -> GameLog | None:
+            if name:
+                row = await tx.one(
+                    f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2", group_id, name
+                )
+            else:
+                row = await tx.one(
+                    f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1"
+                    " ORDER BY (CASE WHEN ended_at IS NULL THEN 0 ELSE 1 END), id DESC LIMIT 1",
+                    group_id,
+                )
+            return self._log_row(row) if row else None
+
+        return await self._read(body)
+
+    async def list_logs(self, group_id: str) -> list[GameLog]:
+        rows = await self._read(
+            lambda tx: tx.all(f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 ORDER BY id", group_id)
+        )
+        return [self._log_row(r) for r in rows]
+
+    async def delete_log(self, group_id: str, name: str) -> GameLog:
+        """Delete an ended log and its lines; :class:`NotFound` / :class:`IllegalAction`."""
+
+        async def body(tx: Tx) -> GameLog:
+            row = await tx.one(
+                f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2" + tx.for_update,
+                group_id,
+                name,
+            )
+            if row is None:
+                raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
+            rec = self._log_row(row)
+            if rec.in_progress:
+                raise IllegalAction(f"日志「{name}」还在进行中，请先 .log end 结束它")
+            await tx.run("DELETE FROM game_log_lines WHERE log_id = $1", rec.id)
+            await tx.run("DELETE FROM game_logs WHERE id = $1", rec.id)
+            return rec
+
+        return await self._write(body, "删除日志", drops=(f"l:{group_id}",))
+
+    async def log_lines(self, log_id: int) -> list[LogLine]:
+        """Every line of a log, in the order received."""
+        rows = await self._read(
+            lambda tx: tx.all(
+                "SELECT id, self_id, message_id, user_id, nickname, is_bot, parts, check_note, created_at"
+                " FROM game_log_lines WHERE log_id = $1 ORDER BY id",
+                log_id,
+            )
+        )
+        return [
+            LogLine(
+                id=int(r[0]),
+                self_id=r[1],
+                message_id=r[2],
+                user_id=r[3],
+                nickname=r[4],
+                is_bot=bool(r[5]),
+                parts=_json(r[6]) or [],
+                check=_json(r[7]),
+                created_at=self._backend.dt_out(r[8]),
+            )
+            for r in rows
+        ]
+
+
+def _json(value: Any) -> Any:
+    import json
+
+    if value is None:
+        return None
+    if isinstance(value, str | bytes):
+        return json.loads(value)
+    return value

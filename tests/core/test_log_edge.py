@@ -1,0 +1,114 @@
+"""The ``.log`` recorder's NoneBot edge: OneBot messages as recorded parts (@ names, pictures)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import nonebot
+
+from chronodice.app import App
+
+_ids = itertools.count(91000)
+
+
+def group_msg(text: str, group_id: int, card: str, user_id: int = 10001):  # type: ignore[no-untyped-def]
+    from nonebot.adapters.onebot.v11 import GroupMessageEvent, Message
+    from nonebot.adapters.onebot.v11.event import Sender
+
+    return GroupMessageEvent(
+        time=int(time.time()),
+        self_id=123456,
+        post_type="message",
+        sub_type="normal",
+        user_id=user_id,
+        message_type="group",
+        group_id=group_id,
+        message_id=next(_ids),
+        message=Message(text),
+        raw_message=text,
+        font=0,
+        sender=Sender(user_id=user_id, nickname="PL", card=card, role="member"),
+    )
+
+
+def edge():  # type: ignore[no-untyped-def]
+    plugin = nonebot.get_plugin("chronodice_core")
+    assert plugin is not None and plugin.module is not None
+    return plugin.module.gamelog
+
+
+async def test_parts_of_incoming_and_outgoing_messages(app: App) -> None:
+    from nonebot.adapters.onebot.v11 import Message, MessageSegment
+
+    gl = edge()
+    await app.store.set_nickname("10003", "20002", "丙的昵称")
+    gl._remember("20002", "10002", "布鲁")
+    msg = (
+        MessageSegment.reply(5)
+        + MessageSegment.at(10002)
+        + MessageSegment.text(" 看")
+        + MessageSegment.text("图")
+        + MessageSegment("image", {"file": "abc.image", "url": "https://x/a.png"})
+        + MessageSegment("image", {"file": "abc.image"})
+        + MessageSegment.at(10003)
+        + MessageSegment.at("all")
+        + MessageSegment.at(77777)
+        + MessageSegment.face(178)
+        + MessageSegment("record", {"file": "x.amr"})
+    )
+    parts = await gl.message_parts(app, None, "20002", Message(msg))
+    assert parts == [
+        ["at", "布鲁"],
+        ["text", " 看图"],
+        ["image", "https://x/a.png"],
+        ["image", "abc.image"],
+        ["at", "丙的昵称"],
+        ["at", "全体成员"],
+        ["at", "77777"],  # unknown and no bot to ask: the QQ id
+        ["face", "178"],
+        ["other", "record"],
+    ]
+    # the bot's own picture (base64) is not copied into the log; plain strings and dict lists work
+    png = Message(MessageSegment.text("结果") + MessageSegment.image(b"\x89PNG"))
+    assert await gl.message_parts(app, None, "20002", png) == [["text", "结果"], ["image", ""]]
+    assert await gl.message_parts(app, None, "20002", "纯文本") == [["text", "纯文本"]]
+    as_dicts = [{"type": "text", "data": {"text": "a"}}, {"type": "at", "data": {"qq": "10002"}}]
+    assert await gl.message_parts(app, None, "20002", as_dicts) == [["text", "a"], ["at", "布鲁"]]
+
+
+async def test_log_records_chatter_commands_and_replies_through_nonebot(nbapp) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    from nonebot.adapters.onebot.v11 import Adapter, Bot, Message
+
+    from chronodice.services.gamelog.export import plain
+
+    group = random.randint(10**8, 10**9)
+    async with nbapp.test_matcher() as ctx:
+        bot = ctx.create_bot(base=Bot, adapter=nonebot.get_adapter(Adapter), self_id="123456")
+        ev = group_msg(".log new 夜", group_id=group, card="艾拉")
+        ctx.receive_event(bot, ev)
+        ctx.should_call_send(
+            ev,
+            Message("开始记录日志「夜」：之后本群的发言都会记下（.log off 暂停，.log end 结束并导出）"),
+            result={"message_id": 901},
+        )
+        ctx.receive_event(bot, group_msg("今晚跑团", group_id=group, card="艾拉"))
+        ctx.receive_event(bot, group_msg(".ra 侦查", group_id=group, card="艾拉"))  # another bot's: recorded
+        ev = group_msg(".nn 艾拉酱", group_id=group, card="艾拉")
+        ctx.receive_event(bot, ev)
+        ctx.should_call_send(ev, Message("好的，以后叫你 艾拉酱"), result={"message_id": 902})
+        ctx.receive_event(bot, group_msg("改了昵称", group_id=group, card="艾拉"))
+    app = nonebot.get_plugin("chronodice_core").module.get_app()  # type: ignore[union-attr]
+    log = await app.store.find_log(str(group))
+    lines = await app.store.log_lines(log.id)
+    assert [(ln.is_bot, ln.nickname, plain(ln.parts)) for ln in lines] == [
+        (True, "骰娘", "开始记录日志「夜」：之后本群的发言都会记下（.log off 暂停，.log end 结束并导出）"),
+        (False, "艾拉", "今晚跑团"),
+        (False, "艾拉", ".ra 侦查"),
+        (False, "艾拉", ".nn 艾拉酱"),
+        (True, "骰娘", "好的，以后叫你 艾拉酱"),
+        (False, "艾拉酱", "改了昵称"),  # the .nn nickname from then on
+    ]
+    assert [ln.message_id for ln in lines if ln.is_bot] == ["sent:901", "sent:902"]
