@@ -13,7 +13,8 @@ Where things live:
   status, ``.ed``, ``.延后``;
 * :mod:`.gm_tools` — ``.init`` set/add/rm/swap/first/opt/meta/gm/surprise;
 * :mod:`.effects` — ``.init`` eff/mod/re/focus (effects and their durations);
-* :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``.
+* :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``;
+* :mod:`.actions` — ``.init 动作数``, ``.动作`` (004 actions), ``.mov`` (002 Mov), ``.濒死``.
 
 The import order below is the order the commands are registered (and listed in the help).
 """
@@ -27,6 +28,7 @@ from . import tracker  # .init .ed .延后
 from . import gm_tools  # .init set/add/rm/swap/first/opt/meta/gm/surprise
 from . import effects  # .init eff/mod/re/focus
 from . import resources  # .ap .wound .hp
+from . import actions  # .init 动作数, .动作, .mov, .濒死
 # isort: on
 
-__all__ = ["checks", "effects", "gm_tools", "joining", "resources", "tracker"]
+__all__ = ["actions", "checks", "effects", "gm_tools", "joining", "resources", "tracker"]

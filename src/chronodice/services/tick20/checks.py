@@ -11,7 +11,7 @@ from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20.modifiers import Modifier
 
 from ._glue import SYS_NAME
-from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
+from .kinds import ADV, CHECK_WHAT, DAMAGE, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
 
 rc = define(
     "rc",
@@ -20,7 +20,8 @@ rc = define(
         "技能取角色卡的属性（属性/2−5）、熟练度×2、LV−4；±N可带类型（通用/环境/内在/状态），同类加值、减值各只取最大\n"
         "优势/劣势只多掷一枚D20，同时具有则抵消；被动检定骰值为10，优势+5、劣势−5\n"
         "成功度=判定值−目标值，≥10 大成功；失败度≥10 大失败；N1/N20 只在主动技能检定中 ∓10\n"
-        "对抗N：以对方判定值N为目标（平手时发起者胜）"
+        "对抗N：以对方判定值N为目标（平手时发起者胜）\n"
+        "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4"
     ),
     system=SYS_NAME,
 )
@@ -32,7 +33,7 @@ rc = define(
         opt("target", TARGET),
         many("reason", REASON, required=False, label="理由"),
     ],
-    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED],
+    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED, DAMAGE],
     help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
 )
 async def cmd_rc(
@@ -45,6 +46,7 @@ async def cmd_rc(
     passive: bool,
     mods: list[Mod],
     opposed: int | None,
+    damage: int | None = None,
 ) -> list[Reply]:
     char = call.view.character if call.view is not None else None
     attrs = dict(char.attributes) if char is not None else {}
@@ -60,7 +62,12 @@ async def cmd_rc(
         )
         roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
         label = "+".join(what).upper()
-        return [Reply.say(R.two_die_text(call.name, label, roll2, goal))]
+        text = R.two_die_text(call.name, label, roll2, goal)
+        if damage is not None:
+            text += "\n" + damage_line(roll2, goal, damage)
+        return [Reply.say(text)]
+    if damage is not None:
+        raise call.usage_error("伤害N 用于004双骰攻击检定（如 .rc d8+d6 13 伤害5）")
     skill_mods: list[Modifier] = []
     skill = True
     if isinstance(what, int):
@@ -76,7 +83,7 @@ async def cmd_rc(
         label = name
     else:
         skill_name = C.canonical_skill(what)
-        skill_mods = C.skill_modifiers(attrs, skill_name)
+        skill_mods = C.skill_modifiers(attrs, what)  # a defence word keeps its own proficiency
         label = what if what == skill_name else f"{what}（{skill_name}）"
     all_mods = [*skill_mods, *typed]
     roll = C.roll_d20(call.app.rng, all_mods, advantage=adv, disadvantage=dis, passive=passive, skill=skill)
@@ -88,3 +95,11 @@ async def cmd_rc(
         res = C.opposed(roll.total, opposed)
         text += "\n对抗：" + ("发起者胜" if res.actor_wins else "对方胜") + f"（差{res.margin:+d}）"
     return [Reply.say(text)]
+
+
+def damage_line(roll: C.TwoDieRoll, target: int | None, base: int) -> str:
+    """004 attack damage: a hit deals ``HR + base``; a miss still deals its 最低伤害, the damage
+    with HR taken as 0, minus 4 (not below 0).  Without a target the hit damage is shown."""
+    if target is not None and roll.total < target:
+        return f"最低伤害：{base}−4={C.minimum_damage(base)}（HR视为0）"
+    return f"伤害：HR{roll.high_roll}+{base}={C.attack_damage(roll.high_roll, base)}"

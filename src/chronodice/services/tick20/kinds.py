@@ -216,7 +216,13 @@ OPPOSED = Flag(
     ),
     label="对抗N",
 )
-CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs")
+DAMAGE = Flag(
+    "damage",
+    Pattern(regex=r"伤害 ?([0-9]{1,3})(?![0-9])", label="伤害N", convert=lambda m: int(m.group(1))),
+    label="伤害N",
+)
+"""004 attack damage: a hit deals HR + N, a miss its 最低伤害 N − 4."""
+CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害")
 CHECK_WHAT = OneOf(
     TWO_DIE,
     PlainInt(label="修正", signed=True, min=-999, max=999),
@@ -419,26 +425,73 @@ WOUND_ITEM = OneOf(
         convert=lambda m: (m.group(1).lower(), int(m.group(2))),
     ),
     Choice(table={"直接": ("direct",), "direct": ("direct",), "治疗": ("heal",), "heal": ("heal",)}),
+    Pattern(
+        regex=r"临时(?:生命)?([0-9]{1,2})(?![0-9])",
+        label="临时N",
+        convert=lambda m: ("temp", int(m.group(1))),
+    ),
     Pattern(regex=r"[0-9]{1,3}(?![0-9])", label="级数", convert=lambda m: ("n", int(m.group()))),
     Pattern(regex=r"[^\s0-9+=-][^\s]{0,19}", label="类型", convert=lambda m: ("tag", m.group()[:6])),
     label="伤势",
 )
 
-HP_OPS = {"hg": "hg", "mg": "mg", "mp": "mp", "spmax": "spmax", "sp上限": "spmax", "sp": "sp"}
+HP_OPS = {
+    "hg": "hg",
+    "mg": "mg",
+    "mp": "mp",
+    "spmax": "spmax",
+    "sp上限": "spmax",
+    "sp": "sp",
+    "危机值": "crisis",
+    "危机": "crisis",
+    "杂兵": "minion",
+    "抗性": "resist",
+    "易伤": "vuln",
+    "强韧": "fort",
+    "自愈": "selfheal",
+}
 HP_OP = OneOf(
     Pattern(
-        regex=r"(?i)(sp上限|spmax|hg|mg|mp|sp)(?![a-z])",
-        label="hg/mg/mp/sp/sp上限",
+        regex=r"(?i)(sp上限|spmax|hg|mg|mp|sp|危机值|危机|杂兵|抗性|易伤|强韧|自愈)(?![a-z])",
+        label="hg/mg/mp/sp/sp上限/危机/杂兵/抗性/易伤/强韧/自愈",
         convert=lambda m: HP_OPS[m.group(1).lower()],
     ),
     Int(label="±n", signed=True, sign_required=True, min=-9999, max=9999),
     label="±n/hg/mg/mp/sp",
 )
 HP_WHO = combatant(extra=tuple(HP_OPS))
+DAMAGE_TYPE_RE = "冲击|切割|穿刺|毒素|失血|灼烧|冷冻|腐蚀"
 HP_VALUE = OneOf(
     Pattern(regex=r"=(-?[0-9]{1,3})(?![0-9])", label="=n", convert=lambda m: ("=", int(m.group(1)))),
+    Pattern(
+        regex=r"[0-9]{1,2}(?:/[0-9]{1,2})+(?![0-9/])",
+        label="容量/容量…",
+        convert=lambda m: ("caps", [int(x) for x in m.group().split("/")]),
+    ),
+    Pattern(
+        regex=rf"({DAMAGE_TYPE_RE}) ?([0-9]{{1,2}})(?![0-9])",
+        label="类型N",
+        convert=lambda m: ("type", m.group(1), int(m.group(2))),
+    ),
     num("数值", signed=True),
     label="数值",
+)
+
+CRIT = flag("crit", "重击", label="重击")
+EXECUTE = Flag(
+    "execute",
+    Pattern(
+        regex=r"(?i)斩杀(?: ?(?:(-?[0-9]{1,3})(?![0-9])|d([0-9]{1,2})\+d([0-9]{1,2})(?![0-9])))?",
+        label="斩杀[结果/d8+d10]",
+        convert=lambda m: (
+            ("n", int(m.group(1)))
+            if m.group(1)
+            else ("dice", int(m.group(2)), int(m.group(3)))
+            if m.group(2)
+            else ("none",)
+        ),
+    ),
+    label="斩杀[结果/d8+d10]",
 )
 
 __all__ = [
@@ -449,8 +502,11 @@ __all__ = [
     "CHECK_WHAT",
     "COMBATANT",
     "CONFIRM",
+    "CRIT",
+    "DAMAGE",
     "EFFECT_NAME",
     "EFF_FLAGS",
+    "EXECUTE",
     "HP_OP",
     "HP_VALUE",
     "HP_WHO",
