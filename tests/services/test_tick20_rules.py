@@ -341,3 +341,16 @@ async def test_002_mov_from_card_speed(app: App) -> None:
     assert "AP 3/3　Mov 6" in text  # 灵巧熟练度1 + (10+12)/4 = 6
     assert "Mov 4（速度6）" in await say(app, ".mov -2", **P1)
     assert "Mov不足：艾琳 剩4，移动需要5" in await say(app, ".mov -5", **P1)
+
+
+async def test_check_with_a_crippled_part_takes_minus_4(app: App) -> None:
+    await say(app, ".init begin", **GM)
+    await say(app, ".ri =15", **P1)
+    await say(app, ".ri =10 哥布林", **GM)
+    await say(app, ".wound 艾琳 臂部 轻伤x4", **GM)
+    text = await say(app, ".rc 0 被动 -部位 臂部", **P1)
+    assert "被动10-4=6" in text and "-4臂部残障状态" in text
+    assert "被动10-4=6" in await say(app, ".rc 0 被动 -部位 臂部 -3状态", **P1)  # same type: the worst
+    assert "被动10+0=10" in await say(app, ".rc 0 被动 -部位 腿部", **P1)
+    await say(app, ".wound 哥布林 腿部 hit1 dp1 切断", **GM)
+    assert "哥布林 的腿部已<欠损>，视为不存在" in await say(app, ".rc +2 -部位 哥布林/腿部", **GM)

@@ -193,6 +193,8 @@ def turn_line(st: Combat) -> str:
     else:
         ap = f"　动作 {c.actions_left}/{st.options.actions_per_turn}"
     hint = "　（可 .延后）" if c.controller else ""
+    if c.health.coma:
+        hint = "　<昏迷>" + hint
     return f"▶ {name} 的回合{ping}{ap}{hint}"
 
 

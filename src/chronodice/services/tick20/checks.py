@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from chronodice.core.args import Mod, arg, many, opt
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import NotFound
+from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
+from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.modifiers import Modifier
 
-from ._glue import SYS_NAME
-from .kinds import ADV, CHECK_WHAT, DAMAGE, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
+from ._glue import SYS_NAME, find_me, load
+from .kinds import ADV, CHECK_WHAT, DAMAGE, DIS, MODS, OPPOSED, PART_USED, PASSIVE, REASON, TARGET, modifiers
 
 rc = define(
     "rc",
@@ -21,6 +23,7 @@ rc = define(
         "优势/劣势只多掷一枚D20，同时具有则抵消；被动检定骰值为10，优势+5、劣势−5\n"
         "成功度=判定值−目标值，≥10 大成功；失败度≥10 大失败；N1/N20 只在主动技能检定中 ∓10\n"
         "对抗N：以对方判定值N为目标（平手时发起者胜）\n"
+        "-部位 臂部（或 -部位 哥布林/臂部）：用<残障>的部位检定 −4状态\n"
         "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4"
     ),
     system=SYS_NAME,
@@ -33,7 +36,7 @@ rc = define(
         opt("target", TARGET),
         many("reason", REASON, required=False, label="理由"),
     ],
-    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED, DAMAGE],
+    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED, DAMAGE, PART_USED],
     help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
 )
 async def cmd_rc(
@@ -47,10 +50,13 @@ async def cmd_rc(
     mods: list[Mod],
     opposed: int | None,
     damage: int | None = None,
+    part: tuple[str | None, str] | None = None,
 ) -> list[Reply]:
     char = call.view.character if call.view is not None else None
     attrs = dict(char.attributes) if char is not None else {}
     typed = modifiers(mods)
+    if part is not None:
+        typed += await part_penalty(call, *part)
     note = " ".join(reason)[:30]
     goal = opposed if opposed is not None else target
     if isinstance(what, tuple):
@@ -103,3 +109,23 @@ def damage_line(roll: C.TwoDieRoll, target: int | None, base: int) -> str:
     if target is not None and roll.total < target:
         return f"最低伤害：{base}−4={C.minimum_damage(base)}（HR视为0）"
     return f"伤害：HR{roll.high_roll}+{base}={C.attack_damage(roll.high_roll, base)}"
+
+
+async def part_penalty(call: Call, who: str | None, part: str) -> list[Modifier]:
+    """002 伤势恶化: a check made with a <残障> part takes −4 (a 状态 penalty); a <欠损> part does
+    not exist.  The part belongs to the named combatant of this group's combat, else to the
+    sender's own combatant, else (a GM without one) to the combatant whose turn it is."""
+    state = await load(call)
+    if state is None:
+        raise IllegalAction("-部位 需要本群进行中的战斗（部位状态记录在战斗里）")
+    if who is not None:
+        c = E.find(state, who)
+    else:
+        mine = [x for x in state.combatants if x.controller == call.ctx.user_id]
+        c = find_me(state, call.ctx) if mine or state.current is None else state.get(state.current)
+    status = H.part_status(H.find_part(c.health.model_copy(deep=True), part))
+    if status == "欠损":
+        raise IllegalAction(f"{c.name} 的{part}已<欠损>，视为不存在")
+    if status == "残障":
+        return [Modifier(-4, "状态", source=f"{part}残障")]
+    return []

@@ -216,6 +216,20 @@ OPPOSED = Flag(
     ),
     label="对抗N",
 )
+PART_USED = Flag(
+    "part",
+    Option(
+        keys=("-部位", "-part"),
+        kind=Pattern(
+            regex=r"(?:([^\s/]{1,20})/)?([^\s/]{1,8})",
+            label="[名称/]部位",
+            convert=lambda m: (m.group(1), m.group(2)),
+        ),
+        label="-部位 [名称/]部位",
+    ),
+    label="-部位 [名称/]部位",
+)
+"""The body part a check uses (002: a <残障> part gives −4 状态)."""
 DAMAGE = Flag(
     "damage",
     Pattern(regex=r"伤害 ?([0-9]{1,3})(?![0-9])", label="伤害N", convert=lambda m: int(m.group(1))),
@@ -513,6 +527,7 @@ __all__ = [
     "META_FLAGS",
     "MODS",
     "OPPOSED",
+    "PART_USED",
     "QQ_ID",
     "REASON",
     "RI_ENTRY",
