@@ -227,7 +227,7 @@ async def test_dying_check_target_disadvantage_exemption_and_waking(app: App) ->
     text = await say(app, ".wound 哥布林 躯干 治疗 3", **GM)
     assert "<昏迷>" not in text
     assert not (await state_of(app)).get("c1").health.coma
-    assert "无需濒死检定" in await say(app, ".濒死 哥布林", **GM)
+    assert "无需濒死检定" in await say(app, ".init 濒死 哥布林", **GM)
 
 
 # --------------------------------------------------------------------------- SP

@@ -147,3 +147,8 @@ async def cmd_dying(call: Call, who: str | None) -> list[Reply]:
     lines = [f"{R.name_of(state, c2.id)}：{R.health_text(state, c2, False) or '—'}"]
     lines += R.event_lines(state, events)
     return [Reply.say("\n".join(lines))]
+
+
+@init.sub("濒死", "dying", params=[opt("who", COMBATANT, label="名称")], help="同 .濒死：立即进行濒死检定")
+async def init_dying(call: Call, who: str | None) -> list[Reply]:
+    return await cmd_dying(call, who)
