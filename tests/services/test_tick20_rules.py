@@ -246,6 +246,17 @@ async def test_sp_death_at_minus_max_and_no_more_turns(app: App) -> None:
     assert "▶ 狼 的回合" in await say(app, ".init next", **GM)  # round 2: 坦克 has no turn
 
 
+async def test_sp_cost_below_the_lower_bound_fails(app: App) -> None:
+    await say(app, ".init begin", **GM)
+    await say(app, ".ri =15 坦克", **GM)
+    await say(app, ".hp 坦克 sp上限 4", **GM)
+    await say(app, ".hp 坦克 sp -6", **GM)
+    text = await say(app, ".hp 坦克 sp -3 消耗", **GM)  # −2 − 3 = −5 < −4: the action fails
+    assert text == "消耗后SP为-5，会低于下限−4：动作使用失败"
+    assert (await state_of(app)).get("c1").health.sp == -2
+    assert "坦克：死亡" in await say(app, ".hp 坦克 sp -3", **GM)  # a damage stops at −4: dead
+
+
 async def test_exhaustion_check_on_each_loss_while_exhausted(app: App) -> None:
     await say(app, ".init begin", **GM)
     await say(app, ".ri =15 坦克", **GM)

@@ -492,6 +492,8 @@ HP_VALUE = OneOf(
 )
 
 CRIT = flag("crit", "重击", label="重击")
+SP_COST = flag("cost", "消耗", label="消耗")
+"""``.hp 名 sp -2 消耗``: an action's SP cost (refused below −max) rather than a damage."""
 EXECUTE = Flag(
     "execute",
     Pattern(
@@ -531,6 +533,7 @@ __all__ = [
     "QQ_ID",
     "REASON",
     "RI_ENTRY",
+    "SP_COST",
     "TARGET",
     "TWO_DIE",
     "TYPED_MOD",

@@ -37,6 +37,7 @@ from .kinds import (
     HP_OP,
     HP_VALUE,
     HP_WHO,
+    SP_COST,
     WOUND_ITEM,
     num,
     option,
@@ -210,10 +211,10 @@ hp = define(
 
 @hp.sub(
     params=[arg("who", HP_WHO, label="名称"), arg("op", HP_OP), opt("value", HP_VALUE)],
-    flags=[option("attacker", ("-由", "-by"), COMBATANT, "-由 攻击者"), CRIT, EXECUTE],
+    flags=[option("attacker", ("-由", "-by"), COMBATANT, "-由 攻击者"), CRIT, EXECUTE, SP_COST],
     help=(
         "±n 伤害/治疗HG（-由 攻击者，重击，斩杀 结果/d8+d10）；hg/mg 条数或 6/6/5 容量；mp ±n；"
-        "危机 N；自愈（全体）；sp ±n/=n；sp上限 N；杂兵；抗性/易伤 类型N；强韧 ±n"
+        "危机 N；自愈（全体）；sp ±n/=n（消耗：低于下限则失败）；sp上限 N；杂兵；抗性/易伤 类型N；强韧 ±n"
     ),
 )
 async def cmd_hp(
@@ -224,6 +225,7 @@ async def cmd_hp(
     attacker: str | None,
     crit: bool = False,
     execute: tuple[Any, ...] | None = None,
+    cost: bool = False,
 ) -> list[Reply]:
     state = need(await load(call))
     if op == "selfheal" and who in ALL_WORDS:
@@ -235,7 +237,9 @@ async def cmd_hp(
     await require_control(call, state, c, "修改HP")
     if (crit or execute is not None) and not (isinstance(op, int) and op < 0):
         raise call.usage_error("重击/斩杀 写在伤害后：.hp 名称 -n 重击 / 斩杀11")
-    fn = _hp_fn(call, state, c, op, value, attacker, crit, execute)
+    if cost and op != "sp":
+        raise call.usage_error("消耗 用于SP：.hp 名称 sp -2 消耗")
+    fn = _hp_fn(call, state, c, op, value, attacker, crit, execute, cost)
     state, events = await apply(call, lambda st: fn(need(st)))
     c2 = state.get(c.id)
     lines = [f"{R.name_of(state, c2.id)}：{R.health_text(state, c2, controls(call.ctx, c2)) or '—'}"]
@@ -260,6 +264,7 @@ def _hp_fn(
     attacker: str | None,
     crit: bool,
     execute: tuple[Any, ...] | None,
+    cost: bool = False,
 ) -> Callable[[Combat], E.Outcome]:
     """The transition one ``.hp`` form asks for."""
     if isinstance(op, int):
@@ -310,6 +315,6 @@ def _hp_fn(
         sp = c.health.sp
         dice = check_dice(call, None, extra=1) if sp is not None and sp <= 0 else []
         if isinstance(value, tuple):
-            return lambda st: E.set_sp(st, c.id, value=n, dice=dice)
-        return lambda st: E.set_sp(st, c.id, delta=n, dice=dice)
+            return lambda st: E.set_sp(st, c.id, value=n, dice=dice, cost=cost)
+        return lambda st: E.set_sp(st, c.id, delta=n, dice=dice, cost=cost)
     return lambda st: E.set_sp(st, c.id, maximum=n)

@@ -6,7 +6,7 @@ from chronodice.core.errors import IllegalAction, InputSyntaxError
 
 from .. import damage as dmg
 from .. import health as hp
-from ..model import Variant
+from ..model import Gauge, Variant
 from .loop import Engine, transition
 
 
@@ -144,10 +144,18 @@ def dying_check(eng: Engine, cid: str) -> None:
 
 @transition
 def set_sp(
-    eng: Engine, cid: str, *, value: int | None = None, delta: int | None = None, maximum: int | None = None
+    eng: Engine,
+    cid: str,
+    *,
+    value: int | None = None,
+    delta: int | None = None,
+    maximum: int | None = None,
+    cost: bool = False,
 ) -> None:
     """SP (精力值): set, shift, or give a maximum (:func:`..damage.change_sp`: death at −max,
-    <疲惫>/<力竭>, the 力竭 check rolled with the transition's dice)."""
+    <疲惫>/<力竭>, the 力竭 check rolled with the transition's dice).  ``cost``: the loss is an
+    action's SP cost, which fails (nothing changes) when it would take SP below −max (002
+    "产生的消耗会使SP低于下限的效果会使用失败"); a damage instead stops at −max: dead."""
     _require_base(eng, "SP")
     c = eng.st.get(cid)
     h = c.health
@@ -165,6 +173,8 @@ def set_sp(
         raise IllegalAction(f"{c.name} 还没有SP上限（.hp {c.name} sp上限 N）")
     new = value if value is not None else (h.sp if h.sp is not None else h.sp_max) + (delta or 0)
     before = h.sp if h.sp is not None else h.sp_max
+    if cost and new < -h.sp_max:
+        raise IllegalAction(f"消耗后SP为{new}，会低于下限−{h.sp_max}：动作使用失败")
     dice = eng.take_dice() if new < before and before <= 0 else None
     rep = dmg.change_sp(h, new, dice)
     check = None
@@ -192,7 +202,7 @@ def set_gauges(
     (``6/6/5/5``, at most 3× apart); ``crisis`` is her 危机值 (base 3)."""
     c = eng.st.get(cid)
 
-    def make(spec: int | list[int]) -> list:
+    def make(spec: int | list[int]) -> list[Gauge]:
         return hp.gauges_of_caps(spec) if isinstance(spec, list) else hp.gauges_for_level(spec, c.lv)
 
     if hg is not None:
