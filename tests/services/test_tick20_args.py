@@ -20,6 +20,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": 0,
                 "target": 20,
                 "reason": [],
@@ -39,6 +40,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": 0,
                 "target": 20,
                 "reason": [],
@@ -58,6 +60,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": 0,
                 "target": None,
                 "reason": [],
@@ -77,6 +80,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "运动",
                 "target": None,
                 "reason": [],
@@ -96,6 +100,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "运动",
                 "target": -2,
                 "reason": [],
@@ -115,6 +120,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": 3,
                 "target": 15,
                 "reason": [],
@@ -134,6 +140,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": ("d8", "d6"),
                 "target": 13,
                 "reason": [],
@@ -153,6 +160,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": ("DEX", "INS"),
                 "target": 13,
                 "reason": [],
@@ -172,6 +180,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": ("dex", "ins"),
                 "target": None,
                 "reason": [],
@@ -191,6 +200,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "运动",
                 "target": 15,
                 "reason": [],
@@ -210,6 +220,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "运动",
                 "target": 15,
                 "reason": [],
@@ -229,6 +240,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "运动",
                 "target": 15,
                 "reason": ["攀爬"],
@@ -248,6 +260,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "洞悉",
                 "target": None,
                 "reason": [],
@@ -267,6 +280,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "先攻",
                 "target": None,
                 "reason": [],
@@ -286,6 +300,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": 3,
                 "target": 12,
                 "reason": [],
@@ -305,6 +320,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "力量",
                 "target": None,
                 "reason": [],
@@ -324,6 +340,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "STR",
                 "target": 12,
                 "reason": [],
@@ -343,6 +360,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": 3,
                 "target": 15,
                 "reason": [],
@@ -364,6 +382,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "运动",
                 "target": None,
                 "reason": ["xd"],
@@ -383,6 +402,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": ("d8", "d6"),
                 "target": 13,
                 "reason": [],
@@ -402,6 +422,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "运动",
                 "target": None,
                 "reason": [],
@@ -1359,6 +1380,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": ("d8", "d6"),
                 "target": 13,
                 "reason": [],
@@ -1378,6 +1400,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": "闪避",
                 "target": 20,
                 "reason": [],
@@ -1397,6 +1420,7 @@ ROWS: list[tuple[str, object]] = [
             "rc",
             "",
             {
+                "actor": None,
                 "what": 0,
                 "target": None,
                 "reason": [],
@@ -1423,6 +1447,66 @@ ROWS: list[tuple[str, object]] = [
                 "crit": False,
                 "execute": None,
                 "cost": True,
+            },
+        ),
+    ),
+    (
+        ".rc 哥布林:d8+d6 13",
+        (
+            "rc",
+            "",
+            {
+                "actor": "哥布林",
+                "what": ("d8", "d6"),
+                "target": 13,
+                "reason": [],
+                "adv": False,
+                "dis": False,
+                "passive": False,
+                "mods": [],
+                "opposed": None,
+                "damage": None,
+                "part": None,
+            },
+        ),
+    ),
+    (
+        ".rc 哥布林: d8+d6 13 伤害5",
+        (
+            "rc",
+            "",
+            {
+                "actor": "哥布林",
+                "what": ("d8", "d6"),
+                "target": 13,
+                "reason": [],
+                "adv": False,
+                "dis": False,
+                "passive": False,
+                "mods": [],
+                "opposed": None,
+                "damage": 5,
+                "part": None,
+            },
+        ),
+    ),
+    (
+        ".rc Goblin:+3 15",
+        (
+            "rc",
+            "",
+            {
+                "actor": "Goblin",
+                "what": 3,
+                "target": 15,
+                "reason": [],
+                "adv": False,
+                "dis": False,
+                "passive": False,
+                "mods": [],
+                "opposed": None,
+                "damage": None,
+                "part": None,
             },
         ),
     ),

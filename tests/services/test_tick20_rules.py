@@ -76,6 +76,15 @@ async def test_004_written_dice_check_without_a_card(app: App) -> None:
     assert "d8+d6=[5,5]+0=10（HR5）" in text and "双5" in text and "10/13 失败" in text
 
 
+async def test_check_for_a_named_npc_uses_no_card(app: App) -> None:
+    await say(app, ".st 敏捷18", **GM)  # the GM's own card must not leak into the NPC's check
+    app.rng = Dice([4, 6, 11])
+    text = await say(app, ".rc 哥布林:d8+d6 13 伤害3", **GM)
+    assert text.startswith("哥布林 的［D8+D6］检定：d8+d6=[4,6]+0=10（HR6）") and "最低伤害：3−4=0" in text
+    assert (await say(app, ".rc 哥布林:敏捷 10", **GM)).startswith("角色卡上没有敏捷")
+    assert (await say(app, ".rc 哥布林:+2 12", **GM)).startswith("哥布林 的D20检定：D20=11+2=13")
+
+
 async def test_004_attack_damage_and_minimum_damage(app: App) -> None:
     app.rng = Dice([7, 3, 2, 1])
     assert "伤害：HR7+5=12" in await say(app, ".rc d8+d6 8 伤害5", **GM)

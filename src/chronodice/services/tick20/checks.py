@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from chronodice.core.args import Mod, arg, many, opt
+from chronodice.core.args import Flag, Mod, Prefixed, arg, many, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
+from chronodice.core.text import safe_name
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
@@ -23,7 +24,7 @@ rc = define(
         "优势/劣势只多掷一枚D20，同时具有则抵消；被动检定骰值为10，优势+5、劣势−5\n"
         "成功度=判定值−目标值，≥10 大成功；失败度≥10 大失败；N1/N20 只在主动技能检定中 ∓10\n"
         "对抗N：以对方判定值N为目标（平手时发起者胜）\n"
-        "-部位 臂部（或 -部位 哥布林/臂部）：用<残障>的部位检定 −4状态\n"
+        "名称: 为NPC检定（不用角色卡，如 .rc 哥布林:d8+d6 13）；-部位 臂部（或 -部位 哥布林/臂部）：用<残障>的部位检定 −4状态\n"
         "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4"
     ),
     system=SYS_NAME,
@@ -36,11 +37,12 @@ rc = define(
         opt("target", TARGET),
         many("reason", REASON, required=False, label="理由"),
     ],
-    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED, DAMAGE, PART_USED],
+    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED, DAMAGE, PART_USED, Flag("actor", Prefixed(label="名称:"))],
     help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
 )
 async def cmd_rc(
     call: Call,
+    actor: str | None,
     what: str | int | tuple[str, str],
     target: int | None,
     reason: list[str],
@@ -53,10 +55,13 @@ async def cmd_rc(
     part: tuple[str | None, str] | None = None,
 ) -> list[Reply]:
     char = call.view.character if call.view is not None else None
+    if actor is not None and char is not None and char.name != actor:
+        char = None  # ``哥布林:`` — an NPC without a card: written dice and modifiers only
     attrs = dict(char.attributes) if char is not None else {}
+    who = safe_name(actor) if actor is not None else call.name
     typed = modifiers(mods)
     if part is not None:
-        typed += await part_penalty(call, *part)
+        typed += await part_penalty(call, part[0] or actor, part[1])
     note = " ".join(reason)[:30]
     goal = opposed if opposed is not None else target
     if isinstance(what, tuple):
@@ -68,7 +73,7 @@ async def cmd_rc(
         )
         roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
         label = "+".join(what).upper()
-        text = R.two_die_text(call.name, label, roll2, goal)
+        text = R.two_die_text(who, label, roll2, goal)
         if damage is not None:
             text += "\n" + damage_line(roll2, goal, damage)
         return [Reply.say(text)]
@@ -94,9 +99,7 @@ async def cmd_rc(
     all_mods = [*skill_mods, *typed]
     roll = C.roll_d20(call.app.rng, all_mods, advantage=adv, disadvantage=dis, passive=passive, skill=skill)
     judgement = C.judge(roll.total, goal) if goal is not None else None
-    text = R.d20_text(
-        call.name, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods)
-    )
+    text = R.d20_text(who, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods))
     if opposed is not None:
         res = C.opposed(roll.total, opposed)
         text += "\n对抗：" + ("发起者胜" if res.actor_wins else "对方胜") + f"（差{res.margin:+d}）"

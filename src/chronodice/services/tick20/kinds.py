@@ -237,10 +237,28 @@ DAMAGE = Flag(
 )
 """004 attack damage: a hit deals HR + N, a miss its 最低伤害 N − 4."""
 CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害")
+
+
+@dataclass(frozen=True)
+class NoColon(Kind):
+    """``kind``, except a reading with a colon (``哥布林:d8+d6`` names who rolls, it is no skill)."""
+
+    kind: Kind = field(default_factory=Name)
+    label: str = ""
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        for value, end in self.kind.candidates(text, pos, env):
+            if ":" not in str(value):
+                yield value, end
+
+    def usage(self) -> str:
+        return self.kind.usage()
+
+
 CHECK_WHAT = OneOf(
     TWO_DIE,
     PlainInt(label="修正", signed=True, min=-999, max=999),
-    NotWords(kind=Name(label="技能/属性"), words=CHECK_WORDS),
+    NoColon(kind=NotWords(kind=Name(label="技能/属性"), words=CHECK_WORDS), label="技能/属性"),
     label="技能/属性/修正",
 )
 REASON = NotWords(kind=Name(label="理由", max_len=30), words=CHECK_WORDS, label="理由")
