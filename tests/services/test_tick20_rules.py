@@ -117,7 +117,7 @@ async def test_sever_execute_burst_fault(app: App) -> None:
     assert "视为不存在" in await say(app, ".wound 狼 臂部 hit1 dp1", **GM)
     assert "处决只能选择安装要害器官的部位" in await say(app, ".wound 狼 腿部 hit1 dp1 处决", **GM)
     text = await say(app, ".wound 狼 躯干 hit2 dp1 爆发", **GM)
-    assert "爆发：波及腿部" in text  # next part in the linkage order 头部-臂部-躯干-腿部
+    assert text.count("爆发：波及腿部") == 1  # next part in the linkage order 头部-臂部-躯干-腿部
     h = (await state_of(app)).get("c1").health
     assert [w.level for w in h.parts[2].wounds] == [2] and [w.level for w in h.parts[3].wounds] == [2]
     text = await say(app, ".wound 狼 腿部 hit1 dp1 故障", **GM)

@@ -176,7 +176,7 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
             out.append(f"  {name_of(st, d['cid'], gm)} 延后（先攻{d['cur']}）")
         elif ev.kind == "effect_restored":
             out.append(f"  （延后：{d['effect']} 恢复）")
-        else:
+        elif ev.kind != "wound":  # a damage's notes are the .wound reply's (services/tick20/resources)
             out += health_lines(st, [ev], gm=gm)
     flush()
     return out
