@@ -150,3 +150,20 @@ def test_engine_actions_and_mov() -> None:
     assert base.get("c1").mov == 2
     with pytest.raises(IllegalAction, match="Mov不足"):
         E.spend_mov(base, "c1", cost=3)
+
+
+def test_erosion_at_round_start_is_a_new_wound_and_can_dissolve() -> None:
+    st = E.new_combat("gm", variant=Variant.BASE)
+    st, _ = E.add_combatant(st, "A", value=12)
+    st, _ = E.add_combatant(st, "B", value=8)
+    st, _ = E.start(st)
+    st, _ = E.wound(st, "c1", "躯干", level=3, count=3)
+    st, _ = E.wound(st, "c1", "躯干", level=2, count=1, tags=["侵蚀"])
+    st.get("c1").health.dying_exempt = True
+    st, _ = E.end_turn(st)  # A's turn ends, B acts
+    st, ev = E.end_turn(st)  # round 2: the 侵蚀 擦伤 worsens the 轻伤 to 重伤: 重伤×4 on a 要害 part
+    kinds = [e.kind for e in ev]
+    assert "erosion" in kinds and "dissolved" in kinds
+    c = st.get("c1")
+    assert c.health.dissolved and not c.health.dying_exempt
+    assert st.current == "c2"  # A takes no more turns

@@ -149,9 +149,14 @@ class Engine(EngineBase):
                 else:
                     self.fort_roll(c, "濒死", check.part, check.target)
             for part, wound in hp.tagged_wounds(c.health, "侵蚀"):
+                if dmg.part_gone(hp.find_part(c.health, part)):
+                    continue
                 tags = [t for t in wound.tags if t not in ("侵蚀", "僵化")]
                 hp.apply_wounds(c.health, part, 1, 1, tags)
+                c.health.dying_exempt = False  # a new wound
                 self.emit("erosion", cid=c.id, part=part)
+            if not c.health.dissolved and dmg.check_dissolution(c.health):
+                self.emit("dissolved", cid=c.id)
             stiff = len(hp.tagged_wounds(c.health, "僵化"))
             if stiff:
                 before = c.ap
