@@ -307,6 +307,12 @@ async def test_gauge_capacities_by_level_crisis_and_self_heal(app: App) -> None:
     st = await state_of(app)
     assert [g.cap for g in st.get("c2").health.hg] == [6, 6, 6, 5]
     assert "超过最低容量2的3倍" in await say(app, ".hp 哥布林 hg 7/2", **GM)
+    await say(app, ".hp 哥布林 -2", **GM)
+    await say(app, ".hp 哥布林 hg 7/6/6/5", **GM)  # a capacity change keeps each gauge's damage
+    assert [g.hp for g in (await state_of(app)).get("c2").health.hg] == [5, 6, 6, 5]
+    await say(app, ".hp 哥布林 hg 6/6/6/5", **GM)
+    assert [g.hp for g in (await state_of(app)).get("c2").health.hg] == [4, 6, 6, 5]
+    await say(app, ".hp 哥布林 +2", **GM)
     await say(app, ".hp 哥布林 危机 1", **GM)
     text = await say(app, ".hp 哥布林 -13", **GM)
     assert "危机" not in text  # 2 unbroken > 危机值 1

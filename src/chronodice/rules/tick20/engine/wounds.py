@@ -202,14 +202,22 @@ def set_gauges(
     (``6/6/5/5``, at most 3× apart); ``crisis`` is her 危机值 (base 3)."""
     c = eng.st.get(cid)
 
-    def make(spec: int | list[int]) -> list[Gauge]:
-        return hp.gauges_of_caps(spec) if isinstance(spec, list) else hp.gauges_for_level(spec, c.lv)
+    def make(spec: int | list[int], old: list[Gauge]) -> list[Gauge]:
+        """New gauges; with as many gauges as before, each keeps its damage (004: "容量与HP之间的
+        差值将保持不变"), so a capacity change mid-fight does not heal anyone."""
+        new = hp.gauges_of_caps(spec) if isinstance(spec, list) else hp.gauges_for_level(spec, c.lv)
+        if len(old) == len(new):
+            for g, before in zip(new, old, strict=True):
+                g.hp = max(0, g.cap - (before.cap - before.hp))
+        return new
 
     if hg is not None:
-        c.health.hg = make(hg)
+        c.health.hg = make(hg, c.health.hg)
     if mg is not None:
-        c.health.mg = make(mg)
-        c.health.mp_debt = 0
+        count = len(c.health.mg)
+        c.health.mg = make(mg, c.health.mg)
+        if len(c.health.mg) != count:
+            c.health.mp_debt = 0  # new full gauges: no overdraw
     if crisis is not None:
         if not 0 <= crisis <= 40:
             raise InputSyntaxError("危机值应在0~40之间")
