@@ -151,18 +151,27 @@ def apply_wounds(
 
 
 def heal_wounds(health: Health, part_name: str, levels: int, count: int = 1) -> int:
-    """Lower the ``count`` worst wounds of a part by ``levels``; wounds at 0 go.  Returns how many."""
+    """Lower the ``count`` worst wounds of a part by ``levels``; wounds at 0 go.  Returns how many.
+
+    The part's own wounds are healed first, then those its 临时生命 holds (002: "临时生命承受的
+    伤势可以被正常治疗"; the order is the bot's reading: the wounds that count come first).
+
+    >>> h = Health(parts=[BodyPart(name="臂部", wounds=[Wound(level=1)], temp=1, temp_wounds=[Wound(level=2)])])
+    >>> heal_wounds(h, "臂部", 1, 2), h.parts[0].wounds, [w.level for w in h.parts[0].temp_wounds]
+    (2, [], [1])
+    """
     part = find_part(health, part_name)
     healed = 0
     for _ in range(count):
-        if not part.wounds:
+        pool = part.wounds or part.temp_wounds
+        if not pool:
             break
-        worst_i = max(range(len(part.wounds)), key=lambda i: (part.wounds[i].level, -i))
-        w = part.wounds[worst_i]
+        worst_i = max(range(len(pool)), key=lambda i: (pool[i].level, -i))
+        w = pool[worst_i]
         if w.level - levels <= 0:
-            part.wounds.pop(worst_i)
+            pool.pop(worst_i)
         else:
-            part.wounds[worst_i] = Wound(level=w.level - levels, tags=w.tags)
+            pool[worst_i] = Wound(level=w.level - levels, tags=w.tags)
         healed += 1
     return healed
 
