@@ -14,7 +14,8 @@ from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.modifiers import Modifier
 
 from ._glue import SYS_NAME, find_me, load
-from .kinds import ADV, CHECK_WHAT, DAMAGE, DIS, MODS, OPPOSED, PART_USED, PASSIVE, REASON, TARGET, modifiers
+from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
+from .kinds_rules import DAMAGE, PART_USED
 
 rc = define(
     "rc",

@@ -216,26 +216,6 @@ OPPOSED = Flag(
     ),
     label="对抗N",
 )
-PART_USED = Flag(
-    "part",
-    Option(
-        keys=("-部位", "-part"),
-        kind=Pattern(
-            regex=r"(?:([^\s/]{1,20})/)?([^\s/]{1,8})",
-            label="[名称/]部位",
-            convert=lambda m: (m.group(1), m.group(2)),
-        ),
-        label="-部位 [名称/]部位",
-    ),
-    label="-部位 [名称/]部位",
-)
-"""The body part a check uses (002: a <残障> part gives −4 状态)."""
-DAMAGE = Flag(
-    "damage",
-    Pattern(regex=r"伤害 ?([0-9]{1,3})(?![0-9])", label="伤害N", convert=lambda m: int(m.group(1))),
-    label="伤害N",
-)
-"""004 attack damage: a hit deals HR + N, a miss its 最低伤害 N − 4."""
 CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害")
 
 
@@ -509,25 +489,6 @@ HP_VALUE = OneOf(
     label="数值",
 )
 
-CRIT = flag("crit", "重击", label="重击")
-SP_COST = flag("cost", "消耗", label="消耗")
-"""``.hp 名 sp -2 消耗``: an action's SP cost (refused below −max) rather than a damage."""
-EXECUTE = Flag(
-    "execute",
-    Pattern(
-        regex=r"(?i)斩杀(?: ?(?:(-?[0-9]{1,3})(?![0-9])|d([0-9]{1,2})\+d([0-9]{1,2})(?![0-9])))?",
-        label="斩杀[结果/d8+d10]",
-        convert=lambda m: (
-            ("n", int(m.group(1)))
-            if m.group(1)
-            else ("dice", int(m.group(2)), int(m.group(3)))
-            if m.group(2)
-            else ("none",)
-        ),
-    ),
-    label="斩杀[结果/d8+d10]",
-)
-
 __all__ = [
     "AP_KIND",
     "AP_LABEL",
@@ -536,22 +497,17 @@ __all__ = [
     "CHECK_WHAT",
     "COMBATANT",
     "CONFIRM",
-    "CRIT",
-    "DAMAGE",
     "EFFECT_NAME",
     "EFF_FLAGS",
-    "EXECUTE",
     "HP_OP",
     "HP_VALUE",
     "HP_WHO",
     "META_FLAGS",
     "MODS",
     "OPPOSED",
-    "PART_USED",
     "QQ_ID",
     "REASON",
     "RI_ENTRY",
-    "SP_COST",
     "TARGET",
     "TWO_DIE",
     "TYPED_MOD",

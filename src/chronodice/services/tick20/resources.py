@@ -32,16 +32,14 @@ from .kinds import (
     AP_OP,
     AP_WHO,
     COMBATANT,
-    CRIT,
-    EXECUTE,
     HP_OP,
     HP_VALUE,
     HP_WHO,
-    SP_COST,
     WOUND_ITEM,
     num,
     option,
 )
+from .kinds_rules import CRIT, EXECUTE, SP_COST
 
 # --------------------------------------------------------------------------- AP
 ap = define(
