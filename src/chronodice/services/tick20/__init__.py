@@ -6,7 +6,8 @@ Where things live:
   for the one permission policy (:mod:`chronodice.core.permissions`), controller checks, target
   lookup, whispers to GMs;
 * :mod:`.kinds` — argument kinds: typed ``±N`` modifiers, ``=表达式``, two-die checks, combatant
-  names and lists, ``-键 值`` options, durations, one ``.ri`` entry;
+  names and lists, ``-键 值`` options, durations, one ``.ri`` entry; :mod:`.kinds_rules` — ``-部位``,
+  ``伤害N``, ``重击``, ``斩杀``, ``消耗``;
 * :mod:`.checks` — ``.rc``;
 * :mod:`.joining` — ``.ri`` (initiative rolls, joining);
 * :mod:`.tracker` — ``.init`` declaration and flow: list/begin/start/next/skip/delay/undo/log/end/
