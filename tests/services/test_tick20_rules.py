@@ -61,6 +61,14 @@ async def test_ri_typed_modifier_reaches_the_roll(app: App) -> None:
     assert st.get("c1").init_mod == 2 and st.get("c1").main == 12
 
 
+async def test_ri_typed_modifier_against_the_004_environment_bonus(app: App) -> None:
+    """004's initiative check already has +6 环境: a +2 环境 does not stack with it, a +2 通用 does."""
+    await say(app, ".init begin 速度", **GM)
+    app.rng = Dice([3, 4, 3, 4])
+    assert "d6+d6=[3,4]+6=13" in await say(app, ".ri +2环境 哥布林", **GM)
+    assert "d6+d6=[3,4]+8=15" in await say(app, ".ri +2 狼", **GM)
+
+
 async def test_defence_check_uses_the_defence_proficiency(app: App) -> None:
     await say(app, ".st 敏捷12 力量10 闪避2 LV4", **P1)
     text = await say(app, ".rc 闪避 20 被动", **P1)
