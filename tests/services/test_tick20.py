@@ -235,7 +235,7 @@ async def test_wounds_and_dying_check_reminder(app: App) -> None:
     await say(app, ".ed", **P1)
     await say(app, ".ed", **P2)
     text = await say(app, ".init next", **GM)
-    assert "哥布林 濒死检定：强韧防御 目标20（躯干）" in text
+    assert re.search(r"哥布林 濒死检定（躯干）：强韧防御 D20=[\d/]+→-?\d+/20 ", text)  # rolled by the bot
     text = await say(app, ".wound 哥布林 躯干 hit5 dp2 dr0", **GM)
     assert "<解体>" in text
 

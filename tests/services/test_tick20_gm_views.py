@@ -191,7 +191,7 @@ async def test_hidden_npc_numbers_never_reach_the_group(app: App) -> None:
     ]
     for text, who in script:
         await send(text, who)
-    secrets = ["刺客", "65", "56/65", "59/65", "重伤", "隐身", "先攻+1", "=15", " 16 ", " 9 "]
+    secrets = ["刺客", "68", "59/68", "62/68", "重伤", "隐身", "先攻+1", "=15", " 16 ", " 9 "]
     for line in group:
         for secret in secrets:
             assert secret not in line, (secret, line)
@@ -199,7 +199,8 @@ async def test_hidden_npc_numbers_never_reach_the_group(app: App) -> None:
     # a player asking after the hidden NPC gets the answer a name not in the combat gets
     assert await say(app, ".init status 刺客", **P1) == "本群没有进行中的战斗（.init begin 开始）"
     joined = "\n".join(gm_private)
-    assert "刺客：HP56/65（-9）" in joined and "HP59/65（+3）" in joined
+    # 13 gauges at LV 3: three of 6 and ten of 5 (gauge capacities by LV) = 68
+    assert "HP59/68（-9）" in joined and "HP62/68（+3）" in joined
     assert "刺客 躯干 新增重伤×2" in joined
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from chronodice.render.tick20_health import conditions
+from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
 from chronodice.rules.tick20.durations import format_duration
 from chronodice.rules.tick20.engine import forecast
@@ -47,8 +49,7 @@ def health_text(st: Combat, c: Combatant, gm: bool) -> str:
         elif p.wounds and (gm or c.controller is not None or st.options.hp_display == "show"):
             counts = [LEVEL_NAMES[w.level] for w in p.wounds]
             parts.append(f"{p.name}:{'/'.join(counts)}")
-    if h.sp is not None and (gm or c.controller is not None):
-        parts.append(f"SP{h.sp}/{h.sp_max}")
+    parts += conditions(c, gm or c.controller is not None or st.options.hp_display == "show")
     if h.hg:
         cur, cap = gauge_total(h.hg, h.mp_debt)
         show = gm or c.controller is not None or st.options.hp_display == "show"
@@ -236,6 +237,8 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
             out.append(f"  {name_of(st, d['cid'], gm)} 延后（先攻{d['cur']}）")
         elif ev.kind == "effect_restored":
             out.append(f"  （延后：{d['effect']} 恢复）")
+        elif ev.kind != "wound":  # a damage's notes are the .wound reply's (services/tick20/resources)
+            out += health_lines(st, [ev], gm=gm)
     flush()
     return out
 
@@ -263,8 +266,15 @@ def turn_line(st: Combat) -> str:
         return ""
     name = name_of(st, c.id)
     ping = f" @{c.name}" if c.controller and not c.hidden else ""
-    ap = f"　AP {c.ap}/{c.ap_max}" if st.variant is Variant.BASE and not c.hidden else ""
+    if c.hidden:
+        ap = ""
+    elif st.variant is Variant.BASE:
+        ap = f"　AP {c.ap}/{c.ap_max}" + (f"　Mov {c.mov}" if c.speed else "")
+    else:
+        ap = f"　动作 {c.actions_left}/{st.options.actions_per_turn}"
     hint = "　（可 .延后）" if c.controller else ""
+    if c.health.coma:
+        hint = "　<昏迷>" + hint
     return f"▶ {name} 的回合{ping}{ap}{hint}"
 
 

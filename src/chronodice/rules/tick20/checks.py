@@ -84,6 +84,11 @@ SKILL_ALIASES: dict[str, str] = {
 }
 """Defence, attack and initiative checks use a default skill (002 攻击检定/防御检定/先攻检定)."""
 
+DEFENCES: tuple[str, ...] = ("强韧", "闪避", "识破", "意志")
+"""The four defence types (002 防御检定)."""
+
+DEFENCE_WORDS: dict[str, str] = {f"{d}防御": d for d in DEFENCES}
+
 TIER_PENALTY: dict[str, int] = {"劣等": -4, "次等": -2, "标准": 0, "高等": 0}
 
 
@@ -148,6 +153,15 @@ def attribute_value(attrs: Mapping[str, int], name: str) -> int | None:
     return _lookup(attrs, name, *ATTRIBUTES.get(name, ()))
 
 
+def card_proficiency(attrs: Mapping[str, int], name: str) -> int:
+    """Proficiency ``name`` on a card: ``闪避``, ``闪避熟练`` or ``闪避熟练度`` (0 when absent).
+
+    >>> card_proficiency({"闪避熟练": 2}, "闪避"), card_proficiency({}, "灵巧")
+    (2, 0)
+    """
+    return _lookup(attrs, name, f"{name}熟练", f"{name}熟练度") or 0
+
+
 def skill_modifiers(
     attrs: Mapping[str, int],
     skill: str,
@@ -163,12 +177,23 @@ def skill_modifiers(
     nothing, and a card without LV gets no ``LV−4`` term.  ``attribute`` forces the
     related attribute; by default the best one is used.
 
+    A defence check (``闪避``, ``强韧防御`` …) uses the proficiency of the *defence type*, not
+    that of its skill (002 防御检定: "将使用角色对防御类型的熟练度，而非技能原本的熟练度"):
+    a card without that proficiency gets no PB even if it has one in the skill.  The issue's
+    numbers — 敏捷12 力量10 闪避2 LV4, passive 闪避: 10 + 1 + 4 + 0 = 15:
+
+    >>> stack(skill_modifiers({"敏捷": 12, "力量": 10, "闪避": 2, "LV": 4}, "闪避"))
+    5
+    >>> stack(skill_modifiers({"敏捷": 12, "灵巧": 2, "LV": 4}, "闪避"))
+    1
+
     >>> mods = skill_modifiers({"力量": 14, "体质": 5, "LV": 3, "运动": 1}, "运动")
     >>> [(m.value, m.type, m.source) for m in mods]
     [(2, '通用', '力量'), (-2, '通用', '体质'), (2, '通用', '熟练'), (-1, '内在', 'LV')]
     >>> stack(mods)
     1
     """
+    word = DEFENCE_WORDS.get(skill.strip(), skill.strip())
     skill = canonical_skill(skill)
     related = SKILLS[skill]
     values = {a: attribute_value(attrs, a) for a in related}
@@ -192,7 +217,7 @@ def skill_modifiers(
         tier = attribute_tier(chosen_value)
         mods.append(Modifier(TIER_PENALTY[tier], source=f"{chosen}{tier}"))
     if proficiency is None:
-        proficiency = _lookup(attrs, skill, f"{skill}熟练", f"{skill}熟练度") or 0
+        proficiency = card_proficiency(attrs, word if word in DEFENCES else skill)
     if proficiency_bonus(proficiency):
         mods.append(Modifier(proficiency_bonus(proficiency), source="熟练"))
     if lv is None:
@@ -446,6 +471,7 @@ __all__ = [
     "attribute_tier",
     "attribute_value",
     "canonical_skill",
+    "card_proficiency",
     "d20_from_dice",
     "judge",
     "minimum_damage",

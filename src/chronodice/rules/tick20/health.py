@@ -12,9 +12,9 @@ new wound keeps the special tags (侵蚀/僵化…) of the wound it replaces; �
 start lands on the same part.
 
 SPD (004 「生命值和精神值」): HP split into Hit Gauges of capacity 5 (as many as the MIG die
-size); damage fills from the left, healing from the right; 危机 when at most ``crisis`` (3)
+size, one capacity more per LV); damage fills from the left, healing from the right; 危机 when at most ``crisis`` (3)
 gauges are unbroken.  Breaking an enemy gauge gives the attacker's side one 优势点, at most one
-per attacker per turn (handled in :mod:`.engine`).  MP gauges work the same; the last MP may go
+per attacker per turn (handled in :mod:`.engine`).  MP gauges work the same (spent from the left, restored from the right); the last MP may go
 negative (overdraw), each negative point lowering every HG's capacity and HP by 1; overdraw is
 refused when a gauge would be left with no capacity.
 
@@ -79,6 +79,8 @@ def part_status(part: BodyPart) -> str | None:
     >>> part_status(BodyPart(name="躯干", wounds=[Wound(level=2)] * 4))
     '残障'
     """
+    if part.severed:
+        return "欠损"
     if len(part.wounds) < WOUND_CAP:
         return None
     return PART_STATUS[min(w.level for w in part.wounds)]
@@ -149,18 +151,27 @@ def apply_wounds(
 
 
 def heal_wounds(health: Health, part_name: str, levels: int, count: int = 1) -> int:
-    """Lower the ``count`` worst wounds of a part by ``levels``; wounds at 0 go.  Returns how many."""
+    """Lower the ``count`` worst wounds of a part by ``levels``; wounds at 0 go.  Returns how many.
+
+    The part's own wounds are healed first, then those its 临时生命 holds (002: "临时生命承受的
+    伤势可以被正常治疗"; the order is the bot's reading: the wounds that count come first).
+
+    >>> h = Health(parts=[BodyPart(name="臂部", wounds=[Wound(level=1)], temp=1, temp_wounds=[Wound(level=2)])])
+    >>> heal_wounds(h, "臂部", 1, 2), h.parts[0].wounds, [w.level for w in h.parts[0].temp_wounds]
+    (2, [], [1])
+    """
     part = find_part(health, part_name)
     healed = 0
     for _ in range(count):
-        if not part.wounds:
+        pool = part.wounds or part.temp_wounds
+        if not pool:
             break
-        worst_i = max(range(len(part.wounds)), key=lambda i: (part.wounds[i].level, -i))
-        w = part.wounds[worst_i]
+        worst_i = max(range(len(pool)), key=lambda i: (pool[i].level, -i))
+        w = pool[worst_i]
         if w.level - levels <= 0:
-            part.wounds.pop(worst_i)
+            pool.pop(worst_i)
         else:
-            part.wounds[worst_i] = Wound(level=w.level - levels, tags=w.tags)
+            pool[worst_i] = Wound(level=w.level - levels, tags=w.tags)
         healed += 1
     return healed
 
@@ -266,9 +277,15 @@ def heal_gauges(gauges: list[Gauge], amount: int) -> int:
 
 
 def spend_mp(health: Health, amount: int) -> int:
-    """Spend MP from the Mind Gauges (right to left); the last gauge may overdraw.
+    """Spend MP from the Mind Gauges like damage to Hit Gauges: from the left (004 "MG …遵循与HG
+    相同的规则").  The last gauge may overdraw.
 
     Returns the new overdraw (negative MP).  Refused when a Hit Gauge would lose all capacity.
+    The issue's numbers: 4 gauges, spend 3 → ``[2, 5, 5, 5]``.
+
+    >>> h = Health(mg=make_gauges(4)); spend_mp(h, 3); [g.hp for g in h.mg]
+    0
+    [2, 5, 5, 5]
     """
     if amount < 0:
         raise InputSyntaxError("消耗不能为负")
@@ -279,12 +296,126 @@ def spend_mp(health: Health, amount: int) -> int:
     if overdraw and health.hg and min(g.cap for g in health.hg) - (health.mp_debt + overdraw) < 1:
         raise IllegalAction("HG容量不足，无法透支MP")
     left = amount
-    for g in reversed(health.mg):
+    for g in health.mg:
         take = min(max(g.hp, 0), left)
         g.hp -= take
         left -= take
     health.mp_debt += overdraw
     return health.mp_debt
+
+
+def restore_mp(health: Health, amount: int) -> int:
+    """Restore MP: an overdraw is paid back first, then the Mind Gauges fill from the right
+    (like healing).  Returns the MP restored.
+
+    >>> h = Health(mg=make_gauges(4)); _ = spend_mp(h, 7); restore_mp(h, 2), [g.hp for g in h.mg]
+    (2, [0, 5, 5, 5])
+    """
+    if amount < 0:
+        raise InputSyntaxError("恢复量不能为负")
+    if not health.mg:
+        raise IllegalAction("没有精神量谱（用 .hp 名称 mg 尺寸 设置）")
+    repaid = min(health.mp_debt, amount)
+    health.mp_debt -= repaid
+    return repaid + heal_gauges(health.mg, amount - repaid)
+
+
+def mp_total(health: Health) -> tuple[int, int]:
+    """(current, maximum) MP; an overdraw shows as negative MP.
+
+    >>> h = Health(mg=make_gauges(2)); _ = spend_mp(h, 12); mp_total(h)
+    (-2, 10)
+    """
+    return sum(g.hp for g in health.mg) - health.mp_debt, sum(g.cap for g in health.mg)
+
+
+def gauges_for_level(count: int, lv: int) -> list[Gauge]:
+    """``count`` gauges of 5, plus one capacity per LV (004: each level, one gauge +1; the bot
+    spreads them from the left, one per gauge in turn — the player's choice, taken evenly).
+
+    >>> [g.cap for g in gauges_for_level(4, 6)]
+    [7, 7, 6, 6]
+    """
+    if not 0 <= lv <= 99:
+        raise InputSyntaxError("LV应在0~99之间")
+    gauges = make_gauges(count)
+    for i in range(lv):
+        gauges[i % count].cap += 1
+        gauges[i % count].hp += 1
+    return gauges
+
+
+def gauges_of_caps(caps: list[int]) -> list[Gauge]:
+    """Gauges of the given capacities (full); the largest may not exceed 3× the smallest (004).
+
+    >>> [g.cap for g in gauges_of_caps([6, 5, 5])]
+    [6, 5, 5]
+    """
+    if not 1 <= len(caps) <= 40 or any(not 1 <= c <= 99 for c in caps):
+        raise InputSyntaxError("量谱1~40条，每条容量1~99")
+    if max(caps) > 3 * min(caps):
+        raise IllegalAction(f"最高容量{max(caps)}超过最低容量{min(caps)}的3倍")
+    return [Gauge(cap=c, hp=c) for c in caps]
+
+
+def self_heal(gauges: list[Gauge], amount: int, total: int) -> int:
+    """自愈: heal ``amount`` from the right, never into a broken gauge, and only when the total
+    is at least 1.  Returns the amount restored.
+
+    >>> g = make_gauges(3); _ = damage_gauges(g, 7); self_heal(g, 4, 8), [x.hp for x in g]
+    (2, [0, 5, 5])
+    """
+    if total < 1:
+        return 0
+    restored = 0
+    for g in reversed(gauges):
+        if amount <= 0:
+            break
+        if g.hp <= 0:
+            continue
+        add = min(g.cap - g.hp, amount)
+        g.hp += add
+        amount -= add
+        restored += add
+    return restored
+
+
+def damage_gauges_capped(gauges: list[Gauge], amount: int, max_broken: int | None) -> tuple[int, int]:
+    """Damage from the left that stops once ``max_broken`` gauges broke (重击 on a non-minion:
+    at most 2, no damage to the 3rd).  Returns (damage dealt, gauges broken).
+
+    >>> g = make_gauges(4); damage_gauges_capped(g, 14, 2), [x.hp for x in g]
+    ((10, 2), [0, 0, 5, 5])
+    """
+    dealt = broken = 0
+    for g in gauges:
+        if amount <= 0 or (max_broken is not None and broken >= max_broken):
+            break
+        if g.hp <= 0:
+            continue
+        take = min(g.hp, amount)
+        g.hp -= take
+        amount -= take
+        dealt += take
+        if g.hp == 0:
+            broken += 1
+    return dealt, broken
+
+
+def break_leftmost(gauges: list[Gauge], every: bool = False) -> int:
+    """斩杀: break the leftmost unbroken gauge (a minion: all).  Returns how many broke.
+
+    >>> g = make_gauges(3); break_leftmost(g), [x.hp for x in g]
+    (1, [0, 5, 5])
+    """
+    n = 0
+    for g in gauges:
+        if g.hp > 0:
+            g.hp = 0
+            n += 1
+            if not every:
+                break
+    return n
 
 
 __all__ = [
@@ -294,17 +425,24 @@ __all__ = [
     "DyingCheck",
     "WoundReport",
     "apply_wounds",
+    "break_leftmost",
     "broken_count",
     "damage_gauges",
+    "damage_gauges_capped",
     "default_parts",
     "dying_checks",
     "find_part",
     "gauge_total",
+    "gauges_for_level",
+    "gauges_of_caps",
     "heal_gauges",
     "heal_wounds",
     "in_crisis",
     "make_gauges",
+    "mp_total",
     "part_status",
+    "restore_mp",
+    "self_heal",
     "spend_mp",
     "wound_count",
 ]

@@ -112,6 +112,11 @@ class BodyPart(BaseModel):
     name: str
     vital: bool = False
     wounds: list[Wound] = Field(default_factory=list)
+    severed: bool = False
+    """<欠损> by a 切断 damage, whatever its wounds."""
+    temp: int = 0
+    """临时生命: how many wounds it can take in the part's place."""
+    temp_wounds: list[Wound] = Field(default_factory=list)
 
 
 class Gauge(BaseModel):
@@ -129,6 +134,22 @@ class Health(BaseModel):
     mg: list[Gauge] = Field(default_factory=list)
     crisis: int = 3
     mp_debt: int = 0
+    dissolved: bool = False
+    """<解体>: takes no more turns."""
+    dead: bool = False
+    """SP at −max: dead, takes no more turns."""
+    minion: bool = False
+    """`杂兵`: the damage tags' minion forms apply."""
+    resist: dict[str, int] = Field(default_factory=dict)
+    vuln: dict[str, int] = Field(default_factory=dict)
+    fort: int = 0
+    """Modifier of her 强韧防御 (the bot's 濒死检定 and 力竭 check)."""
+    dying_exempt: bool = False
+    """A 濒死检定 大成功: no more checks until the scene ends or a new wound."""
+    coma: list[str] = Field(default_factory=list)
+    """Why she is <昏迷> (濒死, 力竭); empty = awake."""
+    faults: list[str] = Field(default_factory=list)
+    """杂兵 hit by 故障: the whole character is <故障>."""
 
 
 class PreTurn(BaseModel):

@@ -6,14 +6,16 @@ Where things live:
   for the one permission policy (:mod:`chronodice.core.permissions`), controller checks, target
   lookup, whispers to GMs;
 * :mod:`.kinds` — argument kinds: typed ``±N`` modifiers, ``=表达式``, two-die checks, combatant
-  names and lists, ``-键 值`` options, durations, one ``.ri`` entry;
+  names and lists, ``-键 值`` options, durations, one ``.ri`` entry; :mod:`.kinds_rules` — ``-部位``,
+  ``伤害N``, ``重击``, ``斩杀``, ``消耗``;
 * :mod:`.checks` — ``.rc``;
 * :mod:`.joining` — ``.ri`` (initiative rolls, joining);
 * :mod:`.tracker` — ``.init`` declaration and flow: list/begin/start/next/skip/delay/undo/log/end/
   status, ``.ed``, ``.延后``;
 * :mod:`.gm_tools` — ``.init`` set/add/rm/swap/first/opt/meta/gm/surprise;
 * :mod:`.effects` — ``.init`` eff/mod/re/focus (effects and their durations);
-* :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``.
+* :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``;
+* :mod:`.actions` — ``.init 动作数``, ``.动作`` (004 actions), ``.mov`` (002 Mov), ``.濒死``.
 
 The import order below is the order the commands are registered (and listed in the help).
 """
@@ -27,6 +29,7 @@ from . import tracker  # .init .ed .延后
 from . import gm_tools  # .init set/add/rm/swap/first/opt/meta/gm/surprise
 from . import effects  # .init eff/mod/re/focus
 from . import resources  # .ap .wound .hp
+from . import actions  # .init 动作数, .动作, .mov, .濒死
 # isort: on
 
-__all__ = ["checks", "effects", "gm_tools", "joining", "resources", "tracker"]
+__all__ = ["actions", "checks", "effects", "gm_tools", "joining", "resources", "tracker"]

@@ -18,6 +18,7 @@ from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
 from chronodice.core.permissions import Perm, is_gm, require
 from chronodice.core.reply import Reply
 from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20 import health as hp
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
 
 SYSTEM = "tick20"
@@ -130,3 +131,15 @@ async def gm_op(call: Call, what: str, fn: Callable[[Combat], E.Outcome]) -> tup
     state = need(await load(call))
     await must_be_gm(call, state, what)
     return await apply(call, lambda st: fn(need(st)))
+
+
+# --------------------------------------------------------------------------- the bot's own checks
+def check_dice(call: Call, state: Combat | None, *, extra: int = 0) -> list[int]:
+    """d20 faces for the checks the engine may make itself in this command (濒死检定 at a round
+    start, the 力竭 check), rolled before the transaction so a retry never rolls again.  Two per
+    possible check (disadvantage); none when no check can come, so other commands' rolls are
+    untouched."""
+    checks = extra
+    if state is not None:
+        checks += sum(len(hp.dying_checks(c.health, False)) for c in state.combatants)
+    return [call.app.rng.randint(1, 20) for _ in range(2 * min(checks, 60))]

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from chronodice.core.args import Mod, arg, many, opt
+from chronodice.core.args import Flag, Mod, Prefixed, arg, many, opt
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import NotFound
+from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import CheckNote, Reply
+from chronodice.core.text import safe_name
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
+from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.modifiers import Modifier
 
-from ._glue import SYS_NAME
+from ._glue import SYS_NAME, find_me, load
 from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
+from .kinds_rules import DAMAGE, PART_USED
 
 rc = define(
     "rc",
@@ -20,7 +24,9 @@ rc = define(
         "技能取角色卡的属性（属性/2−5）、熟练度×2、LV−4；±N可带类型（通用/环境/内在/状态），同类加值、减值各只取最大\n"
         "优势/劣势只多掷一枚D20，同时具有则抵消；被动检定骰值为10，优势+5、劣势−5\n"
         "成功度=判定值−目标值，≥10 大成功；失败度≥10 大失败；N1/N20 只在主动技能检定中 ∓10\n"
-        "对抗N：以对方判定值N为目标（平手时发起者胜）"
+        "对抗N：以对方判定值N为目标（平手时发起者胜）\n"
+        "名称: 为NPC检定（不用角色卡，如 .rc 哥布林:d8+d6 13）；-部位 臂部（或 -部位 哥布林/臂部）：用<残障>的部位检定 −4状态\n"
+        "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4"
     ),
     system=SYS_NAME,
 )
@@ -32,11 +38,12 @@ rc = define(
         opt("target", TARGET),
         many("reason", REASON, required=False, label="理由"),
     ],
-    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED],
+    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED, DAMAGE, PART_USED, Flag("actor", Prefixed(label="名称:"))],
     help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
 )
 async def cmd_rc(
     call: Call,
+    actor: str | None,
     what: str | int | tuple[str, str],
     target: int | None,
     reason: list[str],
@@ -45,10 +52,17 @@ async def cmd_rc(
     passive: bool,
     mods: list[Mod],
     opposed: int | None,
+    damage: int | None = None,
+    part: tuple[str | None, str] | None = None,
 ) -> list[Reply]:
     char = call.view.character if call.view is not None else None
+    if actor is not None and char is not None and char.name != actor:
+        char = None  # ``哥布林:`` — an NPC without a card: written dice and modifiers only
     attrs = dict(char.attributes) if char is not None else {}
+    who = safe_name(actor) if actor is not None else call.name
     typed = modifiers(mods)
+    if part is not None:
+        typed += await part_penalty(call, part[0] or actor, part[1])
     note = " ".join(reason)[:30]
     goal = opposed if opposed is not None else target
     if isinstance(what, tuple):
@@ -60,12 +74,17 @@ async def cmd_rc(
         )
         roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
         label = "+".join(what).upper()
+        text = R.two_die_text(who, label, roll2, goal)
+        if damage is not None:
+            text += "\n" + damage_line(roll2, goal, damage)
         if goal is None:
             note2 = CheckNote(label, f"判定值{roll2.total}", None)
         else:
             ok2 = roll2.total >= goal
             note2 = CheckNote(label, "成功" if ok2 else "失败", ok2)
-        return [Reply(text=R.two_die_text(call.name, label, roll2, goal), check=note2)]
+        return [Reply(text=text, check=note2)]
+    if damage is not None:
+        raise call.usage_error("伤害N 用于004双骰攻击检定（如 .rc d8+d6 13 伤害5）")
     skill_mods: list[Modifier] = []
     skill = True
     if isinstance(what, int):
@@ -81,14 +100,12 @@ async def cmd_rc(
         label = name
     else:
         skill_name = C.canonical_skill(what)
-        skill_mods = C.skill_modifiers(attrs, skill_name)
+        skill_mods = C.skill_modifiers(attrs, what)  # a defence word keeps its own proficiency
         label = what if what == skill_name else f"{what}（{skill_name}）"
     all_mods = [*skill_mods, *typed]
     roll = C.roll_d20(call.app.rng, all_mods, advantage=adv, disadvantage=dis, passive=passive, skill=skill)
     judgement = C.judge(roll.total, goal) if goal is not None else None
-    text = R.d20_text(
-        call.name, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods)
-    )
+    text = R.d20_text(who, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods))
     if judgement is None:
         check = CheckNote(label, f"判定值{roll.total}", None)
     else:
@@ -98,3 +115,31 @@ async def cmd_rc(
         text += "\n对抗：" + ("发起者胜" if res.actor_wins else "对方胜") + f"（差{res.margin:+d}）"
         check = CheckNote(label, "对抗胜" if res.actor_wins else "对抗负", res.actor_wins)
     return [Reply(text=text, check=check)]
+
+
+def damage_line(roll: C.TwoDieRoll, target: int | None, base: int) -> str:
+    """004 attack damage: a hit deals ``HR + base``; a miss still deals its 最低伤害, the damage
+    with HR taken as 0, minus 4 (not below 0).  Without a target the hit damage is shown."""
+    if target is not None and roll.total < target:
+        return f"最低伤害：{base}−4={C.minimum_damage(base)}（HR视为0）"
+    return f"伤害：HR{roll.high_roll}+{base}={C.attack_damage(roll.high_roll, base)}"
+
+
+async def part_penalty(call: Call, who: str | None, part: str) -> list[Modifier]:
+    """002 伤势恶化: a check made with a <残障> part takes −4 (a 状态 penalty); a <欠损> part does
+    not exist.  The part belongs to the named combatant of this group's combat, else to the
+    sender's own combatant, else (a GM without one) to the combatant whose turn it is."""
+    state = await load(call)
+    if state is None:
+        raise IllegalAction("-部位 需要本群进行中的战斗（部位状态记录在战斗里）")
+    if who is not None:
+        c = E.find(state, who)
+    else:
+        mine = [x for x in state.combatants if x.controller == call.ctx.user_id]
+        c = find_me(state, call.ctx) if mine or state.current is None else state.get(state.current)
+    status = H.part_status(H.find_part(c.health.model_copy(deep=True), part))
+    if status == "欠损":
+        raise IllegalAction(f"{c.name} 的{part}已<欠损>，视为不存在")
+    if status == "残障":
+        return [Modifier(-4, "状态", source=f"{part}残障")]
+    return []

@@ -12,7 +12,7 @@ from chronodice.core.reply import Reply
 from chronodice.dice import roll_command
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.model import Combat, InitRoll, Phase, Variant
+from chronodice.rules.tick20.model import Combat, Health, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier, stack
 
 from ._glue import GM_WHO, MAX_BATCH, SYS_NAME, apply, each, fresh, gm_scope, load, whisper_gms
@@ -31,6 +31,8 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
     else:
         name = str(entry.name)
     attrs = dict(char.attributes) if (char is not None and own) else {}
+    if attrs and state.variant is Variant.BASE:
+        kwargs.update(card_stats(attrs))
     if entry.fixed is not None:
         fixed = (
             entry.fixed
@@ -78,6 +80,20 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
     dice = "被动10" if roll.passive else f"D20={'/'.join(map(str, roll.dice))}"
     nat = f"（{roll.nat}）" if roll.nat else ""
     return name, kwargs, f"{dice}{roll.modifier:+d}={roll.total}{nat}"
+
+
+def card_stats(attrs: dict[str, Any]) -> dict[str, Any]:
+    """What the tracker keeps from a 002 card: the 强韧防御 modifier (the bot's 濒死检定 and 力竭
+    check) and 速度 ``灵巧熟练度+(STR+DEX)/4`` (at least 2) for Mov; LV when the card has one."""
+    fort = stack(C.skill_modifiers(attrs, "强韧"))
+    out: dict[str, Any] = {"health": Health(fort=fort)}
+    strength, dex = C.attribute_value(attrs, "力量"), C.attribute_value(attrs, "敏捷")
+    if strength is not None or dex is not None:
+        out["speed"] = max(2, C.card_proficiency(attrs, "灵巧") + ((strength or 0) + (dex or 0)) // 4)
+    lv = next((attrs[k] for k in ("LV", "lv", "Lv", "等级") if k in attrs), None)
+    if lv is not None:
+        out["lv"] = int(lv)
+    return out
 
 
 Plan = list[tuple[str, dict[str, Any], str]]

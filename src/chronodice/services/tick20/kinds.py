@@ -216,11 +216,29 @@ OPPOSED = Flag(
     ),
     label="对抗N",
 )
-CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs")
+CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害")
+
+
+@dataclass(frozen=True)
+class NoColon(Kind):
+    """``kind``, except a reading with a colon (``哥布林:d8+d6`` names who rolls, it is no skill)."""
+
+    kind: Kind = field(default_factory=Name)
+    label: str = ""
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        for value, end in self.kind.candidates(text, pos, env):
+            if ":" not in str(value):
+                yield value, end
+
+    def usage(self) -> str:
+        return self.kind.usage()
+
+
 CHECK_WHAT = OneOf(
     TWO_DIE,
     PlainInt(label="修正", signed=True, min=-999, max=999),
-    NotWords(kind=Name(label="技能/属性"), words=CHECK_WORDS),
+    NoColon(kind=NotWords(kind=Name(label="技能/属性"), words=CHECK_WORDS), label="技能/属性"),
     label="技能/属性/修正",
 )
 REASON = NotWords(kind=Name(label="理由", max_len=30), words=CHECK_WORDS, label="理由")
@@ -419,24 +437,54 @@ WOUND_ITEM = OneOf(
         convert=lambda m: (m.group(1).lower(), int(m.group(2))),
     ),
     Choice(table={"直接": ("direct",), "direct": ("direct",), "治疗": ("heal",), "heal": ("heal",)}),
+    Pattern(
+        regex=r"临时(?:生命)?([0-9]{1,2})(?![0-9])",
+        label="临时N",
+        convert=lambda m: ("temp", int(m.group(1))),
+    ),
     Pattern(regex=r"[0-9]{1,3}(?![0-9])", label="级数", convert=lambda m: ("n", int(m.group()))),
     Pattern(regex=r"[^\s0-9+=-][^\s]{0,19}", label="类型", convert=lambda m: ("tag", m.group()[:6])),
     label="伤势",
 )
 
-HP_OPS = {"hg": "hg", "mg": "mg", "mp": "mp", "spmax": "spmax", "sp上限": "spmax", "sp": "sp"}
+HP_OPS = {
+    "hg": "hg",
+    "mg": "mg",
+    "mp": "mp",
+    "spmax": "spmax",
+    "sp上限": "spmax",
+    "sp": "sp",
+    "危机值": "crisis",
+    "危机": "crisis",
+    "杂兵": "minion",
+    "抗性": "resist",
+    "易伤": "vuln",
+    "强韧": "fort",
+    "自愈": "selfheal",
+}
 HP_OP = OneOf(
     Pattern(
-        regex=r"(?i)(sp上限|spmax|hg|mg|mp|sp)(?![a-z])",
-        label="hg/mg/mp/sp/sp上限",
+        regex=r"(?i)(sp上限|spmax|hg|mg|mp|sp|危机值|危机|杂兵|抗性|易伤|强韧|自愈)(?![a-z])",
+        label="hg/mg/mp/sp/sp上限/危机/杂兵/抗性/易伤/强韧/自愈",
         convert=lambda m: HP_OPS[m.group(1).lower()],
     ),
     Int(label="±n", signed=True, sign_required=True, min=-9999, max=9999),
     label="±n/hg/mg/mp/sp",
 )
 HP_WHO = combatant(extra=tuple(HP_OPS))
+DAMAGE_TYPE_RE = "冲击|切割|穿刺|毒素|失血|灼烧|冷冻|腐蚀"
 HP_VALUE = OneOf(
     Pattern(regex=r"=(-?[0-9]{1,3})(?![0-9])", label="=n", convert=lambda m: ("=", int(m.group(1)))),
+    Pattern(
+        regex=r"[0-9]{1,2}(?:/[0-9]{1,2})+(?![0-9/])",
+        label="容量/容量…",
+        convert=lambda m: ("caps", [int(x) for x in m.group().split("/")]),
+    ),
+    Pattern(
+        regex=rf"({DAMAGE_TYPE_RE}) ?([0-9]{{1,2}})(?![0-9])",
+        label="类型N",
+        convert=lambda m: ("type", m.group(1), int(m.group(2))),
+    ),
     num("数值", signed=True),
     label="数值",
 )

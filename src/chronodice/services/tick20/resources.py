@@ -9,12 +9,15 @@ from chronodice.core.args import Name, arg, many, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
+from chronodice.render.tick20_health import event_lines as health_lines
+from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.model import Combat
+from chronodice.rules.tick20.model import Combat, Combatant
 
 from ._glue import (
     SYS_NAME,
     apply,
+    check_dice,
     find_me,
     load,
     must_be_gm,
@@ -35,6 +38,7 @@ from .kinds import (
     num,
     option,
 )
+from .kinds_rules import CRIT, EXECUTE, SP_COST
 from .views import hp_reply, split_view, wound_reply
 
 # --------------------------------------------------------------------------- AP
@@ -131,7 +135,10 @@ async def _ap(
 wound = define(
     "wound",
     summary="伤势（基础规则）：每部位4道，恶化规则，<负伤>/<残障>/<欠损>",
-    detail="例 .wound 哥布林 躯干 轻伤x2、.wound 名 部位 hit3 dp2 dr1、.wound 名 部位 治疗 [级数]",
+    detail=(
+        "例 .wound 哥布林 躯干 轻伤x2、.wound 名 部位 hit3 dp2 dr1 贯通、.wound 名 部位 治疗 [级数]、.wound 名 部位 临时2\n"
+        "损伤：贯通/切断/处决/爆发/故障/侵蚀/僵化；伤害类型对照 .hp 名 抗性/易伤；杂兵见 .hp 名 杂兵"
+    ),
     aliases=("伤势",),
     system=SYS_NAME,
     group_only=True,
@@ -158,7 +165,10 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
     else:
         kwargs: dict[str, Any] = {}
         tags: list[str] = []
+        temp = [item[1] for item in items if item[0] == "temp"]
         for item in items:
+            if item[0] == "temp":
+                continue
             if item[0] == "level":
                 kwargs["level"], kwargs["count"] = item[1], item[2]
             elif item[0] in ("hit", "dp", "dr"):
@@ -169,17 +179,26 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
                 tags.append(item[1])
             else:
                 raise call.usage_error(f"不认识「{item[1]}」")
-        if "hit" not in kwargs and "level" not in kwargs:
+        if temp and (kwargs or tags or len(temp) > 1):
+            raise call.usage_error("临时生命单独设定：.wound 名 部位 临时2")
+        if temp:
+            state, events = await apply(call, lambda st: E.set_temp(need(st), c.id, part, temp[0]))
+        elif "hit" not in kwargs and "level" not in kwargs:
             raise call.usage_error("伤势写作 轻伤x2 或 hit3 dp2 dr1")
-        kwargs["tags"] = tags[:4]
-        state, events = await apply(call, lambda st: E.wound(need(st), c.id, part, **kwargs))
+        else:
+            kwargs["tags"] = tags[:6]
+            state, events = await apply(call, lambda st: E.wound(need(st), c.id, part, **kwargs))
     return await wound_reply(call, state, state.get(c.id), events)
 
 
 hp = define(
     "hp",
-    summary="生命量谱（速度规则：伤害从左、治疗从右、危机、优势点）与SP",
-    detail="例 .hp 哥布林 -7 -由 艾琳、.hp 名 hg 10 / mg 8、.hp 名 mp -3、.hp 名 sp ±n / sp上限 N",
+    summary="生命/精神量谱（速度规则：伤害从左、治疗从右、危机、优势点、重击/斩杀、自愈）、SP、杂兵/抗性/易伤",
+    detail=(
+        "例 .hp 哥布林 -7 -由 艾琳、.hp 哥布林 -4 重击、.hp 哥布林 -3 斩杀 11、.hp 名 hg 10 / mg 8（每级LV +1容量）、"
+        ".hp 名 hg 6/6/5/5、.hp 名 mp -3 / mp +2、.hp 名 危机 2、.hp 全体 自愈、.hp 名 sp ±n / sp上限 N、"
+        ".hp 狼 杂兵、.hp 狼 抗性 灼烧1、.hp 狼 强韧 +3"
+    ),
     system=SYS_NAME,
     group_only=True,
 )
@@ -187,44 +206,103 @@ hp = define(
 
 @hp.sub(
     params=[arg("who", HP_WHO, label="名称"), arg("op", HP_OP), opt("value", HP_VALUE)],
-    flags=[option("attacker", ("-由", "-by"), COMBATANT, "-由 攻击者")],
-    help="±n 伤害/治疗HG（-由 攻击者）；hg/mg 设定量谱；mp 花费；sp ±n/=n；sp上限 N",
+    flags=[option("attacker", ("-由", "-by"), COMBATANT, "-由 攻击者"), CRIT, EXECUTE, SP_COST],
+    help=(
+        "±n 伤害/治疗HG（-由 攻击者，重击，斩杀 结果/d8+d10）；hg/mg 条数或 6/6/5 容量；mp ±n；"
+        "危机 N；自愈（全体）；sp ±n/=n（消耗：低于下限则失败）；sp上限 N；杂兵；抗性/易伤 类型N；强韧 ±n"
+    ),
 )
 async def cmd_hp(
-    call: Call, who: str, op: str | int, value: int | tuple[str, int] | None, attacker: str | None
+    call: Call,
+    who: str,
+    op: str | int,
+    value: int | tuple[Any, ...] | None,
+    attacker: str | None,
+    crit: bool = False,
+    execute: tuple[Any, ...] | None = None,
+    cost: bool = False,
 ) -> list[Reply]:
     state = need(await load(call))
+    if op == "selfheal" and who in ALL_WORDS:
+        await must_be_gm(call, state, "为全体自愈")
+        everyone = [x.id for x in state.combatants]
+        state, events = await apply(call, lambda st: E.self_heal(need(st), everyone))
+        return [Reply.say("场景开始：自愈\n" + "\n".join(health_lines(state, events)))]
     c = target_of(state, call.ctx, who)
     await require_control(call, state, c, "修改HP")
-    fn: Callable[[Combat], E.Outcome]
+    if (crit or execute is not None) and not (isinstance(op, int) and op < 0):
+        raise call.usage_error("重击/斩杀 写在伤害后：.hp 名称 -n 重击 / 斩杀11")
+    if cost and op != "sp":
+        raise call.usage_error("消耗 用于SP：.hp 名称 sp -2 消耗")
+    fn = _hp_fn(call, state, c, op, value, attacker, crit, execute, cost)
+    state, events = await apply(call, lambda st: fn(need(st)))
+    change = f"（{op:+d}）" if isinstance(op, int) else ""
+    return await hp_reply(call, state, state.get(c.id), events, change)
+
+
+ALL_WORDS = ("全体", "全部", "all")
+
+
+def _hp_fn(
+    call: Call,
+    state: Combat,
+    c: Combatant,
+    op: str | int,
+    value: int | tuple[Any, ...] | None,
+    attacker: str | None,
+    crit: bool,
+    execute: tuple[Any, ...] | None,
+    cost: bool = False,
+) -> Callable[[Combat], E.Outcome]:
+    """The transition one ``.hp`` form asks for."""
     if isinstance(op, int):
         if value is not None:
-            raise call.usage_error("格式：.hp 名称 ±n [-由 攻击者]")
+            raise call.usage_error("格式：.hp 名称 ±n [-由 攻击者] [重击] [斩杀 结果]")
         amount = op
         by = E.find(state, attacker).id if attacker is not None else None
         if by is None and amount < 0 and state.current is not None:
             by = state.current
-        fn = lambda st: E.hit_gauges(st, c.id, abs(amount), attacker=by, heal=amount > 0)  # noqa: E731
-    else:
-        if value is None:
-            raise call.usage_error(f"「{op}」后面要写数值")
-        if isinstance(value, tuple) and op != "sp":
-            raise call.usage_error(f"「{op}」后面要写数值")
-        n = value[1] if isinstance(value, tuple) else value
-        if op == "hg":
-            fn = lambda st: E.set_gauges(st, c.id, hg=n)  # noqa: E731
-        elif op == "mg":
-            fn = lambda st: E.set_gauges(st, c.id, mg=n)  # noqa: E731
-        elif op == "mp":
-            fn = lambda st: E.spend_mp(st, c.id, -n)  # noqa: E731
-        elif op == "sp":
-            fn = (
-                (lambda st: E.set_sp(st, c.id, value=n))
-                if isinstance(value, tuple)
-                else (lambda st: E.set_sp(st, c.id, delta=n))
-            )
-        else:
-            fn = lambda st: E.set_sp(st, c.id, maximum=n)  # noqa: E731
-    state, events = await apply(call, lambda st: fn(need(st)))
-    change = f"（{op:+d}）" if isinstance(op, int) else ""
-    return await hp_reply(call, state, state.get(c.id), events, change)
+        total = None
+        if execute is not None:
+            if execute[0] == "none":
+                raise call.usage_error("斩杀要写目标的［DEX+MIG］结果或骰子：斩杀11 / 斩杀d8+d10")
+            if execute[0] == "n":
+                total = execute[1]
+            else:
+                total = C.roll_two_die(call.app.rng, (execute[1], execute[2])).total
+        return lambda st: E.hit_gauges(
+            st, c.id, abs(amount), attacker=by, heal=amount > 0, crit=crit, execute=total
+        )
+    if op == "selfheal":
+        return lambda st: E.self_heal(st, [c.id])
+    if op == "minion":
+        on = value != 0
+        return lambda st: E.set_traits(st, c.id, minion=on)
+    if value is None:
+        raise call.usage_error(f"「{op}」后面要写数值")
+    if op in ("resist", "vuln"):
+        if not (isinstance(value, tuple) and value[0] == "type"):
+            raise call.usage_error(f"格式：.hp 名称 {'抗性' if op == 'resist' else '易伤'} 灼烧1")
+        item = (value[1], value[2])
+        return lambda st: E.set_traits(st, c.id, **{op: item})
+    if op in ("hg", "mg") and isinstance(value, tuple) and value[0] == "caps":
+        caps = list(value[1])
+        return lambda st: E.set_gauges(st, c.id, **{op: caps})
+    if isinstance(value, tuple) and not (op == "sp" and value[0] == "="):
+        raise call.usage_error(f"「{op}」后面要写数值")
+    n = value[1] if isinstance(value, tuple) else value
+    if op in ("hg", "mg"):
+        return lambda st: E.set_gauges(st, c.id, **{op: n})
+    if op == "crisis":
+        return lambda st: E.set_gauges(st, c.id, crisis=n)
+    if op == "fort":
+        return lambda st: E.set_traits(st, c.id, fort=n)
+    if op == "mp":
+        return lambda st: E.spend_mp(st, c.id, -n)
+    if op == "sp":
+        sp = c.health.sp
+        dice = check_dice(call, None, extra=1) if sp is not None and sp <= 0 else []
+        if isinstance(value, tuple):
+            return lambda st: E.set_sp(st, c.id, value=n, dice=dice, cost=cost)
+        return lambda st: E.set_sp(st, c.id, delta=n, dice=dice, cost=cost)
+    return lambda st: E.set_sp(st, c.id, maximum=n)

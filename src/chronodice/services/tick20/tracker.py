@@ -25,6 +25,7 @@ from ._glue import (
     SYS_NAME,
     SYSTEM,
     apply,
+    check_dice,
     controls,
     find_me,
     fresh,
@@ -120,7 +121,8 @@ def _card(state: Combat, events: list[Event]) -> Reply:
 
 @init.sub("start", "开战", help="开战：第1轮，发出回合卡（GM）")
 async def init_start(call: Call) -> list[Reply]:
-    state, events = await gm_op(call, "开战", E.start)
+    dice = check_dice(call, await load(call))
+    state, events = await gm_op(call, "开战", lambda st: E.start(st, dice=dice))
     return [_card(state, events)]
 
 
@@ -152,9 +154,10 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
         who = R.name_of(state, state.current)
         raise IllegalAction(f"回合已经推进到 {who} 的回合（第{state.tick}刻），没有重复推进")
     seen = state.turn_no
+    dice = check_dice(call, state)
 
     def fn(st: Combat | None) -> E.Outcome:
-        outcome = E.end_turn(need(st), expected_turn=seen, skip=skip)
+        outcome = E.end_turn(need(st), expected_turn=seen, skip=skip, dice=dice)
         outcome.state.advanced_at = now
         outcome.state.advanced_by = call.ctx.user_id
         return outcome
@@ -176,12 +179,13 @@ async def init_delay(call: Call) -> list[Reply]:
         raise IllegalAction("现在没有人在进行回合")
     await require_control(call, state, cur, "延后")
     seen = state.turn_no
+    dice = check_dice(call, state)
 
     def fn(st: Combat | None) -> E.Outcome:
         st = need(st)
         if st.turn_no != seen:
             raise IllegalAction("回合已经推进，没有延后")
-        return E.delay(st)
+        return E.delay(st, dice=dice)
 
     state, events = await apply(call, fn)
     return [_card(state, events)]

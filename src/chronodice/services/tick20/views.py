@@ -12,6 +12,8 @@ from __future__ import annotations
 from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
+from chronodice.render.tick20_health import conditions
+from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20.model import Combat, Combatant, Event
 
 from ._glue import controls, gm, whisper_gms
@@ -54,6 +56,7 @@ async def hp_reply(
                 lines.append(f"击破HG：{ev.data['side']}获得1点优势点（共{ev.data['total']}）")
             elif ev.kind == "crisis":
                 lines.append(f"{R.name_of(state, ev.data['cid'], gm_view)} 陷入危机")
+        lines += health_lines(state, events, gm=gm_view)
         return "\n".join(lines)
 
     return await split_view(call, state, c, text(False), text(True))
@@ -67,15 +70,14 @@ async def wound_reply(call: Call, state: Combat, c: Combatant, events: list[Even
     def text(gm_view: bool) -> str:
         see = gm_view or mine or c.controller is not None or state.options.hp_display == "show"
         name = R.name_of(state, c.id, gm_view)
-        if see:
-            held = R.parts_text(c) or "无伤"
+        if see:  # every part's wounds, then the states the rules act on (<故障:腿部>, SP, MP)
+            held = " ".join(x for x in (R.parts_text(c), *conditions(c, True)) if x) or "无伤"
         else:  # the players see part statuses and HP as hp_display allows, never the wounds
             held = R.health_text(state, c, False) or "伤势已记录（详情已私聊GM）"
         lines = [f"{name}：{held}"]
-        if see and c.health.sp is not None and (gm_view or mine or c.controller is not None):
-            lines[0] += f"　SP{c.health.sp}/{c.health.sp_max}"
         shown = events if see else [e for e in events if e.kind != "wound"]
         lines += R.event_lines(state, shown, gm=gm_view)
+        lines += health_lines(state, [e for e in shown if e.kind == "wound"], gm=gm_view)
         return "\n".join(lines)
 
     return await split_view(call, state, c, text(False), text(True))

@@ -33,19 +33,31 @@ Where things live:
 * :mod:`.turns` — start, end_turn (next/skip), delay, end, forecast, g_of;
 * :mod:`.gm` — place, remove, surprise, first, swap, edit, set_options, add_gm;
 * :mod:`.effects` — add_effect, remove_effect, focus;
-* :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta;
-* :mod:`.wounds` — wound, heal_wound, set_sp, set_gauges, hit_gauges, spend_mp.
+* :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta; 004 set_actions, use_action; 002 spend_mov;
+* :mod:`.wounds` — wound, heal_wound, set_temp, set_traits, dying_check, set_sp, set_gauges,
+  hit_gauges, spend_mp, self_heal.
 """
 
 from __future__ import annotations
 
 from ._base import MAX_COMBATANTS, MAX_EFFECTS, Outcome
-from .ap import ACTION_KINDS, pay_ta, set_ap, spend_ap, start_ta
+from .ap import ACTION_KINDS, pay_ta, set_actions, set_ap, spend_ap, spend_mov, start_ta, use_action
 from .effects import add_effect, focus, remove_effect
 from .gm import add_gm, edit, first, place, remove, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
 from .turns import delay, end, end_turn, forecast, g_of, start
-from .wounds import heal_wound, hit_gauges, set_gauges, set_sp, spend_mp, wound
+from .wounds import (
+    dying_check,
+    heal_wound,
+    hit_gauges,
+    self_heal,
+    set_gauges,
+    set_sp,
+    set_temp,
+    set_traits,
+    spend_mp,
+    wound,
+)
 
 __all__ = [
     "ACTION_KINDS",
@@ -56,6 +68,7 @@ __all__ = [
     "add_effect",
     "add_gm",
     "delay",
+    "dying_check",
     "edit",
     "end",
     "end_turn",
@@ -71,15 +84,21 @@ __all__ = [
     "place",
     "remove",
     "remove_effect",
+    "self_heal",
+    "set_actions",
     "set_ap",
     "set_gauges",
     "set_options",
     "set_sp",
+    "set_temp",
+    "set_traits",
     "spend_ap",
+    "spend_mov",
     "spend_mp",
     "start",
     "start_ta",
     "surprise",
     "swap",
+    "use_action",
     "wound",
 ]

@@ -36,6 +36,8 @@ class EngineBase:
         self.st = st
         self.rules = rules_for(st.variant)
         self.events: list[Event] = []
+        self.dice: list[int] = []
+        """Pre-rolled d20 faces for the checks the engine makes itself (see loop.transition)."""
 
     # ------------------------------------------------------------------ helpers
     def emit(self, event_kind: str, /, **data: Any) -> None:
@@ -78,8 +80,13 @@ class EngineBase:
             index.setdefault(c.id, base + c.join_seq)
         return index
 
+    @staticmethod
+    def out(c: Combatant) -> bool:
+        """<解体> or dead: she takes no more turns (002 伤势恶化, 精力)."""
+        return c.health.dissolved or c.health.dead
+
     def eligible(self, c: Combatant, tick: int) -> bool:
-        return not c.pending and self.rules.tick_position(c) == tick
+        return not c.pending and not self.out(c) and self.rules.tick_position(c) == tick
 
     # ------------------------------------------------------------------ effects
     def anchor_of(self, e: Effect) -> str:

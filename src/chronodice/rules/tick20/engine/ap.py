@@ -127,3 +127,81 @@ def pay_ta(eng: Engine, cid: str, amount: int | None = None) -> None:
     c.ta.paid_this_turn += amount
     eng.emit("ta_pay", cid=c.id, ta=c.ta.name, paid=c.ta.paid, total=c.ta.total, ap=c.ap)
     _done_if_paid(eng, c)
+
+
+# --------------------------------------------------------------------------- 004 actions
+MAX_ACTIONS = 5
+
+
+@transition
+def set_actions(eng: Engine, per_turn: int) -> None:
+    """004: how many actions a turn gives (``.init 动作数 N``; base 1).  The actor whose turn is
+    in progress gets the difference at once (never below 0)."""
+    st = eng.st
+    if eng.rules.has_ap:
+        raise IllegalAction("每回合动作数只用于速度规则（004）；基础规则用AP")
+    if not 1 <= per_turn <= MAX_ACTIONS:
+        raise InputSyntaxError(f"每回合动作数应在1~{MAX_ACTIONS}之间")
+    old = st.options.actions_per_turn
+    st.options = st.options.model_copy(update={"actions_per_turn": per_turn})
+    cur = st.maybe(st.current)
+    if cur is not None and st.phase is Phase.ACTIVE:
+        cur.actions_left = max(0, cur.actions_left + per_turn - old)
+    eng.emit("actions_per_turn", per_turn=per_turn)
+
+
+@transition
+def use_action(eng: Engine, cid: str, label: str = "", *, extra: int = 0) -> None:
+    """004: use one action of the turn in progress (``.动作``), or give ``extra`` actions for this
+    turn (a skill that grants more, GM).
+
+    Reading: 004 says "进行回合的角色能够使用1个「动作」… 行动结束后，角色的回合便会结束".  The bot
+    counts the actions and refuses one more than the turn gives (naming how to go on), but does not
+    end the turn by itself: ending stays one ``.ed`` away, so reactions and end-of-turn notes
+    still fit in, and the turn card says when the actions are used up."""
+    st = eng.st
+    if eng.rules.has_ap:
+        raise IllegalAction("基础规则（002）用AP记录动作（.ap -n）")
+    require_phase(st, Phase.ACTIVE)
+    c = st.get(cid)
+    if st.current != c.id or st.waiting:
+        raise IllegalAction(f"动作只能在自己的回合内使用（现在不是 {c.name} 的回合）")
+    if extra:
+        if not 1 <= extra <= MAX_ACTIONS:
+            raise InputSyntaxError(f"追加动作应在1~{MAX_ACTIONS}之间")
+        c.actions_left += extra
+        eng.emit("action_grant", cid=c.id, extra=extra, left=c.actions_left)
+        return
+    if c.actions_left <= 0:
+        raise IllegalAction(
+            f"{c.name} 本回合的动作已用完（每回合{st.options.actions_per_turn}个）；.ed 结束回合"
+        )
+    c.actions_left -= 1
+    c.busy = True
+    eng.emit("action", cid=c.id, label=label[:20], left=c.actions_left)
+
+
+# --------------------------------------------------------------------------- 002 Mov
+@transition
+def spend_mov(eng: Engine, cid: str, *, cost: int | None = None, value: int | None = None) -> None:
+    """002 Mov: set at each turn start to her 速度; a move costs Mov and may not take it below 0
+    (``.mov -n``); GM ``=n``."""
+    st = eng.st
+    if not eng.rules.has_ap:
+        raise IllegalAction("Mov 只用于基础规则（002）")
+    require_phase(st, Phase.ACTIVE)
+    c = st.get(cid)
+    if value is not None:
+        if not 0 <= value <= 99:
+            raise InputSyntaxError("Mov应在0~99之间")
+        c.mov = value
+    else:
+        n = cost or 0
+        if not 0 <= n <= 99:
+            raise InputSyntaxError("移动消耗应在0~99之间")
+        if c.mov - n < 0:
+            raise IllegalAction(f"Mov不足：{c.name} 剩{c.mov}，移动需要{n}")
+        c.mov -= n
+        if st.current == c.id:
+            c.busy = True
+    eng.emit("mov", cid=c.id, mov=c.mov, speed=c.speed)

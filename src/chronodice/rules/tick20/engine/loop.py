@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from chronodice.core.errors import IllegalAction
 
+from .. import damage as dmg
 from .. import health as hp
 from ..model import Combat, Combatant, DurationKind, Effect, Phase, PreTurn
 from ._base import LOG_DEPTH, STALL_ROUNDS, STEP_LIMIT, EngineBase, Outcome
@@ -20,6 +21,39 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class Engine(EngineBase):
     """The working engine: :class:`EngineBase` plus the flow of a combat."""
+
+    def take_dice(self, n: int = 2) -> tuple[int, ...] | None:
+        """``n`` pre-rolled d20 faces, or None when the caller gave too few."""
+        if len(self.dice) < n:
+            return None
+        got, self.dice = tuple(self.dice[:n]), self.dice[n:]
+        return got
+
+    def fort_roll(self, c: Combatant, reason: str, part: str, target: int) -> None:
+        """A 濒死检定 rolled by the bot (or its reminder when no dice were given)."""
+        h = c.health
+        if h.dying_exempt:
+            self.emit("dying_exempt", cid=c.id, part=part)
+            return
+        dice = self.take_dice()
+        if dice is None:
+            self.emit("dying_check", cid=c.id, part=part, target=target, disadvantage=bool(h.coma))
+            return
+        roll, j = dmg.fort_check(h, dice, target)
+        notes = dmg.dying_outcome(h, part, j.outcome)
+        self.emit(
+            "dying_roll",
+            cid=c.id,
+            part=part,
+            target=target,
+            dice=list(roll.dice),
+            total=roll.total,
+            outcome=j.outcome,
+            notes=notes,
+            reason=reason,
+        )
+        if h.dissolved:
+            self.emit("dissolved", cid=c.id)
 
     # ------------------------------------------------------------------ flow
     def run(self, step: str) -> None:
@@ -103,22 +137,26 @@ class Engine(EngineBase):
             c = st.maybe(cid)
             if c is None or not c.health.parts:
                 continue
-            unconscious = any(e.bearer == c.id and e.name == "昏迷" for e in st.effects)
+            if c.health.dissolved or c.health.dead:
+                continue
+            unconscious = bool(c.health.coma) or any(
+                e.bearer == c.id and e.name == "昏迷" for e in st.effects
+            )
             for check in hp.dying_checks(c.health, unconscious):
                 if check.dismembered:
+                    c.health.dissolved = True
                     self.emit("dismembered", cid=c.id, part=check.part)
                 else:
-                    self.emit(
-                        "dying_check",
-                        cid=c.id,
-                        part=check.part,
-                        target=check.target,
-                        disadvantage=check.disadvantage,
-                    )
+                    self.fort_roll(c, "濒死", check.part, check.target)
             for part, wound in hp.tagged_wounds(c.health, "侵蚀"):
+                if dmg.part_gone(hp.find_part(c.health, part)):
+                    continue
                 tags = [t for t in wound.tags if t not in ("侵蚀", "僵化")]
                 hp.apply_wounds(c.health, part, 1, 1, tags)
+                c.health.dying_exempt = False  # a new wound
                 self.emit("erosion", cid=c.id, part=part)
+            if not c.health.dissolved and dmg.check_dissolution(c.health):
+                self.emit("dissolved", cid=c.id)
             stiff = len(hp.tagged_wounds(c.health, "僵化"))
             if stiff:
                 before = c.ap
@@ -203,7 +241,7 @@ class Engine(EngineBase):
     def pick_next(self) -> bool:
         st = self.st
         live = [st.maybe(cid) for cid in st.queue]
-        ordered = self.sort_within_tick(c for c in live if c is not None)
+        ordered = self.sort_within_tick(c for c in live if c is not None and not self.out(c))
         st.queue = [c.id for c in ordered]
         if not ordered:
             st.current = None
@@ -310,12 +348,17 @@ def copy_state(state: Combat) -> Combat:
 
 
 def transition(fn: F) -> F:
-    """Run ``fn(engine, ...)`` on a copy; log the events."""
+    """Run ``fn(engine, ...)`` on a copy; log the events.
+
+    ``dice=[…]``: d20 faces rolled by the caller before the transaction (the store may run a
+    transition twice); checks the engine makes on its own (濒死检定, the 力竭 check) take them
+    in order, and fall back to a reminder when none are left."""
 
     @functools.wraps(fn)
-    def wrapper(state: Combat, *args: Any, **kwargs: Any) -> Outcome:
+    def wrapper(state: Combat, *args: Any, dice: list[int] | None = None, **kwargs: Any) -> Outcome:
         work = copy_state(state)
         eng = Engine(work)
+        eng.dice = list(dice or [])
         fn(eng, *args, **kwargs)
         work.log = [*work.log, *eng.events][-LOG_DEPTH:]
         return Outcome(work, eng.events)

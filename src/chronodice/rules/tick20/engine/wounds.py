@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from chronodice.core.errors import IllegalAction, InputSyntaxError
 
+from .. import damage as dmg
 from .. import health as hp
-from ..model import Variant
+from ..model import Gauge, Variant
 from .loop import Engine, transition
 
 
@@ -28,29 +29,41 @@ def wound(
     direct: bool = False,
     tags: list[str] | None = None,
 ) -> None:
-    """Inflict wounds: ``level``×``count`` directly, or a damage of Hit/DP against DR."""
+    """Inflict wounds: ``level``×``count`` directly, or a damage of Hit/DP against DR, with the
+    damage tags of :mod:`..damage` (贯通, 切断, 处决, 爆发, 故障, types against 抗性/易伤)."""
     _require_base(eng, "伤势")
     c = eng.st.get(cid)
+    h = c.health
+    hp.find_part(h, part)
+    was_out = h.dissolved
     if hit is not None:
-        level, count = hp.wound_count(dp if dp is not None else 1, dr, hit, direct=direct)
-    if level is None:
+        d = dmg.Damage(hit, dp if dp is not None else 1, dr, direct, tuple(tags or ()))
+    elif level is not None:
+        d = dmg.Damage(level, count, 0, True, tuple(tags or ()))
+    else:
         raise InputSyntaxError("需要伤势等级或 Hit")
-    hp.find_part(c.health, part)
-    report = hp.apply_wounds(c.health, part, level, count, tags)
-    if report.added or report.replaced or report.worsened:
-        c.health.parts = list(c.health.parts)
-    eng.emit(
-        "wound",
-        cid=c.id,
-        part=report.part,
-        level=level,
-        added=report.added,
-        replaced=report.replaced,
-        worsened=report.worsened,
-        status=report.status_after,
-    )
-    if report.dismembered:
-        eng.emit("dismembered", cid=c.id, part=report.part)
+    rep = dmg.apply_damage(h, part, d)
+    for r in (rep, rep.blast):
+        if r is None:
+            continue
+        w = r.report
+        eng.emit(
+            "wound",
+            cid=c.id,
+            part=r.part,
+            level=r.level,
+            count=r.count,
+            added=w.added if w else 0,
+            replaced=w.replaced if w else 0,
+            worsened=w.worsened if w else 0,
+            absorbed=r.absorbed,
+            status=hp.part_status(hp.find_part(h, r.part)),
+            notes=list(r.notes),
+        )
+        if w is not None and w.dismembered:
+            eng.emit("dismembered", cid=c.id, part=r.part)
+    if h.dissolved and not was_out:
+        eng.emit("dissolved", cid=c.id)
 
 
 @transition
@@ -61,13 +74,88 @@ def heal_wound(eng: Engine, cid: str, part: str, levels: int = 1, count: int = 1
         raise InputSyntaxError("治疗：等级1~3，数量1~4")
     n = hp.heal_wounds(c.health, part, levels, count)
     eng.emit("healed", cid=c.id, part=part, count=n)
+    if dmg.wake_from_dying(c.health):
+        eng.emit("woke", cid=c.id)
+
+
+@transition
+def set_temp(eng: Engine, cid: str, part: str, amount: int) -> None:
+    """临时生命 of a part (replaces the old one; its wounds move onto the part)."""
+    _require_base(eng, "临时生命")
+    c = eng.st.get(cid)
+    was_out = c.health.dissolved
+    moved = dmg.set_temp(c.health, part, amount)
+    eng.emit("temp", cid=c.id, part=hp.find_part(c.health, part).name, amount=amount, moved=len(moved))
+    if c.health.dissolved and not was_out:
+        eng.emit("dissolved", cid=c.id)
+
+
+@transition
+def set_traits(
+    eng: Engine,
+    cid: str,
+    *,
+    minion: bool | None = None,
+    resist: tuple[str, int] | None = None,
+    vuln: tuple[str, int] | None = None,
+    fort: int | None = None,
+) -> None:
+    """`杂兵`, 抗性/易伤 by damage type (0 removes), and the 强韧防御 modifier."""
+    c = eng.st.get(cid)
+    h = c.health
+    if minion is not None:
+        h.minion = minion
+    for table, item in ((h.resist, resist), (h.vuln, vuln)):
+        if item is None:
+            continue
+        kind, n = item
+        if kind not in dmg.DAMAGE_TYPES:
+            raise InputSyntaxError(f"伤害类型只能是{'/'.join(dmg.DAMAGE_TYPES)}")
+        if not 0 <= n <= 20:
+            raise InputSyntaxError("抗性/易伤应在0~20之间")
+        if n:
+            table[kind] = n
+        else:
+            table.pop(kind, None)
+    if fort is not None:
+        if not -30 <= fort <= 30:
+            raise InputSyntaxError("强韧防御修正应在−30~30之间")
+        h.fort = fort
+    eng.emit("traits", cid=c.id)
+
+
+@transition
+def dying_check(eng: Engine, cid: str) -> None:
+    """Roll the 濒死检定 of every 要害 part at the wound cap now (``.濒死``)."""
+    _require_base(eng, "濒死检定")
+    c = eng.st.get(cid)
+    if eng.out(c):
+        raise IllegalAction(f"{c.name} 已经<解体>或死亡")
+    checks = hp.dying_checks(c.health, bool(c.health.coma))
+    if not checks:
+        raise IllegalAction(f"{c.name} 没有承受伤势达到上限的要害部位，无需濒死检定")
+    for check in checks:
+        if check.dismembered:
+            c.health.dissolved = True
+            eng.emit("dismembered", cid=c.id, part=check.part)
+        else:
+            eng.fort_roll(c, "濒死", check.part, check.target)
 
 
 @transition
 def set_sp(
-    eng: Engine, cid: str, *, value: int | None = None, delta: int | None = None, maximum: int | None = None
+    eng: Engine,
+    cid: str,
+    *,
+    value: int | None = None,
+    delta: int | None = None,
+    maximum: int | None = None,
+    cost: bool = False,
 ) -> None:
-    """SP (精力值): set, shift, or give a maximum; kept within [−max, max]."""
+    """SP (精力值): set, shift, or give a maximum (:func:`..damage.change_sp`: death at −max,
+    <疲惫>/<力竭>, the 力竭 check rolled with the transition's dice).  ``cost``: the loss is an
+    action's SP cost, which fails (nothing changes) when it would take SP below −max (002
+    "产生的消耗会使SP低于下限的效果会使用失败"); a damage instead stops at −max: dead."""
     _require_base(eng, "SP")
     c = eng.st.get(cid)
     h = c.health
@@ -77,60 +165,138 @@ def set_sp(
         h.sp_max = maximum
         if h.sp is None:
             h.sp = maximum
+        if value is None and delta is None:
+            h.sp = min(h.sp, maximum)
+            eng.emit("sp", cid=c.id, sp=h.sp, sp_max=h.sp_max, dead=h.dead, notes=[])
+            return
     if h.sp_max is None:
         raise IllegalAction(f"{c.name} 还没有SP上限（.hp {c.name} sp上限 N）")
-    new = value if value is not None else (h.sp or 0) + (delta or 0)
-    h.sp = max(-h.sp_max, min(h.sp_max, new))
-    eng.emit("sp", cid=c.id, sp=h.sp, sp_max=h.sp_max, dead=h.sp <= -h.sp_max)
+    new = value if value is not None else (h.sp if h.sp is not None else h.sp_max) + (delta or 0)
+    before = h.sp if h.sp is not None else h.sp_max
+    if cost and new < -h.sp_max:
+        raise IllegalAction(f"消耗后SP为{new}，会低于下限−{h.sp_max}：动作使用失败")
+    dice = eng.take_dice() if new < before and before <= 0 else None
+    rep = dmg.change_sp(h, new, dice)
+    check = None
+    if rep.check is not None:
+        roll, j, target = rep.check
+        check = {"dice": list(roll.dice), "total": roll.total, "target": target, "outcome": j.outcome}
+    eng.emit("sp", cid=c.id, sp=h.sp, sp_max=h.sp_max, dead=h.dead, notes=rep.notes, check=check)
+    if rep.dead:
+        eng.emit("died", cid=c.id)
+    elif h.dissolved:
+        eng.emit("dissolved", cid=c.id)
 
 
 @transition
 def set_gauges(
-    eng: Engine, cid: str, *, hg: int | None = None, mg: int | None = None, crisis: int | None = None
+    eng: Engine,
+    cid: str,
+    *,
+    hg: int | list[int] | None = None,
+    mg: int | list[int] | None = None,
+    crisis: int | None = None,
 ) -> None:
-    """SPD: give a combatant ``hg`` Hit Gauges / ``mg`` Mind Gauges of 5 (die sizes)."""
+    """SPD: give a combatant Hit Gauges / Mind Gauges: a count (the MIG/WLP die size; one
+    capacity more per LV, :func:`..health.gauges_for_level`) or the capacities themselves
+    (``6/6/5/5``, at most 3× apart); ``crisis`` is her 危机值 (base 3)."""
     c = eng.st.get(cid)
+
+    def make(spec: int | list[int], old: list[Gauge]) -> list[Gauge]:
+        """New gauges; with as many gauges as before, each keeps its damage (004: "容量与HP之间的
+        差值将保持不变"), so a capacity change mid-fight does not heal anyone."""
+        new = hp.gauges_of_caps(spec) if isinstance(spec, list) else hp.gauges_for_level(spec, c.lv)
+        if len(old) == len(new):
+            for g, before in zip(new, old, strict=True):
+                g.hp = max(0, g.cap - (before.cap - before.hp))
+        return new
+
     if hg is not None:
-        c.health.hg = hp.make_gauges(hg)
+        c.health.hg = make(hg, c.health.hg)
     if mg is not None:
-        c.health.mg = hp.make_gauges(mg)
-        c.health.mp_debt = 0
+        count = len(c.health.mg)
+        c.health.mg = make(mg, c.health.mg)
+        if len(c.health.mg) != count:
+            c.health.mp_debt = 0  # new full gauges: no overdraw
     if crisis is not None:
+        if not 0 <= crisis <= 40:
+            raise InputSyntaxError("危机值应在0~40之间")
         c.health.crisis = crisis
-    eng.emit("gauges", cid=c.id, hg=len(c.health.hg), mg=len(c.health.mg))
+    eng.emit("gauges", cid=c.id, hg=len(c.health.hg), mg=len(c.health.mg), crisis=c.health.crisis)
 
 
 @transition
 def hit_gauges(
-    eng: Engine, cid: str, amount: int, *, attacker: str | None = None, heal: bool = False
+    eng: Engine,
+    cid: str,
+    amount: int,
+    *,
+    attacker: str | None = None,
+    heal: bool = False,
+    crit: bool = False,
+    execute: int | None = None,
 ) -> None:
     """SPD damage (left to right) or healing (right to left); breaking an enemy gauge gives
-    the attacker's side one 优势点, once per attacker per turn."""
+    the attacker's side one 优势点, once per attacker per turn.
+
+    ``crit`` (重击): double damage; against a non-minion at most 2 gauges break and the 3rd takes
+    nothing.  ``execute`` (斩杀): the target's DL13 ［DEX+MIG］ result; below 13 the leftmost
+    unbroken gauge breaks after the damage (a minion: all of them)."""
     st = eng.st
     c = st.get(cid)
-    if not c.health.hg:
+    h = c.health
+    if not h.hg:
         raise IllegalAction(f"{c.name} 没有生命量谱（.hp {c.name} hg 10 设置）")
     if not 0 <= amount <= 9999:
         raise InputSyntaxError("数值应在0~9999之间")
     if heal:
-        restored = hp.heal_gauges(c.health.hg, amount)
+        restored = hp.heal_gauges(h.hg, amount)
         eng.emit("hg_heal", cid=c.id, amount=restored)
         return
-    crisis_before = hp.in_crisis(c.health)
-    broken = hp.damage_gauges(c.health.hg, amount)
-    eng.emit("hg_damage", cid=c.id, amount=amount, broken=broken)
+    crisis_before = hp.in_crisis(h)
+    if crit:
+        dealt, broken = hp.damage_gauges_capped(h.hg, amount * 2, None if h.minion else 2)
+        eng.emit("hg_damage", cid=c.id, amount=dealt, broken=broken, crit=True, asked=amount * 2)
+    else:
+        broken = hp.damage_gauges(h.hg, amount)
+        eng.emit("hg_damage", cid=c.id, amount=amount, broken=broken)
+    if execute is not None:
+        failed = execute < 13
+        extra = hp.break_leftmost(h.hg, every=h.minion) if failed else 0
+        broken += extra
+        eng.emit("execute", cid=c.id, total=execute, failed=failed, broken=extra)
     if broken and attacker is not None:
         a = st.get(attacker)
         if a.side != c.side and a.adv_turn != st.turn_no:
             a.adv_turn = st.turn_no
             st.advantage[a.side] = st.advantage.get(a.side, 0) + 1
             eng.emit("advantage", side=a.side, cid=a.id, total=st.advantage[a.side])
-    if hp.in_crisis(c.health) and not crisis_before:
+    if hp.in_crisis(h) and not crisis_before:
         eng.emit("crisis", cid=c.id)
 
 
 @transition
 def spend_mp(eng: Engine, cid: str, amount: int) -> None:
+    """Spend (``amount`` > 0, from the left, may overdraw) or restore (< 0: debt first, then from
+    the right) MP."""
     c = eng.st.get(cid)
-    debt = hp.spend_mp(c.health, amount)
-    eng.emit("mp_spend", cid=c.id, amount=amount, debt=debt)
+    if amount >= 0:
+        debt = hp.spend_mp(c.health, amount)
+        eng.emit("mp_spend", cid=c.id, amount=amount, debt=debt)
+    else:
+        restored = hp.restore_mp(c.health, -amount)
+        eng.emit("mp_restore", cid=c.id, amount=restored)
+
+
+@transition
+def self_heal(eng: Engine, cids: list[str]) -> None:
+    """自愈 at a scene start: LV HP and LV MP each, only when HP (MP) is at least 1, never into
+    a broken gauge."""
+    for cid in cids:
+        c = eng.st.get(cid)
+        h = c.health
+        hp_now = hp.gauge_total(h.hg, h.mp_debt)[0]
+        mp_now = hp.mp_total(h)[0]
+        got_hp = hp.self_heal(h.hg, c.lv, hp_now) if h.hg else 0
+        got_mp = hp.self_heal(h.mg, c.lv, mp_now) if h.mg else 0
+        eng.emit("self_heal", cid=c.id, hp=got_hp, mp=got_mp, lv=c.lv)

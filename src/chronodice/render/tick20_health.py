@@ -1,0 +1,119 @@
+"""Chinese text for D20 tick health that the rules act on: conditions (<昏迷>, <解体>, 死亡,
+<疲惫>/<力竭>, <故障>, 临时生命), MP, and the lines of the bot's own checks (濒死检定, 力竭 check),
+damage tags, 004 actions and Mov.
+
+Player view unless ``gm``: a hidden combatant is "???" (:func:`.tick20.name_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from chronodice.rules.tick20.damage import sp_states
+from chronodice.rules.tick20.health import LEVEL_NAMES, mp_total
+from chronodice.rules.tick20.model import Combat, Combatant, Event
+
+
+def _name(st: Combat, cid: str | None, gm: bool) -> str:
+    c = st.maybe(cid)
+    if c is None:
+        return "（已离场）"
+    return c.name if (gm or not c.hidden) else "???"
+
+
+def conditions(c: Combatant, numbers: bool) -> list[str]:
+    """The states the rules act on; ``numbers``: also SP and MP values (the GM, the owner, or a
+    group that shows NPC numbers).
+
+    >>> from chronodice.rules.tick20.model import Health
+    >>> conditions(Combatant(id="c1", name="坦克", health=Health(sp=-4, sp_max=4, dead=True)), True)
+    ['SP-4/4', '死亡']
+    """
+    h = c.health
+    out: list[str] = []
+    if h.sp is not None and numbers:
+        out.append(f"SP{h.sp}/{h.sp_max}")
+    if h.dead:
+        out.append("死亡")
+    else:
+        out += [f"<{s}>" for s in sp_states(h)]
+    if h.dissolved and not h.dead:
+        out.append("<解体>")
+    if h.coma and not h.dead:
+        out.append("<昏迷>")
+    if h.faults:
+        out.append("<故障>")
+    for p in h.parts:
+        if any("故障" in w.tags for w in p.wounds):
+            out.append(f"<故障:{p.name}>")
+        if p.temp:
+            held = "/".join(LEVEL_NAMES[w.level] for w in p.temp_wounds) if numbers else ""
+            out.append(f"临时生命:{p.name}{len(p.temp_wounds)}/{p.temp}" + (f"({held})" if held else ""))
+    if h.mg and numbers:
+        cur, cap = mp_total(h)
+        out.append(f"MP{cur}/{cap}[{','.join(str(g.hp) for g in h.mg)}]")
+    if h.hg and numbers and any(g.cap != 5 for g in h.hg):
+        out.append(f"HG[{','.join(f'{g.hp}/{g.cap}' for g in h.hg)}]")
+    return out
+
+
+def _check(d: dict) -> str:
+    dice = "/".join(map(str, d["dice"]))
+    return f"D20={dice}→{d['total']}/{d['target']} {d['outcome']}"
+
+
+def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> list[str]:
+    """Lines for the health events (others are :func:`.tick20.event_lines`' business)."""
+    out: list[str] = []
+    for ev in events:
+        d = ev.data
+        who = _name(st, d.get("cid"), gm) if "cid" in d else ""
+        if ev.kind == "dying_roll":
+            extra = "；".join(d.get("notes") or [])
+            out.append(
+                f"  {who} 濒死检定（{d['part']}）：强韧防御 {_check(d)}" + (f"：{extra}" if extra else "")
+            )
+        elif ev.kind == "dying_exempt":
+            out.append(f"  {who} 无需濒死检定（此前大成功）")
+        elif ev.kind == "dissolved":
+            out.append(f"  {who} <解体>，不再进行回合")
+        elif ev.kind == "died":
+            out.append(f"  {who} 的SP降至下限：死亡，不再进行回合")
+        elif ev.kind == "woke":
+            out.append(f"  {who} 的伤势低于上限，从<昏迷>中醒来")
+        elif ev.kind == "wound" and d.get("notes"):
+            out.append(f"  {d['part']}：" + "；".join(d["notes"]))
+        elif ev.kind == "sp":
+            check = d.get("check")
+            if check:
+                out.append(f"  力竭检定：强韧防御 {_check(check)}")
+            out += [f"  {n}" for n in d.get("notes") or [] if n != "SP降至下限：死亡"]
+        elif ev.kind == "temp":
+            moved = f"，原临时生命的{d['moved']}道伤势转移到部位上" if d.get("moved") else ""
+            out.append(f"  {who} 的{d['part']}临时生命设为{d['amount']}{moved}")
+        elif ev.kind == "mp_spend":
+            out.append(f"  {who} 消耗{d['amount']}MP" + (f"（透支{d['debt']}）" if d.get("debt") else ""))
+        elif ev.kind == "mp_restore":
+            out.append(f"  {who} 恢复{d['amount']}MP")
+        elif ev.kind == "self_heal":
+            out.append(f"  {who} 自愈（LV{d['lv']}）：HP+{d['hp']} MP+{d['mp']}")
+        elif ev.kind == "hg_damage" and d.get("crit"):
+            capped = "（非小兵最多击破2条HG）" if d["amount"] < d["asked"] else ""
+            out.append(f"  重击：伤害×2={d['asked']}，造成{d['amount']}{capped}")
+        elif ev.kind == "execute":
+            res = f"失败，击破{d['broken']}条HG" if d["failed"] else "成功，不受影响"
+            out.append(f"  斩杀：目标［DEX+MIG］{d['total']}/13 {res}")
+        elif ev.kind == "action":
+            label = f"：{d['label']}" if d.get("label") else ""
+            tail = "；动作已用完，.ed 结束回合" if d["left"] <= 0 else ""
+            out.append(f"  {who} 使用动作{label}（剩余{d['left']}）{tail}")
+        elif ev.kind == "action_grant":
+            out.append(f"  {who} 本回合追加{d['extra']}个动作（剩余{d['left']}）")
+        elif ev.kind == "actions_per_turn":
+            out.append(f"  每回合动作数：{d['per_turn']}")
+        elif ev.kind == "mov":
+            out.append(f"  {who} Mov {d['mov']}（速度{d['speed']}）")
+    return out
+
+
+__all__ = ["conditions", "event_lines"]
