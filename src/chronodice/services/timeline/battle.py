@@ -22,6 +22,7 @@ from chronodice.rules.timeline.rounding import fmt, r0
 
 from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _mutate, _require_unless_open
 from .kinds import Action, ActionKind, Amount, AmountKind, Number
+from .views import battle_vitals
 
 # ====================================================================== .bat
 ACTOR_AFTER = opt("actor", OneOf(Prefixed(), Name(label="角色名")), label="角色名")
@@ -68,12 +69,16 @@ async def _write_back_ammo(call: Call, participants: list[bt.Participant]) -> No
             continue
 
 
-async def _show(call: Call, display: view.Display, *, picture: bool = False) -> list[Reply]:
+async def _show(
+    call: Call, display: view.Display, *, picture: bool = False, page: int | None = None
+) -> list[Reply]:
     state = await _battle(call)
-    text = view.timeline_text(state, display)
+    vitals = await battle_vitals(call, state)
+    text = view.timeline_text(state, display, vitals=vitals)
     long = len(state.participants) > view.MAX_TEXT_BLOCKS or len(text) > 1400
     if picture or long:
-        return [Reply(text="" if picture else text[:1400], image=view.timeline_image(state, display))]
+        image = view.timeline_image(state, display, vitals=vitals, page=page)
+        return [Reply(text="" if picture else text[:1400], image=image)]
     return [Reply.say(text)]
 
 
@@ -130,9 +135,16 @@ async def bat_show(call: Call) -> list[Reply]:
     return await _show(call, await _display(call))
 
 
-@bat.sub("图", "图片", "pic", "img", help="时间轴图片")
-async def bat_picture(call: Call) -> list[Reply]:
-    return await _show(call, await _display(call), picture=True)
+@bat.sub(
+    "图",
+    "图片",
+    "pic",
+    "img",
+    params=[opt("page", Int(label="页", min=1))],
+    help="时间轴图片（可加页码，默认最新一页）",
+)
+async def bat_picture(call: Call, page: int | None) -> list[Reply]:
+    return await _show(call, await _display(call), picture=True, page=page)
 
 
 @bat.sub("记录", "log", params=[opt("page", Int(label="页", min=1))], help="全部行动记录（分页）")
@@ -201,7 +213,9 @@ async def bat_advance(call: Call, to: float) -> list[Reply]:
     display = await _display(call)
     _, done = await _apply_battle(call, lambda s: _pair(bt.advance(s, to)))
     text = f"战斗时间推进到{fmt(to)}t，结算{len(done)}个行动"
-    return [Reply.say(text + "\n" + view.timeline_text(bt.BattleState.from_dict(await _raw(call)), display))]
+    state = bt.BattleState.from_dict(await _raw(call))
+    shown = view.timeline_text(state, display, vitals=await battle_vitals(call, state))
+    return [Reply.say(text + "\n" + shown)]
 
 
 @bat.sub("先攻", "init", params=[ACTOR_AFTER, WHO], help="设定先攻者，被动方从其前摇过半时开始（默认仅GM）")
@@ -227,7 +241,7 @@ async def _record(
         f"行动#{action.id} {ref.name}：{display.windup(action.start)}t → {display.windup(action.end)}t"
         f"（前摇{display.windup(action.windup)}t）{label}"
     )
-    lines.append(view.timeline_text(state, display))
+    lines.append(view.timeline_text(state, display, vitals=await battle_vitals(call, state)))
     return [Reply.say("\n".join(lines))]
 
 
