@@ -303,8 +303,10 @@ def _marker(draw: ImageDraw.ImageDraw, e: Event, x_of: object, ry: int, f: Image
 
 
 def _png(img: Image.Image) -> bytes:
+    """PNG of a 64-colour palette version: a third of the bytes, and faster than RGB's filters."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=3)
+    flat = img.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    flat.save(buf, format="PNG", optimize=False, compress_level=1)
     return buf.getvalue()
 
 
