@@ -332,6 +332,20 @@ ROWS: list[tuple[str, object]] = [
         ),
     ),
     (".bat 力量 ١٠", "[١٠]不是数字（影响数值如 150，前摇如 10t）"),
+    # issue 11 §2: rest, healing by 医学, box distance
+    (".crd 休息", ("crd", "休息", {"actor": None, "who": None, "nights": None})),
+    (".crd rest 2", ("crd", "休息", {"actor": None, "who": None, "nights": 2})),
+    (".crd 休息 3夜", ("crd", "休息", {"actor": None, "who": None, "nights": 3})),
+    (".heal 体力 30", ("heal", "", {"actor": None, "who": None, "resource": "hp", "amount": 30.0})),
+    (".heal 甲: 意志 20", ("heal", "", {"actor": "甲", "who": None, "resource": "mp", "amount": 20.0})),
+    (".治疗 hp 30", ("heal", "", {"actor": None, "who": None, "resource": "hp", "amount": 30.0})),
+    (".heal 体力", "缺少恢复数值"),
+    (".heal 生命 3", "「生命」不是有效的角色名:、@玩家或体力/意志"),
+    (".dist 3 4 12", ("dist", "", {"sides": [3.0, 4.0, 12.0]})),
+    (".距离 3 4", ("dist", "", {"sides": [3.0, 4.0]})),
+    (".dist", "缺少边长"),
+    (".dist 1 2 x", "「x」不是有效的边长"),
+    (".dist -3", "「-3」不是有效的边长"),
 ]
 
 

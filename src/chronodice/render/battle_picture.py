@@ -58,6 +58,8 @@ class Vitals:
     hp_full: float | None = None
     mp: float | None = None
     mp_full: float | None = None
+    overload: str | None = None
+    """The overload warning (:func:`chronodice.rules.timeline.load.overload_note`), if any."""
 
     def line(self) -> str:
         parts = []
@@ -65,6 +67,8 @@ class Vitals:
             parts.append(f"体力 {fmt(self.hp)}/{fmt(self.hp_full or 0)}")
         if self.mp is not None:
             parts.append(f"意志 {fmt(self.mp)}/{fmt(self.mp_full or 0)}")
+        if self.overload:
+            parts.append("⚠超重")
         return "  ".join(parts)
 
 
@@ -76,9 +80,9 @@ def vitals_from_events(state: BattleState, known: Mapping[str, Vitals] | None = 
             continue
         v = out.get(e.key, Vitals())
         if e.kind == "hp":
-            v = Vitals(e.after, e.full, v.mp, v.mp_full)
+            v = Vitals(e.after, e.full, v.mp, v.mp_full, v.overload)
         else:
-            v = Vitals(v.hp, v.hp_full, e.after, e.full)
+            v = Vitals(v.hp, v.hp_full, e.after, e.full, v.overload)
         out[e.key] = v
     return out
 

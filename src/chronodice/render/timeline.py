@@ -21,7 +21,9 @@ from PIL import Image, ImageDraw
 from chronodice.rules.timeline.attributes import ATTRIBUTE_KEYS, CN, range_name
 from chronodice.rules.timeline.battle import Action, BattleState, Event, Participant, next_up
 from chronodice.rules.timeline.character import TLCharacter, Weapon
+from chronodice.rules.timeline.efficiency import efficiency
 from chronodice.rules.timeline.importing import WEAPON_TYPE_CN
+from chronodice.rules.timeline.load import overload_note
 from chronodice.rules.timeline.modifiers import BUFF_TYPE_CN, RESOURCE_CN, Buff, Reduction
 from chronodice.rules.timeline.rounding import fmt, fmt_int, r0
 
@@ -71,6 +73,8 @@ def character_text(char: TLCharacter) -> str:
         f"  体型修正 {r0(d.size_rev * 100):.0f}%"
     )
     lines.append(f"交涉加成 {fmt(d.negotiation_bonus)}  现金 {fmt(res.cash)}")
+    if note := overload_note(d):
+        lines.append(note)
     return "\n".join(lines)
 
 
@@ -131,7 +135,9 @@ def reduction_rows(rows: list[tuple[int, Reduction]], title: str) -> str:
     return "\n".join(lines)
 
 
-def weapon_show(w: Weapon, ammo: int | None = None) -> str:
+def weapon_show(w: Weapon, ammo: int | None = None, *, level: float | None = None) -> str:
+    """``.wp show``: MayuriBot's padded rows, plus 效率 (the sheet's 绝对效率) when ``level`` is given."""
+    eff = efficiency(w, level) if level is not None else None
     rows = [
         ("名称", w.name),
         ("类型", WEAPON_TYPE_CN[w.type]),
@@ -144,6 +150,7 @@ def weapon_show(w: Weapon, ammo: int | None = None) -> str:
         ("装填时间", fmt(w.reload_time) if w.reload_time else ""),
         ("负重", fmt(w.weight)),
         ("备注", w.note),
+        ("效率", f"{eff:g}" if eff is not None else ""),
     ]
     return "\n".join(f"{k.ljust(4, '—')}: {v}" for k, v in rows if v)
 

@@ -15,7 +15,9 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.modifiers`: ``.buff .dr``;
 * :mod:`.weapons`: ``.setupWP .wp``;
 * :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
-* :mod:`.battle`: ``.bat`` and its helpers.
+* :mod:`.battle`: ``.bat`` and its helpers;
+* :mod:`.recovery`: ``.crd 休息`` (rest) and ``.heal`` (医学 check);
+* :mod:`.field`: ``.dist`` (box distance, movement windup, weapon range).
 
 Where the data lives:
 
@@ -36,7 +38,7 @@ short alias glued to Latin letters only when a keyword or a typed argument reads
 from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
-from . import characters, modifiers, weapons, checks, battle  # isort: skip
+from . import characters, modifiers, weapons, checks, battle, recovery, field  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
-__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "modifiers", "weapons"]
+__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "field", "modifiers", "recovery", "weapons"]

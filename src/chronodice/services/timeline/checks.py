@@ -23,6 +23,7 @@ from chronodice.rules.timeline.checks import (
     impact_for,
     interaction,
     negotiation_rate,
+    negotiation_success,
     opposed_winner,
     ratio,
     roll_check,
@@ -181,7 +182,7 @@ async def cmd_neg(call: Call, a: float | None, b: float | None, c: float | None)
     return [
         Reply.say(
             f"[{char.name}]进行交涉检定\nRP：{r0(rp):.0f}\n成功率：{rate:.0f}%\n检定：{roll}/{rate:.0f}\n"
-            + ("🎉成功！" if roll <= rate else "❗️失败！")
+            + ("🎉成功！" if negotiation_success(roll, rate) else "❗️失败！")
         )
     ]
 

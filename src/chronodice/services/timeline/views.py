@@ -5,6 +5,7 @@ from __future__ import annotations
 from chronodice.core.commands import Call
 from chronodice.render.battle_picture import Vitals
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline.load import overload_note
 
 from ._common import SYSTEM, _load
 
@@ -16,8 +17,9 @@ async def battle_vitals(call: Call, state: bt.BattleState) -> dict[str, Vitals]:
         rec = await call.app.store.get_character(p.character_id)
         if rec is None or rec.system != SYSTEM or SYSTEM not in rec.data:
             continue
-        res = _load(rec).resources
-        out[p.key] = Vitals(res.hp, res.hp_full, res.mp, res.mp_full)
+        char = _load(rec)
+        res = char.resources
+        out[p.key] = Vitals(res.hp, res.hp_full, res.mp, res.mp_full, overload_note(char.derived()))
     return out
 
 
