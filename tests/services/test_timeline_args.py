@@ -346,6 +346,12 @@ ROWS: list[tuple[str, object]] = [
     (".dist", "缺少边长"),
     (".dist 1 2 x", "「x」不是有效的边长"),
     (".dist -3", "「-3」不是有效的边长"),
+    (".debuff", ("debuff", "查看", {"actor": None, "who": None})),
+    (".debuff 查看 乙:", ("debuff", "查看", {"actor": "乙", "who": None})),
+    (".debuff 100 虚弱", ("debuff", "", {"actor": None, "who": None, "value": 100.0, "source": "虚弱"})),
+    (".debuff 哥布林: 50", ("debuff", "", {"actor": "哥布林", "who": None, "value": 50.0, "source": ""})),
+    (".减益 清除 Goblin:", ("debuff", "清除", {"actor": "Goblin", "who": None})),
+    (".debuff -5", "「-5」不是有效的角色名:、@玩家或减益数值"),
 ]
 
 

@@ -17,7 +17,8 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
 * :mod:`.battle`: ``.bat`` and its helpers;
 * :mod:`.recovery`: ``.crd 休息`` (rest) and ``.heal`` (医学 check);
-* :mod:`.field`: ``.dist`` (box distance, movement windup, weapon range).
+* :mod:`.field`: ``.dist`` (box distance, movement windup, weapon range);
+* :mod:`.debuffs`: ``.debuff`` (减益 pools that reduce the next impacts) and the ``.bat`` hook.
 
 Where the data lives:
 
@@ -38,7 +39,18 @@ short alias glued to Latin letters only when a keyword or a typed argument reads
 from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
-from . import characters, modifiers, weapons, checks, battle, recovery, field  # isort: skip
+from . import characters, modifiers, weapons, checks, battle, recovery, field, debuffs  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
-__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "field", "modifiers", "recovery", "weapons"]
+__all__ = [
+    "SYSTEM",
+    "SYS_CN",
+    "battle",
+    "characters",
+    "checks",
+    "debuffs",
+    "field",
+    "modifiers",
+    "recovery",
+    "weapons",
+]

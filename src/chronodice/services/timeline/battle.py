@@ -21,6 +21,7 @@ from chronodice.rules.timeline.character import TLCharacter, set_ammo
 from chronodice.rules.timeline.rounding import fmt, r0
 
 from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _mutate, _require_unless_open
+from .debuffs import record_weakened
 from .kinds import Action, ActionKind, Amount, AmountKind, Number
 from .views import battle_vitals
 
@@ -127,7 +128,7 @@ async def bat_action(
         )
         return new, (new, act, events)
 
-    return await _record(call, ref, fn, display)
+    return await record_weakened(call, _rec, char, ref, fn, display, _record)
 
 
 @bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
@@ -163,7 +164,8 @@ async def bat_weapon(
 ) -> list[Reply]:
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
-    return await _record(call, ref, _weapon_action(call, char, ref, arg, note[:60]), display)
+    fn = _weapon_action(call, char, ref, arg, note[:60])
+    return await record_weakened(call, _rec, char, ref, fn, display, _record)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
