@@ -352,6 +352,11 @@ ROWS: list[tuple[str, object]] = [
     (".debuff 哥布林: 50", ("debuff", "", {"actor": "哥布林", "who": None, "value": 50.0, "source": ""})),
     (".减益 清除 Goblin:", ("debuff", "清除", {"actor": "Goblin", "who": None})),
     (".debuff -5", "「-5」不是有效的角色名:、@玩家或减益数值"),
+    (".armor", ("armor", "list", {})),
+    (".armor 皮甲 30 20", ("armor", "", {"name": "皮甲", "hp": 30.0, "weight": 20.0})),
+    (".护甲 板甲 100 200", ("armor", "", {"name": "板甲", "hp": 100.0, "weight": 200.0})),
+    (".armor del 1", ("armor", "del", {"index": 1})),
+    (".armor 皮甲 30", "缺少负重"),
 ]
 
 

@@ -174,3 +174,31 @@ async def test_debuff_command_and_bat(app: App) -> None:
     assert "（减益" not in await say(app, ".bat 力量 80", user="10002")
     await say(app, ".debuff 5", user="99999", at=("10001",), **GM)
     assert "已清除甲的减益√" in await say(app, ".debuff 清除", user="99999", at=("10001",), **GM)
+
+
+def test_armour_adds_hp_above_the_sheet_and_weight() -> None:
+    from dataclasses import replace
+
+    from chronodice.rules.timeline.armour import put_on
+
+    char = import_sheet(Sheet.standard())
+    extra, _ = put_on(char.extra, "皮甲", 30, 20)
+    worn = replace(char, extra=extra).derived()
+    assert (worn.hp_max, worn.carried, worn.max_load) == (180.0, 20.0, 175.0)
+    assert round(worn.weight_rev, 2) == 0.99 and worn.checks["dexterity"] == 172.71  # 175·(1 − (20/175)²)
+
+
+async def test_armor_command(app: App) -> None:
+    await setup(app)
+    text = await say(app, ".armor 皮甲 30 20")
+    assert text == "甲穿上护甲[皮甲]√ 体力+30.0\n体力 180.0/180.0  负重 20.0/175.0  敏捷 172.71"
+    await say(app, ".crd hp -50")
+    assert "130.0→180.0/180.0" in await say(app, ".crd hp +100")  # healed up to the armoured maximum
+    assert "[1] 皮甲 体力+30.0 负重20.0" in await say(app, ".armor")
+    assert "体力: 180.0/180.0" in await say(app, ".crd reset")
+    text = await say(app, ".armor del 1")
+    assert text == "甲脱下护甲[皮甲]√\n体力 150.0/150.0  负重 0.0/175.0  敏捷 175.0"
+    text = await say(app, ".armor 板甲 100 200")
+    assert "体力 250.0/250.0" in text and text.endswith(
+        "⚠超重：负重 200.0/175.0，敏捷×0.01（规则书：超过负重无法行动）"
+    )

@@ -14,6 +14,7 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.characters`: ``.TLsetup .chr .lv .crd`` (and ``.crd``'s battle-timeline hook);
 * :mod:`.modifiers`: ``.buff .dr``;
 * :mod:`.weapons`: ``.setupWP .wp``;
+* :mod:`.armour`: ``.armor`` (extra 体力 above the maximum, with its 负重);
 * :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
 * :mod:`.battle`: ``.bat`` and its helpers;
 * :mod:`.recovery`: ``.crd 休息`` (rest) and ``.heal`` (医学 check);
@@ -39,12 +40,13 @@ short alias glued to Latin letters only when a keyword or a typed argument reads
 from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
-from . import characters, modifiers, weapons, checks, battle, recovery, field, debuffs  # isort: skip
+from . import characters, modifiers, weapons, armour, checks, battle, recovery, field, debuffs  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
 __all__ = [
     "SYSTEM",
     "SYS_CN",
+    "armour",
     "battle",
     "characters",
     "checks",
