@@ -8,7 +8,7 @@ phone shows the picture 1080 px wide; the old grid was 1480–2140 px wide with 
 * one block per participant: name (own colour), status, 体力 and 意志 (current/max), the current
   action (the latest one, with its window) and when they decide next;
 * a time chart, one row per item in time order: each action its own bar from where it starts to
-  where it resolves (pending ones hollow, cancelled ones thin and grey), each 体力/意志 change and
+  where it resolves (pending ones light, cancelled ones thin and grey), each 体力/意志 change and
   each death a marker at its own time, the battle clock as a red line.
 
 Long battles are split into pages of :data:`ROWS_PER_PAGE` rows, counted back from the present
@@ -257,7 +257,7 @@ def battle_image(
         cx = x_of(state.clock)
         draw.line([cx, top - 10, cx, bottom], fill=RED, width=3)
     y = bottom + 16
-    legend = "红线：战斗时间　实心：已结算　空心：前摇中　灰：取消"
+    legend = "红线：战斗时间　实心：已结算　浅色：前摇中　灰：取消"
     draw.text((PAD, y), fit(draw, legend, f_small, WIDTH - 2 * PAD), fill=MUTED, font=f_small)
     return _png(img)
 
@@ -277,16 +277,18 @@ def _bar(
         draw.rectangle([x0, ry + 22, x1, ry + 28], fill=MUTED)
     elif a.resolved(state.clock):
         draw.rectangle([x0, ry + 12, x1, ry + 38], fill=color)
-    else:
-        draw.rectangle([x0, ry + 12, x1, ry + 38], outline=color, width=4)
+    else:  # pending: a light tint of the colour, outlined
+        tint = tuple(int(c * 0.22 + 255 * 0.78) for c in color)
+        draw.rectangle([x0, ry + 6, x1, ry + 44], fill=tint, outline=color, width=3)
     label = action_label(a)
     w = draw.textlength(label, font=f)
     if x1 + 10 + w <= WIDTH - 8:
         draw.text((x1 + 10, ry + 9), label, fill=INK, font=f)
     elif x0 - 10 - w >= AXIS_L - 10:
         draw.text((x0 - 10 - w, ry + 9), label, fill=INK, font=f)
-    else:  # inside the bar, white on colour
-        draw.text((x0 + 8, ry + 9), fit(draw, label, f, x1 - x0 - 12), fill=(255, 255, 255), font=f)
+    else:  # inside the bar: white on a solid bar, ink on a pending one's tint
+        ink = INK if not a.resolved(state.clock) or a.cancelled else (255, 255, 255)
+        draw.text((x0 + 12, ry + 9), fit(draw, label, f, x1 - x0 - 24), fill=ink, font=f)
 
 
 def _marker(draw: ImageDraw.ImageDraw, e: Event, x_of: object, ry: int, f: ImageFont.FreeTypeFont) -> None:

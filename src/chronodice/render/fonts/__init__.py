@@ -3,7 +3,7 @@
 ``font(size)`` is a :class:`FallbackFont`: a Pillow ``FreeTypeFont`` on the bundled CJK face
 (WenQuanYi Micro Hei, GB2312 subset) that draws every character it lacks from the bundled DejaVu
 Sans (Latin, Greek, Cyrillic, many symbols: ☠ ⌛ ✖), and every character neither has (荀彧's 彧,
-traditional 龍, emoji) as the visible box :data:`MISSING` — never as nothing.  Draw with it as
+traditional 龍, emoji) as the visible box :data:`MISSING` (☐) — never as nothing.  Draw with it as
 with any Pillow font: ``draw.text(xy, text, font=font(24))``; ``textlength``/``textbbox`` agree.
 
 Which font has a character is read from each font's ``cmap`` table (:func:`coverage`); Pillow
@@ -21,8 +21,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT_PATH = Path(__file__).with_name("wqy-microhei-gb2312.ttf")
 FALLBACK_PATH = Path(__file__).with_name("DejaVuSans.ttf")
-MISSING = "□"
-"""Drawn for a character no bundled font has (U+25A1, in the CJK font)."""
+MISSING = "☐"
+"""Drawn for a character no bundled font has (U+2610 BALLOT BOX from DejaVu Sans: a full-height
+box, where the CJK font's □ is a small square that reads as punctuation)."""
 
 
 @lru_cache(maxsize=4)
@@ -107,7 +108,7 @@ class FallbackFont(ImageFont.FreeTypeFont):
             elif code in extra:
                 f = self._fallback
             else:
-                f, ch = self, MISSING
+                f, ch = self._fallback, MISSING
             if out and out[-1][0] is f:
                 out[-1] = (f, out[-1][1] + ch)
             else:
