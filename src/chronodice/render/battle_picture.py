@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -200,7 +201,8 @@ def battle_image(
         name = p.name + ("[NPC]" if p.npc else "")
         status = _status(p)
         v = vit.get(p.key, Vitals()).line()
-        right = "  ".join(x for x in (status, v) if x)
+        due = f"下次 {fmt_t(state.free_at(p.key))}t" if compact and p.status == "active" else ""
+        right = "  ".join(x for x in (status, due, v) if x)
         right_w = draw.textlength(right, font=f_small)
         draw.text(
             (PAD + 22, y), fit(draw, name, f_body, WIDTH - 2 * PAD - 40 - right_w), fill=color, font=f_body
@@ -242,7 +244,7 @@ def battle_image(
     for n, r in enumerate(chunk):
         ry = top + n * ROW
         if n % 2:
-            draw.rectangle([0, ry, WIDTH, ry + ROW], fill=(243, 240, 232))
+            draw.rectangle([0, ry, WIDTH, ry + ROW], fill=STRIPE)
         p = state.participant(r.key)
         i = index.get(r.key, 0)
         color = COLORS[i % len(COLORS)]
@@ -278,8 +280,7 @@ def _bar(
     elif a.resolved(state.clock):
         draw.rectangle([x0, ry + 12, x1, ry + 38], fill=color)
     else:  # pending: a light tint of the colour, outlined
-        tint = tuple(int(c * 0.22 + 255 * 0.78) for c in color)
-        draw.rectangle([x0, ry + 6, x1, ry + 44], fill=tint, outline=color, width=3)
+        draw.rectangle([x0, ry + 6, x1, ry + 44], fill=_tint(color), outline=color, width=3)
     label = action_label(a)
     w = draw.textlength(label, font=f)
     if x1 + 10 + w <= WIDTH - 8:
@@ -301,18 +302,53 @@ def _marker(draw: ImageDraw.ImageDraw, e: Event, x_of: object, ry: int, f: Image
     else:
         sign = "+" if e.delta > 0 else ""
         text = f"{RESOURCE_CN[e.kind]}{sign}{fmt(e.delta)} → {fmt(e.after or 0)}/{fmt(e.full or 0)}"
-        color = (20, 140, 80) if e.delta > 0 else RED
+        color = GREEN if e.delta > 0 else RED
         draw.polygon([(x, ry + 40), (x - 11, ry + 14), (x + 11, ry + 14)], fill=color)
     w = draw.textlength(text, font=f)
     tx = x + 16 if x + 16 + w <= WIDTH - 8 else x - 16 - w
     draw.text((tx, ry + 9), text, fill=color, font=f)
 
 
+STRIPE = (243, 240, 232)
+WHITE = (255, 255, 255)
+GREEN = (20, 140, 80)
+
+
+def _tint(c: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = (int(v * 0.22 + 255 * 0.78) for v in c)
+    return (r, g, b)
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int], k: float) -> tuple[int, int, int]:
+    r, g, bl = (round(x + (y - x) * k) for x, y in zip(a, b, strict=True))
+    return (r, g, bl)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """A fixed palette: every colour drawn, and 4 anti-aliasing steps of each ink on each ground.
+
+    Mapping onto a fixed palette takes a few ms, where an adaptive quantizer takes ~60 ms and
+    an RGB PNG's filters ~150 ms for a 1080×1900 page.
+    """
+    inks = [INK, MUTED, RED, GREEN, *COLORS]
+    grounds = [BG, STRIPE, HEAD]
+    colours = [BG, STRIPE, HEAD, INK, MUTED, GRID, RED, GREEN, WHITE, *COLORS, *map(_tint, COLORS)]
+    pairs = [(i, g) for i in inks for g in grounds]
+    pairs += [(WHITE, c) for c in COLORS] + [(INK, _tint(c)) for c in COLORS]
+    for ink, ground in pairs:
+        colours += [_mix(ground, ink, k / 5) for k in range(1, 5)]
+    colours = list(dict.fromkeys(colours))[:256]
+    colours += [INK] * (256 - len(colours))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in colours for v in c])
+    return pal
+
+
 def _png(img: Image.Image) -> bytes:
-    """PNG of a 64-colour palette version: a third of the bytes, and faster than RGB's filters."""
+    """PNG of the page mapped onto :func:`_palette` (a third of an RGB PNG's bytes, ~10× faster)."""
     buf = io.BytesIO()
-    flat = img.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    flat.save(buf, format="PNG", optimize=False, compress_level=1)
+    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
 
 
