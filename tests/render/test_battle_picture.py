@@ -90,3 +90,19 @@ def test_fast_for_500_actions() -> None:
     t = time.perf_counter()
     view.timeline_image(s, view.Display())
     assert time.perf_counter() - t < 1.5
+
+
+def test_sheet_picture_is_readable_at_1080(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chronodice.rules.timeline.character import import_sheet
+    from chronodice.rules.timeline.sheet import Sheet
+
+    used: set[int] = set()
+    real = view.font
+
+    def spy(size: int = 16):  # type: ignore[no-untyped-def]
+        used.add(size)
+        return real(size)
+
+    monkeypatch.setattr(view, "font", spy)
+    img = Image.open(io.BytesIO(view.sheet_image(import_sheet(Sheet.standard("荀彧")))))
+    assert min(used) * 1080 / img.width >= 24
