@@ -19,7 +19,7 @@ last one.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -139,9 +139,8 @@ def _status(p: Participant) -> str:
     return {"dead": "☠ 死亡", "out": "已退出"}.get(p.status, "")
 
 
-def _current(state: BattleState, p: Participant, windup: object) -> str:
+def _current(state: BattleState, p: Participant, fmt_t: Callable[[float], str]) -> str:
     own = state.actions_of(p.key)
-    fmt_t = windup if callable(windup) else fmt
     nxt = f"下次 {fmt_t(state.free_at(p.key))}t"
     if p.status == "dead":
         deaths = [e for e in state.events if e.key == p.key and e.kind == "death"]
@@ -156,13 +155,16 @@ def _current(state: BattleState, p: Participant, windup: object) -> str:
 # ---------------------------------------------------------------------- the picture
 def battle_image(
     state: BattleState,
-    windup: object = fmt,
+    windup: Callable[[float], str] = fmt,
     *,
     vitals: Mapping[str, Vitals] | None = None,
     page: int | None = None,
 ) -> bytes:
-    """The page ``page`` (1-based; default and out of range: the last) as PNG bytes."""
-    fmt_t = windup if callable(windup) else fmt
+    """The page ``page`` (1-based; default and out of range: the last) as PNG bytes.
+
+    ``windup`` formats a time (the group's display: two decimals, or whole t like the sheet).
+    """
+    fmt_t = windup
     vit = vitals_from_events(state, vitals)
     rows = chart_rows(state)
     pages = max(1, -(-len(rows) // ROWS_PER_PAGE))
@@ -268,12 +270,11 @@ def _bar(
     draw: ImageDraw.ImageDraw,
     a: Action,
     state: BattleState,
-    x_of: object,
+    x_of: Callable[[float], int],
     ry: int,
     color: tuple[int, int, int],
     f: ImageFont.FreeTypeFont,
 ) -> None:
-    assert callable(x_of)
     x0, x1 = x_of(a.start), max(x_of(a.effective_end), x_of(a.start) + 6)
     if a.cancelled:
         draw.rectangle([x0, ry + 22, x1, ry + 28], fill=MUTED)
@@ -292,8 +293,9 @@ def _bar(
         draw.text((x0 + 12, ry + 9), fit(draw, label, f, x1 - x0 - 24), fill=ink, font=f)
 
 
-def _marker(draw: ImageDraw.ImageDraw, e: Event, x_of: object, ry: int, f: ImageFont.FreeTypeFont) -> None:
-    assert callable(x_of)
+def _marker(
+    draw: ImageDraw.ImageDraw, e: Event, x_of: Callable[[float], int], ry: int, f: ImageFont.FreeTypeFont
+) -> None:
     x = x_of(e.time)
     if e.kind == "death":
         draw.line([x, ry + 4, x, ry + ROW - 4], fill=RED, width=4)
