@@ -40,7 +40,7 @@ async def test_battle_views_and_rules_over_the_websocket(bot_process: BotProcess
             ".debuff Goblin: 50 虚弱", user=GM, role="admin", expect=1
         )
         text = await c.group(".bat Goblin:力量 40", user=GM, role="admin", expect=1)
-        assert text.startswith("（减益虚弱-40.0：影响数值 40.0→0.0）")
+        assert text.startswith("（减益-40.0：影响数值 40.0→0.0，剩余减益10.0）")
         await c.group(".bat 敏捷 50", user=JIA, expect=1)
         await c.group(".bat 力量 60", user=LONG, expect=1)
         text = await c.group(".crd hp -60", user=LONG, expect=1)

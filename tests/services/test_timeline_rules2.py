@@ -151,29 +151,45 @@ async def test_efficiency_overload_and_range_on_the_card(app: App) -> None:
 
 
 def test_debuff_pool_reduces_the_next_impacts() -> None:
-    from chronodice.rules.timeline.debuffs import Debuff, consume
+    from chronodice.rules.timeline import battle as b
+    from chronodice.rules.timeline import debuffs as db
 
     # book: 施术者的影响数值相当于被影响者在未来几次攻击中少输出的伤害 — weakness 100, then 60 and 80
-    out, left, used = consume([Debuff("虚弱", 100.0)], 60.0)
-    assert (out, left, used) == (0.0, [Debuff("虚弱", 40.0)], [("虚弱", 60.0)])
-    assert consume(left, 80.0) == (40.0, [], [("虚弱", 40.0)])
+    assert db.consume(100.0, 60.0) == (0.0, 40.0)
+    assert db.consume(40.0, 80.0) == (40.0, 0.0)
+    ref = b.ParticipantRef(2, "乙", "2")
+    s = db.put_on(b.new_battle(), ref.key, 100.0)
+    s, act, _ = b.record_action(s, ref, windup=5, impact=60.0, attribute="strength")
+    s, weak, used = db.weaken_action(s, act.id)
+    assert (weak.impact, weak.windup, used, db.pool(s, ref.key)) == (0.0, 5, 60.0, 40.0)
+    s, act, _ = b.record_action(s, ref, windup=5, impact=80.0, attribute="strength")
+    s, weak, used = db.weaken_action(s, act.id)
+    assert (weak.impact, used, db.pool(s, ref.key)) == (40.0, 40.0, 0.0)
+    assert b.BattleState.from_dict(s.to_dict()) == s  # the pool survives the JSON round trip
 
 
 async def test_debuff_command_and_bat(app: App) -> None:
     await setup(app, "甲", "10001")
     await setup(app, "乙", "10002")
+    assert "没有战斗数据" in await say(app, ".debuff 100 虚弱", user="99999", at=("10002",), **GM)
+    await say(app, ".bat 力量 175", user="10001")
     text = await say(app, ".debuff 100 虚弱", user="99999", at=("10002",), **GM)
-    assert text == "乙受到[虚弱]减益100.0√\n乙的减益（此后行动的影响数值依次扣减）：\n[1] 虚弱 剩余100.0"
+    assert text == "乙受到[虚弱]减益100.0√ 剩余减益100.0（此后行动的影响数值依次扣减）"
     assert "只有" in await say(app, ".debuff 100 虚弱", user="10002", at=("10001",))
     text = await say(app, ".bat 力量 60", user="10002")
-    assert text.startswith("（减益虚弱-60.0：影响数值 60.0→0.0）")
+    assert text.startswith("（减益-60.0：影响数值 60.0→0.0，剩余减益40.0）")
     assert "乙 : 0.0\n6.86t (6.86t) : 0.0" in text  # the windup of the declared 60 (20·60/175)
+    # .undo of the action gives the pool back
+    await say(app, ".undo", **GM)
+    assert await say(app, ".debuff", user="10002") == "乙的减益：剩余100.0"
+    await say(app, ".bat 力量 60", user="10002")
     text = await say(app, ".bat 力量 80", user="10002")
-    assert text.startswith("（减益虚弱-40.0：影响数值 80.0→40.0）") and "乙 : 40.0" in text
+    assert text.startswith("（减益-40.0：影响数值 80.0→40.0，剩余减益0.0）") and "乙 : 40.0" in text
     assert await say(app, ".debuff", user="10002") == "乙没有减益"
     assert "（减益" not in await say(app, ".bat 力量 80", user="10002")
     await say(app, ".debuff 5", user="99999", at=("10001",), **GM)
     assert "已清除甲的减益√" in await say(app, ".debuff 清除", user="99999", at=("10001",), **GM)
+    assert await say(app, ".debuff", user="10001") == "甲没有减益"
 
 
 def test_armour_adds_hp_above_the_sheet_and_weight() -> None:

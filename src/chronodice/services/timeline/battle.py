@@ -128,7 +128,7 @@ async def bat_action(
         )
         return new, (new, act, events)
 
-    return await record_weakened(call, _rec, char, ref, fn, display, _record)
+    return await record_weakened(call, ref, fn, display, _record)
 
 
 @bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
@@ -165,7 +165,7 @@ async def bat_weapon(
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
     fn = _weapon_action(call, char, ref, arg, note[:60])
-    return await record_weakened(call, _rec, char, ref, fn, display, _record)
+    return await record_weakened(call, ref, fn, display, _record)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
