@@ -56,3 +56,20 @@ def test_measuring_agrees_with_drawing() -> None:
         assert abs(box[0] - left) <= 3 and abs(box[2] - right) <= 3, (text, box, (left, right))
         assert top - 3 <= box[1] and box[3] <= bottom + 3
         assert abs(draw.textlength(text, font=f) - (right - left)) < 12
+
+
+def test_anchors_on_mixed_text() -> None:
+    """Centre/right anchors place mixed-font text like Pillow places plain text."""
+    f = font(32)
+    for anchor in ("la", "mm", "rs", "ms"):
+        img = Image.new("L", (600, 200), 0)
+        draw = ImageDraw.Draw(img)
+        draw.text((300, 100), "☠龍 Ω", fill=255, font=f, anchor=anchor)
+        box = img.getbbox()
+        bbox = draw.textbbox((300, 100), "☠龍 Ω", font=f, anchor=anchor)
+        assert box is not None
+        assert abs(box[0] - bbox[0]) <= 3 and abs(box[2] - bbox[2]) <= 3, (anchor, box, bbox)
+        if anchor[0] == "m":
+            assert abs((box[0] + box[2]) / 2 - 300) <= 4
+        if anchor[0] == "r":
+            assert abs(box[2] - 300) <= 4

@@ -142,9 +142,9 @@ class FallbackFont(ImageFont.FreeTypeFont):
         simple, value = self._simple(text)
         if simple:
             return self._base(self, "getbbox", value, *args, **kwargs)
-        image, (left, top) = self._compose(
-            value, kwargs.get("anchor") or (args[4] if len(args) > 4 else None)
-        )
+        # getbbox(text, mode, direction, features, language, stroke_width, anchor)
+        anchor = kwargs.get("anchor") or (args[5] if len(args) > 5 else None)
+        image, (left, top) = self._compose(value, anchor)
         return (left, top, left + image.size[0], top + image.size[1])
 
     def getmask2(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> tuple[Any, tuple[int, int]]:  # type: ignore[override]
@@ -163,21 +163,20 @@ class FallbackFont(ImageFont.FreeTypeFont):
     ) -> tuple[Image.Image, tuple[int, int]]:
         """Runs drawn side by side on one baseline; offset as Pillow's ``getmask2`` gives it."""
         ascent, descent = self.getmetrics()
-        placed, x = [], 0.0
+        placed, width = [], 0.0
         for f, t in runs:
-            left, top, right, bottom = self._base(f, "getbbox", t, anchor="ls")
-            placed.append((f, t, x, (left, top, right, bottom)))
-            x += self._base(f, "getlength", t)
-        x0 = min(int(x + b[0]) for _f, _t, x, b in placed)
+            placed.append((f, t, width, self._base(f, "getbbox", t, anchor="ls")))
+            width += self._base(f, "getlength", t)
+        x0 = min(int(at + b[0]) for _f, _t, at, b in placed)
         y0 = min(int(b[1]) for *_r, b in placed)
-        x1 = max(int(x + b[2]) + 1 for _f, _t, x, b in placed)
+        x1 = max(int(at + b[2]) + 1 for _f, _t, at, b in placed)
         y1 = max(int(b[3]) + 1 for *_r, b in placed)
         image = Image.new("L" if mode not in ("1", "L") else mode, (max(1, x1 - x0), max(1, y1 - y0)), 0)
         draw = ImageDraw.Draw(image)
-        for f, t, x, _b in placed:
-            draw.text((x - x0, -y0), t, fill=255, font=f, anchor="ls")
+        for f, t, at, _b in placed:
+            draw.text((at - x0, -y0), t, fill=255, font=f, anchor="ls")
         anchor = anchor or "la"
-        dx = {"l": 0.0, "m": -x / 2, "r": -x}.get(anchor[0], 0.0)
+        dx = {"l": 0.0, "m": -width / 2, "r": -width}.get(anchor[0], 0.0)
         dy = {"a": ascent, "t": -y0, "m": (ascent - descent) / 2, "s": 0.0, "d": -descent, "b": -y1}.get(
             anchor[1], ascent
         )
