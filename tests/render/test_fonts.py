@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from chronodice.render.fonts import FALLBACK_PATH, FONT_PATH, MISSING, coverage, font
@@ -73,3 +75,18 @@ def test_anchors_on_mixed_text() -> None:
             assert abs((box[0] + box[2]) / 2 - 300) <= 4
         if anchor[0] == "r":
             assert abs(box[2] - 300) <= 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="荀彧龍騎士甲 aÆΩж☠❤️🎉👍🏻\u200d·—（）0.5t", min_size=1, max_size=12))
+def test_any_mix_draws_within_its_box(text: str) -> None:
+    f = font(24)
+    img = Image.new("L", (700, 80), 0)
+    draw = ImageDraw.Draw(img)
+    draw.text((10, 20), text, fill=255, font=f)
+    box = img.getbbox()
+    left, top, right, bottom = draw.textbbox((10, 20), text, font=f)
+    visible = f.visible(text).strip()
+    assert (box is not None) == bool(visible), (text, box)
+    if box is not None:
+        assert left - 3 <= box[0] and box[2] <= right + 3 and top - 3 <= box[1] and box[3] <= bottom + 3
