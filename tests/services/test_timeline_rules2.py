@@ -190,6 +190,8 @@ async def test_debuff_command_and_bat(app: App) -> None:
     await say(app, ".debuff 5", user="99999", at=("10001",), **GM)
     assert "已清除甲的减益√" in await say(app, ".debuff 清除", user="99999", at=("10001",), **GM)
     assert await say(app, ".debuff", user="10001") == "甲没有减益"
+    log = await say(app, ".bat 记录", user="10001")
+    assert "乙 受到减益100.0" in log and "乙 行动#3因减益少输出40.0" in log and "甲 减益清除" in log
 
 
 def test_armour_adds_hp_above_the_sheet_and_weight() -> None:

@@ -200,6 +200,12 @@ def event_summary(e: Event, p: Participant | None) -> str | None:
         return f"@{t}t {who} 取消行动#{e.ref}"
     if e.kind == "initiative":
         return f"@{t}t {who} 先攻：其他角色从{fmt(e.after or 0)}t开始行动"
+    if e.kind == "debuff":  # chronodice.rules.timeline.debuffs
+        if e.delta > 0:
+            return f"@{t}t {who} 受到减益{fmt(e.delta)}"
+        if e.ref is not None:
+            return f"@{t}t {who} 行动#{e.ref}因减益少输出{fmt(-e.delta)}"
+        return f"@{t}t {who} 减益清除"
     if e.kind == "advance":
         return f"战斗时间推进到{fmt(e.after or 0)}t"
     return None
