@@ -71,8 +71,13 @@ async def test_worked_session_section_4_13(app: App) -> None:
     assert "成功率：50%" in await say(app, ".neg 100")
     assert "成功率：21%" in await say(app, ".neg 0")
     text = await say(app, ".bat 力量 150 重拳")
-    assert "甲 : 150.0\n17.14t (17.14t) : 150.0 ⌛\n力量 : 重拳\n———————" in text or (
-        "甲 : 150.0\n17.14t (17.14t) : 150.0\n力量 : 重拳\n———————" in text
+    assert (
+        "甲 : 150.0\n17.14t (17.14t) : 150.0 ⌛\n力量 : 重拳\n体力 150.0/150.0  意志 150.0/150.0\n———————"
+        in text
+        or (
+            "甲 : 150.0\n17.14t (17.14t) : 150.0\n力量 : 重拳\n体力 150.0/150.0  意志 150.0/150.0\n———————"
+            in text
+        )
     )
     text = await say(app, ".bat 敏捷 5t")
     assert "甲 : 193.8\n22.14t (5.0t) : 43.8" in text and "\n敏捷\n" in text

@@ -2,9 +2,9 @@
 
 Text keeps the markers MayuriBot's players know (√, ×, [↑]/[↓]/[=], 🎉/❗️, "———————").  Two
 pictures: the battle timeline as a time grid like the rule book's combat table (one row per
-character, each action at the t where it resolves, with impact and 体力/意志 changes), and the
-character sheet.  Pictures use the bundled CJK font only (no system font) and scale: a long
-battle packs several t into one column and shows at most :data:`MAX_IMAGE_ACTIONS` actions.
+participant with 体力/意志, then each action its own bar and each 体力/意志 change or death at its
+own time, in pages; :mod:`chronodice.render.battle_picture`), and the character sheet.  Pictures
+use the bundled fonts only (no system font).
 
 ``Display`` carries the per-group choice between MayuriBot's numbers (default) and the Excel
 sheet's (windup as whole t, success rates capped at 100 %).
@@ -13,6 +13,7 @@ sheet's (windup as whole t, success rates capped at 100 %).
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -20,19 +21,19 @@ from PIL import Image, ImageDraw
 from chronodice.rules.timeline.attributes import ATTRIBUTE_KEYS, CN, range_name
 from chronodice.rules.timeline.battle import Action, BattleState, Event, Participant, next_up
 from chronodice.rules.timeline.character import TLCharacter, Weapon
+from chronodice.rules.timeline.efficiency import efficiency
 from chronodice.rules.timeline.importing import WEAPON_TYPE_CN
+from chronodice.rules.timeline.load import overload_note
 from chronodice.rules.timeline.modifiers import BUFF_TYPE_CN, RESOURCE_CN, Buff, Reduction
 from chronodice.rules.timeline.rounding import fmt, fmt_int, r0
 
+from .battle_picture import Vitals, battle_image, vitals_from_events
 from .fonts import font
 
 LINE = "———————"
 MAX_TEXT_BLOCKS = 12
 """Participants shown in the text timeline before pointing to the picture."""
 LOG_PAGE = 15
-MAX_IMAGE_ACTIONS = 120
-"""The picture shows the time window of the latest actions (older ones: ``.bat 记录``)."""
-MAX_IMAGE_COLUMNS = 40
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ def character_text(char: TLCharacter) -> str:
         f"  体型修正 {r0(d.size_rev * 100):.0f}%"
     )
     lines.append(f"交涉加成 {fmt(d.negotiation_bonus)}  现金 {fmt(res.cash)}")
+    if note := overload_note(d):
+        lines.append(note)
     return "\n".join(lines)
 
 
@@ -132,7 +135,9 @@ def reduction_rows(rows: list[tuple[int, Reduction]], title: str) -> str:
     return "\n".join(lines)
 
 
-def weapon_show(w: Weapon, ammo: int | None = None) -> str:
+def weapon_show(w: Weapon, ammo: int | None = None, *, level: float | None = None) -> str:
+    """``.wp show``: MayuriBot's padded rows, plus 效率 (the sheet's 绝对效率) when ``level`` is given."""
+    eff = efficiency(w, level) if level is not None else None
     rows = [
         ("名称", w.name),
         ("类型", WEAPON_TYPE_CN[w.type]),
@@ -145,6 +150,7 @@ def weapon_show(w: Weapon, ammo: int | None = None) -> str:
         ("装填时间", fmt(w.reload_time) if w.reload_time else ""),
         ("负重", fmt(w.weight)),
         ("备注", w.note),
+        ("效率", f"{eff:g}" if eff is not None else ""),
     ]
     return "\n".join(f"{k.ljust(4, '—')}: {v}" for k, v in rows if v)
 
@@ -194,6 +200,12 @@ def event_summary(e: Event, p: Participant | None) -> str | None:
         return f"@{t}t {who} 取消行动#{e.ref}"
     if e.kind == "initiative":
         return f"@{t}t {who} 先攻：其他角色从{fmt(e.after or 0)}t开始行动"
+    if e.kind == "debuff":  # chronodice.rules.timeline.debuffs
+        if e.delta > 0:
+            return f"@{t}t {who} 受到减益{fmt(e.delta)}"
+        if e.ref is not None:
+            return f"@{t}t {who} 行动#{e.ref}因减益少输出{fmt(-e.delta)}"
+        return f"@{t}t {who} 减益清除"
     if e.kind == "advance":
         return f"战斗时间推进到{fmt(e.after or 0)}t"
     if e.kind == "stun":
@@ -201,25 +213,45 @@ def event_summary(e: Event, p: Participant | None) -> str | None:
     return None
 
 
-def participant_block(state: BattleState, p: Participant, display: Display) -> str:
-    """MayuriBot's four lines for a participant's latest action, with status marks."""
+def participant_block(
+    state: BattleState, p: Participant, display: Display, vitals: Vitals | None = None
+) -> str:
+    """MayuriBot's four lines for a participant's latest action, with status marks.
+
+    With ``vitals`` a line ``体力 a/b  意志 c/d`` comes before the closing ``———————``.
+    """
+    extra = f"{vitals.line()}\n" if vitals is not None and vitals.line() else ""
     own = state.actions_of(p.key)
     tag = "[NPC]" if p.npc else ""
     status = {"dead": " ☠死亡", "out": " (已退出)"}.get(p.status, "")
     head = f"{p.name}{tag} : {fmt(state.total_impact(p.key))}{status}"
     if not own:
-        return f"{head}\n{display.windup(p.joined_at)}t 加入，尚未行动\n{LINE}"
+        return f"{head}\n{display.windup(p.joined_at)}t 加入，尚未行动\n{extra}{LINE}"
     last = own[-1]
     impact = "整备中..." if last.kind == "reload" else fmt(last.impact)
     mark = "" if last.resolved(state.clock) or last.cancelled else " ⌛"
     if last.cancelled_at is not None:
         mark = " ✖已取消"
     cum = display.windup(state.free_at(p.key))
-    return f"{head}\n{cum}t ({display.windup(last.windup)}t) : {impact}{mark}\n{describe_action(last, display)}\n{LINE}"
+    return (
+        f"{head}\n{cum}t ({display.windup(last.windup)}t) : {impact}{mark}\n"
+        f"{describe_action(last, display)}\n{extra}{LINE}"
+    )
 
 
-def timeline_text(state: BattleState, display: Display, *, limit: int = MAX_TEXT_BLOCKS) -> str:
-    """The reply to ``.bat``: clock, who acts next, one block per participant (capped)."""
+def timeline_text(
+    state: BattleState,
+    display: Display,
+    *,
+    limit: int = MAX_TEXT_BLOCKS,
+    vitals: Mapping[str, Vitals] | None = None,
+) -> str:
+    """The reply to ``.bat``: clock, who acts next, one block per participant (capped).
+
+    Each block ends with the participant's 体力/意志 (``vitals`` from the cards, completed by the
+    battle's own 体力/意志 events) when known.
+    """
+    vit = vitals_from_events(state, vitals)
     lines = [f"⏱ 战斗时间 {display.windup(state.clock)}t｜行动{len(state.actions)}个"]
     nxt = next_up(state)
     if nxt is not None:
@@ -231,7 +263,7 @@ def timeline_text(state: BattleState, display: Display, *, limit: int = MAX_TEXT
         key=lambda p: (p.status != "active", state.free_at(p.key), p.name),
     )
     for p in order[:limit]:
-        lines.append(participant_block(state, p, display))
+        lines.append(participant_block(state, p, display, vit.get(p.key)))
     if len(order) > limit:
         lines.append(f"…另有{len(order) - limit}名角色，发送 .bat 图 查看完整时间轴")
     return "\n".join(lines)
@@ -258,9 +290,7 @@ def log_page(state: BattleState, display: Display, page: int) -> str:
 # ------------------------------------------------------------------ pictures
 BG = (250, 248, 242)
 INK = (40, 40, 40)
-GRID = (205, 200, 190)
 HEAD = (228, 222, 208)
-COLORS = [(66, 133, 244), (219, 68, 55), (15, 157, 88), (171, 71, 188), (255, 143, 0), (0, 151, 167)]
 
 
 def _png(img: Image.Image) -> bytes:
@@ -269,94 +299,15 @@ def _png(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def timeline_image(state: BattleState, display: Display) -> bytes:
-    """The combat table: rows = characters, columns = time; each action where it resolves.
-
-    Only the latest :data:`MAX_IMAGE_ACTIONS` actions are drawn (the window of time they span;
-    the title says so), in at most :data:`MAX_IMAGE_COLUMNS` columns: when the window is longer,
-    one column covers several t (the title says how many).
-    """
-    actions = list(state.actions[-MAX_IMAGE_ACTIONS:])
-    skipped = len(state.actions) - len(actions)
-    parts = list(state.participants)
-    t0 = int(min((a.start for a in actions), default=0.0)) if skipped else 0
-    t_max = max([state.clock, *(a.end for a in actions), *(e.time for e in state.events)], default=0.0)
-    span = max(1, int(t_max) - t0 + 1)
-    step = max(1, -(-span // MAX_IMAGE_COLUMNS))
-    cols = -(-span // step) + 1
-    col_w, name_w, head_h = 60, 150, 64
-    sub = 3  # lines per participant row
-    row_h = 20 * sub + 12
-    width = name_w + cols * col_w + 10
-    height = head_h + max(1, len(parts)) * row_h + 40
-    img = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(img)
-    f_title, f_small, f_cell = font(18), font(12), font(13)
-    title = f"战斗时间轴  当前 {display.windup(state.clock)}t  行动 {len(state.actions)} 个"
-    if skipped:
-        title += f"（显示最近 {len(actions)} 个，更早的见 .bat 记录）"
-    if step > 1:
-        title += f"  每格 {step}t"
-
-    def x_of(t: float) -> int:
-        return name_w + int((t - t0) / step * col_w)
-
-    draw.text((8, 6), title, fill=INK, font=f_title)
-    top = 34
-    draw.rectangle([0, top, width, top + 26], fill=HEAD)
-    draw.text((8, top + 6), "时间/t", fill=INK, font=f_cell)
-    for c in range(cols):
-        x = name_w + c * col_w
-        draw.line([x, top, x, height - 30], fill=GRID)
-        draw.text((x + 4, top + 6), str(t0 + c * step), fill=INK, font=f_cell)
-    clock_x = x_of(state.clock)
-    draw.line([clock_x, top, clock_x, height - 30], fill=(219, 68, 55), width=2)
-    index = {p.key: i for i, p in enumerate(parts)}
-    for i, p in enumerate(parts):
-        y = head_h + i * row_h
-        draw.line([0, y, width, y], fill=GRID)
-        status = {"dead": " 死亡", "out": " 退出"}.get(p.status, "")
-        draw.text(
-            (8, y + 4), (p.name + ("[NPC]" if p.npc else ""))[:10], fill=COLORS[i % len(COLORS)], font=f_cell
-        )
-        draw.text((8, y + 24), f"累计 {fmt(state.total_impact(p.key))}{status}", fill=INK, font=f_small)
-        draw.text((8, y + 44), f"下次 {display.windup(state.free_at(p.key))}t", fill=INK, font=f_small)
-    cells: dict[tuple[int, int], list[str]] = {}
-    for a in actions:
-        row = index.get(a.key)
-        if row is None:
-            continue
-        t = a.cancelled_at if a.cancelled_at is not None else a.end
-        col = int((t - t0) // step)
-        label = a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute)
-        value = "整备" if a.kind == "reload" else ("取消" if a.cancelled else fmt(a.impact))
-        cells.setdefault((row, col), []).append(f"{label[:4]} {value}")
-        x0, x1 = x_of(a.start), x_of(t)
-        y = head_h + row * row_h + row_h - 6
-        draw.line(
-            [x0, y, max(x0 + 1, x1), y], fill=COLORS[row % len(COLORS)], width=3 if not a.cancelled else 1
-        )
-    for e in state.events:
-        row = index.get(e.key)
-        if row is None or e.kind not in ("hp", "mp", "death") or e.time < t0:
-            continue
-        col = int((e.time - t0) // step)
-        text = (
-            "死亡"
-            if e.kind == "death"
-            else f"{RESOURCE_CN[e.kind]}{'+' if e.delta > 0 else ''}{fmt(e.delta)}"
-        )
-        cells.setdefault((row, col), []).append(text)
-    for (row, col), texts in cells.items():
-        x = name_w + col * col_w + 3
-        y = head_h + row * row_h + 3
-        shown = texts[:sub]
-        if len(texts) > sub:
-            shown = [*texts[: sub - 1], f"+{len(texts) - sub + 1}项"]
-        for k, text in enumerate(shown):
-            draw.text((x, y + k * 20), text[:8], fill=INK, font=f_small)
-    draw.text((8, height - 24), "红线：当前战斗时间；色条：前摇（细线为已取消）", fill=INK, font=f_small)
-    return _png(img)
+def timeline_image(
+    state: BattleState,
+    display: Display,
+    *,
+    vitals: Mapping[str, Vitals] | None = None,
+    page: int | None = None,
+) -> bytes:
+    """The ``.bat 图`` picture (:mod:`chronodice.render.battle_picture`): a 1080 px page."""
+    return battle_image(state, display.windup, vitals=vitals, page=page)
 
 
 def sheet_image(char: TLCharacter) -> bytes:
@@ -379,6 +330,7 @@ def sheet_image(char: TLCharacter) -> bytes:
 
 __all__ = [
     "Display",
+    "Vitals",
     "arrow",
     "buff_rows",
     "character_text",

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.plain import plain
 
+from .armour import armour_weight, with_armour
 from .attributes import ATTRIBUTE_KEYS
 from .modifiers import Buff, Reduction, apply_buffs, sort_buffs, sort_reductions
 from .rounding import r1
@@ -109,10 +110,12 @@ class TLCharacter:
 
     @property
     def weapon_weight(self) -> float:
-        return sum(w.weight for w in self.weapons)
+        """负重 added to the sheet's: weapons and armour (:mod:`.armour`)."""
+        return sum(w.weight for w in self.weapons) + armour_weight(self.extra)
 
     def derived(self) -> Derived:
-        return derive(self.sheet, self.weapon_weight)
+        """§3.2's values; 总体力 includes the armour's extra 体力 (:mod:`.armour`)."""
+        return with_armour(derive(self.sheet, self.weapon_weight), self.extra)
 
     def check(self, attribute: str, *, buffed: bool = True) -> float:
         """检定值 of an attribute key, with buffs (F17) unless ``buffed`` is False."""

@@ -8,8 +8,9 @@ Decisions where the rules are silent:
 
 * a rate ≤ 0 can never succeed and its opposed-check ratio is infinite (MayuriBot printed 0,
   which would *win* an opposed check);
-* negotiation: ``roll ≤ rate`` like every other check (the book's text says "<" but its checks
-  all use "及以下"); counterpart level and 智力% must be > 0 (MayuriBot crashed);
+* negotiation: ``roll < rate`` (:func:`negotiation_success`), as the book's 交涉战 says
+  ("骰值小于成功率则成功"); MayuriBot used ≤.  Other checks keep ``≤`` (the book's worked example
+  says "50 及以下").  Counterpart level and 智力% must be > 0 (MayuriBot crashed);
 * windup needs A > 0 and an impact ≥ 0.
 """
 
@@ -113,6 +114,15 @@ def negotiation_rate(rp: float, bonus: float, level: float, target_level: float,
     return min(100.0, max(0.0, value))
 
 
+def negotiation_success(roll: int, rate: float) -> bool:
+    """交涉战: "骰值小于成功率则成功" — strictly below (MayuriBot: ≤).
+
+    >>> negotiation_success(49, 50.0), negotiation_success(50, 50.0), negotiation_success(100, 100.0)
+    (True, False, False)
+    """
+    return roll < rate
+
+
 def target_value(level: float, difficulty: float) -> int:
     """F21: 目标数值 = level × difficulty (§7: 15×17 = 255, 20×1 = 20).
 
@@ -205,6 +215,7 @@ __all__ = [
     "impact_for",
     "interaction",
     "negotiation_rate",
+    "negotiation_success",
     "opposed_winner",
     "ratio",
     "roll_check",

@@ -14,9 +14,13 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.characters`: ``.TLsetup .chr .lv .crd`` (and ``.crd``'s battle-timeline hook);
 * :mod:`.modifiers`: ``.buff .dr``;
 * :mod:`.weapons`: ``.setupWP .wp``;
+* :mod:`.armour`: ``.armor`` (extra 体力 above the maximum, with its 负重);
 * :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
 * :mod:`.battle`: ``.bat`` and its helpers (the clock: :mod:`chronodice.rules.timeline.battle`);
-* :mod:`.control`: ``.bat 控制`` (control effects on the timeline).
+* :mod:`.control`: ``.bat 控制`` (control effects on the timeline);
+* :mod:`.recovery`: ``.crd 休息`` (rest) and ``.heal`` (医学 check);
+* :mod:`.field`: ``.dist`` (box distance, movement windup, weapon range);
+* :mod:`.debuffs`: ``.debuff`` (减益 pools that reduce the next impacts) and the ``.bat`` hook.
 
 Where the data lives:
 
@@ -37,7 +41,20 @@ short alias glued to Latin letters only when a keyword or a typed argument reads
 from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
-from . import characters, modifiers, weapons, checks, battle, control  # isort: skip
+from . import characters, modifiers, weapons, armour, checks, battle, control, recovery, field, debuffs  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
-__all__ = ["SYSTEM", "SYS_CN", "battle", "characters", "checks", "control", "modifiers", "weapons"]
+__all__ = [
+    "SYSTEM",
+    "SYS_CN",
+    "armour",
+    "battle",
+    "characters",
+    "checks",
+    "control",
+    "debuffs",
+    "field",
+    "modifiers",
+    "recovery",
+    "weapons",
+]

@@ -23,7 +23,9 @@ from chronodice.rules.timeline.rounding import fmt, r0
 from chronodice.store import CharacterRecord
 
 from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _find_named, _mutate, _require_unless_open
+from .debuffs import record_weakened
 from .kinds import ACTION_REF, Action, ActionKind, ActionRef, Amount, AmountKind, Number
+from .views import battle_vitals
 
 # ====================================================================== .bat
 ACTOR_AFTER = opt("actor", OneOf(Prefixed(), Name(label="角色名")), label="角色名")
@@ -89,12 +91,16 @@ async def _write_back_ammo(
     return undo
 
 
-async def _show(call: Call, display: view.Display, *, picture: bool = False) -> list[Reply]:
+async def _show(
+    call: Call, display: view.Display, *, picture: bool = False, page: int | None = None
+) -> list[Reply]:
     state = await _battle(call)
-    text = view.timeline_text(state, display)
+    vitals = await battle_vitals(call, state)
+    text = view.timeline_text(state, display, vitals=vitals)
     long = len(state.participants) > view.MAX_TEXT_BLOCKS or len(text) > 1400
     if picture or long:
-        return [Reply(text="" if picture else text[:1400], image=view.timeline_image(state, display))]
+        image = view.timeline_image(state, display, vitals=vitals, page=page)
+        return [Reply(text="" if picture else text[:1400], image=image)]
     return [Reply.say(text)]
 
 
@@ -148,7 +154,7 @@ async def bat_action(
         )
         return new, (new, act, events)
 
-    return await _record(call, ref, fn, display)
+    return await record_weakened(call, ref, fn, display, _record)
 
 
 @bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
@@ -156,9 +162,16 @@ async def bat_show(call: Call) -> list[Reply]:
     return await _show(call, await _display(call))
 
 
-@bat.sub("图", "图片", "pic", "img", help="时间轴图片")
-async def bat_picture(call: Call) -> list[Reply]:
-    return await _show(call, await _display(call), picture=True)
+@bat.sub(
+    "图",
+    "图片",
+    "pic",
+    "img",
+    params=[opt("page", Int(label="页", min=1))],
+    help="时间轴图片（可加页码，默认最新一页）",
+)
+async def bat_picture(call: Call, page: int | None) -> list[Reply]:
+    return await _show(call, await _display(call), picture=True, page=page)
 
 
 @bat.sub("记录", "log", params=[opt("page", Int(label="页", min=1))], help="全部行动记录（分页）")
@@ -184,7 +197,8 @@ async def bat_weapon(
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
     aim = await _target_key(call, target)
-    return await _record(call, ref, _weapon_action(call, char, ref, arg, note[:60], aim), display)
+    fn = _weapon_action(call, char, ref, arg, note[:60], aim)
+    return await record_weakened(call, ref, fn, display, _record)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
@@ -289,7 +303,8 @@ async def bat_advance(call: Call, to: float) -> list[Reply]:
     if waited:
         text += f"；{'、'.join(waited)}等待到{display.windup(state.clock)}t"
     notes = settle_notes(before, state, display)
-    return [Reply.say("\n".join([text, *notes, view.timeline_text(state, display)]))]
+    shown = view.timeline_text(state, display, vitals=await battle_vitals(call, state))
+    return [Reply.say("\n".join([text, *notes, shown]))]
 
 
 @bat.sub("先攻", "init", params=[ACTOR_AFTER, WHO], help="设定先攻者，被动方从其前摇过半时开始（默认仅GM）")
@@ -323,7 +338,7 @@ async def _record(
         + (f" →{_name(state, action.target)}" if action.target else "")
     )
     lines.extend(settle_notes(before, state, display))
-    lines.append(view.timeline_text(state, display))
+    lines.append(view.timeline_text(state, display, vitals=await battle_vitals(call, state)))
     return [Reply.say("\n".join(lines))]
 
 

@@ -162,7 +162,9 @@ def _sign(x: float) -> str:
     return f"+{fmt(x)}" if x > 0 else fmt(x)
 
 
-crd = define("crd", summary="体力、意志、现金：查看、重置、变更（按 .dr 修饰计算）", system=SYS_CN)
+crd = define(
+    "crd", summary="体力、意志、现金：查看、重置、变更（按 .dr 修饰计算）、休息恢复意志", system=SYS_CN
+)
 
 
 async def _crd_target(call: Call, actor: str | None, who: str | None) -> tuple[CharacterRecord, TLCharacter]:

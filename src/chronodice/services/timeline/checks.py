@@ -24,6 +24,7 @@ from chronodice.rules.timeline.checks import (
     impact_for,
     interaction,
     negotiation_rate,
+    negotiation_success,
     opposed_winner,
     ratio,
     roll_check,
@@ -180,7 +181,7 @@ async def cmd_neg(call: Call, a: float | None, b: float | None, c: float | None)
     _, char = await _active(call)
     rate = negotiation_rate(rp, char.derived().negotiation_bonus, char.level, stored["level"], stored["int"])
     roll = call.app.rng.randint(1, 100)
-    ok = roll <= rate
+    ok = negotiation_success(roll, rate)
     return [
         Reply(
             text=f"[{char.name}]进行交涉检定\nRP：{r0(rp):.0f}\n成功率：{rate:.0f}%\n检定：{roll}/{rate:.0f}\n"

@@ -14,6 +14,7 @@ from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter, add_weapon, delete_weapon, select_weapon
 from chronodice.rules.timeline.importing import SETUPWP_USAGE, parse_setupwp
+from chronodice.rules.timeline.load import overload_note
 from chronodice.rules.timeline.rounding import fmt
 
 from ._common import SYS_CN, SYSTEM, _active, _mutate
@@ -26,6 +27,7 @@ def _weight_lines(old: TLCharacter, new: TLCharacter) -> list[str]:
         f"负重变更: {fmt(a.carried)}→{fmt(b.carried)}/{fmt(b.max_load)}",
         f"负重修正变更: {fmt(a.weight_rev)}→{fmt(b.weight_rev)}",
         f"敏捷变更: {fmt(old.check('dexterity'))}→{fmt(new.check('dexterity'))}",
+        *([note] if (note := overload_note(b)) else []),
     ]
 
 
@@ -75,7 +77,7 @@ async def wp_show(call: Call) -> list[Reply]:
         raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
         if raw is not None:
             ammo = bt.ammo_left(bt.BattleState.from_dict(raw), f"c{rec.id}", weapon)
-    return [Reply.say(view.weapon_show(weapon, ammo))]
+    return [Reply.say(view.weapon_show(weapon, ammo, level=char.level))]
 
 
 @wp.sub("del", "删除", params=[arg("index", INDEX)], help="删除一件武器")
