@@ -115,6 +115,11 @@ class App:
                 self.flood.note_gms(view.group.group_id, view.group.gms)
                 if not view.group.enabled and not spec.works_when_off:
                     return None
+            if spec.resolve is not None:
+                resolved = await spec.resolve(self, ctx, view, routed.args)
+                if resolved is None:
+                    return None  # another system's command in this group: leave it to other bots
+                spec, usage = resolved, resolved.usage
             if len(text) > MAX_MESSAGE_CHARS:
                 return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage}")]
             sub, values = spec.select(routed.args, ctx.at_ids)

@@ -63,10 +63,14 @@ if TYPE_CHECKING:
 
 PREFIXES: tuple[str, ...] = (".", "。", "．")
 
-SYSTEM_ORDER: tuple[str, ...] = ("通用", "时间线", "D20刻度", "无限恐怖", "萌E")
+SYSTEM_ORDER: tuple[str, ...] = ("通用", "CoC7", "时间线", "D20刻度", "无限恐怖", "萌E")
 """Order of the systems in ``.help`` and the README (independent of plugin load order)."""
 
 Handler = Callable[..., Awaitable[list["Reply"]]]
+Resolver = Callable[[Any, "Context", Any, str], Awaitable["CommandSpec | None"]]
+"""``resolve(app, ctx, view, args)``: which command answers a routed message in this group —
+the spec itself, another spec (``.rc`` → the CoC check in a coc7 group), or ``None`` for
+silence (CoC-only commands in a group set to another system, so another bot can answer)."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,8 @@ class CommandSpec:
     works_when_off: bool = False
     group_only: bool = False
     subs: list[Sub] = field(default_factory=list)
+    resolve: Resolver | None = None
+    """Called by the dispatcher after routing, before parsing (see :data:`Resolver`)."""
 
     @property
     def roots(self) -> tuple[str, ...]:
@@ -338,6 +344,7 @@ def define(
     works_when_off: bool = False,
     group_only: bool = False,
     registry: CommandRegistry | None = None,
+    resolve: Resolver | None = None,
 ) -> CommandSpec:
     """Declare a command and add it to ``REGISTRY`` (or ``registry``); add forms with ``.sub``."""
     spec = CommandSpec(
@@ -348,6 +355,7 @@ def define(
         system=system,
         works_when_off=works_when_off,
         group_only=group_only,
+        resolve=resolve,
     )
     (registry or REGISTRY).add(spec)
     return spec
@@ -403,6 +411,7 @@ __all__ = [
     "Call",
     "CommandRegistry",
     "CommandSpec",
+    "Resolver",
     "Routed",
     "Sub",
     "define",

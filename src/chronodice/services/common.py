@@ -10,9 +10,17 @@ from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
 from chronodice.core.text import PREFIX_START
-from chronodice.dice import roll_command
+from chronodice.dice import (
+    DiceLimitError,
+    DiceValueError,
+    distribution,
+    parse,
+    parse_command,
+    roll_command,
+    to_text,
+)
 from chronodice.dice.kinds import RollText
-from chronodice.render.dice import format_roll
+from chronodice.render.dice import format_odds, format_roll
 
 from .characters import (
     AttributePairs,
@@ -24,11 +32,27 @@ from .characters import (
     resolve_character,
 )
 from .hidden import hidden_result
+from .modes import (
+    CLEAR_WORDS,
+    MODE_CHOICE,
+    MODES,
+    _Glueless,
+    attribute_name,
+    card_system_for,
+    group_mode,
+    mode_line,
+)
 
 CONFIRM_WORDS = ("确认", "confirm", "yes", "y")
 CONFIRM_TTL = 60.0
 DEFAULT_DIE = 100
-SYSTEM_NAMES = {"generic": "通用", "timeline": "时间线", "pool10": "无限恐怖", "tick20": "D20刻度"}
+SYSTEM_NAMES = {
+    "generic": "通用",
+    "coc7": "CoC7",
+    "timeline": "时间线",
+    "pool10": "无限恐怖",
+    "tick20": "D20刻度",
+}
 
 
 async def default_die(call: Call) -> int:
@@ -52,9 +76,27 @@ ROLL = [opt("line", RollText(), default="", label="表达式 理由")]
 r = define("r", summary="掷骰，如 .r 3d6+2 侦查、.r 4d6k3、.r 2#d20", detail=ROLL_DETAIL)
 
 
-@r.sub(params=ROLL, help="掷骰并显示过程", when_empty=True)
+@r.sub(params=ROLL, help="掷骰并显示过程；末尾加 ? 显示期望和概率（如 .r 4d6k3 ?）", when_empty=True)
 async def cmd_r(call: Call, line: str) -> list[Reply]:
+    stripped = line.rstrip()
+    if stripped.endswith(("?", "？")):
+        return [Reply.say(await _odds_text(call, stripped[:-1].strip()))]
     return [Reply.say(await _roll_text(call, line))]
+
+
+async def _odds_text(call: Call, line: str) -> str:
+    """``.r 4d6k3 ?``: the exact distribution the dice package computes, or a short refusal."""
+    char = call.view.character if call.view is not None else None
+    variables = numeric_attributes(char)
+    faces = await default_die(call)
+    parsed = parse_command(line, known=variables)
+    tree = parsed.expr if parsed.expr is not None else parse(f"d{faces}")
+    text = to_text(tree, faces)
+    try:
+        dist = distribution(tree, default_faces=faces, variables=variables)
+    except (DiceLimitError, DiceValueError) as err:
+        return f"「{text[:30]}」的概率算不出来：{err.message}"
+    return format_odds(call.name, text, dist)
 
 
 async def _roll_text(call: Call, line: str) -> str:
@@ -79,17 +121,46 @@ async def cmd_rh(call: Call, line: str) -> list[Reply]:
 FACES = Pattern(
     regex=r"[dD]?[0-9]{1,9}(?![0-9])", label="面数", convert=lambda m: int(m.group().lstrip("dD"))
 )
-set_ = define("set", summary="设置本群默认骰的面数（如 .set 20，默认100）")
+CLEAR = _Glueless({w: "clear" for w in CLEAR_WORDS}, label="clr")
+set_ = define(
+    "set",
+    summary="设置本群的游戏模式（.set coc7/dnd5e/tl/tick20/pool10）或默认骰面数（.set 20）",
+    detail=(
+        "模式决定 .rc/.ra 的含义、默认骰和 .st 认识的属性名：coc7（d100，.rc=.ra CoC检定）、dnd5e（d20）、"
+        "tl 时间线、tick20 D20刻度（d20，.rc=D20检定）、pool10 无限恐怖（d10）\n"
+        "别名：coc、dnd、5e、克苏鲁、时间线、刻度、无限恐怖…；设为 dnd5e/tl/tick20/pool10 后，"
+        ".ra .sc .coc 等CoC指令不再回应（留给群里的其他骰娘）\n"
+        "未设置模式时：CoC指令可用，.rc 按你的角色卡（D20刻度卡→D20检定，CoC卡→CoC检定）或参数形式判断；"
+        ".set clr 清除模式和默认骰"
+    ),
+)
 
 
-@set_.sub(params=[opt("faces", FACES)], help="设置默认骰面数；不带参数则查看", when_empty=True)
-async def cmd_set(call: Call, faces: int | None) -> list[Reply]:
-    if faces is None:
-        return [Reply.say(f"本群默认骰为 d{await default_die(call)}")]
-    if not 1 <= faces <= 1_000_000:
+@set_.sub(
+    params=[opt("what", OneOf(MODE_CHOICE, CLEAR, FACES, label="模式或面数"))],
+    help="设置模式或默认骰面数；不带参数则查看",
+    when_empty=True,
+)
+async def cmd_set(call: Call, what: int | str | None) -> list[Reply]:
+    if what is None:
+        group = await call.app.store.get_group(call.ctx.scope)
+        return [Reply.say(mode_line(group.settings, await default_die(call)))]
+    if isinstance(what, int) and not 1 <= what <= 1_000_000:
         raise call.usage_error("面数应为1到1000000之间的整数")
     if call.ctx.group_id is not None:
-        await call.app.require_gm(call.ctx, "设置默认骰")
+        await call.app.require_gm(call.ctx, "设置模式和默认骰")
+    if what == "clear":
+        await call.app.store.update_group_settings(
+            call.ctx.scope, lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")}
+        )
+        return [Reply.say(f"已清除本群的模式和默认骰（默认骰 d{DEFAULT_DIE}）")]
+    if isinstance(what, str):
+        mode = MODES[what]
+        await call.app.store.update_group_settings(
+            call.ctx.scope, lambda s: {**s, "mode": mode.key, "default_die": mode.die}
+        )
+        return [Reply.say(f"已将本群设为 {mode.label} 模式，默认骰 d{mode.die}")]
+    faces = what
     await call.app.store.update_group_settings(call.ctx.scope, lambda s: {**s, "default_die": faces})
     return [Reply.say(f"已将默认骰设为 d{faces}")]
 
@@ -137,7 +208,12 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
     call, _ = await _st_target(call, who)
     store, ctx = call.app.store, call.ctx
     name = await call.app.display_name(ctx)
-    char = await active_or_create(store, ctx, name)
+    mode = group_mode((await store.get_group(ctx.scope)).settings)
+    system = card_system_for(mode, [p[0] for p in pairs])
+    char = await active_or_create(store, ctx, name, system=system)
+    if char.system == "generic" and system != "generic":
+        char = await store.update_character(char.id, lambda c: replace(c, system=system))
+    pairs = [(attribute_name(char.system, mode, a), op, v) for a, op, v in pairs]
     updated = await store.update_character(
         char.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs))
     )
@@ -157,6 +233,8 @@ async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     if char is None:
         raise NotFound("你还没有角色卡，用 .st 力量60 录入或 .pc new 名字 新建")
     if names:
+        mode = group_mode((await call.app.store.get_group(call.ctx.scope)).settings)
+        names = [attribute_name(char.system, mode, w) for w in names]
         missing = [w for w in names if w not in char.attributes]
         found = {w: char.attributes[w] for w in names if w in char.attributes}
         text = f"<{char.name}> " + _attr_lines(found)
@@ -232,7 +310,8 @@ async def pc_new(call: Call, name: str) -> list[Reply]:
     name = _new_name(call, name)
     if len(await store.list_characters(ctx.user_id)) >= 50:
         raise IllegalAction("每人最多50张角色卡，请先删除不用的")
-    char = await store.create_character(ctx.user_id, name)
+    mode = group_mode((await store.get_group(ctx.scope)).settings)
+    char = await store.create_character(ctx.user_id, name, system=card_system_for(mode, []))
     await bind_here(store, ctx, char.id)
     return [Reply.say(f"已新建角色 <{char.name}> 并在{'本群' if ctx.group_id else '此处'}使用")]
 
@@ -426,6 +505,9 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
             raise NotFound(f".{spec.name} 没有子命令「{word[:12]}」，发送 .help {spec.name} 查看全部")
         return [Reply.say(spec.help_text(word or ""))]
     lines = ["ChronoDice 指令（.help 指令名 查看详情）："]
+    if call.ctx.group_id is not None:
+        group = await call.app.store.get_group(call.ctx.scope)
+        lines.append(mode_line(group.settings, await default_die(call)) + "（.set 修改）")
     for system, specs in reg.by_system().items():
         lines.append(f"【{system}】" + " ".join("." + s.name for s in specs))
     return [Reply.say("\n".join(lines))]
