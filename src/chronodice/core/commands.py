@@ -12,11 +12,13 @@ Routing rules (README "Commands"):
 * the argument may follow the name without a space where it can start that command's
   arguments: ``.r3d6``, ``.rd20``, ``.ex力量``, ``.set20`` — but a root ending in a Latin
   letter followed directly by a Latin letter that none of its arguments can read is someone
-  else's command (``.ra 侦查``, ``.rs 3d6``, ``.nnn``, ``.setcoc 2``, ``.draw``) and gets no
+  else's command (``.rav 斗殴``, ``.rs 3d6``, ``.nnn``, ``.setdnd``, ``.draw``) and gets no
   reply; so is a one-letter root followed by a digit it cannot read (``.d20`` is not ``.dr``),
   while a longer root followed by a digit is ours and a bad one gets the short error (``.lv5``:
   the level change needs its sign);
-* unknown commands give ``None`` (other bots share the group).
+* unknown commands give ``None`` (other bots share the group);
+* a spec's ``resolve`` hook may hand a routed message to another spec or to silence, by the
+  group's settings and the sender's card (``.ra`` in a group set to another system, ``.rc``).
 
 Declaring::
 

@@ -66,7 +66,7 @@ CHECK = [
     opt("difficulty", DIFFICULTY),
     opt("skill", SKILL),
     opt("value", VALUE),
-    opt("reason", Reason(label="理由", max_len=40), default=""),
+    opt("reason", Reason(label="理由", max_len=40), default="", label="理由"),
 ]
 COUNT = opt("count", Int(label="骰数", min=1, max=99))
 """Any count reads here (``.rab4 侦查`` must not become the value 4); more than
