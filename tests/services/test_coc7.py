@@ -46,11 +46,14 @@ async def test_check_levels_and_values(app: App) -> None:
     script(app, 47, 1, 100, 12, 25, 26, 51)
     assert await say(app, ".ra 侦查60") == "PL01 的侦查检定：D100=47/60 成功"
     assert await say(app, ".ra 侦查 50") == "PL01 的侦查检定：D100=1/50 大成功"
-    assert await say(app, ".ra 50") == "PL01 的检定检定：D100=100/50 大失败"
+    assert await say(app, ".ra 50") == "PL01 的检定：D100=100/50 大失败"
     assert await say(app, ".ra 侦查") == "PL01 的侦查检定：D100=12/25 困难成功"  # rule book base 25
     assert await say(app, ".ra 侦察") == "PL01 的侦查检定：D100=25/25 成功"
     assert await say(app, ".ra 聆听") == "PL01 的聆听检定：D100=26/20 失败"
     assert await say(app, ".ra 侦查 50 找线索") == "PL01 的侦查检定（找线索）：D100=51/50 失败"
+    script(app, 35, 36)
+    assert await say(app, ".ra 侦查+10") == "PL01 的侦查+10检定：D100=35/35 成功"
+    assert await say(app, ".ra 侦查60-20") == "PL01 的侦查-20检定：D100=36/40 成功"
 
 
 async def test_unknown_skill_without_value(app: App) -> None:
@@ -85,6 +88,7 @@ async def test_bonus_and_penalty_dice(app: App) -> None:
     text = await say(app, ".rab2 侦查 95")
     assert text.endswith("=90/95 成功"), text
     assert "奖励骰最多3个" in await say(app, ".rab4 侦查")
+    assert "个数至少为1" in await say(app, ".rab0 侦查")
 
 
 async def test_house_rules(app: App) -> None:
@@ -190,6 +194,8 @@ async def test_growth(app: App) -> None:
         == "PL01 的侦查成长检定：D100=96/85 成功，侦查 +1d10=10，85→95（未写入角色卡）\n技能达到90：可获得2d6理智（.st 理智+N）"
     )
     assert (await card(app))["侦查"] == 77
+    assert "「理智」不能通过成长检定提高" in await say(app, ".en san")
+    assert "「克苏鲁神话」不能" in await say(app, ".en cm")
 
 
 async def test_generation_and_madness(app: App) -> None:

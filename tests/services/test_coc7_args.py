@@ -18,11 +18,12 @@ def check(
     root: str = "ra",
     times: int | None = None,
     difficulty: Difficulty | None = None,
+    adjust: int | None = None,
     reason: str = "",
     **extra: Any,
 ) -> tuple[str, str, dict[str, Any]]:
     values: dict[str, Any] = dict(extra)
-    values.update(times=times, difficulty=difficulty, skill=skill, value=value, reason=reason)
+    values.update(times=times, difficulty=difficulty, skill=skill, value=value, adjust=adjust, reason=reason)
     return root, "", values
 
 
@@ -45,10 +46,14 @@ ROWS: list[tuple[str, object]] = [
     (".ra 极难侦查", check("侦查", difficulty=Difficulty.EXTREME)),
     (".ra 困难 侦查 60", check("侦查", 60, difficulty=Difficulty.HARD)),
     (".ra 3#侦查", check("侦查", times=3)),
+    (".ra 侦查+10", check("侦查", adjust=10)),
+    (".ra 侦查60-20", check("侦查", 60, adjust=-20)),
+    (".ra 侦查 60 -20 埋伏", check("侦查", 60, adjust=-20, reason="埋伏")),
+    (".ra 困难侦查+10", check("侦查", adjust=10, difficulty=Difficulty.HARD)),
     (".ra 3#困难侦查50", check("侦查", 50, times=3, difficulty=Difficulty.HARD)),
     (".ra 侦查 " + "长" * 41, "理由太长（最多40字）"),
     (".ra 侦查 1001", "技能值「1001」超出范围（应在0到1000之间）"),
-    (".ra 侦查 60 2楼", "「2楼」不是有效的理由"),
+    (".ra 侦查 60 2楼", "「2楼」不是有效的±修正或理由"),
     (".RA 侦查", check("侦查")),
     ("。ra 侦查", check("侦查")),
     (".ra", check()),
@@ -62,6 +67,7 @@ ROWS: list[tuple[str, object]] = [
     (".rab2侦查", bonus(2, "侦查")),
     (".rcb2 侦查", bonus(2, "侦查")),
     (".rab4 侦查", bonus(4, "侦查")),  # refused by the handler: at most 3
+    (".rab0 侦查", bonus(0, "侦查")),  # refused by the handler: at least 1
     (".rap 聆听 60", bonus(None, "聆听", 60, root="rap")),
     (".rap2 聆听", bonus(2, "聆听", root="rap")),
     (".rcp 聆听", bonus(None, "聆听", root="rap")),

@@ -49,6 +49,8 @@ DIFFICULTY = _Glueless(
 )
 SKILL = Name(label="技能")
 VALUE = Int(label="技能值", min=0, max=1000)
+ADJUST = Int(label="±修正", signed=True, sign_required=True, min=-1000, max=1000)
+"""``.ra 侦查+10`` / ``.ra 侦查60-20``: added to the value (as SealDice and Dice! read it)."""
 
 
 @dataclass(frozen=True)
@@ -66,11 +68,18 @@ CHECK = [
     opt("difficulty", DIFFICULTY),
     opt("skill", SKILL),
     opt("value", VALUE),
+    opt("adjust", ADJUST),
     opt("reason", Reason(label="理由", max_len=40), default="", label="理由"),
 ]
-COUNT = opt("count", Int(label="骰数", min=1, max=99))
+COUNT = opt("count", Int(label="骰数", min=0, max=99))
 """Any count reads here (``.rab4 侦查`` must not become the value 4); more than
 :data:`MAX_BONUS` is refused by the handler."""
+
+
+def _count(call: Call, count: int | None) -> int:
+    if count == 0:
+        raise call.usage_error("奖励骰/惩罚骰个数至少为1")
+    return 1 if count is None else count
 
 
 def _check_line(outcome: CheckOutcome, trace: str) -> str:
@@ -85,6 +94,7 @@ async def run_check(
     skill: str | None,
     value: int | None,
     reason: str,
+    adjust: int | None = None,
     bonus: int = 0,
 ) -> tuple[str, list[CheckOutcome]]:
     """Roll the check(s) and the reply text; the outcomes are returned for callers (``.log``)."""
@@ -96,12 +106,15 @@ async def run_check(
     if not 1 <= n <= MAX_TIMES:
         raise call.usage_error(f"检定次数应为1到{MAX_TIMES}")
     char = call.view.character if call.view is not None else None
-    label = canonical(skill) if skill else "检定"
+    label = canonical(skill) if skill else ""
     if value is None:
         assert skill is not None
         value = skill_value(char.attributes if char is not None else {}, skill)
         if value is None:
             raise NotFound(f"没有「{skill[:20]}」的数值：写成 .ra {skill[:20]}60，或先 .st {skill[:20]}60")
+    if adjust:
+        label += f"{adjust:+d}"
+        value = max(0, value + adjust)
     rule = house_rule(await call_settings(call))
     diff = difficulty or Difficulty.REGULAR
     head = call.name + " 的" + (f"{diff.label}" if diff != Difficulty.REGULAR else "") + f"{label}检定"
@@ -134,10 +147,11 @@ async def cmd_ra(
     difficulty: Difficulty | None,
     skill: str | None,
     value: int | None,
+    adjust: int | None,
     reason: str,
 ) -> list[Reply]:
     text, _ = await run_check(
-        call, times=times, difficulty=difficulty, skill=skill, value=value, reason=reason
+        call, times=times, difficulty=difficulty, skill=skill, value=value, adjust=adjust, reason=reason
     )
     return [Reply.say(text)]
 
@@ -152,10 +166,11 @@ async def cmd_rah(
     difficulty: Difficulty | None,
     skill: str | None,
     value: int | None,
+    adjust: int | None,
     reason: str,
 ) -> list[Reply]:
     text, _ = await run_check(
-        call, times=times, difficulty=difficulty, skill=skill, value=value, reason=reason
+        call, times=times, difficulty=difficulty, skill=skill, value=value, adjust=adjust, reason=reason
     )
     return hidden_result(call, text, what="暗中检定")
 
@@ -171,10 +186,18 @@ async def cmd_rab(
     difficulty: Difficulty | None,
     skill: str | None,
     value: int | None,
+    adjust: int | None,
     reason: str,
 ) -> list[Reply]:
     text, _ = await run_check(
-        call, times=times, difficulty=difficulty, skill=skill, value=value, reason=reason, bonus=count or 1
+        call,
+        times=times,
+        difficulty=difficulty,
+        skill=skill,
+        value=value,
+        adjust=adjust,
+        reason=reason,
+        bonus=_count(call, count),
     )
     return [Reply.say(text)]
 
@@ -192,10 +215,18 @@ async def cmd_rap(
     difficulty: Difficulty | None,
     skill: str | None,
     value: int | None,
+    adjust: int | None,
     reason: str,
 ) -> list[Reply]:
     text, _ = await run_check(
-        call, times=times, difficulty=difficulty, skill=skill, value=value, reason=reason, bonus=-(count or 1)
+        call,
+        times=times,
+        difficulty=difficulty,
+        skill=skill,
+        value=value,
+        adjust=adjust,
+        reason=reason,
+        bonus=-_count(call, count),
     )
     return [Reply.say(text)]
 

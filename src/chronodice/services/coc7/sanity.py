@@ -21,11 +21,13 @@ from chronodice.dice import DiceError, distribution, evaluate, parse
 from chronodice.dice.trace import detail
 from chronodice.rules.coc7.checks import Level, improves, judge
 from chronodice.rules.coc7.sanity import SanityResult, loss_for, sanity_result
-from chronodice.rules.coc7.skills import canonical, card_value, skill_value
+from chronodice.rules.coc7.skills import CHARACTERISTICS, DERIVED, canonical, card_value, skill_value
 
 from ._common import SYS_NAME, call_settings, coc_gate, house_rule
 
 CHINA = timezone(timedelta(hours=8))
+NOT_SKILLS = frozenset({*CHARACTERISTICS, *DERIVED, "克苏鲁神话"})
+"""Names ``.en`` refuses: characteristics, 理智/体力/魔法, and 克苏鲁神话 (never raised by experience)."""
 
 
 def today() -> str:
@@ -153,6 +155,8 @@ en = define("en", summary="技能成长：.en 侦查（d100 大于技能值或�
 async def cmd_en(call: Call, skill: str, value: int | None) -> list[Reply]:
     char = call.view.character if call.view is not None else None
     name = canonical(skill)
+    if name in NOT_SKILLS:
+        raise call.usage_error(f"「{name}」不能通过成长检定提高（只有技能可以；克苏鲁神话也不行）")
     use_card = value is None
     if use_card:
         value = skill_value(char.attributes, skill) if char is not None else None
