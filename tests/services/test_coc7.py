@@ -123,7 +123,7 @@ async def test_hidden_check(app: App) -> None:
 # ------------------------------------------------------------------------------- cards
 async def test_st_pastes_a_coc_card_with_aliases(app: App) -> None:
     text = await say(app, ".st 力量60敏捷50 san60 hp12 mp10 侦察70 STR65")
-    assert text == "已录入 <PL01>：力量:65 敏捷:50 理智:60 体力:12 魔法:10 侦查:70 力量:65"
+    assert text == "已录入 <PL01>：力量:65 敏捷:50 理智:60 体力:12 魔法:10 侦查:70"
     assert await card(app) == {"力量": 65, "敏捷": 50, "理智": 60, "体力": 12, "魔法": 10, "侦查": 70}
     assert "（CoC7）" in await say(app, ".pc show")
     assert await say(app, ".st hp-3") == "已录入 <PL01>：体力-3→9"
@@ -249,6 +249,7 @@ async def test_set_modes(app: App) -> None:
         (".rc 洞悉 优势", "d20"),
         (".rc +3 15", "d20"),
         (".rc DEX+INS 13", "d20"),
+        (".rc 运动 15 ²", "d20"),  # a bad D20 form gets the D20 error
     ],
 )
 async def test_rc_in_a_fresh_group_without_a_card(app: App, text: str, system: str) -> None:
@@ -256,7 +257,10 @@ async def test_rc_in_a_fresh_group_without_a_card(app: App, text: str, system: s
     if system == "coc":
         assert "检定：D100=" in reply, reply
     else:
-        assert "D100=" not in reply and ("D20" in reply or "d8" in reply or "角色卡上没有" in reply), reply
+        assert "D100=" not in reply, reply
+        assert (
+            "D20" in reply or "d8" in reply or "角色卡上没有" in reply or "不是有效的理由、优势" in reply
+        ), reply
 
 
 async def test_rc_by_mode_and_by_card(app: App) -> None:

@@ -217,10 +217,13 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
     updated = await store.update_character(
         char.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs))
     )
-    changed = []
+    changed: list[str] = []
+    shown: set[str] = set()
     for attr, op, value in pairs:
         if op is None:
-            changed.append(f"{attr}:{updated.attributes[attr]}")
+            if attr not in shown:  # a paste naming one attribute twice (san60 san值60) shows it once
+                changed.append(f"{attr}:{updated.attributes[attr]}")
+            shown.add(attr)
         else:
             changed.append(f"{attr}{op}{value}→{updated.attributes[attr]}")
     return [Reply.say(f"已录入 <{updated.name}>：" + " ".join(changed))]

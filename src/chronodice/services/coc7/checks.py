@@ -244,6 +244,7 @@ _TICK20_WORDS = frozenset(
         *tick20_rules.SKILL_ALIASES,
     ]
 )
+_FIRST_WORD = re.compile(r"[^\s\d+\-]+")
 _GLUED_VALUE = re.compile(r"^\S*?[^\d\s+\-]\d+(\s|$)")
 
 
@@ -253,8 +254,11 @@ def reads_as_tick20(args: str, mentions: tuple[str, ...] = ()) -> bool:
     systems use (力量, 敏捷, 闪避…) with its value glued on (``力量60``) is the CoC paste form."""
     try:
         _, values = rc.select(args, mentions)
-    except ChronoDiceError:  # any refusal means "not the D20 form"
-        return False
+    except ChronoDiceError:  # a bad D20 form still gets the D20 error when it names a D20 word
+        first = _FIRST_WORD.match(args.strip())
+        return first is not None and (
+            first.group() in _TICK20_WORDS or first.group().lower() in _TICK20_WORDS
+        )
     what: Any = values.get("what")
     if not isinstance(what, str):
         return True
