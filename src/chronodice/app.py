@@ -101,6 +101,11 @@ class App:
             verdict = self.admit(ctx)
         if verdict == "drop":
             return []
+        if verdict in ("warn", "group_warn") and routed.spec.resolve is not None:
+            # no flood warning for a message this group leaves to other bots (.ra in a tl group)
+            view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
+            if await routed.spec.resolve(self, ctx, view, routed.args) is None:
+                return None
         if verdict == "warn":
             return [
                 Reply.say(f"{safe_name(ctx.sender_name or ctx.user_id)}，你发送指令太快了，稍等一会儿再试")

@@ -231,10 +231,12 @@ async def test_set_modes(app: App) -> None:
     assert await say(app, ".set") == "本群模式：DnD5e（龙与地下城第五版），默认骰 d12"
     assert "本群模式：DnD5e" in await say(app, ".help")
     assert await say(app, ".st str16 dex14 wis12") == "已录入 <PL01>：力量:16 敏捷:14 感知:12"
+    assert "（本群模式下不回应" in await say(app, ".help")
     assert await say(app, ".set 无限恐怖", **GM) == "已将本群设为 无限恐怖（D10骰池） 模式，默认骰 d10"
     assert await say(app, ".set clr", **GM) == "已清除本群的模式和默认骰（默认骰 d100）"
     assert await say(app, ".set") == "本群模式：未设置（CoC指令可用，.rc 按角色卡判断），默认骰 d100"
     assert "本群模式：未设置" in await say(app, ".help")
+    assert "（本群模式下不回应" not in await say(app, ".help")
 
 
 @pytest.mark.parametrize(
@@ -296,3 +298,16 @@ async def test_roll_odds(app: App) -> None:
     assert await say(app, ".r b1 ?") == (
         "PL01 b1 的分布：均值 34，最小 1，最大 100\n≥17:70.8% ≥34:45.1% ≥50:26.1% ≥67:11.8% ≥83:3.4% ≥100:0.1%"
     )
+
+
+async def test_no_flood_warning_for_commands_left_to_other_bots(app: App) -> None:
+    from chronodice.core.ratelimit import FloodControl, FloodSettings
+
+    await say(app, ".set tl", **GM)
+    app.flood = FloodControl(FloodSettings(user_burst=2, user_rate=0.01))
+    texts = [await say(app, ".ra 侦查") for _ in range(5)]
+    assert texts == [""] * 5
+    # in a fresh group the same burst gets its one warning
+    app.flood = FloodControl(FloodSettings(user_burst=2, user_rate=0.01))
+    texts = [await say(app, ".ra 侦查 50", group="30003") for _ in range(4)]
+    assert "检定" in texts[0] and "检定" in texts[1] and "太快" in texts[2] and texts[3] == ""

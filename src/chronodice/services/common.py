@@ -39,6 +39,7 @@ from .modes import (
     _Glueless,
     attribute_name,
     card_system_for,
+    coc_answered,
     group_mode,
     mode_line,
 )
@@ -511,8 +512,12 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
     if call.ctx.group_id is not None:
         group = await call.app.store.get_group(call.ctx.scope)
         lines.append(mode_line(group.settings, await default_die(call)) + "（.set 修改）")
+    settings = (await call.app.store.get_group(call.ctx.scope)).settings
     for system, specs in reg.by_system().items():
-        lines.append(f"【{system}】" + " ".join("." + s.name for s in specs))
+        line = f"【{system}】" + " ".join("." + s.name for s in specs)
+        if system == "CoC7" and not coc_answered(settings):
+            line += "（本群模式下不回应，留给其他骰娘；.set coc7 开启）"
+        lines.append(line)
     return [Reply.say("\n".join(lines))]
 
 
