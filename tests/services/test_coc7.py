@@ -129,6 +129,7 @@ async def test_st_pastes_a_coc_card_with_aliases(app: App) -> None:
     assert await say(app, ".st hp-3") == "已录入 <PL01>：体力-3→9"
     assert await say(app, ".st san+2") == "已录入 <PL01>：理智+2→62"
     assert await say(app, ".st show hp san") == "<PL01> 体力:9 理智:62"
+    assert await say(app, ".st del mp") == "已删除 <PL01> 的 魔法"
     script(app, 26)
     assert await say(app, ".ra 闪避") == "PL01 的闪避检定：D100=26/25 失败"  # 敏捷50 / 2
 
@@ -282,6 +283,9 @@ async def test_rc_by_mode_and_by_card(app: App) -> None:
     assert await run(app, ".rc 侦查", user="10006", group="40004") == []
     assert "运动检定：D20=" in await say(app, ".rc 运动 15", user="10006", group="40004")
     assert await run(app, ".ra 侦查", user="10006", group="40004") == []
+    # a CoC card does not make .rc answer the CoC form in a TimeLine group, but the D20 form is answered
+    assert await run(app, ".rc 侦查", user="10005", group="40004") == []
+    assert "运动检定：D20=" in await say(app, ".rc 运动 15", user="10005", group="40004")
     # ... while the player with the tick20 card gets the D20 check there
     assert "没有「侦查」这项技能" in await say(app, ".rc 侦查", group="40004")
 

@@ -255,6 +255,8 @@ async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     char = await store.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
+    mode = group_mode((await store.get_group(call.ctx.scope)).settings)
+    names = [attribute_name(char.system, mode, w) for w in names]
     missing = [w for w in names if w not in char.attributes]
     if missing:
         raise NotFound(f"<{char.name}> 没有属性：" + "、".join(missing[:10]))

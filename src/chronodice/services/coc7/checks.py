@@ -283,8 +283,8 @@ async def resolve_rc(app: Any, ctx: Context, view: Any, args: str) -> CommandSpe
     system = char.system if char is not None else ""
     if system == "tick20":
         return rc
-    if system == "coc7":
-        return ra if mode is None else None
+    if system == "coc7" and mode is None:
+        return ra
     if reads_as_tick20(args, ctx.at_ids):
         return rc
     return ra if mode is None else None
