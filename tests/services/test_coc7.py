@@ -138,6 +138,19 @@ async def test_st_keeps_a_generic_card_generic(app: App) -> None:
     await say(app, ".st 力量14 体质12")
     assert "（通用）" in await say(app, ".pc show")
     assert await card(app) == {"力量": 14, "体质": 12}
+    # names the pool10 / TimeLine / tick20 cards share with CoC do not switch the card
+    await say(app, ".st 敏捷4潜行3格斗2 意志3 灵感6 int5")
+    assert "（通用）" in await say(app, ".pc show")
+    assert await card(app) == {
+        "力量": 14,
+        "体质": 12,
+        "敏捷": 4,
+        "潜行": 3,
+        "格斗": 2,
+        "意志": 3,
+        "灵感": 6,
+        "int": 5,
+    }
 
 
 # ------------------------------------------------------------------------------- .sc

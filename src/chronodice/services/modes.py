@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chronodice.core.args import Choice
-from chronodice.rules.coc7.skills import COC_ONLY_NAMES, canonical
+from chronodice.rules.coc7.skills import COC_MARKERS, canonical
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,11 @@ DND_ALIASES: dict[str, str] = {
 
 def card_system_for(mode: Mode | None, names: list[str]) -> str:
     """The system of a card ``.st`` creates (or turns a generic card into): the group mode's,
-    else ``coc7`` when the pasted names are CoC's own (理智, 侦查, san…), else ``generic``."""
+    else ``coc7`` when the pasted names include a CoC marker (理智, san, 侦查, 聆听, 克苏鲁神话…:
+    :data:`~chronodice.rules.coc7.skills.COC_MARKERS`), else ``generic``."""
     if mode is not None:
         return mode.card_system
-    if any(canonical(n) in COC_ONLY_NAMES or n in COC_ONLY_NAMES for n in names):
+    if any(n.lower() in COC_MARKERS or n in COC_MARKERS for n in names):
         return "coc7"
     return "generic"
 

@@ -11,7 +11,7 @@ from chronodice.rules.coc7.checks import Level, judge
 from chronodice.rules.coc7.generation import damage_bonus, generate, move_rate
 from chronodice.rules.coc7.madness import REAL_TIME, SUMMARY, roll_bout
 from chronodice.rules.coc7.sanity import loss_for, sanity_result
-from chronodice.rules.coc7.skills import COC_ONLY_NAMES, SKILL_BASE, canonical, card_value, skill_value
+from chronodice.rules.coc7.skills import COC_MARKERS, SKILL_BASE, canonical, card_value, skill_value
 
 from .conftest import Scripted
 
@@ -82,9 +82,10 @@ def test_rule_book_base_values() -> None:
     assert card_value({"理智": "高"}, "理智") is None
 
 
-def test_coc_only_names_leave_shared_ones_out() -> None:
-    assert {"理智", "san", "侦查", "聆听", "幸运", "教育"} <= COC_ONLY_NAMES
-    assert not {"力量", "敏捷", "体质", "话术", "体力", "str", "hp", "mp"} & COC_ONLY_NAMES
+def test_coc_markers_leave_names_of_other_systems_out() -> None:
+    assert {"理智", "san", "侦查", "聆听", "克苏鲁神话"} <= COC_MARKERS
+    shared = {"力量", "敏捷", "体质", "话术", "体力", "意志", "教育", "智力", "潜行", "格斗", "感知", "灵感"}
+    assert not shared & COC_MARKERS
 
 
 def test_loss_by_level() -> None:

@@ -155,12 +155,26 @@ SKILL_BASE: dict[str, int] = {
 """Base values of the investigator skills (rule book skill list).  闪避 (敏捷/2) and 母语 (教育)
 depend on the card: :func:`skill_value`."""
 
-COC_ONLY_NAMES: frozenset[str] = frozenset(
-    {*CHARACTERISTICS, *DERIVED, *SKILL_BASE, "闪避", "母语"} - {"力量", "体质", "敏捷", "话术", "体力"}
-    | {k for k in ALIASES if k not in ("str", "con", "dex", "int", "hp", "mp")}
+COC_MARKERS: frozenset[str] = frozenset(
+    {
+        "理智",
+        "san",
+        "san值",
+        "理智值",
+        "克苏鲁神话",
+        "cm",
+        "克苏鲁",
+        "信用评级",
+        "信用",
+        "信誉",
+        "侦查",
+        "侦察",
+    }
+    | {"聆听", "图书馆使用", "图书馆"}
 )
-"""Names that mark a pasted card as CoC (``.st 理智60 侦查50``): CoC names that the other
-systems' cards do not use (力量/敏捷/体质/话术/体力 and str/dex/con/int/hp/mp are shared)."""
+"""Names that mark a card pasted in a group without a mode as a CoC card (``.st 理智60 侦查50``):
+names every CoC card has and none of ChronoDice's other systems uses.  Shared names (力量, 意志,
+潜行, 格斗, 教育, 体力…) never switch a card: the pool10 and TimeLine cards use them too."""
 
 
 def canonical(name: str) -> str:
@@ -205,7 +219,7 @@ def skill_value(attrs: Mapping[str, Any], name: str) -> int | None:
 __all__ = [
     "ALIASES",
     "CHARACTERISTICS",
-    "COC_ONLY_NAMES",
+    "COC_MARKERS",
     "DERIVED",
     "SKILL_BASE",
     "canonical",

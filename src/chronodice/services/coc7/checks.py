@@ -18,7 +18,7 @@ from chronodice.core.context import Context
 from chronodice.core.errors import ChronoDiceError, NotFound
 from chronodice.core.reply import Reply
 from chronodice.rules.coc7.checks import CheckOutcome, Difficulty
-from chronodice.rules.coc7.skills import COC_ONLY_NAMES, canonical, skill_value
+from chronodice.rules.coc7.skills import CHARACTERISTICS, SKILL_BASE, canonical, skill_value
 from chronodice.rules.tick20 import checks as tick20_rules
 from chronodice.services.hidden import hidden_result
 from chronodice.services.modes import _Glueless, group_mode
@@ -268,8 +268,12 @@ def reads_as_tick20(args: str, mentions: tuple[str, ...] = ()) -> bool:
         return True
     if what not in _TICK20_WORDS and what.lower() not in _TICK20_WORDS:
         return False
-    shared = canonical(what) in COC_ONLY_NAMES or canonical(what) in ("力量", "体质", "敏捷", "话术", "闪避")
-    return not (shared and _GLUED_VALUE.match(args.strip()))
+    return not (_is_coc_name(what) and _GLUED_VALUE.match(args.strip()))
+
+
+def _is_coc_name(name: str) -> bool:
+    want = canonical(name)
+    return want in SKILL_BASE or want in CHARACTERISTICS or want in ("闪避", "母语")
 
 
 async def resolve_rc(app: Any, ctx: Context, view: Any, args: str) -> CommandSpec | None:
