@@ -295,5 +295,9 @@ async def resolve_rc(app: Any, ctx: Context, view: Any, args: str) -> CommandSpe
 
 
 rc.resolve = resolve_rc
+rc.detail += (
+    "\n.rc 在不同的群：CoC7 模式的群里即 .ra（CoC检定）；D20刻度、DnD5e 模式是上面的D20检定；"
+    "未设模式时按你的角色卡（D20刻度卡/CoC卡）或参数形式判断（.help set）"
+)
 
 __all__ = ["ra", "rab", "rah", "rap", "reads_as_tick20", "resolve_rc", "run_check"]
