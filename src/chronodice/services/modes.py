@@ -1,5 +1,5 @@
-"""The game-system mode of a group (``.set coc7`` …): which system ``.rc``/``.ra`` speak, the
-default die, and the attribute names ``.st`` understands.
+"""The game-system mode of a group and its default die (``.set coc7``, ``.set 20``): which system
+``.rc``/``.ra`` speak, the default die, and the attribute names ``.st`` understands.
 
 Stored in the group settings (``settings["mode"]``, JSON; no column needed); a group without one
 is "fresh".  What each mode does:
@@ -31,7 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from chronodice.core.args import Choice
+from chronodice.core.args import Choice, OneOf, Pattern, opt
+from chronodice.core.commands import Call, define
+from chronodice.core.reply import Reply
 from chronodice.rules.coc7.skills import COC_MARKERS, canonical
 
 
@@ -152,8 +154,67 @@ def mode_line(settings: dict[str, Any] | None, default_die: int) -> str:
     return f"本群模式：{mode.label}，默认骰 d{default_die}"
 
 
+DEFAULT_DIE = 100
+
+
+# ---------------------------------------------------------------------- .set
+async def default_die(call: Call) -> int:
+    group = call.view.group if call.view is not None and call.view.group is not None else None
+    if group is None:
+        group = await call.app.store.get_group(call.ctx.scope)
+    return int(group.settings.get("default_die", DEFAULT_DIE))
+
+
+FACES = Pattern(
+    regex=r"[dD]?[0-9]{1,9}(?![0-9])", label="面数", convert=lambda m: int(m.group().lstrip("dD"))
+)
+CLEAR = _Glueless({w: "clear" for w in CLEAR_WORDS}, label="clr")
+set_ = define(
+    "set",
+    summary="设置本群的游戏模式（.set coc7/dnd5e/tl/tick20/pool10）或默认骰面数（.set 20）",
+    detail=(
+        "模式决定 .rc/.ra 的含义、默认骰和 .st 认识的属性名：coc7（d100，.rc=.ra CoC检定）、dnd5e（d20）、"
+        "tl 时间线、tick20 D20刻度（d20，.rc=D20检定）、pool10 无限恐怖（d10）\n"
+        "别名：coc、dnd、5e、克苏鲁、时间线、刻度、无限恐怖…；设为 dnd5e/tl/tick20/pool10 后，"
+        ".ra .sc .coc 等CoC指令不再回应（留给群里的其他骰娘）\n"
+        "未设置模式时：CoC指令可用，.rc 按你的角色卡（D20刻度卡→D20检定，CoC卡→CoC检定）或参数形式判断；"
+        ".set clr 清除模式和默认骰"
+    ),
+)
+
+
+@set_.sub(
+    params=[opt("what", OneOf(MODE_CHOICE, CLEAR, FACES, label="模式或面数"))],
+    help="设置模式或默认骰面数；不带参数则查看",
+    when_empty=True,
+)
+async def cmd_set(call: Call, what: int | str | None) -> list[Reply]:
+    if what is None:
+        group = await call.app.store.get_group(call.ctx.scope)
+        return [Reply.say(mode_line(group.settings, await default_die(call)))]
+    if isinstance(what, int) and not 1 <= what <= 1_000_000:
+        raise call.usage_error("面数应为1到1000000之间的整数")
+    if call.ctx.group_id is not None:
+        await call.app.require_gm(call.ctx, "设置模式和默认骰")
+    if what == "clear":
+        await call.app.store.update_group_settings(
+            call.ctx.scope, lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")}
+        )
+        return [Reply.say(f"已清除本群的模式和默认骰（默认骰 d{DEFAULT_DIE}）")]
+    if isinstance(what, str):
+        mode = MODES[what]
+        await call.app.store.update_group_settings(
+            call.ctx.scope, lambda s: {**s, "mode": mode.key, "default_die": mode.die}
+        )
+        return [Reply.say(f"已将本群设为 {mode.label} 模式，默认骰 d{mode.die}")]
+    faces = what
+    await call.app.store.update_group_settings(call.ctx.scope, lambda s: {**s, "default_die": faces})
+    return [Reply.say(f"已将默认骰设为 d{faces}")]
+
+
 __all__ = [
     "CLEAR_WORDS",
+    "DEFAULT_DIE",
     "DND_ALIASES",
     "MODES",
     "MODE_CHOICE",
@@ -162,6 +223,7 @@ __all__ = [
     "attribute_name",
     "card_system_for",
     "coc_answered",
+    "default_die",
     "group_mode",
     "mode_line",
 ]
