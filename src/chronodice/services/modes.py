@@ -12,7 +12,7 @@ mode       default die ``.rc`` / CoC-only commands (``.ra .rah .rab .rap .sc .en
                        card or none it is the D20 check when its arguments read as the D20 form
                        (``.rc 0 20 被动``, ``.rc 运动 15``) and a CoC check otherwise (``.rc 侦查``)
 coc7       d100        CoC checks (``.rc`` = ``.ra``)
-dnd5e      d20         ``.rc`` = the D20 check (d20 + attribute/2−5 …); CoC-only commands silent
+dnd5e      d20         ``.rc`` = the D&D 5e check (:mod:`chronodice.services.dnd5e`); CoC-only commands silent
 tick20     d20         ``.rc`` = the D20 check; CoC-only commands silent
 tl         d100        CoC-only commands silent; ``.rc`` answers only the D20 form (or a tick20
                        card), anything else is left to another bot in the group
@@ -85,6 +85,12 @@ MODE_WORDS: dict[str, str] = {
     "无限恐怖": "pool10",
     "骰池": "pool10",
 }
+
+
+RC_BY_MODE: dict[str, Any] = {}
+"""What ``.rc`` means in a mode that has its own check (``"dnd5e"`` → the D&D 5e check, added by
+:mod:`chronodice.services.dnd5e`); modes not listed use the CoC / D20-tick choice of
+:func:`chronodice.services.coc7.checks.resolve_rc`."""
 
 
 class _Glueless(Choice):
@@ -219,6 +225,7 @@ __all__ = [
     "MODES",
     "MODE_CHOICE",
     "MODE_WORDS",
+    "RC_BY_MODE",
     "Mode",
     "attribute_name",
     "card_system_for",

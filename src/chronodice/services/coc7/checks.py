@@ -21,7 +21,7 @@ from chronodice.rules.coc7.checks import CheckOutcome, Difficulty
 from chronodice.rules.coc7.skills import CHARACTERISTICS, SKILL_BASE, canonical, skill_value
 from chronodice.rules.tick20 import checks as tick20_rules
 from chronodice.services.hidden import hidden_result
-from chronodice.services.modes import _Glueless, group_mode
+from chronodice.services.modes import RC_BY_MODE, _Glueless, group_mode
 from chronodice.services.tick20.checks import rc
 
 from ._common import (
@@ -281,7 +281,9 @@ async def resolve_rc(app: Any, ctx: Context, view: Any, args: str) -> CommandSpe
     mode = group_mode(await settings_for(app, ctx, view))
     if mode is not None and mode.key == "coc7":
         return ra
-    if mode is not None and mode.key in ("tick20", "dnd5e"):
+    if mode is not None and mode.key in RC_BY_MODE:
+        return RC_BY_MODE[mode.key]  # dnd5e: the D&D 5e check
+    if mode is not None and mode.key == "tick20":
         return rc
     char = view.character if view is not None else None
     system = char.system if char is not None else ""
@@ -296,7 +298,7 @@ async def resolve_rc(app: Any, ctx: Context, view: Any, args: str) -> CommandSpe
 
 rc.resolve = resolve_rc
 rc.detail += (
-    "\n.rc 在不同的群：CoC7 模式的群里即 .ra（CoC检定）；D20刻度、DnD5e 模式是上面的D20检定；"
+    "\n.rc 在不同的群：CoC7 模式的群里即 .ra（CoC检定）；DnD5e 模式是DnD5e检定（d20+调整值 对 DC）；"
     "未设模式时按你的角色卡（D20刻度卡/CoC卡）或参数形式判断（.help set）"
 )
 
