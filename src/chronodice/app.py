@@ -107,6 +107,11 @@ class App:
             verdict = self.admit(ctx)
         if verdict == "drop":
             return []
+        if verdict in ("warn", "group_warn") and routed.spec.resolve is not None:
+            # no flood warning for a message this group leaves to other bots (.ra in a tl group)
+            view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
+            if await routed.spec.resolve(self, ctx, view, routed.args) is None:
+                return None
         if verdict == "warn":
             return [
                 Reply.say(f"{safe_name(ctx.sender_name or ctx.user_id)}，你发送指令太快了，稍等一会儿再试")
@@ -125,6 +130,11 @@ class App:
                 self.flood.note_gms(view.group.group_id, view.group.gms)
                 if not view.group.enabled and not spec.works_when_off:
                     return None
+            if spec.resolve is not None:
+                resolved = await spec.resolve(self, ctx, view, routed.args)
+                if resolved is None:
+                    return None  # another system's command in this group: leave it to other bots
+                spec, usage = resolved, resolved.usage
             if len(text) > MAX_MESSAGE_CHARS:
                 return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage()}")]
             sub, values = spec.select(routed.args, ctx.at_ids)

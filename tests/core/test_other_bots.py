@@ -6,7 +6,7 @@ import pytest
 from helpers import parse_of, run
 
 from chronodice.app import App
-from chronodice.core.otherbots import OTHER_BOT_COMMANDS
+from chronodice.core.otherbots import COC_MODE_COMMANDS, OTHER_BOT_COMMANDS
 
 
 def test_the_list_is_substantial() -> None:
@@ -25,6 +25,27 @@ async def test_silent_through_the_dispatcher(app: App, text: str) -> None:
     assert await run(app, text, group=None) == []
 
 
+def test_coc_commands_are_not_in_the_other_bots_list() -> None:
+    assert not set(COC_MODE_COMMANDS) & set(OTHER_BOT_COMMANDS)
+
+
+@pytest.mark.parametrize("text", COC_MODE_COMMANDS)
+async def test_coc_commands_answered_in_a_fresh_group(app: App, text: str) -> None:
+    replies = await run(app, text, roles=("owner",))
+    assert replies, f"{text!r} got no reply in a fresh group"
+
+
+@pytest.mark.parametrize("mode", ["tl", "tick20", "pool10", "dnd5e"])
+async def test_coc_commands_silent_in_a_group_set_to_another_system(app: App, mode: str) -> None:
+    assert await run(app, f".set {mode}", roles=("owner",))
+    for text in COC_MODE_COMMANDS:
+        if mode in ("tick20", "dnd5e") and text.startswith(".rc"):
+            continue  # there .rc is the D20 check
+        assert await run(app, text, roles=("owner",)) == [], f"{text!r} answered in a {mode} group"
+    # other groups are not affected
+    assert await run(app, ".ra 侦查", group="30003")
+
+
 @pytest.mark.parametrize(
     ("text", "command"),
     [
@@ -36,6 +57,11 @@ async def test_silent_through_the_dispatcher(app: App, text: str) -> None:
         (".rh d100", "rh"),
         (".set20", "set"),
         (".setd20", "set"),
+        (".ra侦查60", "ra"),
+        (".rab2侦查", "rab"),
+        (".rcb2 侦查", "rab"),
+        (".rch 侦查", "rah"),
+        (".setcoc2", "setcoc"),
     ],
 )
 def test_our_glued_forms_still_route(text: str, command: str) -> None:

@@ -16,7 +16,13 @@ from helpers import parse_of
 from chronodice.core.args import Mod  # noqa: F401  (rows of other systems mention it)
 
 SERVICES = Path(__file__).resolve().parents[1] / "services"
-SYSTEM_TABLES = ["test_timeline_args.py", "test_tick20_args.py", "test_pool10_args.py", "test_moe_args.py"]
+SYSTEM_TABLES = [
+    "test_timeline_args.py",
+    "test_tick20_args.py",
+    "test_pool10_args.py",
+    "test_moe_args.py",
+    "test_coc7_args.py",
+]
 
 
 def _rows(name: str) -> list[tuple[str, object]]:
@@ -35,26 +41,35 @@ COMMON_ROWS: list[tuple[str, object]] = [
     (".r 侦查", ("r", "", {"line": "侦查"})),
     (".r侦查", ("r", "", {"line": "侦查"})),
     ("。R２＃d6", ("r", "", {"line": "2#d6"})),
-    (".ra 侦查", None),
-    (".rah 侦查", None),
     (".rb", ("r", "", {"line": "b"})),  # SealDice's glued .r b
     (".rb2", ("r", "", {"line": "b2"})),
     (".rp", ("r", "", {"line": "p"})),
     (".rp2 侦查", ("r", "", {"line": "p2 侦查"})),
     (".r b2", ("r", "", {"line": "b2"})),
-    (".rab2 侦查", None),  # CoC checks stay other bots'
-    (".rap", None),
     (".rbot", None),
     (".rs 3d6", None),
     (".rh d100 偷看", ("rh", "", {"line": "d100 偷看"})),
     ("．ＲＨ d6", ("rh", "", {"line": "d6"})),
-    (".set 20", ("set", "", {"faces": 20})),
-    (".set20", ("set", "", {"faces": 20})),
-    (".set d8", ("set", "", {"faces": 8})),
-    (".set", ("set", "", {"faces": None})),
-    (".set ²", "「²」不是有效的面数"),
-    (".set abc", "「abc」不是有效的面数"),
-    (".setcoc 2", None),
+    (".set 20", ("set", "", {"what": 20})),
+    (".set20", ("set", "", {"what": 20})),
+    (".set d8", ("set", "", {"what": 8})),
+    (".set", ("set", "", {"what": None})),
+    (".set ²", "「²」不是有效的模式或面数"),
+    (".set abc", "「abc」不是有效的模式或面数"),
+    (".set coc7", ("set", "", {"what": "coc7"})),
+    (".set coc", ("set", "", {"what": "coc7"})),
+    (".set 克苏鲁", ("set", "", {"what": "coc7"})),
+    (".set dnd", ("set", "", {"what": "dnd5e"})),
+    (".set 5e", ("set", "", {"what": "dnd5e"})),
+    (".set tl", ("set", "", {"what": "timeline"})),
+    (".set 时间线", ("set", "", {"what": "timeline"})),
+    (".set tick20", ("set", "", {"what": "tick20"})),
+    (".set 刻度", ("set", "", {"what": "tick20"})),
+    (".set pool10", ("set", "", {"what": "pool10"})),
+    (".set 无限恐怖", ("set", "", {"what": "pool10"})),
+    (".set clr", ("set", "", {"what": "clear"})),
+    (".setdnd", None),
+    (".set coc8", "「coc8」不是有效的模式或面数"),
     (".st 力量60敏捷50", ("st", "", {"who": None, "pairs": [("力量", None, 60), ("敏捷", None, 50)]})),
     (".st 伤害1d6", "「伤害1d6」：属性值只能是整数（不能是表达式或小数）"),
     (".st show", ("st", "show", {"who": None, "names": []})),

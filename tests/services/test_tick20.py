@@ -209,6 +209,9 @@ async def test_rc_checks_from_the_card(app: App) -> None:
     await say(app, ".st DEX8 INS6", **P1)
     text = await say(app, ".rc DEX+INS 13", **P1)
     assert re.search(r"d8\+d6=\[\d,\d\]\+0=\d+", text) and "检定：" in text
+    # a fresh group with a generic card: a name the D20 system does not know is a CoC check
+    assert "没有「烹饪」的数值" in await say(app, ".rc 烹饪", **P1)
+    await say(app, ".set tick20", **P1, roles=("owner",))
     assert "没有「烹饪」这项技能" in await say(app, ".rc 烹饪", **P1)
 
 

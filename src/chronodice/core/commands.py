@@ -12,11 +12,13 @@ Routing rules (README "Commands"):
 * the argument may follow the name without a space where it can start that command's
   arguments: ``.r3d6``, ``.rd20``, ``.ex力量``, ``.set20`` — but a root ending in a Latin
   letter followed directly by a Latin letter that none of its arguments can read is someone
-  else's command (``.ra 侦查``, ``.rs 3d6``, ``.nnn``, ``.setcoc 2``, ``.draw``) and gets no
+  else's command (``.rav 斗殴``, ``.rs 3d6``, ``.nnn``, ``.setdnd``, ``.draw``) and gets no
   reply; so is a one-letter root followed by a digit it cannot read (``.d20`` is not ``.dr``),
   while a longer root followed by a digit is ours and a bad one gets the short error (``.lv5``:
   the level change needs its sign);
-* unknown commands give ``None`` (other bots share the group).
+* unknown commands give ``None`` (other bots share the group);
+* a spec's ``resolve`` hook may hand a routed message to another spec or to silence, by the
+  group's settings and the sender's card (``.ra`` in a group set to another system, ``.rc``).
 
 Declaring::
 
@@ -63,10 +65,14 @@ if TYPE_CHECKING:
 
 PREFIXES: tuple[str, ...] = (".", "。", "．")
 
-SYSTEM_ORDER: tuple[str, ...] = ("通用", "时间线", "D20刻度", "无限恐怖", "萌E")
+SYSTEM_ORDER: tuple[str, ...] = ("通用", "CoC7", "时间线", "D20刻度", "无限恐怖", "萌E")
 """Order of the systems in ``.help`` and the README (independent of plugin load order)."""
 
 Handler = Callable[..., Awaitable[list["Reply"]]]
+Resolver = Callable[[Any, "Context", Any, str], Awaitable["CommandSpec | None"]]
+"""``resolve(app, ctx, view, args)``: which command answers a routed message in this group —
+the spec itself, another spec (``.rc`` → the CoC check in a coc7 group), or ``None`` for
+silence (CoC-only commands in a group set to another system, so another bot can answer)."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,8 @@ class CommandSpec:
     works_when_off: bool = False
     group_only: bool = False
     subs: list[Sub] = field(default_factory=list)
+    resolve: Resolver | None = None
+    """Called by the dispatcher after routing, before parsing (see :data:`Resolver`)."""
 
     @property
     def roots(self) -> tuple[str, ...]:
@@ -356,6 +364,7 @@ def define(
     works_when_off: bool = False,
     group_only: bool = False,
     registry: CommandRegistry | None = None,
+    resolve: Resolver | None = None,
 ) -> CommandSpec:
     """Declare a command and add it to ``REGISTRY`` (or ``registry``); add forms with ``.sub``."""
     spec = CommandSpec(
@@ -366,6 +375,7 @@ def define(
         system=system,
         works_when_off=works_when_off,
         group_only=group_only,
+        resolve=resolve,
     )
     (registry or REGISTRY).add(spec)
     return spec
@@ -421,6 +431,7 @@ __all__ = [
     "Call",
     "CommandRegistry",
     "CommandSpec",
+    "Resolver",
     "Routed",
     "Sub",
     "define",

@@ -5,38 +5,23 @@ A group often runs one of those bots beside ours: these messages must get no rep
 all (``tests/core/test_other_bots.py`` walks this list through the real dispatcher).  Routing
 needs no list — a root glued to Latin letters it cannot read is someone else's, and unknown
 roots are ignored — the list is the test's evidence and the place to add a report from a group.
-When ChronoDice starts implementing one of these (CoC checks in coc7 groups), move it out, as
-``.rb``/``.rb2``/``.rp`` were when ``.r`` learnt the bonus/penalty dice ``b2``/``p``, and
-``.log new/on/off/end`` when ChronoDice got its own ``.log``.
+When ChronoDice starts implementing one of these, move it out, as ``.rb``/``.rb2``/``.rp`` were
+when ``.r`` learnt the bonus/penalty dice ``b2``/``p``, the CoC commands were when CoC 7th came
+(:data:`COC_MODE_COMMANDS`), and ``.log new/on/off/end`` when ChronoDice got its own ``.log``.
 """
 
 from __future__ import annotations
 
 OTHER_BOT_COMMANDS: tuple[str, ...] = (
     # CoC checks and friends (SealDice / Dice! / OlivaDice / cocdicer)
-    ".ra 侦查",
-    ".ra侦查60",
-    ".rab2 侦查",
-    ".rap 聆听 60",
-    ".rah 侦查",
     ".rav 斗殴 @某人",
     ".rx 3d6",
     ".rxh 1d100",
     ".rs 3d6",
     ".rr 1d20",
     ".rsa 3d6",
-    ".sc 1/1d6",
-    ".sc1/1d6",
-    ".en 侦查",
-    ".coc",
-    ".coc 5",
-    ".coc7",
     ".dnd",
     ".dnd 3",
-    ".ti",
-    ".li",
-    ".setcoc 2",
-    ".setcoc2",
     ".setdnd",
     ".sn",
     ".sn coc",
@@ -91,4 +76,27 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".setx 20",
 )
 
-__all__ = ["OTHER_BOT_COMMANDS"]
+COC_MODE_COMMANDS: tuple[str, ...] = (
+    ".ra 侦查",
+    ".ra侦查60",
+    ".rab2 侦查",
+    ".rap 聆听 60",
+    ".rah 侦查",
+    ".rc 侦查",
+    ".sc 1/1d6",
+    ".sc1/1d6",
+    ".en 侦查",
+    ".coc",
+    ".coc 5",
+    ".coc7",
+    ".ti",
+    ".li",
+    ".setcoc 2",
+    ".setcoc2",
+)
+"""CoC 7th commands that are ours in a fresh group and a coc7 group, and that stay silent in a
+group set to another system (``.set tl`` / ``tick20`` / ``pool10`` / ``dnd5e``) so that a SealDice
+or Dice! beside us answers them (``.rc 侦查`` included: in those groups ``.rc`` answers only the
+D20 form).  See :mod:`chronodice.services.modes`."""
+
+__all__ = ["COC_MODE_COMMANDS", "OTHER_BOT_COMMANDS"]

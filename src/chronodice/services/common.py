@@ -10,9 +10,17 @@ from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
 from chronodice.core.text import PREFIX_START
-from chronodice.dice import roll_command
+from chronodice.dice import (
+    DiceLimitError,
+    DiceValueError,
+    distribution,
+    parse,
+    parse_command,
+    roll_command,
+    to_text,
+)
 from chronodice.dice.kinds import RollText
-from chronodice.render.dice import format_roll
+from chronodice.render.dice import format_odds, format_roll
 
 from .characters import (
     AttributePairs,
@@ -24,18 +32,17 @@ from .characters import (
     resolve_character,
 )
 from .hidden import hidden_result
+from .modes import attribute_name, card_system_for, coc_answered, default_die, group_mode, mode_line
 
 CONFIRM_WORDS = ("确认", "confirm", "yes", "y")
 CONFIRM_TTL = 60.0
-DEFAULT_DIE = 100
-SYSTEM_NAMES = {"generic": "通用", "timeline": "时间线", "pool10": "无限恐怖", "tick20": "D20刻度"}
-
-
-async def default_die(call: Call) -> int:
-    group = call.view.group if call.view is not None and call.view.group is not None else None
-    if group is None:
-        group = await call.app.store.get_group(call.ctx.scope)
-    return int(group.settings.get("default_die", DEFAULT_DIE))
+SYSTEM_NAMES = {
+    "generic": "通用",
+    "coc7": "CoC7",
+    "timeline": "时间线",
+    "pool10": "无限恐怖",
+    "tick20": "D20刻度",
+}
 
 
 # ---------------------------------------------------------------------- dice
@@ -52,9 +59,27 @@ ROLL = [opt("line", RollText(), default="", label="表达式 理由")]
 r = define("r", summary="掷骰，如 .r 3d6+2 侦查、.r 4d6k3、.r 2#d20", detail=ROLL_DETAIL)
 
 
-@r.sub(params=ROLL, help="掷骰并显示过程", when_empty=True)
+@r.sub(params=ROLL, help="掷骰并显示过程；末尾加 ? 显示期望和概率（如 .r 4d6k3 ?）", when_empty=True)
 async def cmd_r(call: Call, line: str) -> list[Reply]:
+    stripped = line.rstrip()
+    if stripped.endswith(("?", "？")):
+        return [Reply.say(await _odds_text(call, stripped[:-1].strip()))]
     return [Reply.say(await _roll_text(call, line))]
+
+
+async def _odds_text(call: Call, line: str) -> str:
+    """``.r 4d6k3 ?``: the exact distribution the dice package computes, or a short refusal."""
+    char = call.view.character if call.view is not None else None
+    variables = numeric_attributes(char)
+    faces = await default_die(call)
+    parsed = parse_command(line, known=variables)
+    tree = parsed.expr if parsed.expr is not None else parse(f"d{faces}")
+    text = to_text(tree, faces)
+    try:
+        dist = distribution(tree, default_faces=faces, variables=variables)
+    except (DiceLimitError, DiceValueError) as err:
+        return f"「{text[:30]}」的概率算不出来：{err.message}"
+    return format_odds(call.name, text, dist)
 
 
 async def _roll_text(call: Call, line: str) -> str:
@@ -74,24 +99,6 @@ rh = define("rh", summary="暗骰：结果私聊发给你，群里只说掷了�
 @rh.sub(params=ROLL, help="暗骰，结果私聊", when_empty=True)
 async def cmd_rh(call: Call, line: str) -> list[Reply]:
     return hidden_result(call, await _roll_text(call, line))
-
-
-FACES = Pattern(
-    regex=r"[dD]?[0-9]{1,9}(?![0-9])", label="面数", convert=lambda m: int(m.group().lstrip("dD"))
-)
-set_ = define("set", summary="设置本群默认骰的面数（如 .set 20，默认100）")
-
-
-@set_.sub(params=[opt("faces", FACES)], help="设置默认骰面数；不带参数则查看", when_empty=True)
-async def cmd_set(call: Call, faces: int | None) -> list[Reply]:
-    if faces is None:
-        return [Reply.say(f"本群默认骰为 d{await default_die(call)}")]
-    if not 1 <= faces <= 1_000_000:
-        raise call.usage_error("面数应为1到1000000之间的整数")
-    if call.ctx.group_id is not None:
-        await call.app.require_gm(call.ctx, "设置默认骰")
-    await call.app.store.update_group_settings(call.ctx.scope, lambda s: {**s, "default_die": faces})
-    return [Reply.say(f"已将默认骰设为 d{faces}")]
 
 
 # ---------------------------------------------------------------------- .st
@@ -137,14 +144,22 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
     call, _ = await _st_target(call, who)
     store, ctx = call.app.store, call.ctx
     name = await call.app.display_name(ctx)
-    char = await active_or_create(store, ctx, name)
+    mode = group_mode((await store.get_group(ctx.scope)).settings)
+    system = card_system_for(mode, [p[0] for p in pairs])
+    char = await active_or_create(store, ctx, name, system=system)
+    if char.system == "generic" and system != "generic":
+        char = await store.update_character(char.id, lambda c: replace(c, system=system))
+    pairs = [(attribute_name(char.system, mode, a), op, v) for a, op, v in pairs]
     updated = await store.update_character(
         char.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs))
     )
-    changed = []
+    changed: list[str] = []
+    shown: set[str] = set()
     for attr, op, value in pairs:
         if op is None:
-            changed.append(f"{attr}:{updated.attributes[attr]}")
+            if attr not in shown:  # a paste naming one attribute twice (san60 san值60) shows it once
+                changed.append(f"{attr}:{updated.attributes[attr]}")
+            shown.add(attr)
         else:
             changed.append(f"{attr}{op}{value}→{updated.attributes[attr]}")
     return [Reply.say(f"已录入 <{updated.name}>：" + " ".join(changed))]
@@ -157,6 +172,8 @@ async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     if char is None:
         raise NotFound("你还没有角色卡，用 .st 力量60 录入或 .pc new 名字 新建")
     if names:
+        mode = group_mode((await call.app.store.get_group(call.ctx.scope)).settings)
+        names = [attribute_name(char.system, mode, w) for w in names]
         missing = [w for w in names if w not in char.attributes]
         found = {w: char.attributes[w] for w in names if w in char.attributes}
         text = f"<{char.name}> " + _attr_lines(found)
@@ -173,6 +190,8 @@ async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     char = await store.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
+    mode = group_mode((await store.get_group(call.ctx.scope)).settings)
+    names = [attribute_name(char.system, mode, w) for w in names]
     missing = [w for w in names if w not in char.attributes]
     if missing:
         raise NotFound(f"<{char.name}> 没有属性：" + "、".join(missing[:10]))
@@ -232,7 +251,8 @@ async def pc_new(call: Call, name: str) -> list[Reply]:
     name = _new_name(call, name)
     if len(await store.list_characters(ctx.user_id)) >= 50:
         raise IllegalAction("每人最多50张角色卡，请先删除不用的")
-    char = await store.create_character(ctx.user_id, name)
+    mode = group_mode((await store.get_group(ctx.scope)).settings)
+    char = await store.create_character(ctx.user_id, name, system=card_system_for(mode, []))
     await bind_here(store, ctx, char.id)
     return [Reply.say(f"已新建角色 <{char.name}> 并在{'本群' if ctx.group_id else '此处'}使用")]
 
@@ -426,8 +446,15 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
             raise NotFound(f".{spec.name} 没有子命令「{word[:12]}」，发送 .help {spec.name} 查看全部")
         return [Reply.say(spec.help_text(word or ""))]
     lines = ["ChronoDice 指令（.help 指令名 查看详情）："]
+    if call.ctx.group_id is not None:
+        group = await call.app.store.get_group(call.ctx.scope)
+        lines.append(mode_line(group.settings, await default_die(call)) + "（.set 修改）")
+    settings = (await call.app.store.get_group(call.ctx.scope)).settings
     for system, specs in reg.by_system().items():
-        lines.append(f"【{system}】" + " ".join("." + s.name for s in specs))
+        line = f"【{system}】" + " ".join("." + s.name for s in specs)
+        if system == "CoC7" and not coc_answered(settings):
+            line += "（本群模式下不回应，留给其他骰娘；.set coc7 开启）"
+        lines.append(line)
     return [Reply.say("\n".join(lines))]
 
 

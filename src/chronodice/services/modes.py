@@ -1,0 +1,236 @@
+"""The game-system mode of a group and its default die (``.set coc7``, ``.set 20``): which system
+``.rc``/``.ra`` speak, the default die, and the attribute names ``.st`` understands.
+
+Stored in the group settings (``settings["mode"]``, JSON; no column needed); a group without one
+is "fresh".  What each mode does:
+
+=========  ==========  ==============================================================
+mode       default die ``.rc`` / CoC-only commands (``.ra .rah .rab .rap .sc .en .coc .ti .li .setcoc``)
+=========  ==========  ==============================================================
+(fresh)    d100        CoC-only commands answered; ``.rc`` follows the sender's active card
+                       (a tick20 card → D20 check, a coc7 card → CoC check), and with any other
+                       card or none it is the D20 check when its arguments read as the D20 form
+                       (``.rc 0 20 被动``, ``.rc 运动 15``) and a CoC check otherwise (``.rc 侦查``)
+coc7       d100        CoC checks (``.rc`` = ``.ra``)
+dnd5e      d20         ``.rc`` = the D&D 5e check (:mod:`chronodice.services.dnd5e`); CoC-only commands silent
+tick20     d20         ``.rc`` = the D20 check; CoC-only commands silent
+tl         d100        CoC-only commands silent; ``.rc`` answers only the D20 form (or a tick20
+                       card), anything else is left to another bot in the group
+pool10     d10         as tl
+=========  ==========  ==============================================================
+
+Why the fresh group answers CoC: most groups that add a dice bot play CoC, and ``.ra`` / ``.sc``
+mean nothing else in any popular bot; a group that runs SealDice beside ChronoDice for CoC sets its
+ChronoDice mode (``.set tl`` …) and ChronoDice falls silent on them.  ``.rc`` is the one command
+both kinds of player type, so in a fresh group the player's own card decides, then the shape of
+the arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chronodice.core.args import Choice, OneOf, Pattern, opt
+from chronodice.core.commands import Call, define
+from chronodice.core.reply import Reply
+from chronodice.rules.coc7.skills import COC_MARKERS, canonical
+
+
+@dataclass(frozen=True)
+class Mode:
+    key: str
+    label: str
+    die: int
+    card_system: str
+    """The ``system`` of a card ``.st`` / ``.pc new`` creates in this mode (TimeLine cards are
+    made by ``.tl``'s own commands, pool10 reads generic cards: both stay ``generic`` here)."""
+    coc: bool
+    """Whether the CoC-only commands are answered."""
+
+
+MODES: dict[str, Mode] = {
+    "coc7": Mode("coc7", "CoC7（克苏鲁的呼唤第七版）", 100, "coc7", True),
+    "dnd5e": Mode("dnd5e", "DnD5e（龙与地下城第五版）", 20, "generic", False),
+    "timeline": Mode("timeline", "时间线（TimeLine）", 100, "generic", False),
+    "tick20": Mode("tick20", "D20刻度", 20, "tick20", False),
+    "pool10": Mode("pool10", "无限恐怖（D10骰池）", 10, "generic", False),
+}
+
+MODE_WORDS: dict[str, str] = {
+    # CoC, as SealDice (.set coc), Dice! and OlivaDice players type it
+    "coc7": "coc7",
+    "coc": "coc7",
+    "coc7th": "coc7",
+    "克苏鲁": "coc7",
+    "克苏鲁的呼唤": "coc7",
+    "克系": "coc7",
+    # D&D 5e (.set dnd)
+    "dnd5e": "dnd5e",
+    "dnd": "dnd5e",
+    "5e": "dnd5e",
+    "d&d": "dnd5e",
+    "龙与地下城": "dnd5e",
+    # ChronoDice's own systems
+    "tl": "timeline",
+    "timeline": "timeline",
+    "时间线": "timeline",
+    "时间轴": "timeline",
+    "tick20": "tick20",
+    "tick": "tick20",
+    "d20刻度": "tick20",
+    "刻度": "tick20",
+    "pool10": "pool10",
+    "pool": "pool10",
+    "无限恐怖": "pool10",
+    "骰池": "pool10",
+}
+
+
+RC_BY_MODE: dict[str, Any] = {}
+"""What ``.rc`` means in a mode that has its own check (``"dnd5e"`` → the D&D 5e check, added by
+:mod:`chronodice.services.dnd5e`); modes not listed use the CoC / D20-tick choice of
+:func:`chronodice.services.coc7.checks.resolve_rc`."""
+
+
+class _Glueless(Choice):
+    """A word table that never glues to a Latin root (``.setdnd`` stays another bot's)."""
+
+    glue = False
+
+
+MODE_CHOICE = _Glueless(MODE_WORDS, label="coc7/dnd5e/tl/tick20/pool10")
+CLEAR_WORDS = ("clr", "clear", "reset", "清除", "重置")
+
+
+DND_ALIASES: dict[str, str] = {
+    "str": "力量",
+    "dex": "敏捷",
+    "con": "体质",
+    "int": "智力",
+    "wis": "感知",
+    "cha": "魅力",
+    "hp": "体力",
+    "ac": "护甲",
+    "护甲等级": "护甲",
+    "生命值": "体力",
+}
+"""D&D 5e ability names as ``.st`` stores them in a dnd5e group (``.st str16 dex14``)."""
+
+
+def card_system_for(mode: Mode | None, names: list[str]) -> str:
+    """The system of a card ``.st`` creates (or turns a generic card into): the group mode's,
+    else ``coc7`` when the pasted names include a CoC marker (理智, san, 侦查, 聆听, 克苏鲁神话…:
+    :data:`~chronodice.rules.coc7.skills.COC_MARKERS`), else ``generic``."""
+    if mode is not None:
+        return mode.card_system
+    if any(n.lower() in COC_MARKERS or n in COC_MARKERS for n in names):
+        return "coc7"
+    return "generic"
+
+
+def attribute_name(system: str, mode: Mode | None, name: str) -> str:
+    """The name ``.st`` stores ``name`` under: CoC aliases on a coc7 card (``san`` → 理智,
+    ``hp`` → 体力), D&D abbreviations on a generic card in a dnd5e group; else as typed."""
+    if system == "coc7":
+        return canonical(name)
+    if mode is not None and mode.key == "dnd5e" and system == "generic":
+        return DND_ALIASES.get(name.lower(), name)
+    return name
+
+
+def group_mode(settings: dict[str, Any] | None) -> Mode | None:
+    """The group's mode, ``None`` for a fresh group (or an unknown stored value)."""
+    if not settings:
+        return None
+    return MODES.get(str(settings.get("mode") or ""))
+
+
+def coc_answered(settings: dict[str, Any] | None) -> bool:
+    """Whether the CoC-only commands are answered in a group with these settings."""
+    mode = group_mode(settings)
+    return mode is None or mode.coc
+
+
+def mode_line(settings: dict[str, Any] | None, default_die: int) -> str:
+    """One line for ``.help`` and ``.set``: this group's mode and die."""
+    mode = group_mode(settings)
+    if mode is None:
+        return f"本群模式：未设置（CoC指令可用，.rc 按角色卡判断），默认骰 d{default_die}"
+    return f"本群模式：{mode.label}，默认骰 d{default_die}"
+
+
+DEFAULT_DIE = 100
+
+
+# ---------------------------------------------------------------------- .set
+async def default_die(call: Call) -> int:
+    group = call.view.group if call.view is not None and call.view.group is not None else None
+    if group is None:
+        group = await call.app.store.get_group(call.ctx.scope)
+    return int(group.settings.get("default_die", DEFAULT_DIE))
+
+
+FACES = Pattern(
+    regex=r"[dD]?[0-9]{1,9}(?![0-9])", label="面数", convert=lambda m: int(m.group().lstrip("dD"))
+)
+CLEAR = _Glueless({w: "clear" for w in CLEAR_WORDS}, label="clr")
+set_ = define(
+    "set",
+    summary="设置本群的游戏模式（.set coc7/dnd5e/tl/tick20/pool10）或默认骰面数（.set 20）",
+    detail=(
+        "模式决定 .rc/.ra 的含义、默认骰和 .st 认识的属性名：coc7（d100，.rc=.ra CoC检定）、dnd5e（d20）、"
+        "tl 时间线、tick20 D20刻度（d20，.rc=D20检定）、pool10 无限恐怖（d10）\n"
+        "别名：coc、dnd、5e、克苏鲁、时间线、刻度、无限恐怖…；设为 dnd5e/tl/tick20/pool10 后，"
+        ".ra .sc .coc 等CoC指令不再回应（留给群里的其他骰娘）\n"
+        "未设置模式时：CoC指令可用，.rc 按你的角色卡（D20刻度卡→D20检定，CoC卡→CoC检定）或参数形式判断；"
+        ".set clr 清除模式和默认骰"
+    ),
+)
+
+
+@set_.sub(
+    params=[opt("what", OneOf(MODE_CHOICE, CLEAR, FACES, label="模式或面数"))],
+    help="设置模式或默认骰面数；不带参数则查看",
+    when_empty=True,
+)
+async def cmd_set(call: Call, what: int | str | None) -> list[Reply]:
+    if what is None:
+        group = await call.app.store.get_group(call.ctx.scope)
+        return [Reply.say(mode_line(group.settings, await default_die(call)))]
+    if isinstance(what, int) and not 1 <= what <= 1_000_000:
+        raise call.usage_error("面数应为1到1000000之间的整数")
+    if call.ctx.group_id is not None:
+        await call.app.require_gm(call.ctx, "设置模式和默认骰")
+    if what == "clear":
+        await call.app.store.update_group_settings(
+            call.ctx.scope, lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")}
+        )
+        return [Reply.say(f"已清除本群的模式和默认骰（默认骰 d{DEFAULT_DIE}）")]
+    if isinstance(what, str):
+        mode = MODES[what]
+        await call.app.store.update_group_settings(
+            call.ctx.scope, lambda s: {**s, "mode": mode.key, "default_die": mode.die}
+        )
+        return [Reply.say(f"已将本群设为 {mode.label} 模式，默认骰 d{mode.die}")]
+    faces = what
+    await call.app.store.update_group_settings(call.ctx.scope, lambda s: {**s, "default_die": faces})
+    return [Reply.say(f"已将默认骰设为 d{faces}")]
+
+
+__all__ = [
+    "CLEAR_WORDS",
+    "DEFAULT_DIE",
+    "DND_ALIASES",
+    "MODES",
+    "MODE_CHOICE",
+    "MODE_WORDS",
+    "RC_BY_MODE",
+    "Mode",
+    "attribute_name",
+    "card_system_for",
+    "coc_answered",
+    "default_die",
+    "group_mode",
+    "mode_line",
+]
