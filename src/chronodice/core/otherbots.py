@@ -74,6 +74,18 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".check 运动",
     ".rihx",
     ".setx 20",
+    # from shared/reference/dicebots.md: Dice!'s WoD pool and initiative round, SealDice misc
+    ".ws 5",
+    ".dset 1",
+    ".dat",
+    ".RDconf",
+    ".turn",
+    ".round",
+    ".br",
+    ".sa 侦查",
+    ".stat log",
+    ".draw 单抽",
+    ".ob join",
 )
 
 COC_MODE_COMMANDS: tuple[str, ...] = (
