@@ -131,3 +131,17 @@ def test_an_invalid_pack_without_a_fallback_raises_with_every_problem(data_packs
         load_pack("broken")
     assert len(err.value.problems) == 2
     assert catalog.find("broken") is None
+
+
+async def test_start_with_a_pack_broken_after_new_says_so(app: App, data_packs: Path) -> None:
+    homebrew(data_packs)
+    await run(app, ".moe new 自制", user=HOST, group=G)
+    await run(app, ".moe join", user=P2, group=G)
+    raw = demo_raw()
+    raw.update(pack="homebrew", name="自制包")
+    raw["characters"] = {}
+    write(data_packs, "homebrew", raw)  # no cache_clear: a changed file is reloaded
+    text = await say(app, ".moe start", user=HOST, group=G)
+    assert text == "卡包「homebrew」现在无法加载（.moe packs 查看原因），请 .moe abort 后换一个卡包开局"
+    state, _v = await app.store.load_session(G, "moe")
+    assert state["status"] == "lobby"

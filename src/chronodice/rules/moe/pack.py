@@ -250,13 +250,34 @@ def _pack_files(name: str) -> list[Path]:
     return [folder / f"{name}.yaml" for folder in PACK_DIRS if (folder / f"{name}.yaml").is_file()]
 
 
-@cache
+def _signature() -> tuple[object, ...]:
+    """Names, sizes and modification times of every pack file: a change reloads (cheap stats)."""
+    sig: list[object] = []
+    for folder in PACK_DIRS:
+        sig.append(str(folder))
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.yaml")):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            sig.append((path.name, st.st_size, st.st_mtime_ns))
+    return tuple(sig)
+
+
 def load_pack(name: str) -> Pack:
-    """Load ``<name>.yaml`` from the first of :data:`PACK_DIRS` that has a *valid* one (cached).
+    """Load ``<name>.yaml`` from the first of :data:`PACK_DIRS` that has a *valid* one.
 
     An invalid file in the data directory is skipped (its problems logged) when a later folder
     has a valid pack of that name; with none valid, :class:`PackError` lists the problems of the
-    first; with no file at all, :class:`FileNotFoundError`."""
+    first; with no file at all, :class:`FileNotFoundError`.  Cached until a pack file changes
+    (``load_pack.cache_clear()`` empties the cache)."""
+    return _load(name, _signature())
+
+
+@cache
+def _load(name: str, _sig: tuple[object, ...]) -> Pack:
     files = _pack_files(name)
     if not files:
         raise FileNotFoundError(f"no 萌E pack {name!r}")
@@ -269,3 +290,6 @@ def load_pack(name: str) -> Pack:
             first = first or exc
     assert first is not None
     raise first
+
+
+load_pack.cache_clear = _load.cache_clear  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.rules.moe.engine import Game
-from chronodice.rules.moe.pack import Pack, load_pack
+from chronodice.rules.moe.pack import Pack, PackError, load_pack
 from chronodice.rules.moe.record import new_record, rebuild, start
 
 from ._common import (
@@ -157,7 +157,13 @@ async def moe_start(call: Call) -> list[Reply]:
             raise IllegalAction("本群没有等待开始的萌E对局")
         if len(state["players"]) < 2:
             raise IllegalAction("至少需要2名玩家")
-        pack = load_pack(state["pack"])
+        try:
+            pack = load_pack(state["pack"])
+        except (PackError, FileNotFoundError):
+            # the pack file was removed or broken after .moe new: say so, keep the lobby
+            raise IllegalAction(
+                f"卡包「{state['pack']}」现在无法加载（.moe packs 查看原因），请 .moe abort 后换一个卡包开局"
+            ) from None
         if state["map"]:
             need = pack.maps[state["map"]].players
             if need and len(state["players"]) not in need:
