@@ -10,6 +10,7 @@ time per game first (from the first 20 games), then the table of
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import Counter
@@ -17,8 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from chronodice.datadir import DataDir
 from chronodice.rules.moe.balance import play_stats, render, table
-from chronodice.rules.moe.pack import load_pack
+from chronodice.rules.moe.pack import PACK_DIRS, load_pack
+
+_DATA_PACKS = DataDir.resolve(os.environ.get("CHRONODICE_DATA_DIR")).packs
+if _DATA_PACKS.is_dir():
+    PACK_DIRS.insert(0, _DATA_PACKS)  # packs a group added, as the bot sees them
 
 
 def main() -> int:
