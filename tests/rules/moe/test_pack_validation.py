@@ -218,3 +218,22 @@ def test_effect_primitives_are_the_engines() -> None:
 @pytest.mark.parametrize("name", ["demo", "test"])
 def test_bundled_packs_are_valid(name: str) -> None:
     assert read_pack_file(PACK_DIR / f"{name}.yaml").pack == name
+
+
+def test_shape_errors_read_in_chinese() -> None:
+    def m(raw: dict[str, Any]) -> None:
+        raw["characters"]["bee"]["talents"] = {"智力": 1}
+        del raw["cards"]["attack"]["name"]
+        raw["skills"]["sting"]["modifiers"] = {"hand_limt": 1}
+        raw["cards"]["attack"]["range"] = "far"
+        raw["rules"]["initial_hnd"] = 3
+        raw["deck"].append("attack")
+
+    assert problems(m) == [
+        "mini.yaml：卡牌 attack的 name：缺少必填字段",
+        "mini.yaml：卡牌 attack的 range：应为整数；或取值「far」无效，应为 inf",
+        "mini.yaml：技能 sting（蜂刺）的 modifiers.hand_limt：未知字段「hand_limt」（拼写错误？）",
+        "mini.yaml：角色 bee（蜜蜂）的 talents.智力：取值「智力」无效，应为 智慧、力量、迅捷、虔诚",
+        "mini.yaml：规则的 rules.initial_hnd：未知字段「initial_hnd」（拼写错误？）",
+        "mini.yaml：牌堆第3张的 deck：应为 [卡牌, 花色, 点数]，实为 'attack'",
+    ]

@@ -182,37 +182,47 @@ _PYDANTIC: dict[str, str] = {
 }
 
 
+_BRANCHES = ("int", "str", "bool", "float", "list", "dict", "none")
+
+
 def _loc(parts: tuple[Any, ...] | list[Any]) -> str:
     out = ""
     for p in parts:
         if isinstance(p, int):
             out += f"[{p}]"
-        elif isinstance(p, str) and p.startswith(("literal[", "function-")):
-            continue  # pydantic's union branch names
+        elif isinstance(p, str) and (
+            p.startswith(("literal[", "function-", "list[", "dict[")) or p in _BRANCHES
+        ):
+            continue  # pydantic's names of union branches
+        elif p == "[key]":
+            continue
         else:
             out += f".{p}" if out else str(p)
     return out
 
 
 def pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
-    """(field path, Chinese message) for every error of a model validation."""
-    out: list[tuple[str, str]] = []
+    """(field path, Chinese message) for every error of a model validation; the branches of a
+    union (``range: 4`` or ``range: inf``) are merged into one message per field."""
+    out: dict[str, list[str]] = {}
     for e in exc.errors():
         loc, kind, ctx = list(e["loc"]), e["type"], e.get("ctx") or {}
         if kind == "extra_forbidden":
             name = loc[-1] if loc else "?"
-            out.append((_loc(loc), f"未知字段「{name}」（拼写错误？）"))
-            continue
-        if kind == "literal_error":
-            msg = f"取值「{e.get('input')}」无效，应为 {ctx.get('expected', '')}"
+            msg = f"未知字段「{name}」（拼写错误？）"
+        elif kind == "literal_error":
+            expected = str(ctx.get("expected", "")).replace(" or ", ", ").replace("'", "")
+            msg = f"取值「{e.get('input')}」无效，应为 {expected.replace(', ', '、')}"
         elif kind == "greater_than_equal":
             msg = f"应不小于 {ctx.get('ge')}"
         elif kind == "value_error":
             msg = str(ctx.get("error", e["msg"]))
         else:
             msg = _PYDANTIC.get(kind, e["msg"])
-        out.append((_loc(loc), msg))
-    return out
+        msgs = out.setdefault(_loc(loc), [])
+        if msg not in msgs:
+            msgs.append(msg)
+    return [(loc, "；或".join(msgs)) for loc, msgs in out.items()]
 
 
 class Checker:
@@ -443,10 +453,10 @@ def problems_of(raw: Any, file: str) -> list[str]:
             except ValidationError as exc:
                 for loc, msg in pydantic_problems(exc):
                     c.add(c.label(section, key), loc or "定义", msg)
+    raw_rules = _mapping(raw.get("rules"))
     try:
-        rules = Rules.model_validate(raw.get("rules") or {})
+        Rules.model_validate(raw_rules)
     except ValidationError as exc:
-        rules = Rules()
         for loc, msg in pydantic_problems(exc):
             c.add("规则", f"rules.{loc}", msg)
     if not c.characters:
@@ -458,7 +468,7 @@ def problems_of(raw: Any, file: str) -> list[str]:
     _check_skills(c)
     _check_characters_and_maps(c)
     for role in ("attack_card", "defend_card", "rescue_card", "nullify_card"):
-        c.card_ref("规则", f"rules.{role}", getattr(rules, role))
+        c.card_ref("规则", f"rules.{role}", raw_rules.get(role, Rules.model_fields[role].default))
     return c.problems
 
 
