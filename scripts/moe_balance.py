@@ -50,6 +50,15 @@ def main() -> int:
     rows = table(stats, names)
     print(f"{pack.name}：{args.games} 局，人数 {args.players}，用时 {took:.0f} 秒")
     print(render(rows, args.band))
+    for lo, hi in ((2, 3), (4, 5), (6, 8)):
+        part = [s for s in stats if lo <= s.players <= hi]
+        if part:
+            sub = table(part, names)
+            worst = max(sub, key=lambda r: abs(r.delta))
+            print(
+                f"{lo}–{hi}人：{len(part)} 局，每角色约 {sum(r.games for r in sub) / len(sub):.0f} 次出场，"
+                f"最大偏差 {worst.delta:+.1f}（{worst.name}）"
+            )
     print("结果：", dict(Counter(s.result for s in stats)))
     print("地图：", dict(Counter(s.map for s in stats)))
     by_n = Counter((s.players, s.result) for s in stats)
