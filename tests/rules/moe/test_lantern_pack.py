@@ -83,12 +83,13 @@ def test_nine_lives_pays_three_faith_when_dying() -> None:
 
 def test_revelation_awakens_at_five_faith() -> None:
     g = lantern(["oracle", "sailor"])
-    g.p(0).faith = 5
+    g.p(0).faith, g.p(0).hp = 5, 2
     play(g, g.run_phase("prepare"))
-    assert (g.p(0).max_hp, g.p(0).hp) == (4, 4)
+    assert (g.p(0).max_hp, g.p(0).hp) == (3, 3)
     assert [s.key for s in g.p(0).skills][-1] == "judgement"
+    g.p(0).hp = 2
     play(g, g.run_phase("prepare"))
-    assert g.p(0).max_hp == 4  # once per game
+    assert g.p(0).hp == 2  # once per game
 
 
 def test_crown_awakens_with_three_alive() -> None:
