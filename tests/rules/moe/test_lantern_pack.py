@@ -92,10 +92,16 @@ def test_revelation_awakens_at_five_faith() -> None:
     assert g.p(0).hp == 2  # once per game
 
 
-def test_crown_awakens_with_three_alive() -> None:
-    g = lantern(["exile", "sailor", "ferryman"])
+def test_crown_awakens_with_three_alive_after_a_death() -> None:
+    g = lantern(["exile", "sailor", "ferryman", "knight"])
+    play(g, g.run_phase("prepare"))
+    assert g.p(0).max_hp == 3  # four alive
+    g.p(3).alive = False
     play(g, g.run_phase("prepare"))
     assert (g.p(0).max_hp, g.p(0).hp) == (4, 4) and "decree" in [s.key for s in g.p(0).skills]
+    three = lantern(["exile", "sailor", "ferryman"])
+    play(three, three.run_phase("prepare"))
+    assert three.p(0).max_hp == 3  # three alive, but nobody died yet
 
 
 def test_lullaby_skips_the_targets_next_turn_once_per_game() -> None:
