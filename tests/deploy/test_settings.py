@@ -128,7 +128,8 @@ def test_packs_in_the_data_dir_come_first(tmp_path: Path, monkeypatch: pytest.Mo
     from chronodice.rules.moe import pack
 
     bundled = (pack.PACK_DIR / "test.yaml").read_text(encoding="utf-8")
-    (tmp_path / "mine.yaml").write_text(bundled, encoding="utf-8")
+    # the ``pack:`` field must match the file name (docs/PACKS.md)
+    (tmp_path / "mine.yaml").write_text(bundled.replace("pack: test\n", "pack: mine\n"), encoding="utf-8")
     monkeypatch.setattr(pack, "PACK_DIRS", [tmp_path, pack.PACK_DIR])
     pack.load_pack.cache_clear()
     try:

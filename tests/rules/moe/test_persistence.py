@@ -151,7 +151,7 @@ def test_pack_validation_lists_every_problem() -> None:
     with pytest.raises(PackError) as err:
         validate_pack(raw)
     text = str(err.value)
-    for part in ("explode", "Attribute", "nope", "slot", "bad rank", "ghost", "defend"):
+    for part in ("explode", "Attribute", "nope", "slot", "点数「Z」无效", "ghost", "defend", "没有角色"):
         assert part in text, part
     assert load_pack("demo").content_hash() == load_pack("demo").content_hash()
     assert len(load_pack("demo").deck) == 84 and len(load_pack("demo").characters) == 8

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .cards import ATTRIBUTES, SUITS, rank_value
+from .cards import ATTRIBUTES
+
+log = logging.getLogger("chronodice.moe.packs")
 
 PACK_DIR = Path(__file__).parent / "packs"
 PACK_DIRS: list[Path] = [PACK_DIR]
@@ -72,7 +75,7 @@ class CardDef(_Model):
     @classmethod
     def _attr(cls, v: str | None) -> str | None:
         if v is not None and v not in ATTRIBUTES:
-            raise ValueError(f"unknown attribute {v!r}")
+            raise ValueError(f"未知属性「{v}」（可用：{'、'.join(ATTRIBUTES)}）")
         return v
 
 
@@ -157,6 +160,10 @@ class Pack(_Model):
     extends: str | None = None
     name: str
     version: str = "1"
+    alias: list[str] = []
+    """Other names ``.moe new`` accepts for this pack (``童话``)."""
+    hidden: bool = False
+    """Not listed by ``.moe packs`` nor chosen by ``.moe new`` (the test pack)."""
     rules: Rules = Rules()
     cards: dict[str, CardDef]
     deck: list[tuple[str, str, str | int]]
@@ -165,7 +172,8 @@ class Pack(_Model):
     maps: dict[str, MapDef]
 
     def content_hash(self) -> str:
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        data = self.model_dump(mode="json", exclude={"alias", "hidden"})  # names, not rules
+        blob = json.dumps(data, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def card_skill_keys(self, card_key: str) -> list[str]:
@@ -173,47 +181,25 @@ class Pack(_Model):
 
 
 class PackError(ValueError):
-    """A pack failed validation; ``problems`` lists every problem found."""
+    """A pack failed validation; ``problems`` lists every problem found (in Chinese, each naming
+    the file, the card/skill/character/map and the field)."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
+        super().__init__("\n".join(problems))
         self.problems = problems
 
 
-def _check_effects(effects: list[Effect], where: str, problems: list[str]) -> None:
-    from .effects import PRIMITIVES, nested_effects
-    from .expr import check_expr
+def validate_pack(raw: dict[str, Any], file: str = "<卡包>") -> Pack:
+    """Build a :class:`Pack` from parsed YAML, raising :class:`PackError` with all problems
+    (see :mod:`.packcheck`)."""
+    from .packcheck import problems_of
 
-    for eff in effects:
-        if not isinstance(eff, dict) or len(eff) != 1:
-            problems.append(f"{where}: effect must be a one-key mapping, got {eff!r}")
-            continue
-        ((op, arg),) = eff.items()
-        if op not in PRIMITIVES:
-            problems.append(f"{where}: unknown effect primitive {op!r}")
-            continue
-        if isinstance(arg, dict):
-            for k in ("if", "cond", "filter", "n", "feasible"):
-                v = arg.get(k)
-                if isinstance(v, str):
-                    err = check_expr(v)
-                    if err:
-                        problems.append(f"{where}.{op}.{k}: {err}")
-        for sub_where, sub in nested_effects(op, arg):
-            _check_effects(sub, f"{where}.{op}.{sub_where}", problems)
-
-
-def validate_pack(raw: dict[str, Any]) -> Pack:
-    """Build a :class:`Pack` from parsed YAML, raising :class:`PackError` with all problems."""
-    from .expr import check_expr
-
-    problems: list[str] = []
-    try:
-        pack = Pack.model_validate(raw)
-    except ValidationError as exc:
-        raise PackError([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]) from None
+    problems = problems_of(raw, file)
+    if problems:
+        raise PackError(problems)
+    pack = Pack.model_validate(raw)
     # keys are filled in from the mapping keys
-    pack = pack.model_copy(
+    return pack.model_copy(
         update={
             "cards": {k: v.model_copy(update={"key": k}) for k, v in pack.cards.items()},
             "skills": {k: v.model_copy(update={"key": k}) for k, v in pack.skills.items()},
@@ -221,71 +207,89 @@ def validate_pack(raw: dict[str, Any]) -> Pack:
             "maps": {k: v.model_copy(update={"key": k}) for k, v in pack.maps.items()},
         }
     )
-    for i, (key, suit, rank) in enumerate(pack.deck):
-        if key not in pack.cards:
-            problems.append(f"deck[{i}]: unknown card {key!r}")
-        if suit not in SUITS:
-            problems.append(f"deck[{i}]: unknown suit {suit!r}")
-        try:
-            rank_value(rank)
-        except (ValueError, KeyError):
-            problems.append(f"deck[{i}]: bad rank {rank!r}")
-    for key, card in pack.cards.items():
-        for s in card.skills:
-            if s not in pack.skills:
-                problems.append(f"cards.{key}: unknown skill {s!r}")
-        if card.category == "equipment" and card.slot is None:
-            problems.append(f"cards.{key}: equipment needs a slot")
-        if card.action_kind == "secret" and not card.secret_timing:
-            problems.append(f"cards.{key}: a 奥秘 needs secret_timing")
-        for name in ("target_filter", "can_use", "secret_condition"):
-            err = check_expr(getattr(card, name))
-            if err:
-                problems.append(f"cards.{key}.{name}: {err}")
-        _check_effects(card.effect, f"cards.{key}.effect", problems)
-        _check_effects(card.bonus, f"cards.{key}.bonus", problems)
-    for key, skill in pack.skills.items():
-        for name in ("condition", "target_filter"):
-            err = check_expr(getattr(skill, name))
-            if err:
-                problems.append(f"skills.{key}.{name}: {err}")
-        if skill.kind in ("passive", "trigger", "awakening") and not skill.timing:
-            problems.append(f"skills.{key}: a {skill.kind} skill needs a timing")
-        _check_effects(skill.cost, f"skills.{key}.cost", problems)
-        _check_effects(skill.effect, f"skills.{key}.effect", problems)
-    for key, ch in pack.characters.items():
-        for s in ch.skills:
-            if s not in pack.skills:
-                problems.append(f"characters.{key}: unknown skill {s!r}")
-    for key, m in pack.maps.items():
-        _check_effects(m.on_kill, f"maps.{key}.on_kill", problems)
-        _check_effects(m.on_kill_ally, f"maps.{key}.on_kill_ally", problems)
-    for role in ("attack_card", "defend_card", "rescue_card", "nullify_card"):
-        if getattr(pack.rules, role) not in pack.cards:
-            problems.append(f"rules.{role}: unknown card {getattr(pack.rules, role)!r}")
-    if problems:
-        raise PackError(problems)
-    return pack
 
 
-def _pack_file(name: str) -> Path:
-    for folder in PACK_DIRS:
-        path = folder / f"{name}.yaml"
-        if path.is_file():
+def read_pack_file(path: Path, name: str | None = None) -> Pack:
+    """Parse and validate one pack file (its ``extends`` looked up in :data:`PACK_DIRS`)."""
+    file = path.name
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackError([f"{file}：无法读取（{exc.__class__.__name__}）"]) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f"第{mark.line + 1}行" if mark is not None else ""
+        raise PackError([f"{file}：YAML 格式错误{at}（{getattr(exc, 'problem', '') or exc}）"]) from None
+    if isinstance(raw, dict):
+        if raw.get("pack") != (name or path.stem):
+            stem = name or path.stem
+            raise PackError([f"{file}：pack 字段「{raw.get('pack')}」应与文件名「{stem}」相同"])
+        base_name = raw.get("extends")
+        if base_name:
+            try:
+                base_path = _pack_file(str(base_name), skip=path)
+                base = yaml.safe_load(base_path.read_text(encoding="utf-8"))
+            except (FileNotFoundError, yaml.YAMLError, OSError):
+                raise PackError([f"{file}：extends 的卡包「{base_name}」不存在或无法读取"]) from None
+            # a pack may extend another: its cards, skills, characters and maps come first
+            for section in ("cards", "skills", "characters", "maps"):
+                raw[section] = {**(base.get(section) or {}), **(raw.get(section) or {})}
+            raw.setdefault("rules", base.get("rules", {}))
+            raw.setdefault("deck", base.get("deck", []))
+    return validate_pack(raw, file)
+
+
+def _pack_file(name: str, skip: Path | None = None) -> Path:
+    for path in _pack_files(name):
+        if path != skip:
             return path
     raise FileNotFoundError(f"no 萌E pack {name!r}")
 
 
-@cache
+def _pack_files(name: str) -> list[Path]:
+    return [folder / f"{name}.yaml" for folder in PACK_DIRS if (folder / f"{name}.yaml").is_file()]
+
+
+def _signature() -> tuple[object, ...]:
+    """Names, sizes and modification times of every pack file: a change reloads (cheap stats)."""
+    sig: list[object] = []
+    for folder in PACK_DIRS:
+        sig.append(str(folder))
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.yaml")):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            sig.append((path.name, st.st_size, st.st_mtime_ns))
+    return tuple(sig)
+
+
 def load_pack(name: str) -> Pack:
-    """Load ``<name>.yaml`` from the first of :data:`PACK_DIRS` that has it (cached)."""
-    raw = yaml.safe_load(_pack_file(name).read_text(encoding="utf-8"))
-    base_name = raw.get("extends")
-    if base_name:
-        # a pack may extend another: its cards, skills, characters and maps come first
-        base = yaml.safe_load(_pack_file(base_name).read_text(encoding="utf-8"))
-        for section in ("cards", "skills", "characters", "maps"):
-            raw[section] = {**base.get(section, {}), **raw.get(section, {})}
-        raw.setdefault("rules", base.get("rules", {}))
-        raw.setdefault("deck", base.get("deck", []))
-    return validate_pack(raw)
+    """Load ``<name>.yaml`` from the first of :data:`PACK_DIRS` that has a *valid* one.
+
+    An invalid file in the data directory is skipped (its problems logged) when a later folder
+    has a valid pack of that name; with none valid, :class:`PackError` lists the problems of the
+    first; with no file at all, :class:`FileNotFoundError`.  Cached until a pack file changes
+    (``load_pack.cache_clear()`` empties the cache)."""
+    return _load(name, _signature())
+
+
+@cache
+def _load(name: str, _sig: tuple[object, ...]) -> Pack:
+    files = _pack_files(name)
+    if not files:
+        raise FileNotFoundError(f"no 萌E pack {name!r}")
+    first: PackError | None = None
+    for path in files:
+        try:
+            return read_pack_file(path, name)
+        except PackError as exc:
+            log.warning("萌E卡包 %s 无效，已跳过：\n%s", path, "\n".join(exc.problems))
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+load_pack.cache_clear = _load.cache_clear  # type: ignore[attr-defined]

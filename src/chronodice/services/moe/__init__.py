@@ -34,7 +34,7 @@ clock: Callable[[], float] = time.time
 """Wall clock for deadlines (tests replace it)."""
 
 # The import order is the registration order, which orders the help and the README table.
-from . import lobby, play, gm  # noqa: E402  # isort: skip
+from . import lobby, packs, play, gm  # noqa: E402  # isort: skip
 from ._common import HELP, MAX_PLAYERS, PACK, SYSTEM, moe  # noqa: E402
 from .outbox import sweep  # noqa: E402
 
@@ -44,4 +44,4 @@ async def moe_help(call: Call) -> list[Reply]:
     return [Reply.say(HELP)]
 
 
-__all__ = ["HELP", "MAX_PLAYERS", "PACK", "SYSTEM", "clock", "gm", "lobby", "moe", "play", "sweep"]
+__all__ = ["HELP", "MAX_PLAYERS", "PACK", "SYSTEM", "clock", "gm", "lobby", "moe", "packs", "play", "sweep"]

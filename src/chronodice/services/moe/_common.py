@@ -50,7 +50,7 @@ def load_game(scope: str, rec: dict[str, Any]) -> Game:
 
 
 FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与私密选择通过私聊发送。
-.moe new [地图]  开局（乱斗森林/双王国/信仰圣殿，缺省随机）  .moe join / leave  加入/退出
+.moe new [卡包] [地图]  开局（地图缺省随机；.moe packs 列出卡包）  .moe join / leave  加入/退出
 .moe start  开始（房主或GM）：随机座次，每人私聊从发到的角色中选一个
 .moe state  公开局面   .moe hand  我的手牌（私聊）
 .moe play 序号或牌名 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from chronodice.core.args import Candidates, Choice, Int, Kind, Mention, Name, OneOf, ParseEnv, word_end
 from chronodice.core.errors import InputSyntaxError
+from chronodice.rules.moe import catalog
 from chronodice.rules.moe.pack import load_pack
 
 PACK = "demo"
@@ -58,11 +59,28 @@ def index(label: str = "序号") -> Int:
     return Int(label=label, max=999, suffix=(",",))
 
 
-# ---------------------------------------------------------------------- maps
+# ---------------------------------------------------------------------- packs and maps
+@dataclass(frozen=True)
+class PackName(Kind):
+    """A usable pack (``demo``, its title or an ``alias``: see :func:`catalog.find`); any other
+    word is not read here (it may be a map)."""
+
+    label: str = "卡包"
+    glue: bool = False
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        end = word_end(text, pos)
+        name = catalog.find(text[pos:end])
+        if name is not None:
+            yield name, end
+
+
 @dataclass(frozen=True)
 class MapName(Kind):
-    """A map of the pack (``乱斗森林``, ``乱斗``, ``melee``…) or ``随机`` (value ``None``); any
-    other word is an error listing the maps."""
+    """A map (``乱斗森林``, ``乱斗``, ``melee``…, or a map of another pack by key or name) or
+    ``随机`` (value ``None``); any other word is an error listing the default pack's maps.  The
+    value is the map's key in the default pack, else the word: ``.moe new`` resolves it in the
+    chosen pack."""
 
     label: str = "地图"
     glue: bool = False
@@ -74,9 +92,13 @@ class MapName(Kind):
             yield None, end
             return
         key = MAP_NAMES.get(word, word)
-        if key not in load_pack(PACK).maps:
-            raise InputSyntaxError(f"没有地图「{word[:12]}」，可选：乱斗森林、双王国、信仰圣殿、随机")
-        yield key, end
+        if key in load_pack(PACK).maps:
+            yield key, end
+            return
+        if catalog.pack_of_map(word):
+            yield word, end
+            return
+        raise InputSyntaxError(f"没有地图「{word[:12]}」，可选：乱斗森林、双王国、信仰圣殿、随机")
 
 
 # ---------------------------------------------------------------------- players
@@ -156,6 +178,7 @@ CARD_REF = OneOf(Int(label="序号", max=999), Name(label="牌名", lookup=_card
 GIVE = GiveKind()
 DISCARD = Discard()
 MAP = MapName()
+PACK_NAME = PackName()
 
 # ---------------------------------------------------------------------- switches
 AUTO = Choice(
@@ -191,6 +214,7 @@ __all__ = [
     "GIVE",
     "MAP",
     "MAP_NAMES",
+    "PACK_NAME",
     "SECONDS",
     "TARGET",
     "TIMEOUT_CLASS",

@@ -13,7 +13,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.render.moe_info import card_info, find_card
 from chronodice.rules.moe.engine import Game
-from chronodice.rules.moe.pack import load_pack
+from chronodice.rules.moe.pack import Pack, PackError, load_pack
 from chronodice.rules.moe.record import new_record, start
 
 from ._common import (
@@ -32,16 +32,23 @@ from ._common import (
     seat_of,
     set_deadline,
 )
-from .kinds import CARD_REF, MAP
+from .kinds import CARD_REF, MAP, PACK_NAME
 from .outbox import fallback, outcome
 
 
-@moe.sub("new", "开局", params=[opt("map", MAP)], help="开局（地图缺省随机）")
-async def moe_new(call: Call, map: str | None) -> list[Reply]:
+@moe.sub(
+    "new",
+    "开局",
+    params=[opt("pack", PACK_NAME), opt("map", MAP)],
+    help="开局（卡包缺省为演示包，地图缺省随机；.moe packs 查看卡包）",
+)
+async def moe_new(call: Call, pack: str | None, map: str | None) -> list[Reply]:
     ctx = call.ctx
     if ctx.group_id is None:
         raise IllegalAction("请在群里开局")
-    map_key = map
+    pack_name = pack or PACK
+    chosen = load_pack(pack_name)
+    map_key = resolve_map(chosen, map)
     other = await find_user_game(call.app, ctx.user_id)
     if other is not None and other[0] != ctx.group_id:
         raise IllegalAction("你已经在另一局萌E游戏中了")
@@ -56,7 +63,7 @@ async def moe_new(call: Call, map: str | None) -> list[Reply]:
             "host": ctx.user_id,
             "players": [{"user": ctx.user_id, "name": name}],
             "map": map_key,
-            "pack": PACK,
+            "pack": pack_name,
             "timeouts": timeouts,
             "deadline": None,
             "record": None,
@@ -67,12 +74,24 @@ async def moe_new(call: Call, map: str | None) -> list[Reply]:
     await call.app.store.apply_session(
         ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
     )
-    m = load_pack(PACK).maps[map_key].name if map_key else "随机"
+    m = chosen.maps[map_key].name if map_key else "随机"
+    which = f"卡包：{chosen.name}，" if pack_name != PACK else ""
     return [
         Reply.say(
-            f"{name}创建了萌E对局（地图：{m}）。发送 .moe join 加入，.moe start 开始（2~{MAX_PLAYERS}人）"
+            f"{name}创建了萌E对局（{which}地图：{m}）。发送 .moe join 加入，.moe start 开始（2~{MAX_PLAYERS}人）"
         )
     ]
+
+
+def resolve_map(pack: Pack, word: str | None) -> str | None:
+    """The key of map ``word`` (key or name) in ``pack``; ``None`` stays random."""
+    if word is None or word in pack.maps:
+        return word
+    for key, m in pack.maps.items():
+        if m.name == word:
+            return key
+    choices = "、".join(m.name for m in pack.maps.values())
+    raise IllegalAction(f"卡包「{pack.name}」没有地图「{word[:12]}」，可选：{choices}、随机")
 
 
 @moe.sub("join", "加入", help="加入本群的对局")
@@ -141,7 +160,13 @@ async def moe_start(call: Call) -> list[Reply]:
             raise IllegalAction("本群没有等待开始的萌E对局")
         if len(state["players"]) < 2:
             raise IllegalAction("至少需要2名玩家")
-        pack = load_pack(state["pack"])
+        try:
+            pack = load_pack(state["pack"])
+        except (PackError, FileNotFoundError):
+            # the pack file was removed or broken after .moe new: say so, keep the lobby
+            raise IllegalAction(
+                f"卡包「{state['pack']}」现在无法加载（.moe packs 查看原因），请 .moe abort 后换一个卡包开局"
+            ) from None
         if state["map"]:
             need = pack.maps[state["map"]].players
             if need and len(state["players"]) not in need:

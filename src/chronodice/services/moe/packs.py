@@ -1,0 +1,41 @@
+"""``.moe packs``: the packs a group can play (built-in and those under ``<data dir>/packs``),
+and the problems of the invalid files there (which are skipped, never loaded)."""
+
+from __future__ import annotations
+
+from chronodice.core.commands import Call
+from chronodice.core.reply import Reply
+from chronodice.rules.moe import catalog
+
+from ._common import PACK, moe
+
+MAX_PROBLEMS = 8
+"""Problems shown per invalid file (the log has all of them)."""
+
+
+def render_packs() -> str:
+    lines = ["萌E卡包（.moe new 卡包名 [地图] 选用）："]
+    bad: list[catalog.Entry] = []
+    for e in catalog.listed():
+        if e.pack is None:
+            bad.append(e)
+            continue
+        p = e.pack
+        maps = "、".join(m.name for m in p.maps.values())
+        default = "，默认" if e.name == PACK else ""
+        alias = f"（又名{'、'.join(p.alias)}）" if p.alias else ""
+        lines.append(
+            f"· {e.name}「{p.name}」{alias}：{len(p.characters)}名角色，{len(p.deck)}张牌，"
+            f"地图 {maps}（{e.source}{default}）"
+        )
+    for e in bad:
+        lines.append(f"× {e.path.name}（{e.source}）无效，已跳过，共{len(e.problems)}处问题：")
+        lines.extend(f"  - {p}" for p in e.problems[:MAX_PROBLEMS])
+        if len(e.problems) > MAX_PROBLEMS:
+            lines.append(f"  - ……另有{len(e.problems) - MAX_PROBLEMS}处，见日志")
+    return "\n".join(lines)
+
+
+@moe.sub("packs", "卡包", help="可用的卡包（内置与数据目录中的），以及无效卡包的问题")
+async def moe_packs(call: Call) -> list[Reply]:
+    return [Reply.say(render_packs())]
