@@ -9,6 +9,7 @@ typed, else the active card's (aliases: ``侦察`` = ``侦查``), else the rule 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,57 +182,22 @@ async def cmd_rah(
 rab = define("rab", aliases=("rcb",), summary="CoC奖励骰检定：.rab2 侦查（多掷十位骰取好）", system=SYS_NAME)
 
 
-@rab.sub(params=[COUNT, *CHECK], help="带N个奖励骰的检定（N省略为1）")
-async def cmd_rab(
-    call: Call,
-    count: int | None,
-    times: int | None,
-    difficulty: Difficulty | None,
-    skill: str | None,
-    value: int | None,
-    adjust: int | None,
-    reason: str,
-) -> list[Reply]:
-    text, _, note = await run_check(
-        call,
-        times=times,
-        difficulty=difficulty,
-        skill=skill,
-        value=value,
-        adjust=adjust,
-        reason=reason,
-        bonus=_count(call, count),
-    )
-    return [Reply(text=text, check=note)]
+def _dice_check(sign: int) -> Callable[..., Awaitable[list[Reply]]]:
+    """The handler of ``.rab`` (``sign`` +1: bonus dice) or ``.rap`` (−1: penalty dice)."""
 
+    async def handler(call: Call, count: int | None, **check: Any) -> list[Reply]:
+        text, _, note = await run_check(call, **check, bonus=sign * _count(call, count))
+        return [Reply(text=text, check=note)]
+
+    return handler
+
+
+rab.sub(params=[COUNT, *CHECK], help="带N个奖励骰的检定（N省略为1）")(_dice_check(+1))
 
 rap = define(
     "rap", aliases=("rcp",), summary="CoC惩罚骰检定：.rap 聆听 60（多掷十位骰取坏）", system=SYS_NAME
 )
-
-
-@rap.sub(params=[COUNT, *CHECK], help="带N个惩罚骰的检定（N省略为1）")
-async def cmd_rap(
-    call: Call,
-    count: int | None,
-    times: int | None,
-    difficulty: Difficulty | None,
-    skill: str | None,
-    value: int | None,
-    adjust: int | None,
-    reason: str,
-) -> list[Reply]:
-    text, _, note = await run_check(
-        call,
-        times=times,
-        difficulty=difficulty,
-        skill=skill,
-        value=value,
-        adjust=adjust,
-        reason=reason,
-        bonus=-_count(call, count),
-    )
-    return [Reply(text=text, check=note)]
+rap.sub(params=[COUNT, *CHECK], help="带N个惩罚骰的检定（N省略为1）")(_dice_check(-1))
 
 
 for _spec in (ra, rah, rab, rap):
