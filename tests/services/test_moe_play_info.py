@@ -70,6 +70,17 @@ async def test_skill_text_when_it_cannot_be_used_now(app: App) -> None:
     assert "【" not in group_text(await run(app, ".moe skill 奇境 2号", user=USERS[0], group=G))
 
 
+async def test_skill_kind_said_once_and_no_numbers_while_choosing(app: App) -> None:
+    await run(app, ".moe new 灯火与群星", user=USERS[0], group=G)
+    await run(app, ".moe join", user=USERS[1], group=G)
+    await run(app, ".moe start", user=USERS[0], group=G)
+    # 灯火与群星's 引燃 text opens with its kind: the header does not say it again
+    text = group_text(await run(app, ".moe skill 引燃", user=USERS[0], group=G))
+    assert text.startswith("【引燃】消耗1点信仰（") and text.count("信仰技") == 1, text
+    state = group_text(await run(app, ".moe state", user=USERS[1], group=G))
+    assert state.count("选择角色中") == 2 and "血量0/0" not in state, state
+
+
 # ---------------------------------------------------------------------- by name
 async def test_play_and_respond_by_card_name(app: App) -> None:
     await started(app)

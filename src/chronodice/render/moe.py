@@ -253,6 +253,9 @@ def render_public_state(g: Game, names: list[str]) -> str:
         if not p.alive:
             lines.append(f"{mark}{seat_label(g, p.seat, names)} 已阵亡")
             continue
+        if not p.character:  # still choosing: no numbers to show yet
+            lines.append(f"{mark}{seat_label(g, p.seat, names)} 选择角色中")
+            continue
         equip = "、".join(card_text(g, c) for c in g.equip(p.seat)) or "无装备"
         extra = f" 奥秘×{len(g.secrets(p.seat))}" if g.secrets(p.seat) else ""
         team = f" 队伍{p.team + 1}" if p.team >= 0 else ""

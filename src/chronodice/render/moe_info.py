@@ -72,7 +72,9 @@ def card_info(pack: Pack, key: str) -> str:
 
 def skill_info(pack: Pack, key: str) -> str:
     sd = pack.skills[key]
-    bits = [SKILL_KIND[sd.kind]]
+    kind = SKILL_KIND[sd.kind]
+    # a pack's text often opens with the kind itself (「信仰技，行动阶段…」): say it once
+    bits = [] if (sd.text or "").startswith(kind) else [kind]
     if sd.faith_cost:
         bits.append(f"消耗{sd.faith_cost}点信仰")
     owners = [c.name for c in pack.characters.values() if key in c.skills]
