@@ -44,7 +44,11 @@ async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
 
     def step(raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, E.Outcome]:
         state = None if not raw or raw.get("phase") == Phase.ENDED.value else Combat.from_dict(raw)
-        outcome = fn(state)
+        if state is None:
+            outcome = fn(state)
+        else:
+            with E.owned(state):  # a fresh parse for this attempt: no copy before each transition
+                outcome = fn(state)
         return outcome.state.to_dict(), outcome
 
     outcome: E.Outcome = await call.app.store.apply_session(

@@ -45,6 +45,7 @@ from .ap import ACTION_KINDS, pay_ta, set_actions, set_ap, spend_ap, spend_mov, 
 from .effects import add_effect, focus, remove_effect
 from .gm import add_gm, edit, first, place, remove, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
+from .loop import owned
 from .turns import delay, end, end_turn, forecast, g_of, start
 from .wounds import (
     dying_check,
@@ -80,6 +81,7 @@ __all__ = [
     "heal_wound",
     "hit_gauges",
     "new_combat",
+    "owned",
     "pay_ta",
     "place",
     "remove",
