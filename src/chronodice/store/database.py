@@ -49,6 +49,8 @@ DEFAULT_URL = "sqlite+aiosqlite:///data/chronodice.db"
 _MAX_RETRIES = 200
 _MIGRATION_LOCK = 0x43_44_01  # advisory lock key for PostgreSQL migrations ("CD", 1)
 _CACHE_MAX = 50_000
+RENEW_AHEAD = 5.0
+"""Seconds of lease left above which the serving account renews in the background."""
 log = logging.getLogger("chronodice.store")
 
 _CHAR_COLS = "id, owner_id, system, name, attributes, data, version, created_at, updated_at"
@@ -172,6 +174,8 @@ class Store(GameLogStore):
             self._backend.on_notify = self._cache.drop
         self.lease_seconds = lease_seconds
         self._leases: dict[str, tuple[str, float, float]] = {}
+        self._renewing: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._seen: dict[tuple[str, str], None] = {}
         self._engine: AsyncEngine | None = None
 
@@ -216,6 +220,10 @@ class Store(GameLogStore):
             self._engine = None
 
     async def close(self) -> None:
+        for task in list(self._tasks):  # a lease renewal still running: the lease simply lapses
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self._engine_dispose()
         await self._backend.close()
 
@@ -308,7 +316,11 @@ class Store(GameLogStore):
     async def serves(self, scope: str, self_id: str) -> bool:
         """Whether bot account ``self_id`` answers in ``scope`` (a group): each group is leased
         to one account; the holder renews its lease while it keeps seeing messages, another
-        account takes over once it lapsed (``lease_seconds``) or was released."""
+        account takes over once it lapsed (``lease_seconds``) or was released.
+
+        The holder renews in the background once half the lease is gone, while more than
+        :data:`RENEW_AHEAD` seconds are left: the renewal is a committed write (an fsync on
+        PostgreSQL), which the message that happened to trigger it need not wait for."""
         now = time.time()
         ttl = self.lease_seconds
         cached = self._leases.get(scope)
@@ -317,8 +329,35 @@ class Store(GameLogStore):
             if holder == self_id:
                 if expires - now > ttl / 2:
                     return True
+                if expires - now > RENEW_AHEAD:
+                    self._renew_in_background(scope, self_id)
+                    return True
             elif now < expires and now - checked < 1.0:
                 return False
+        return await self._take_lease(scope, self_id)
+
+    def _renew_in_background(self, scope: str, self_id: str) -> None:
+        if scope in self._renewing:
+            return
+        self._renewing.add(scope)
+
+        async def renew() -> None:
+            try:
+                await self._take_lease(scope, self_id)
+            except Exception:
+                log.warning(
+                    "renewing the lease of %s failed (the next message retries)", scope, exc_info=True
+                )
+            finally:
+                self._renewing.discard(scope)
+
+        task = asyncio.get_running_loop().create_task(renew())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _take_lease(self, scope: str, self_id: str) -> bool:
+        now = time.time()
+        ttl = self.lease_seconds
 
         async def body(tx: Tx) -> tuple[str, float]:
             row = await tx.one(
