@@ -49,6 +49,15 @@ async def _require_manager(call: Call, rec: GameLog, what: str) -> None:
     raise NotPermitted(f"只有日志的创建者或{GM_WHO}可以{what}")
 
 
+async def _managed_log(call: Call, missing: str, what: str) -> GameLog:
+    """The log in progress, which the sender may manage (else ``missing`` / the refusal)."""
+    current = await call.app.store.active_log(_group(call))
+    if current is None:
+        raise NotFound(missing)
+    await _require_manager(call, current, what)
+    return current
+
+
 def _state_line(rec: GameLog, head: ExportHead) -> str:
     state = "记录中" if rec.recording else "已暂停（.log on 继续）"
     return f"日志「{rec.name}」{state}\n开始于 {head.when(rec.created_at)}，已记录 {rec.lines} 条"
@@ -91,12 +100,8 @@ async def log_on(call: Call, name: str | None) -> list[Reply]:
 
 @log.sub("off", "暂停", help="暂停记录（日志仍在进行，.log on 继续）")
 async def log_off(call: Call) -> list[Reply]:
-    store = call.app.store
-    current = await store.active_log(_group(call))
-    if current is None:
-        raise NotFound("本群没有进行中的日志，无需暂停")
-    await _require_manager(call, current, "暂停日志")
-    rec, changed = await store.set_log_recording(_group(call), False)
+    await _managed_log(call, "本群没有进行中的日志，无需暂停", "暂停日志")
+    rec, changed = await call.app.store.set_log_recording(_group(call), False)
     if not changed:
         return [Reply.say(f"日志「{rec.name}」已经暂停了")]
     return [Reply.say(f"已暂停记录日志「{rec.name}」（.log on 继续）")]
@@ -104,12 +109,8 @@ async def log_off(call: Call) -> list[Reply]:
 
 @log.sub("end", "结束", help="结束记录，导出并上传 txt 和 html 文件")
 async def log_end(call: Call) -> list[Reply]:
-    store = call.app.store
-    current = await store.active_log(_group(call))
-    if current is None:
-        raise NotFound("本群没有进行中的日志（.log get 导出已结束的日志）")
-    await _require_manager(call, current, "结束日志")
-    rec = await store.end_log(_group(call), now())
+    await _managed_log(call, "本群没有进行中的日志（.log get 导出已结束的日志）", "结束日志")
+    rec = await call.app.store.end_log(_group(call), now())
     files, note = await export_files(call, rec)
     text = f"日志「{rec.name}」已结束，共 {rec.lines} 条"
     return [Reply(text=text + note, files=files)]
