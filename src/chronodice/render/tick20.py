@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from chronodice.render.tick20_health import conditions
+from chronodice.render.tick20_health import conditions, name_of
 from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
 from chronodice.rules.tick20.durations import format_duration
@@ -20,13 +20,6 @@ from chronodice.rules.tick20.variants import rules_for
 
 VARIANT_NAMES = {Variant.BASE: "基础", Variant.SPD: "速度"}
 MAX_LIST_LINES = 30
-
-
-def name_of(st: Combat, cid: str | None, gm: bool = False) -> str:
-    c = st.maybe(cid)
-    if c is None:
-        return "GM" if cid is None else "（已离场）"
-    return c.name if (gm or not c.hidden) else "???"
 
 
 def value_text(st: Combat, c: Combatant) -> str:

@@ -14,10 +14,12 @@ from chronodice.rules.tick20.health import LEVEL_NAMES, mp_total
 from chronodice.rules.tick20.model import Combat, Combatant, Event
 
 
-def _name(st: Combat, cid: str | None, gm: bool) -> str:
+def name_of(st: Combat, cid: str | None, gm: bool = False) -> str:
+    """A combatant's name as this view may show it: "???" for a hidden one in the player view;
+    "GM" for no combatant (an effect the GM added), "（已离场）" for one who left."""
     c = st.maybe(cid)
     if c is None:
-        return "（已离场）"
+        return "GM" if cid is None else "（已离场）"
     return c.name if (gm or not c.hidden) else "???"
 
 
@@ -67,7 +69,7 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
     out: list[str] = []
     for ev in events:
         d = ev.data
-        who = _name(st, d.get("cid"), gm) if "cid" in d else ""
+        who = name_of(st, d.get("cid"), gm) if "cid" in d else ""
         if ev.kind == "dying_roll":
             extra = "；".join(d.get("notes") or [])
             out.append(
