@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import time
+
 from chronodice.app import App
 from chronodice.core.context import Context, Role
 from chronodice.core.reply import Reply
@@ -68,3 +71,27 @@ def parse_of(text: str, at: tuple[str, ...] = ()) -> tuple[str, str, dict[str, o
     except InputSyntaxError as err:
         return err.message
     return routed.spec.name, sub.words[0] if sub.words else "", values
+
+
+_event_ids = itertools.count(7000)
+
+
+def group_msg(text: str, user_id: int = 10001, group_id: int = 20002, card: str = "调查员A"):  # type: ignore[no-untyped-def]
+    """A OneBot v11 group message event as NapCat delivers it (for nonebug tests)."""
+    from nonebot.adapters.onebot.v11 import GroupMessageEvent, Message
+    from nonebot.adapters.onebot.v11.event import Sender
+
+    return GroupMessageEvent(
+        time=int(time.time()),
+        self_id=123456,
+        post_type="message",
+        sub_type="normal",
+        user_id=user_id,
+        message_type="group",
+        group_id=group_id,
+        message_id=next(_event_ids),
+        message=Message(text),
+        raw_message=text,
+        font=0,
+        sender=Sender(user_id=user_id, nickname="PL", card=card, role="member"),
+    )

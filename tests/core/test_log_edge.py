@@ -2,34 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
-import time
-
 import nonebot
+from helpers import group_msg
 
 from chronodice.app import App
-
-_ids = itertools.count(91000)
-
-
-def group_msg(text: str, group_id: int, card: str, user_id: int = 10001):  # type: ignore[no-untyped-def]
-    from nonebot.adapters.onebot.v11 import GroupMessageEvent, Message
-    from nonebot.adapters.onebot.v11.event import Sender
-
-    return GroupMessageEvent(
-        time=int(time.time()),
-        self_id=123456,
-        post_type="message",
-        sub_type="normal",
-        user_id=user_id,
-        message_type="group",
-        group_id=group_id,
-        message_id=next(_ids),
-        message=Message(text),
-        raw_message=text,
-        font=0,
-        sender=Sender(user_id=user_id, nickname="PL", card=card, role="member"),
-    )
 
 
 def edge():  # type: ignore[no-untyped-def]

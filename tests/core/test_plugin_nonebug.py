@@ -2,33 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-import time
-
 import nonebot
+from helpers import group_msg
 from nonebug import App
-
-_ids = itertools.count(7000)
-
-
-def group_msg(text: str, user_id: int = 10001, group_id: int = 20002, card: str = "调查员A"):
-    from nonebot.adapters.onebot.v11 import GroupMessageEvent, Message
-    from nonebot.adapters.onebot.v11.event import Sender
-
-    return GroupMessageEvent(
-        time=int(time.time()),
-        self_id=123456,
-        post_type="message",
-        sub_type="normal",
-        user_id=user_id,
-        message_type="group",
-        group_id=group_id,
-        message_id=next(_ids),
-        message=Message(text),
-        raw_message=text,
-        font=0,
-        sender=Sender(user_id=user_id, nickname="PL", card=card, role="member"),
-    )
 
 
 async def test_onebot_group_message(nbapp: App) -> None:
