@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 
 from chronodice.app import App
 from chronodice.core.context import Context, Role
@@ -95,3 +96,24 @@ def group_msg(text: str, user_id: int = 10001, group_id: int = 20002, card: str 
         font=0,
         sender=Sender(user_id=user_id, nickname="PL", card=card, role="member"),
     )
+
+
+async def moe_game(app: App, group: str = "20002"):  # type: ignore[no-untyped-def]
+    """The stored 萌E session of ``group`` and the game rebuilt from its record."""
+    from chronodice.rules.moe.record import rebuild
+
+    state, _v = await app.store.load_session(group, "moe")
+    return state, rebuild(state["record"])
+
+
+async def moe_started(
+    app: App, group: str = "20002", users: Sequence[str] = ("30001", "30002", "30003")
+) -> None:
+    """A running 萌E game in ``group`` (乱斗森林), every player's first character chosen."""
+    await run(app, ".moe new 乱斗森林", user=users[0], group=group)
+    for u in users[1:]:
+        await run(app, ".moe join", user=u, group=group)
+    await run(app, ".moe start", user=users[0], group=group)
+    for _ in users:
+        state, g = await moe_game(app, group)
+        await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)

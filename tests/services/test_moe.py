@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from helpers import moe_game as game
 from helpers import run
 
 import chronodice.services.moe as moe
@@ -19,11 +20,6 @@ from chronodice.rules.moe.record import rebuild
 
 G = "20002"
 USERS = ["30001", "30002", "30003"]
-
-
-async def game(app: App):  # type: ignore[no-untyped-def]
-    state, _v = await app.store.load_session(G, "moe")
-    return state, rebuild(state["record"])
 
 
 def group_text(replies: list[Reply]) -> str:

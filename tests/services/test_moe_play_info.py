@@ -4,14 +4,14 @@ commands in which no group message names a card hidden from some player at that 
 
 from __future__ import annotations
 
-from helpers import run
+from helpers import moe_game as game
+from helpers import moe_started, run
 
 import chronodice.services.moe as moe
 from chronodice.app import App
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.rules.moe.cards import VirtualCard
-from chronodice.rules.moe.record import rebuild
 from chronodice.rules.moe.state import ALL
 from chronodice.rules.moe.testing import play, scenario
 
@@ -24,19 +24,8 @@ def group_text(replies: list[Reply]) -> str:
     return "\n".join(r.text for r in replies if not r.private)
 
 
-async def game(app: App):  # type: ignore[no-untyped-def]
-    state, _v = await app.store.load_session(G, "moe")
-    return state, rebuild(state["record"])
-
-
 async def started(app: App, n: int = 3) -> None:
-    await run(app, ".moe new 乱斗森林", user=USERS[0], group=G)
-    for u in USERS[1:n]:
-        await run(app, ".moe join", user=u, group=G)
-    await run(app, ".moe start", user=USERS[0], group=G)
-    for _ in range(n):
-        state, g = await game(app)
-        await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)
+    await moe_started(app, G, USERS[:n])
 
 
 # ---------------------------------------------------------------------- .moe card / .moe skill

@@ -8,6 +8,8 @@ import logging
 from typing import Any
 
 import pytest
+from helpers import moe_game as game
+from helpers import moe_started as started
 from helpers import run, say
 
 import chronodice.services.moe as moe
@@ -19,21 +21,6 @@ from chronodice.rules.moe.recovery import check_fits, resume, standings
 G, G2 = "20002", "20003"
 USERS = ["30001", "30002", "30003"]
 USERS2 = ["31001", "31002"]
-
-
-async def game(app: App, group: str = G):  # type: ignore[no-untyped-def]
-    state, _v = await app.store.load_session(group, "moe")
-    return state, rebuild(state["record"])
-
-
-async def started(app: App, group: str = G, users: list[str] = USERS) -> None:
-    await run(app, ".moe new 乱斗森林", user=users[0], group=group)
-    for u in users[1:]:
-        await run(app, ".moe join", user=u, group=group)
-    await run(app, ".moe start", user=users[0], group=group)
-    for _ in users:
-        state, g = await game(app, group)
-        await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)
 
 
 async def into_turn(app: App, n: int = 3) -> None:

@@ -6,30 +6,15 @@ from __future__ import annotations
 import logging
 
 import pytest
+from helpers import moe_game as game
+from helpers import moe_started as started
 from helpers import run, say
 
 import chronodice.services.moe as moe
 from chronodice.app import App
-from chronodice.rules.moe.record import rebuild
 
 G = "20002"
 USERS = ["30001", "30002", "30003"]
-
-
-async def game(app: App, group: str = G):  # type: ignore[no-untyped-def]
-    state, _v = await app.store.load_session(group, "moe")
-    return state, rebuild(state["record"])
-
-
-async def started(app: App, group: str = G, users: list[str] = USERS) -> None:
-    """A running game in ``group`` with characters chosen (first option each)."""
-    await run(app, ".moe new 乱斗森林", user=users[0], group=group)
-    for u in users[1:]:
-        await run(app, ".moe join", user=u, group=group)
-    await run(app, ".moe start", user=users[0], group=group)
-    for _ in users:
-        state, g = await game(app, group)
-        await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)
 
 
 async def to_play(app: App, group: str = G) -> None:
