@@ -969,19 +969,20 @@ class Store(GameLogStore):
                     limit,
                 )
             )
-        return [
-            LogEntry(
-                id=r[0],
-                scope=r[1],
-                system=r[2],
-                user_id=r[3],
-                command=r[4],
-                version_after=r[5],
-                undone=bool(r[6]),
-                created_at=self._backend.dt_out(r[7]),
-            )
-            for r in reversed(rows)
-        ]
+        return [self._log_entry(r) for r in reversed(rows)]
+
+    def _log_entry(self, r: Sequence[Any]) -> LogEntry:
+        """A session_log row's first eight columns (id … created_at) as a :class:`LogEntry`."""
+        return LogEntry(
+            id=r[0],
+            scope=r[1],
+            system=r[2],
+            user_id=r[3],
+            command=r[4],
+            version_after=r[5],
+            undone=bool(r[6]),
+            created_at=self._backend.dt_out(r[7]),
+        )
 
     async def replay(self, scope: str, system: str) -> list[tuple[LogEntry, Any, Any]]:
         """The applied (not undone) commands of a session with the state before and after each,
@@ -1003,17 +1004,7 @@ class Store(GameLogStore):
         for r in rows:
             after = state
             before = jpatch.apply(_j(r[9]), _clone(after)) if r[9] is not None else _j(r[8])
-            entry = LogEntry(
-                id=r[0],
-                scope=r[1],
-                system=r[2],
-                user_id=r[3],
-                command=r[4],
-                version_after=r[5],
-                undone=bool(r[6]),
-                created_at=self._backend.dt_out(r[7]),
-            )
-            out.append((entry, before, after))
+            out.append((self._log_entry(r), before, after))
             state = before
         out.reverse()
         return out

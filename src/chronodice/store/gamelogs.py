@@ -57,6 +57,17 @@ class GameLogStore:
             claim: bool = True,
         ) -> T: ...
 
+    async def _named_log(self, tx: Tx, group_id: str, name: str) -> GameLog:
+        """The group's log called ``name``, locked for this write; :class:`NotFound` if none."""
+        row = await tx.one(
+            f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2" + tx.for_update,
+            group_id,
+            name,
+        )
+        if row is None:
+            raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
+        return self._log_row(row)
+
     def _log_row(self, row: tuple[Any, ...]) -> GameLog:
         return GameLog(
             id=int(row[0]),
@@ -204,14 +215,7 @@ class GameLogStore:
         async def body(tx: Tx) -> tuple[GameLog, bool]:
             current = await self._active_in(tx, group_id)
             if current is None and on and name:
-                row = await tx.one(
-                    f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2" + tx.for_update,
-                    group_id,
-                    name,
-                )
-                if row is None:
-                    raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
-                current = self._log_row(row)
+                current = await self._named_log(tx, group_id, name)
                 await tx.run(
                     "UPDATE game_logs SET ended_at = NULL, recording = $1 WHERE id = $2", True, current.id
                 )
@@ -274,14 +278,7 @@ class GameLogStore:
         """Delete an ended log and its lines; :class:`NotFound` / :class:`IllegalAction`."""
 
         async def body(tx: Tx) -> GameLog:
-            row = await tx.one(
-                f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2" + tx.for_update,
-                group_id,
-                name,
-            )
-            if row is None:
-                raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
-            rec = self._log_row(row)
+            rec = await self._named_log(tx, group_id, name)
             if rec.in_progress:
                 raise IllegalAction(f"日志「{name}」还在进行中，请先 .log end 结束它")
             await tx.run("DELETE FROM game_log_lines WHERE log_id = $1", rec.id)
