@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from chronodice.app import App
 from chronodice.core.context import Context, Role
@@ -117,3 +118,20 @@ async def moe_started(
     for _ in users:
         state, g = await moe_game(app, group)
         await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)
+
+
+class Scripted(random.Random):
+    """An injected RNG whose ``randint`` returns the scripted values in order, each checked
+    against the range asked for (and, with ``faces``, that the range is exactly 1..faces)."""
+
+    def __init__(self, values: Iterable[int], *, faces: int | None = None) -> None:
+        super().__init__(0)
+        self.values = list(values)
+        self.faces = faces
+
+    def randint(self, a: int, b: int) -> int:
+        value = self.values.pop(0)
+        if self.faces is not None:
+            assert (a, b) == (1, self.faces), (a, b)
+        assert a <= value <= b, (a, b, value)
+        return value

@@ -3,30 +3,15 @@
 
 from __future__ import annotations
 
-import random
 import re
-from collections.abc import Iterable
 
 import pytest
-from helpers import run, say
+from helpers import Scripted, run, say
 
 from chronodice.app import App
 from chronodice.services.coc7 import sanity as sanity_service
 
 GM = {"roles": ("owner",)}
-
-
-class Scripted(random.Random):
-    """``randint`` returns the scripted values in order (each checked against its range)."""
-
-    def __init__(self, values: Iterable[int]) -> None:
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a: int, b: int) -> int:
-        value = self.values.pop(0)
-        assert a <= value <= b, (a, b, value)
-        return value
 
 
 def script(app: App, *values: int) -> Scripted:

@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
-from helpers import say
+from helpers import Scripted, say
 
 from chronodice.app import App
 
 GM = {"roles": ("owner",)}
-
-
-class Scripted(random.Random):
-    def __init__(self, values: Iterable[int]) -> None:
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.values.pop(0)
 
 
 async def test_rc_in_a_dnd5e_group(app: App) -> None:

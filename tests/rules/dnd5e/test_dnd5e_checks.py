@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable
-
 import pytest
+from helpers import Scripted
 
 from chronodice.core.errors import NotFound
 from chronodice.rules.dnd5e import SKILLS, ability_modifier, ability_name, check_modifier, roll_check
-
-
-class Scripted(random.Random):
-    def __init__(self, values: Iterable[int]) -> None:
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a: int, b: int) -> int:
-        assert (a, b) == (1, 20)
-        return self.values.pop(0)
 
 
 def test_ability_modifiers_follow_the_table() -> None:
@@ -49,11 +37,11 @@ def test_names_and_modifiers() -> None:
 
 
 def test_roll_with_advantage_disadvantage_and_dc() -> None:
-    c = roll_check(Scripted([12]), 3, dc=15)
+    c = roll_check(Scripted([12], faces=20), 3, dc=15)
     assert (c.dice, c.kept, c.total, c.success) == ((12,), 12, 15, True)
-    c = roll_check(Scripted([5, 17]), 2, advantage=True, dc=20)
+    c = roll_check(Scripted([5, 17], faces=20), 2, advantage=True, dc=20)
     assert (c.kept, c.total, c.success) == (17, 19, False)
-    c = roll_check(Scripted([5, 17]), 2, disadvantage=True)
+    c = roll_check(Scripted([5, 17], faces=20), 2, disadvantage=True)
     assert (c.kept, c.total, c.success) == (5, 7, None)
-    c = roll_check(Scripted([9]), 0, advantage=True, disadvantage=True)  # they cancel: one die
+    c = roll_check(Scripted([9], faces=20), 0, advantage=True, disadvantage=True)  # they cancel: one die
     assert c.dice == (9,)
