@@ -20,11 +20,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from chronodice.datadir import DataDir
 from chronodice.rules.moe.balance import play_stats, render, table
-from chronodice.rules.moe.pack import PACK_DIRS, load_pack
+from chronodice.rules.moe.pack import load_pack, use_pack_dir
 
 _DATA_PACKS = DataDir.resolve(os.environ.get("CHRONODICE_DATA_DIR")).packs
 if _DATA_PACKS.is_dir():
-    PACK_DIRS.insert(0, _DATA_PACKS)  # packs a group added, as the bot sees them
+    use_pack_dir(_DATA_PACKS)  # packs a group added, as the bot sees them
 
 
 def main() -> int:

@@ -23,12 +23,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from chronodice.datadir import DataDir
-from chronodice.rules.moe.pack import PACK_DIRS
+from chronodice.rules.moe.pack import use_pack_dir
 from chronodice.rules.moe.soak import play_game
 
 _DATA_PACKS = DataDir.resolve(os.environ.get("CHRONODICE_DATA_DIR")).packs
 if _DATA_PACKS.is_dir():
-    PACK_DIRS.insert(0, _DATA_PACKS)  # packs a group added, as the bot sees them
+    use_pack_dir(_DATA_PACKS)  # packs a group added, as the bot sees them
 
 
 def main() -> int:

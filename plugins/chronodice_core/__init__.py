@@ -194,9 +194,7 @@ async def _startup() -> None:
     except OSError as exc:
         logger.error(f"无法创建数据目录 {settings.data_dir.root}：{describe_error(exc)}")
         raise
-    if settings.data_dir.packs not in moe_pack.PACK_DIRS:
-        moe_pack.PACK_DIRS.insert(0, settings.data_dir.packs)
-        moe_pack.load_pack.cache_clear()
+    moe_pack.use_pack_dir(settings.data_dir.packs)
     store = Store(settings.database_url, lease_seconds=config.chronodice_lease_seconds)
     try:
         await store.migrate()

@@ -34,6 +34,13 @@ Effect = dict[str, Any]
 """One primitive: ``{op_name: arguments}`` (see :data:`.effects.PRIMITIVES`)."""
 
 
+def use_pack_dir(folder: Path) -> None:
+    """Look for packs in ``folder`` (a data directory's ``packs/``) before the built-in ones."""
+    if folder not in PACK_DIRS:
+        PACK_DIRS.insert(0, folder)
+        load_pack.cache_clear()
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
