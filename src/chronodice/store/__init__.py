@@ -2,6 +2,7 @@
 
 from .database import DEFAULT_URL, DuplicateEvent, Store, StoreBusy
 from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, LogLine, UndoResult
+from .states import SessionCodec
 
 __all__ = [
     "DEFAULT_URL",
@@ -12,6 +13,7 @@ __all__ = [
     "GroupRecord",
     "LogEntry",
     "LogLine",
+    "SessionCodec",
     "Store",
     "StoreBusy",
     "UndoResult",

@@ -41,9 +41,11 @@ from . import patch as jpatch
 from .backends import Backend, Conflict, PgBackend, SqliteBackend, Transient, Tx
 from .gamelogs import GameLogStore
 from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, UndoResult
+from .states import Cached, SessionCodec, StateCache
 from .url import normalize_database_url
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/chronodice.db"
 _MAX_RETRIES = 200
@@ -168,6 +170,7 @@ class Store(GameLogStore):
         self._echo = echo
         self._backend: Backend = SqliteBackend(url) if self.dialect == "sqlite" else PgBackend(url)
         self._cache = _Cache()
+        self._states = StateCache()
         self._cache_on = cache
         self._backend.on_foreign_change = self._cache.clear
         if isinstance(self._backend, PgBackend):
@@ -799,18 +802,7 @@ class Store(GameLogStore):
         change, version after it)``.  ``.undo`` puts such a card back as it was, provided nobody
         changed it since (its version is still the one given).
         """
-        saved_chars = [
-            {
-                "id": rec.id,
-                "name": rec.name,
-                "system": rec.system,
-                "attributes": rec.attributes,
-                "data": rec.data,
-                "version_after": version_after,
-            }
-            for rec, version_after in characters_before
-        ] or None
-        chars_text = _jtext(saved_chars)
+        log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
 
         async def body(tx: Tx) -> T:
             row = await tx.one(
@@ -820,54 +812,140 @@ class Store(GameLogStore):
             )
             raw = row[0] if row else None
             old = _j(raw)
-            version = row[1] if row else 0
             new, result = fn(_j(raw) if isinstance(raw, str) else _clone(old))
             new_text = _jtext(new)
             # what will be stored, as JSON gives it back (engines return tuples, asdict output…)
             new = _j(new_text)
             if new == old and type(new) is type(old):
                 return result
-            now = self._backend.dt_in(utcnow())
-            if row is None:
-                await tx.run(
-                    "INSERT INTO sessions (scope, system, state, version, created_at, updated_at)"
-                    " VALUES ($1, $2, $3, 1, $4, $4)",
-                    scope,
-                    system,
-                    new_text,
-                    now,
-                )
-            else:
-                n = await tx.run(
-                    "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
-                    " WHERE scope = $4 AND system = $5 AND version = $6",
-                    new_text,
-                    version + 1,
-                    now,
-                    scope,
-                    system,
-                    version,
-                )
-                if n != 1:
-                    raise Transient("session version")
             before_text, patch_text = _reverse(old, new, raw if isinstance(raw, str) else None)
-            await tx.run(
-                "INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
-                " version_after, undone, created_at, patch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                scope,
-                system,
-                user_id,
-                command[:500],
-                before_text,
-                chars_text,
-                version + 1,
-                False,
-                now,
-                patch_text,
-            )
+            await self._save_session(tx, scope, system, row, new_text, before_text, patch_text, log_row)
             return result
 
         return await self._write(body, "操作", retry_conflict=True)
+
+    async def _save_session(
+        self,
+        tx: Tx,
+        scope: str,
+        system: str,
+        row: Sequence[Any] | None,
+        new_text: str | None,
+        before_text: str | None,
+        patch_text: str | None,
+        log_row: tuple[str, str, str | None],
+    ) -> int:
+        """Write the new state with compare-and-set on the version read in ``row`` and append
+        the log row (``log_row``: user, command, cards before); returns the new version."""
+        version = row[1] if row else 0
+        now = self._backend.dt_in(utcnow())
+        if row is None:
+            await tx.run(
+                "INSERT INTO sessions (scope, system, state, version, created_at, updated_at)"
+                " VALUES ($1, $2, $3, 1, $4, $4)",
+                scope,
+                system,
+                new_text,
+                now,
+            )
+        else:
+            n = await tx.run(
+                "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
+                " WHERE scope = $4 AND system = $5 AND version = $6",
+                new_text,
+                version + 1,
+                now,
+                scope,
+                system,
+                version,
+            )
+            if n != 1:
+                raise Transient("session version")
+        user_id, command, chars_text = log_row
+        await tx.run(
+            "INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
+            " version_after, undone, created_at, patch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            scope,
+            system,
+            user_id,
+            command,
+            before_text,
+            chars_text,
+            version + 1,
+            False,
+            now,
+            patch_text,
+        )
+        return version + 1
+
+    async def load_state(self, scope: str, codec: SessionCodec[S]) -> S | None:
+        """The session state as ``codec`` decodes it (``None`` when there is none).  For an
+        immutable codec this is the cached object itself: do not change it."""
+        row = await self._read(
+            lambda tx: tx.one(
+                "SELECT state FROM sessions WHERE scope = $1 AND system = $2", scope, codec.system
+            )
+        )
+        key = (scope, codec.system)
+        got = self._states.get(key, _text(row[0]) if row else None, codec)
+        if not codec.immutable:
+            self._states.lend(key, got)
+        return got.state
+
+    async def apply_state(
+        self,
+        scope: str,
+        codec: SessionCodec[S],
+        fn: Callable[[S | None], tuple[S | None, T]],
+        *,
+        user_id: str = "",
+        command: str = "",
+        characters_before: Sequence[tuple[CharacterRecord, int]] = (),
+        reuse: S | None = None,
+    ) -> T:
+        """:meth:`apply_session` on decoded states: ``fn(state) -> (new_state, result)`` with
+        ``state`` as :meth:`load_state` gives it.  Per command this parses nothing when the
+        session is cached, converts only what changed and serialises the new state once (see
+        :mod:`.states`).
+
+        ``reuse``: for a mutable codec, the state this command got from :meth:`load_state`,
+        handed over (the caller does not read it afterwards): ``fn`` gets it, changes and all,
+        instead of a fresh parse when the session is still as it was loaded."""
+        key = (scope, codec.system)
+        log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
+        done: list[Cached[S]] = []
+
+        async def body(tx: Tx) -> T:
+            done.clear()
+            row = await tx.one(
+                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
+                scope,
+                codec.system,
+            )
+            old_text = _text(row[0]) if row else None
+            old = self._states.get_reusing(key, old_text, codec, reuse)
+            new_state, result = fn(old.state)
+            self._states.verify(key, old, codec)
+            if new_state is None:
+                new_text, new_plain = None, None
+            else:
+                prev = (old.state, old.plain) if old.state is not None else None
+                new_plain = codec.encode(new_state, prev)
+                new_text = jpatch.dumps(new_plain)
+            after = Cached(new_text, new_state if codec.immutable else None, new_plain, True)
+            if new_text == old_text:
+                done.append(after)
+                return result
+            before_text, patch_text = _reverse_plain(old, after)
+            await self._save_session(tx, scope, codec.system, row, new_text, before_text, patch_text, log_row)
+            done.append(after)
+            return result
+
+        try:
+            return await self._write(body, "操作", retry_conflict=True)
+        finally:
+            if done:
+                self._states.put(key, done[0])
 
     async def undo(self, scope: str, system: str | None = None) -> UndoResult | None:
         """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given)."""
@@ -1089,6 +1167,47 @@ class Store(GameLogStore):
         if expires is not None and expires < utcnow():
             return None
         return _j(got[0])
+
+
+def _text(value: Any) -> str | None:
+    """A JSON column's stored text (both drivers return text; bytes or data are normalised)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode()
+    return jpatch.dumps(value)
+
+
+def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> list[dict[str, Any]] | None:
+    return [
+        {
+            "id": rec.id,
+            "name": rec.name,
+            "system": rec.system,
+            "attributes": rec.attributes,
+            "data": rec.data,
+            "version_after": version_after,
+        }
+        for rec, version_after in characters_before
+    ] or None
+
+
+def _reverse_plain(old: Cached[Any], new: Cached[Any]) -> tuple[str | None, str | None]:
+    """:func:`_reverse` for codec states, whose plain forms share their unchanged parts: the
+    type-exact :func:`patch.diff_exact` needs no check against the texts.  The whole old text
+    is stored where its plain form does not rebuild it exactly (a migrated old state) or a
+    patch would not be shorter."""
+    if old.text is None:
+        return None, jpatch.dumps(["=", None])
+    if new.text is None or not old.exact:
+        return old.text, None
+    p = jpatch.diff_exact(new.plain, old.plain)
+    if p is None:
+        return old.text, None
+    p_text = jpatch.dumps(p)
+    if len(p_text) >= len(old.text):
+        return old.text, None
+    return None, p_text
 
 
 def _reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:

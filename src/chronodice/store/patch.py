@@ -38,17 +38,60 @@ from typing import Any
 Patch = Any
 
 
+_SEQ = (list, tuple)
+_CONTAINERS = (dict, list, tuple)
+
+
 def diff(a: Any, b: Any) -> Patch | None:
-    """A patch turning ``a`` into ``b``; ``None`` when they are the same."""
+    """A patch turning ``a`` into ``b``; ``None`` when they are the same.  Sub-values that
+    compare equal are skipped without a look at the types inside (see :func:`exact_diff`)."""
+    return _diff(a, b, [])
+
+
+def diff_exact(a: Any, b: Any) -> Patch | None:
+    """``diff(a, b)`` that never skips a sub-value hiding ``1`` against ``1.0``: equal
+    containers are skipped when they are the *same object* in both (states that share their
+    unchanged parts, see :class:`chronodice.store.states.SessionCodec`) or after a walk that
+    compares their leaves' types.  No check against the texts is needed afterwards.  Tuples
+    count as lists (they serialise alike)."""
+    return _diff(a, b, None)
+
+
+def _same_types(x: Any, y: Any) -> bool:
+    """For ``x == y``: whether every leaf also has the same type (shared parts not walked)."""
+    if x is y:
+        return True
+    tx, ty = type(x), type(y)
+    if tx is dict:
+        return ty is dict and list(x) == list(y) and all(_same_types(v, y[k]) for k, v in x.items())
+    if tx in _SEQ:
+        return ty in _SEQ and all(_same_types(v, w) for v, w in zip(x, y, strict=True))
+    return tx is ty and not (tx is float and x == 0.0 and str(x) != str(y))  # 0.0 against -0.0
+
+
+def _same(x: Any, y: Any, lax: list[bool] | None) -> bool:
+    if x is y:
+        return True
+    tx = type(x)
+    if tx is not type(y) or x != y:
+        return False
+    if lax is None:
+        return _same_types(x, y)
+    if tx in _CONTAINERS:
+        lax.append(True)
+    return True
+
+
+def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
     ta, tb = type(a), type(b)
     if ta is dict and tb is dict:
         sub: dict[str, Patch] = {}
         for k, bv in b.items():
             if k in a:
                 av = a[k]
-                if av == bv and type(av) is type(bv):
+                if _same(av, bv, lax):
                     continue
-                p = diff(av, bv)
+                p = _diff(av, bv, lax)
                 if p is not None:
                     sub[k] = p
             else:
@@ -64,27 +107,27 @@ def diff(a: Any, b: Any) -> Patch | None:
         if not same_order:
             patch["k"] = list(b)
         return patch
-    if ta is list and tb is list:
+    if ta in _SEQ and tb in _SEQ:
         na, nb = len(a), len(b)
         if na == nb:
-            changed = [i for i in range(na) if not (a[i] == b[i] and type(a[i]) is type(b[i]))]
+            changed = [i for i in range(na) if not _same(a[i], b[i], lax)]
             if len(changed) > max(4, na // 4):
                 return ["=", b]  # reordered or rewritten: item patches would cost more than they save
             items: dict[str, Patch] = {}
             for i in changed:
-                p = diff(a[i], b[i])
+                p = _diff(a[i], b[i], lax)
                 if p is not None:
                     items[str(i)] = p
             return {"i": items} if items else None
         limit = min(na, nb)
         pre = 0
-        while pre < limit and a[pre] == b[pre]:
+        while pre < limit and _same(a[pre], b[pre], lax):
             pre += 1
         suf = 0
-        while suf < limit - pre and a[na - 1 - suf] == b[nb - 1 - suf]:
+        while suf < limit - pre and _same(a[na - 1 - suf], b[nb - 1 - suf], lax):
             suf += 1
         return {"l": nb, "p": pre, "s": suf, "m": b[pre : nb - suf]}
-    if a == b and ta is tb and ta is not dict and ta is not list:
+    if ta is tb and a == b and ta not in _CONTAINERS and (lax is not None or _same_types(a, b)):
         return None
     return ["=", b]
 

@@ -299,10 +299,33 @@ class Combat(BaseModel):
         return cls.model_validate(data)
 
 
+class CombatCodec:
+    """How the store keeps a combat (a ``chronodice.store.SessionCodec``).  Combats are mutable
+    models (the engine changes a fresh parse in place, see ``engine.owned``), so each use is
+    decoded afresh, straight from the stored text by pydantic's JSON parser."""
+
+    system = "tick20"
+    immutable = False
+
+    def decode(self, text: str) -> Combat:
+        state = Combat.model_validate_json(text)
+        if state.schema_version != SCHEMA_VERSION:
+            raise ValueError(f"unsupported tick20 schema_version {state.schema_version}")
+        return state
+
+    def encode(self, state: Combat, prev: tuple[Combat, Any] | None) -> dict[str, Any]:
+        return state.to_dict()
+
+
+COMBAT_CODEC = CombatCodec()
+
+
 __all__ = [
+    "COMBAT_CODEC",
     "SCHEMA_VERSION",
     "BodyPart",
     "Combat",
+    "CombatCodec",
     "Combatant",
     "Duration",
     "DurationKind",

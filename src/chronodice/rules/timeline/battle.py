@@ -47,8 +47,10 @@ from typing import Any, Literal
 from chronodice.core.errors import IllegalAction, LimitExceeded
 
 from .battle_state import (
+    BATTLE_CODEC,
     SCHEMA_VERSION,
     Action,
+    BattleCodec,
     BattleState,
     Event,
     EventKind,
@@ -365,9 +367,11 @@ def interacts(a: Action, b: Action) -> bool:
 
 
 __all__ = [
+    "BATTLE_CODEC",
     "MAX_ACTIONS",
     "SCHEMA_VERSION",
     "Action",
+    "BattleCodec",
     "BattleState",
     "Event",
     "EventKind",

@@ -4,7 +4,8 @@ See :mod:`.battle` for the clock the rule book means and the transitions."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import json
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from chronodice.core.errors import IllegalAction, NotFound
@@ -214,6 +215,38 @@ def settle(state: BattleState, *, start: bool = False) -> BattleState:
     if start and not state.started:
         state = replace(state, started=True)
     return replace(state, clock=_clock(state))
+
+
+class BattleCodec:
+    """How the store keeps a battle (a ``chronodice.store.SessionCodec``): states are frozen
+    dataclasses changed only by ``replace``, so the store may share the decoded state between
+    commands, and a new state's participants, actions and events that are the *same objects*
+    as the previous state's keep their plain form (a 300-action battle converts one action per
+    ``.bat``, not 300)."""
+
+    system = "timeline"
+    immutable = True
+    _ROWS = ("participants", "actions", "events")
+
+    def decode(self, text: str) -> BattleState:
+        return BattleState.from_dict(json.loads(text))
+
+    def encode(self, state: BattleState, prev: tuple[BattleState, Any] | None) -> dict[str, Any]:
+        if prev is None:
+            return plain(state)
+        old, old_plain = prev
+        out: dict[str, Any] = {}
+        for f in fields(BattleState):
+            value = getattr(state, f.name)
+            if f.name in self._ROWS:
+                known = {id(o): d for o, d in zip(getattr(old, f.name), old_plain[f.name], strict=True)}
+                out[f.name] = tuple(known.get(id(o)) or plain(o) for o in value)
+            else:
+                out[f.name] = plain(value)
+        return out
+
+
+BATTLE_CODEC = BattleCodec()
 
 
 def newly_settled(before: BattleState, after: BattleState) -> list[Action]:

@@ -19,7 +19,7 @@ from chronodice.core.permissions import Perm, is_gm, require
 from chronodice.core.reply import Reply
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as hp
-from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
+from chronodice.rules.tick20.model import COMBAT_CODEC, Combat, Combatant, Event, Phase
 
 SYSTEM = "tick20"
 SYS_NAME = "D20刻度"
@@ -32,27 +32,31 @@ T = TypeVar("T")
 
 
 # --------------------------------------------------------------------------- store glue
+def _running(state: Combat | None) -> Combat | None:
+    return None if state is None or state.phase == Phase.ENDED else state
+
+
 async def load(call: Call) -> Combat | None:
-    raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
-    if not raw or raw.get("phase") == Phase.ENDED.value:
-        return None
-    return Combat.from_dict(raw)
+    return _running(await call.app.store.load_state(call.ctx.scope, COMBAT_CODEC))
 
 
-async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
-    """Run ``fn`` on the stored combat inside one transaction (retried on a lost race)."""
+async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Combat, list[Event]]:
+    """Run ``fn`` on the stored combat inside one transaction (retried on a lost race).
 
-    def step(raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, E.Outcome]:
-        state = None if not raw or raw.get("phase") == Phase.ENDED.value else Combat.from_dict(raw)
+    ``base``: the combat this command got from :func:`load`, handed over when the command does
+    not read it afterwards (the store then need not parse the combat again)."""
+
+    def step(stored: Combat | None) -> tuple[Combat | None, E.Outcome]:
+        state = _running(stored)
         if state is None:
             outcome = fn(state)
         else:
             with E.owned(state):  # a fresh parse for this attempt: no copy before each transition
                 outcome = fn(state)
-        return outcome.state.to_dict(), outcome
+        return outcome.state, outcome
 
-    outcome: E.Outcome = await call.app.store.apply_session(
-        call.ctx.scope, SYSTEM, step, user_id=call.ctx.user_id, command=call.command_text
+    outcome: E.Outcome = await call.app.store.apply_state(
+        call.ctx.scope, COMBAT_CODEC, step, user_id=call.ctx.user_id, command=call.command_text, reuse=base
     )
     return outcome.state, outcome.events
 

@@ -162,7 +162,7 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
         outcome.state.advanced_by = call.ctx.user_id
         return outcome
 
-    state, events = await apply(call, fn)
+    state, events = await apply(call, fn, base=state)
     return [_card(state, events)]
 
 

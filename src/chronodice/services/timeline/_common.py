@@ -114,10 +114,10 @@ async def _target(call: Call) -> int:
 
 async def _battle(call: Call) -> bt.BattleState:
     """This group's running battle (IllegalAction when there is none)."""
-    raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
-    if raw is None:
+    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    if state is None:
         raise IllegalAction("没有战斗数据×")
-    return bt.BattleState.from_dict(raw)
+    return state
 
 
 # ====================================================================== characters by name / who acts
@@ -126,9 +126,9 @@ async def _find_named(call: Call, name: str) -> CharacterRecord:
     own = await store.find_character(ctx.user_id, name)
     if own is not None and own.system == SYSTEM:
         return own
-    raw, _ = await store.load_session(ctx.scope, SYSTEM)
-    if raw is not None:
-        for p in bt.BattleState.from_dict(raw).participants:
+    state = await store.load_state(ctx.scope, bt.BATTLE_CODEC)
+    if state is not None:
+        for p in state.participants:
             if p.name == name:
                 rec = await store.get_character(p.character_id)
                 if rec is not None and rec.system == SYSTEM:

@@ -8,7 +8,7 @@ the battle while it runs and written back to the character on ``.bat out`` / ``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Pattern, Prefixed, arg, opt, rest
@@ -38,27 +38,30 @@ TARGET = Pattern(regex=r"[>＞→]\s*([^\s>＞→]{1,20})", label=">目标", con
 WP_ARG = OneOf(Choice({"re": RELOAD, "reload": RELOAD, "装填": RELOAD, "换弹": RELOAD}), AmountKind())
 
 
-def _encode(
-    fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]], raw: dict[str, Any] | None
-) -> tuple[dict[str, Any] | None, T]:
-    if raw is None:
-        raise IllegalAction("没有战斗数据×")
-    new, result = fn(bt.BattleState.from_dict(raw))
-    return (None if new is None else new.to_dict()), result
-
-
 async def _apply_battle(
-    call: Call, fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]], *, create: bool = False
+    call: Call,
+    fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]],
+    *,
+    create: bool = False,
+    characters_before: Sequence[tuple[CharacterRecord, int]] = (),
 ) -> T:
-    def outer(raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, T]:
-        if raw is None and not create:
-            raise IllegalAction("没有战斗数据×")
-        state = bt.BattleState.from_dict(raw) if raw is not None else bt.new_battle()
-        new, result = fn(state)
-        return (None if new is None else new.to_dict()), result
+    """Run the pure transition ``fn`` on this group's battle in one logged store transaction
+    (``create``: start one when there is none)."""
 
-    return await call.app.store.apply_session(
-        call.ctx.scope, SYSTEM, outer, user_id=call.ctx.user_id, command=call.command_text
+    def outer(state: bt.BattleState | None) -> tuple[bt.BattleState | None, T]:
+        if state is None:
+            if not create:
+                raise IllegalAction("没有战斗数据×")
+            state = bt.new_battle()
+        return fn(state)
+
+    return await call.app.store.apply_state(
+        call.ctx.scope,
+        bt.BATTLE_CODEC,
+        outer,
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        characters_before=characters_before,
     )
 
 
@@ -218,14 +221,7 @@ async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]
         new, _ = bt.leave(s, ref.key)
         return new, (s, new)
 
-    old, state = await call.app.store.apply_session(
-        call.ctx.scope,
-        SYSTEM,
-        lambda raw: _encode(fn, raw),
-        user_id=call.ctx.user_id,
-        command=call.command_text,
-        characters_before=cards,
-    )
+    old, state = await _apply_battle(call, fn, characters_before=cards)
     notes = settle_notes(old, state, await _display(call))
     return [Reply.say("\n".join([f"角色[{ref.name}]退出战斗√", *notes]))]
 
@@ -271,19 +267,7 @@ async def bat_end(call: Call) -> list[Reply]:
     state = await _battle(call)
     cards = await _write_back_ammo(call, list(state.participants))
 
-    def end(raw: dict[str, Any] | None) -> tuple[None, None]:
-        if raw is None:
-            raise IllegalAction("没有战斗数据×")
-        return None, None
-
-    await call.app.store.apply_session(
-        call.ctx.scope,
-        SYSTEM,
-        end,
-        user_id=call.ctx.user_id,
-        command=call.command_text,
-        characters_before=cards,
-    )
+    await _apply_battle(call, lambda _s: (None, None), characters_before=cards)
     return [Reply.say("战斗结束，时间轴归位√")]
 
 
@@ -409,9 +393,9 @@ async def _target_key(call: Call, target: str | None) -> str | None:
     """``>名字``: a participant of this battle by name, else one of the sender's characters."""
     if target is None:
         return None
-    raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
-    if raw is not None:
-        for p in bt.BattleState.from_dict(raw).participants:
+    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    if state is not None:
+        for p in state.participants:
             if p.name == target:
                 return p.key
     try:

@@ -289,20 +289,19 @@ async def _battle_resource(
 
     ``before`` (the card before the change, its version after) lets ``.undo`` of this timeline
     entry put the 体力/意志 back too."""
-    state, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
-    if state is None or bt.BattleState.from_dict(state).participant(f"c{character_id}") is None or delta == 0:
+    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    if state is None or state.participant(f"c{character_id}") is None or delta == 0:
         return None
 
-    def fn(raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, float | None]:
-        if raw is None:
+    def fn(s: bt.BattleState | None) -> tuple[bt.BattleState | None, float | None]:
+        if s is None:
             return None, None
-        s = bt.BattleState.from_dict(raw)
         s, events = bt.resource_event(s, f"c{character_id}", resource, delta, after, full, hit=hit)  # type: ignore[arg-type]
-        return s.to_dict(), (events[0].time if events else None)
+        return s, (events[0].time if events else None)
 
-    at = await call.app.store.apply_session(
+    at = await call.app.store.apply_state(
         call.ctx.scope,
-        SYSTEM,
+        bt.BATTLE_CODEC,
         fn,
         user_id=call.ctx.user_id,
         command=call.command_text,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
 
 from chronodice.core.args import Mention, Num, Prefixed, arg, opt, rest
 from chronodice.core.commands import Call, define
@@ -21,7 +20,7 @@ from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline import debuffs as db
 from chronodice.rules.timeline.rounding import fmt
 
-from ._common import SYS_CN, SYSTEM, _active, _actor, _battle
+from ._common import SYS_CN, _active, _actor, _battle
 
 ACTOR = opt("actor", Prefixed())
 WHO = opt("who", Mention())
@@ -40,14 +39,14 @@ debuff = define(
 
 
 async def _change(call: Call, fn: Callable[[bt.BattleState], bt.BattleState]) -> bt.BattleState:
-    def outer(raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, bt.BattleState]:
-        if raw is None:
+    def outer(state: bt.BattleState | None) -> tuple[bt.BattleState | None, bt.BattleState]:
+        if state is None:
             raise IllegalAction("没有战斗数据× 减益只在战斗中生效")
-        new = fn(bt.BattleState.from_dict(raw))
-        return new.to_dict(), new
+        new = fn(state)
+        return new, new
 
-    return await call.app.store.apply_session(
-        call.ctx.scope, SYSTEM, outer, user_id=call.ctx.user_id, command=call.command_text
+    return await call.app.store.apply_state(
+        call.ctx.scope, bt.BATTLE_CODEC, outer, user_id=call.ctx.user_id, command=call.command_text
     )
 
 

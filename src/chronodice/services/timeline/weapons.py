@@ -17,7 +17,7 @@ from chronodice.rules.timeline.importing import SETUPWP_USAGE, parse_setupwp
 from chronodice.rules.timeline.load import overload_note
 from chronodice.rules.timeline.rounding import fmt
 
-from ._common import SYS_CN, SYSTEM, _active, _mutate
+from ._common import SYS_CN, _active, _mutate
 
 
 # ====================================================================== weapons
@@ -74,9 +74,9 @@ async def wp_show(call: Call) -> list[Reply]:
     weapon = char.weapon()
     ammo = None
     if call.ctx.group_id is not None and weapon.load is not None:
-        raw, _ = await call.app.store.load_session(call.ctx.scope, SYSTEM)
-        if raw is not None:
-            ammo = bt.ammo_left(bt.BattleState.from_dict(raw), f"c{rec.id}", weapon)
+        state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+        if state is not None:
+            ammo = bt.ammo_left(state, f"c{rec.id}", weapon)
     return [Reply.say(view.weapon_show(weapon, ammo, level=char.level))]
 
 

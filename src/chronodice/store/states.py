@@ -1,0 +1,130 @@
+"""Typed session states: what a service's codec tells the store, and the store's cache of them.
+
+A battle of a few hundred actions is ~50 KB of JSON.  Going through plain dicts, every command
+would parse it three times (the old state, the state handed to the rules, the new state as JSON
+gives it back), convert it to the rules' objects and back, and serialise it twice (to store it,
+and to check that the reverse patch rebuilds the old text).  With a :class:`SessionCodec` the
+store instead keeps, per session, the stored text with the state decoded from it and its plain
+form; the next command whose transaction reads the *same text* (a string compare, so a write by
+another process or by ``.undo`` is never missed) starts from them:
+
+* ``immutable`` codecs (states built of frozen dataclasses and tuples, changed only by
+  ``dataclasses.replace``) get the cached state itself; others get ``decode(text)`` afresh;
+* ``encode(new, prev)`` may reuse the plain form of every part ``new`` shares with the previous
+  state, so the reverse patch compares those parts by identity and needs no verification, and
+  only the parts a command changed are converted;
+* what is left per command is one ``dumps`` of the new state, and the rules themselves.
+
+Tests run with ``CHRONODICE_STORE_CHECK=1``: every cache hit of an immutable codec re-encodes
+the cached state from scratch and compares it with the stored text, so a rule that changed a
+state in place fails loudly instead of corrupting the next command.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from . import patch as jpatch
+
+S = TypeVar("S")
+_MAX_STATES = 64
+"""Sessions whose decoded state a process keeps (the busiest; a big battle costs ~1 MB)."""
+
+
+class SessionCodec(Protocol[S]):
+    """How one system's session state is stored (see the module doc)."""
+
+    system: str
+    immutable: bool
+
+    def decode(self, text: str) -> S:
+        """The state stored as ``text`` (JSON written by :func:`chronodice.store.patch.dumps`)."""
+        ...
+
+    def encode(self, state: S, prev: tuple[S, Any] | None) -> Any:
+        """``state`` as plain JSON data (never changed afterwards by anyone); ``prev`` is the
+        previous state with its plain form, whose parts may be reused where ``state`` shares
+        them."""
+        ...
+
+
+@dataclass(frozen=True)
+class Cached(Generic[S]):
+    text: str | None
+    state: S | None
+    plain: Any
+    exact: bool
+    """Whether ``dumps(plain) == text`` (false where decoding migrated or normalised the data)."""
+
+
+def check_enabled() -> bool:
+    return os.environ.get("CHRONODICE_STORE_CHECK", "") not in ("", "0", "false")
+
+
+class StateCache:
+    """The last text seen per ``(scope, system)`` with its decoded state and plain form."""
+
+    def __init__(self, size: int = _MAX_STATES) -> None:
+        self._items: OrderedDict[tuple[str, str], Cached[Any]] = OrderedDict()
+        self._size = size
+        self._check = check_enabled()
+        self._lent: dict[tuple[str, str], tuple[str, Any]] = {}
+        """A mutable codec's state last given out by ``load_state``, with the text it came from."""
+
+    def lend(self, key: tuple[str, str], got: Cached[S]) -> None:
+        """Remember ``got.state`` as given to a caller that may hand it back (``reuse``)."""
+        if got.text is not None and got.state is not None:
+            self._lent[key] = (got.text, got.state)
+
+    def get_reusing(
+        self, key: tuple[str, str], text: str | None, codec: SessionCodec[S], reuse: S | None
+    ) -> Cached[S]:
+        """:meth:`get`, but a mutable codec's state is ``reuse`` itself when that is what
+        ``load_state`` gave out for this very text (the caller hands it over: one parse less)."""
+        lent = self._lent.pop(key, None)
+        if reuse is not None and lent is not None and lent[1] is reuse and lent[0] == text:
+            hit = self._items.get(key)
+            if hit is not None and hit.text == text:
+                return Cached(text, reuse, hit.plain, hit.exact)
+        return self.get(key, text, codec)
+
+    def get(self, key: tuple[str, str], text: str | None, codec: SessionCodec[S]) -> Cached[S]:
+        """What ``text`` decodes to (from the cache when it holds the same text); for a mutable
+        codec the state is decoded afresh each time (the caller may change it)."""
+        hit = self._items.get(key)
+        if hit is not None and hit.text == text:
+            self._items.move_to_end(key)
+            if text is None or codec.immutable:
+                self.verify(key, hit, codec)
+                return hit
+            return Cached(text, codec.decode(text), hit.plain, hit.exact)
+        if text is None:
+            got: Cached[S] = Cached(None, None, None, True)
+        else:
+            state = codec.decode(text)
+            plain = codec.encode(state, None)
+            got = Cached(text, state, plain, jpatch.dumps(plain) == text)
+            if not codec.immutable:
+                self.put(key, Cached(text, None, plain, got.exact))
+                return got
+        self.put(key, got)
+        return got
+
+    def verify(self, key: tuple[str, str], got: Cached[S], codec: SessionCodec[S]) -> None:
+        """With ``CHRONODICE_STORE_CHECK``: that ``got.state`` still encodes to its text (a rule
+        that changed a shared state in place is caught at the command that did it)."""
+        if self._check and codec.immutable and got.exact and got.state is not None:
+            if jpatch.dumps(codec.encode(got.state, None)) != got.text:
+                raise AssertionError(f"{codec.system} state of {key[0]} changed in place")
+
+    def put(self, key: tuple[str, str], value: Cached[Any]) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()

@@ -1,0 +1,221 @@
+"""Typed session states (``Store.apply_state`` / ``load_state`` with a codec, see
+``chronodice.store.states``): the cached decoded state is never stale, never changed in place
+unnoticed, and the log it writes keeps ``.undo`` exact and compact."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import say
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chronodice.rules.timeline import battle as bt
+from chronodice.store import Store
+from chronodice.store import patch as jpatch
+
+SHEET = (
+    ".TLsetup 姓名:{name},等级:10,物理思维比值:500,体质:30,敏捷:35,力量:35,意志:30,教育:35,智力:35,"
+    "医学及生命科学:20,工程与科技:20,军事与生存:20,文学:20,视觉及表演艺术:20,外貌:50,资产:50"
+)
+
+
+# ---------------------------------------------------------------- a small codec of our own
+@dataclass(frozen=True)
+class Box:
+    items: tuple[dict[str, Any], ...] = ()
+    total: float = 0
+
+
+class BoxCodec:
+    system = "box"
+    immutable = True
+
+    def decode(self, text: str) -> Box:
+        d = json.loads(text)
+        return Box(tuple(d["items"]), d["total"])
+
+    def encode(self, state: Box, prev: tuple[Box, Any] | None) -> dict[str, Any]:
+        return {"items": state.items, "total": state.total}  # the item dicts themselves: shared
+
+
+class MutableBoxCodec(BoxCodec):
+    system = "mbox"
+    immutable = False
+
+    def decode(self, text: str) -> Any:
+        return json.loads(text)
+
+    def encode(self, state: Any, prev: tuple[Any, Any] | None) -> Any:
+        return json.loads(json.dumps(state))
+
+
+BOX = BoxCodec()
+
+
+def add(n: Any) -> Any:
+    def fn(s: Box | None) -> tuple[Box, None]:
+        s = s or Box()
+        return replace(s, items=(*s.items, {"n": n}), total=s.total + n), None
+
+    return fn
+
+
+def stored(path: Path, system: str) -> str | None:
+    con = sqlite3.connect(path)
+    try:
+        row = con.execute("SELECT state FROM sessions WHERE system = ?", (system,)).fetchone()
+        return row[0] if row else None
+    finally:
+        con.close()
+
+
+def log_rows(path: Path, system: str) -> list[tuple[str | None, str | None]]:
+    con = sqlite3.connect(path)
+    try:
+        return con.execute(
+            "SELECT before, patch FROM session_log WHERE system = ? ORDER BY id", (system,)
+        ).fetchall()
+    finally:
+        con.close()
+
+
+# ---------------------------------------------------------------- the cache is never stale
+async def test_a_write_by_another_process_is_seen(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 's.db'}"
+    a, b = Store(url), Store(url)
+    await a.migrate()
+    try:
+        await a.apply_state("g", BOX, add(1))
+        await b.apply_state("g", BOX, add(2))  # a's cache still holds the state after its write
+        await a.apply_state("g", BOX, add(3))
+        got = await a.load_state("g", BOX)
+        assert got is not None and [i["n"] for i in got.items] == [1, 2, 3]
+        assert (await b.load_state("g", BOX)) == got
+        assert await a.undo("g", "box") is not None  # undo changes the text: both see it
+        for s in (a, b):
+            again = await s.load_state("g", BOX)
+            assert again is not None and [i["n"] for i in again.items] == [1, 2]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_state_changed_in_place_fails_loudly(tmp_path: Path) -> None:
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+    await store.migrate()
+    try:
+        await store.apply_state("g", BOX, add(1))
+
+        def sneaky(s: Box | None) -> tuple[Box, None]:
+            assert s is not None
+            s.items[0]["n"] = 99  # a rule that forgot the state is shared
+            return replace(s, total=5), None
+
+        with pytest.raises(AssertionError, match="changed in place"):
+            await store.apply_state("g", BOX, sneaky)
+    finally:
+        await store.close()
+
+
+async def test_a_mutable_codec_reuses_only_what_it_lent_for_the_same_text(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 's.db'}"
+    a, b = Store(url), Store(url)
+    await a.migrate()
+    codec = MutableBoxCodec()
+
+    def push(n: int) -> Any:
+        def fn(s: Any) -> tuple[Any, Any]:
+            s = s if s is not None else {"items": [], "total": 0}
+            s["items"].append(n)
+            return s, id(s)
+
+        return fn
+
+    try:
+        await a.apply_state("g", codec, push(1))
+        lent = await a.load_state("g", codec)
+        assert await a.apply_state("g", codec, push(2), reuse=lent) == id(lent)  # handed over
+        lent = await a.load_state("g", codec)
+        await b.apply_state("g", codec, push(3))  # the text changed since it was lent
+        assert await a.apply_state("g", codec, push(4), reuse=lent) != id(lent)
+        assert (await a.load_state("g", codec))["items"] == [1, 2, 3, 4]
+        stranger = {"items": [], "total": 0}  # never lent: not taken
+        assert await a.apply_state("g", codec, push(5), reuse=stranger) != id(stranger)
+    finally:
+        await a.close()
+        await b.close()
+
+
+# ---------------------------------------------------------------- the log stays exact and small
+async def test_undo_rebuilds_each_text_exactly_and_the_log_is_patches(any_store: Store) -> None:
+    texts: list[str] = []
+    for n in (1, 2.0, 3, 0.0, -0.0, 2):
+        await any_store.apply_state("g", BOX, add(n))
+        texts.append(jpatch.dumps(BOX.encode(await any_store.load_state("g", BOX), None)))  # type: ignore[arg-type]
+    for want in reversed(texts[:-1]):
+        assert await any_store.undo("g", "box") is not None
+        got = await any_store.load_state("g", BOX)
+        assert got is not None and jpatch.dumps(BOX.encode(got, None)) == want
+
+
+async def test_a_battle_of_200_actions_undoes_exactly(app: Any, store: Store, tmp_path: Path) -> None:
+    path = Path(store.url.split("///", 1)[1])
+    await say(app, SHEET.format(name="甲"), user="p1", group="g1")
+    texts = []
+    for i in range(200):
+        await say(app, f".bat 力量 {10 + i % 90} 第{i}招", user="p1", group="g1")
+        texts.append(stored(path, "timeline"))
+    rows = log_rows(path, "timeline")
+    assert all(patch is not None for _, patch in rows[1:])  # no whole states in the log
+    assert max(len(patch or "") for _, patch in rows[1:]) < 2000
+    for want in reversed(texts[-11:-1]):
+        await say(app, ".undo", user="p1", group="g1")
+        assert stored(path, "timeline") == want
+
+
+# ---------------------------------------------------------------- the patch itself
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 2)
+    | st.sampled_from([0.0, -0.0, 1.0, 2.5])
+    | st.text(max_size=2),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=2), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(json_values, json_values)
+def test_diff_exact_rebuilds_the_text_without_a_check(a: Any, b: Any) -> None:
+    p = jpatch.diff_exact(a, b)
+    got = jpatch.apply(json.loads(jpatch.dumps(p)), json.loads(jpatch.dumps(a)))
+    assert jpatch.dumps(got) == jpatch.dumps(b)
+
+
+def test_diff_exact_sees_what_equality_hides() -> None:
+    shared = {"k": [1, 2]}
+    assert jpatch.diff_exact({"a": shared, "b": 1}, {"a": shared, "b": 1}) is None
+    assert jpatch.diff_exact({"a": {"k": [1]}}, {"a": {"k": [1.0]}}) is not None
+    assert jpatch.diff_exact({"a": {"x": 1, "y": 2}}, {"a": {"y": 2, "x": 1}}) is not None
+    assert jpatch.diff_exact([0.0], [-0.0]) is not None
+
+
+def test_the_battle_codec_shares_unchanged_actions() -> None:
+    state = bt.new_battle()
+    ref = bt.ParticipantRef(character_id=1, name="甲", owner_id="p1")
+    for i in range(5):
+        state, _, _ = bt.record_action(state, ref, windup=10 + i, impact=100.0)
+    plain = bt.BATTLE_CODEC.encode(state, None)
+    new, _, _ = bt.record_action(state, ref, windup=7, impact=50.0)
+    new_plain = bt.BATTLE_CODEC.encode(new, (state, plain))
+    kept = [a for a in new_plain["actions"] if any(a is b for b in plain["actions"])]
+    assert len(kept) >= 4
+    assert jpatch.dumps(new_plain) == jpatch.dumps(bt.BATTLE_CODEC.encode(new, None))
+    assert bt.BATTLE_CODEC.decode(jpatch.dumps(new_plain)) == new
