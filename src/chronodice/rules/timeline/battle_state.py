@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from chronodice.core.errors import IllegalAction, NotFound
@@ -66,8 +67,10 @@ class Action:
     delay: float = 0.0
     """Windup paused by control effects (眩晕): the action resolves this much later."""
 
-    @property
+    @cached_property
     def end(self) -> float:
+        """Computed once per action object (actions are frozen; a battle's clock, settling and
+        rendering ask each action's end many times per command)."""
         return r2(self.start + self.windup + self.delay)
 
     @property
