@@ -913,10 +913,8 @@ class Store(GameLogStore):
         instead of a fresh parse when the session is still as it was loaded."""
         key = (scope, codec.system)
         log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
-        done: list[Cached[S]] = []
 
         async def body(tx: Tx) -> T:
-            done.clear()
             row = await tx.one(
                 "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
                 scope,
@@ -933,19 +931,16 @@ class Store(GameLogStore):
                 new_plain = codec.encode(new_state, prev)
                 new_text = jpatch.dumps(new_plain)
             after = Cached(new_text, new_state if codec.immutable else None, new_plain, True)
-            if new_text == old_text:
-                done.append(after)
-                return result
-            before_text, patch_text = _reverse_plain(old, after)
-            await self._save_session(tx, scope, codec.system, row, new_text, before_text, patch_text, log_row)
-            done.append(after)
+            if new_text != old_text:
+                before_text, patch_text = _reverse_plain(old, after)
+                await self._save_session(tx, scope, codec.system, row, new_text, before_text, patch_text, log_row)
+            # cached before the commit, so that the next command queued on this row (it runs as
+            # soon as the row is free, maybe before this coroutine resumes) finds it; an entry
+            # of a transaction that then fails is harmless: entries are used only for their text
+            self._states.put(key, after)
             return result
 
-        try:
-            return await self._write(body, "操作", retry_conflict=True)
-        finally:
-            if done:
-                self._states.put(key, done[0])
+        return await self._write(body, "操作", retry_conflict=True)
 
     async def undo(self, scope: str, system: str | None = None) -> UndoResult | None:
         """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given)."""
