@@ -251,6 +251,10 @@ class PgTx(Tx):
             raise _pg_error(exc) from exc
 
 
+async def _no_reset(_conn: Any) -> None:
+    """Pool connections keep no session state (see :meth:`PgBackend.start`)."""
+
+
 class PgBackend:
     dialect = "postgresql"
 
@@ -275,7 +279,12 @@ class PgBackend:
             async def init(conn: Any) -> None:
                 self._own_pids.add(conn.get_server_pid())
 
-            self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=12, init=init)
+            # ``reset``: asyncpg's default sends "RESET ALL; UNLISTEN *; …" on every release —
+            # a round trip per transaction for session state these connections never set
+            # (LISTEN has a connection of its own; migrations lock on SQLAlchemy's)
+            self._pool = await asyncpg.create_pool(
+                self.dsn, min_size=1, max_size=12, init=init, reset=_no_reset
+            )
             await self._listen()
 
     async def _listen(self) -> None:
@@ -313,8 +322,14 @@ class PgBackend:
             with contextlib.suppress(Exception):
                 await self._listen()
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                yield PgTx(conn)
+            async with self._pool.acquire() as conn:
+                if write:
+                    async with conn.transaction():
+                        yield PgTx(conn)
+                else:
+                    # under READ COMMITTED every statement reads its own snapshot, so BEGIN and
+                    # COMMIT around reads only cost two round trips
+                    yield PgTx(conn)
         except (Conflict, Transient):
             raise
         except Exception as exc:

@@ -848,6 +848,30 @@ class Store(GameLogStore):
                 new_text,
                 now,
             )
+        elif tx.dialect == "postgresql":
+            # the compare-and-set and the log row in one statement: one round trip less
+            user_id, command, chars_text = log_row
+            n = await tx.run(
+                "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
+                " WHERE scope = $4 AND system = $5 AND version = $6 RETURNING 1)"
+                " INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
+                " version_after, undone, created_at, patch)"
+                " SELECT $4, $5, $7, $8, $9, $10, $2, false, $3, $11 FROM u",
+                new_text,
+                version + 1,
+                now,
+                scope,
+                system,
+                version,
+                user_id,
+                command,
+                before_text,
+                chars_text,
+                patch_text,
+            )
+            if n != 1:
+                raise Transient("session version")
+            return version + 1
         else:
             n = await tx.run(
                 "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
@@ -933,7 +957,9 @@ class Store(GameLogStore):
             after = Cached(new_text, new_state if codec.immutable else None, new_plain, True)
             if new_text != old_text:
                 before_text, patch_text = _reverse_plain(old, after)
-                await self._save_session(tx, scope, codec.system, row, new_text, before_text, patch_text, log_row)
+                await self._save_session(
+                    tx, scope, codec.system, row, new_text, before_text, patch_text, log_row
+                )
             # cached before the commit, so that the next command queued on this row (it runs as
             # soon as the row is free, maybe before this coroutine resumes) finds it; an entry
             # of a transaction that then fails is harmless: entries are used only for their text
