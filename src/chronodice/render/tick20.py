@@ -271,18 +271,21 @@ def turn_line(st: Combat) -> str:
     return f"▶ {name} 的回合{ping}{ap}{hint}"
 
 
-def forecast_line(st: Combat, n: int = 3) -> str:
-    """The next ``n`` turns; a hidden NPC's turns are left out (when it acts is the GM's)."""
+def forecast_line(st: Combat, n: int = 3, *, consume: bool = False) -> str:
+    """The next ``n`` turns; a hidden NPC's turns are left out (when it acts is the GM's).
+    ``consume``: the turns are simulated on ``st`` itself (see :func:`forecast`)."""
     hidden = {c.id for c in st.combatants if c.hidden}
-    nxt = [x for x in forecast(st, n + 2 * len(hidden)) if x[2] not in hidden][:n]
+    names = {c.id: name_of(st, c.id) for c in st.combatants}
+    now = st.round
+    nxt = [x for x in forecast(st, n + 2 * len(hidden), consume=consume) if x[2] not in hidden][:n]
     bits = []
     for r, t, cid in nxt:
-        where = f"第{t}刻" if r == st.round else f"第{r}轮 第{t}刻"
-        bits.append(f"{where} {name_of(st, cid)}")
+        where = f"第{t}刻" if r == now else f"第{r}轮 第{t}刻"
+        bits.append(f"{where} {names.get(cid, cid)}")
     return "  接下来：" + " → ".join(bits) if bits else ""
 
 
-def turn_card(st: Combat, events: Iterable[Event]) -> str:
+def turn_card(st: Combat, events: Iterable[Event], *, consume: bool = False) -> str:
     """The card posted after every advance (player view), laid out as tick20.md §4.4::
 
     —— 第2轮开始 ——            (round starts and their reminders, when any)
@@ -290,6 +293,8 @@ def turn_card(st: Combat, events: Iterable[Event]) -> str:
     ▶ 哥布林a 的回合　AP 3/3
       结束：哥布林a的迟缓（艾琳）
       接下来：第8刻 X → 第3轮 第20刻 X
+
+    ``consume``: ``st`` is the caller's to throw away: the forecast simulates on it, no copy.
     """
     before: list[str] = []
     after: list[str] = []
@@ -300,7 +305,7 @@ def turn_card(st: Combat, events: Iterable[Event]) -> str:
         lines.append(f"⚔ 第{st.round}轮 · 第{st.tick}刻（{VARIANT_NAMES[st.variant]}）")
         lines.append(turn_line(st))
         lines += after[-4:]
-        fc = forecast_line(st)
+        fc = forecast_line(st, consume=consume)
         if fc:
             lines.append(fc)
     else:

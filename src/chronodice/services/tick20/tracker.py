@@ -116,7 +116,7 @@ def _card(state: Combat, events: list[Event]) -> Reply:
     """The turn card, @-mentioning the player whose turn it is (QQ notifies them)."""
     current = state.maybe(state.current) if state.phase is Phase.ACTIVE else None
     ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
-    return Reply(text=R.turn_card(state, events), mentions=ping)
+    return Reply(text=R.turn_card(state, events, consume=True), mentions=ping)  # state: not read again
 
 
 @init.sub("start", "开战", help="开战：第1轮，发出回合卡（GM）")

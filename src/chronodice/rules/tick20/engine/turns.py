@@ -105,12 +105,13 @@ def end(eng: Engine) -> None:
 
 
 # --------------------------------------------------------------------------- read-only
-def forecast(state: Combat, n: int = 4) -> list[tuple[int, int, str]]:
+def forecast(state: Combat, n: int = 4, *, consume: bool = False) -> list[tuple[int, int, str]]:
     """The next ``n`` turns after the current one, as (round, tick, combatant id), assuming
-    every turn simply ends (tick20.md §4.3 "接下来")."""
+    every turn simply ends (tick20.md §4.3 "接下来").  ``consume``: simulate on ``state`` itself
+    instead of a copy (for a caller that reads nothing of it afterwards)."""
     if state.phase is not Phase.ACTIVE or state.current is None or state.waiting:
         return []
-    work = copy_state(state)
+    work = state if consume else copy_state(state)
     work.log = []
     eng = Engine(work)
     out: list[tuple[int, int, str]] = []
