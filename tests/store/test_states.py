@@ -218,4 +218,5 @@ def test_the_battle_codec_shares_unchanged_actions() -> None:
     kept = [a for a in new_plain["actions"] if any(a is b for b in plain["actions"])]
     assert len(kept) >= 4
     assert jpatch.dumps(new_plain) == jpatch.dumps(bt.BATTLE_CODEC.encode(new, None))
+    assert bt.BATTLE_CODEC.dumps(new_plain) == jpatch.dumps(new_plain)  # the text spliced from rows
     assert bt.BATTLE_CODEC.decode(jpatch.dumps(new_plain)) == new

@@ -953,7 +953,7 @@ class Store(GameLogStore):
             else:
                 prev = (old.state, old.plain) if old.state is not None else None
                 new_plain = codec.encode(new_state, prev)
-                new_text = jpatch.dumps(new_plain)
+                new_text = self._states.text(codec, new_plain)
             after = Cached(new_text, new_state if codec.immutable else None, new_plain, True)
             if new_text != old_text:
                 before_text, patch_text = _reverse_plain(old, after)

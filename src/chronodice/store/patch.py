@@ -53,7 +53,7 @@ def diff_exact(a: Any, b: Any) -> Patch | None:
     containers are skipped when they are the *same object* in both (states that share their
     unchanged parts, see :class:`chronodice.store.states.SessionCodec`) or after a walk that
     compares their leaves' types.  No check against the texts is needed afterwards.  Tuples
-    count as lists (they serialise alike)."""
+    (and their subclasses) count as lists: they serialise alike."""
     return _diff(a, b, None)
 
 
@@ -64,8 +64,8 @@ def _same_types(x: Any, y: Any) -> bool:
     tx, ty = type(x), type(y)
     if tx is dict:
         return ty is dict and list(x) == list(y) and all(_same_types(v, y[k]) for k, v in x.items())
-    if tx in _SEQ:
-        return ty in _SEQ and all(_same_types(v, w) for v, w in zip(x, y, strict=True))
+    if isinstance(x, _SEQ):
+        return isinstance(y, _SEQ) and all(_same_types(v, w) for v, w in zip(x, y, strict=True))
     return tx is ty and not (tx is float and x == 0.0 and str(x) != str(y))  # 0.0 against -0.0
 
 
@@ -77,7 +77,7 @@ def _same(x: Any, y: Any, lax: list[bool] | None) -> bool:
         return False
     if lax is None:
         return _same_types(x, y)
-    if tx in _CONTAINERS:
+    if isinstance(x, _CONTAINERS):
         lax.append(True)
     return True
 
@@ -107,7 +107,7 @@ def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
         if not same_order:
             patch["k"] = list(b)
         return patch
-    if ta in _SEQ and tb in _SEQ:
+    if isinstance(a, _SEQ) and isinstance(b, _SEQ):
         na, nb = len(a), len(b)
         if na == nb:
             changed = [i for i in range(na) if not _same(a[i], b[i], lax)]
@@ -127,7 +127,7 @@ def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
         while suf < limit - pre and _same(a[na - 1 - suf], b[nb - 1 - suf], lax):
             suf += 1
         return {"l": nb, "p": pre, "s": suf, "m": b[pre : nb - suf]}
-    if ta is tb and a == b and ta not in _CONTAINERS and (lax is not None or _same_types(a, b)):
+    if ta is tb and a == b and not isinstance(a, _CONTAINERS) and (lax is not None or _same_types(a, b)):
         return None
     return ["=", b]
 

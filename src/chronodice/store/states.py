@@ -51,6 +51,19 @@ class SessionCodec(Protocol[S]):
         ...
 
 
+def text_of(codec: SessionCodec[Any], plain: Any, check: bool = False) -> str:
+    """The stored text of ``plain``: the codec's own ``dumps`` where it has one (one that splices
+    texts it kept), which must equal :func:`chronodice.store.patch.dumps` (checked with
+    ``check``)."""
+    own = getattr(codec, "dumps", None)
+    if own is None:
+        return jpatch.dumps(plain)
+    text: str = own(plain)
+    if check and text != jpatch.dumps(plain):
+        raise AssertionError(f"{codec.system} codec's dumps differs from patch.dumps")
+    return text
+
+
 @dataclass(frozen=True)
 class Cached(Generic[S]):
     text: str | None
@@ -106,7 +119,7 @@ class StateCache:
         else:
             state = codec.decode(text)
             plain = codec.encode(state, None)
-            got = Cached(text, state, plain, jpatch.dumps(plain) == text)
+            got = Cached(text, state, plain, text_of(codec, plain, self._check) == text)
             if not codec.immutable:
                 self.put(key, Cached(text, None, plain, got.exact))
                 return got
@@ -119,6 +132,9 @@ class StateCache:
         if self._check and codec.immutable and got.exact and got.state is not None:
             if jpatch.dumps(codec.encode(got.state, None)) != got.text:
                 raise AssertionError(f"{codec.system} state of {key[0]} changed in place")
+
+    def text(self, codec: SessionCodec[Any], plain: Any) -> str:
+        return text_of(codec, plain, self._check)
 
     def put(self, key: tuple[str, str], value: Cached[Any]) -> None:
         self._items[key] = value

@@ -220,12 +220,24 @@ def settle(state: BattleState, *, start: bool = False) -> BattleState:
     return replace(state, clock=_clock(state))
 
 
+def _dumps(value: Any) -> str:
+    """Compact JSON as the store writes it (``chronodice.store.patch.dumps``)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Rows(tuple):  # type: ignore[type-arg]
+    """A battle's participants, actions or events in plain form, each row's JSON text beside it
+    (``texts``): the next state's text is spliced from the rows' texts, so a ``.bat`` in a
+    300-action battle serialises one action, not 300."""
+
+    texts: tuple[str, ...]
+
+
 class BattleCodec:
     """How the store keeps a battle (a ``chronodice.store.SessionCodec``): states are frozen
     dataclasses changed only by ``replace``, so the store may share the decoded state between
     commands, and a new state's participants, actions and events that are the *same objects*
-    as the previous state's keep their plain form (a 300-action battle converts one action per
-    ``.bat``, not 300)."""
+    as the previous state's keep their plain form and text (:class:`Rows`)."""
 
     system = "timeline"
     immutable = True
@@ -235,18 +247,39 @@ class BattleCodec:
         return BattleState.from_dict(json.loads(text))
 
     def encode(self, state: BattleState, prev: tuple[BattleState, Any] | None) -> dict[str, Any]:
-        if prev is None:
-            return plain(state)
-        old, old_plain = prev
         out: dict[str, Any] = {}
         for f in fields(BattleState):
             value = getattr(state, f.name)
-            if f.name in self._ROWS:
-                known = {id(o): d for o, d in zip(getattr(old, f.name), old_plain[f.name], strict=True)}
-                out[f.name] = tuple(known.get(id(o)) or plain(o) for o in value)
-            else:
+            if f.name not in self._ROWS:
                 out[f.name] = plain(value)
+                continue
+            old_rows = prev[1].get(f.name) if prev is not None else None
+            known: dict[int, int] = {}
+            if prev is not None and isinstance(old_rows, Rows):
+                known = {id(o): i for i, o in enumerate(getattr(prev[0], f.name))}
+            items: list[Any] = []
+            texts: list[str] = []
+            for o in value:
+                i = known.get(id(o))
+                if i is None:
+                    d = plain(o)
+                    items.append(d)
+                    texts.append(_dumps(d))
+                else:
+                    items.append(old_rows[i])  # type: ignore[index]
+                    texts.append(old_rows.texts[i])  # type: ignore[union-attr]
+            rows = Rows(items)
+            rows.texts = tuple(texts)
+            out[f.name] = rows
         return out
+
+    def dumps(self, plain_state: dict[str, Any]) -> str:
+        """``chronodice.store.patch.dumps(plain_state)``, the rows spliced from their texts."""
+        parts = []
+        for k, v in plain_state.items():
+            body = "[" + ",".join(v.texts) + "]" if type(v) is Rows else _dumps(v)
+            parts.append(_dumps(k) + ":" + body)
+        return "{" + ",".join(parts) + "}"
 
 
 BATTLE_CODEC = BattleCodec()
