@@ -30,7 +30,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from . import patch as jpatch
 
 S = TypeVar("S")
-_MAX_STATES = 64
+_MAX_STATES = 32
 """Sessions whose decoded state a process keeps (the busiest; a big battle costs ~1 MB)."""
 
 
