@@ -106,6 +106,26 @@ async def test_a_write_by_another_process_is_seen(tmp_path: Path) -> None:
         await b.close()
 
 
+async def test_a_session_created_anew_is_not_taken_for_the_cached_one(any_store: Store) -> None:
+    """The cache trusts a row that still shows the version and created_at its text was seen
+    with; a session pruned and created again restarts at version 1 with a new created_at."""
+    other = Store(any_store.url)
+    try:
+        await any_store.apply_state("g", BOX, add(1))  # version 1, cached with its row identity
+        assert [i["n"] for i in (await any_store.load_state("g", BOX)).items] == [1]  # type: ignore[union-attr]
+        async with other.engine.begin() as conn:
+            from sqlalchemy import text
+
+            await conn.execute(text("DELETE FROM sessions WHERE scope = 'g'"))
+        await other.apply_state("g", BOX, add(7))  # version 1 again
+        got = await any_store.load_state("g", BOX)
+        assert got is not None and [i["n"] for i in got.items] == [7]
+        await any_store.apply_state("g", BOX, add(8))
+        assert [i["n"] for i in (await other.load_state("g", BOX)).items] == [7, 8]  # type: ignore[union-attr]
+    finally:
+        await other.close()
+
+
 async def test_a_state_changed_in_place_fails_loudly(tmp_path: Path) -> None:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
     await store.migrate()

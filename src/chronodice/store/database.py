@@ -819,7 +819,9 @@ class Store(GameLogStore):
             if new == old and type(new) is type(old):
                 return result
             before_text, patch_text = _reverse(old, new, raw if isinstance(raw, str) else None)
-            await self._save_session(tx, scope, system, row, new_text, before_text, patch_text, log_row)
+            await self._save_session(
+                tx, scope, system, row[1] if row else None, new_text, before_text, patch_text, log_row
+            )
             return result
 
         return await self._write(body, "操作", retry_conflict=True)
@@ -829,17 +831,18 @@ class Store(GameLogStore):
         tx: Tx,
         scope: str,
         system: str,
-        row: Sequence[Any] | None,
+        version: int | None,
         new_text: str | None,
         before_text: str | None,
         patch_text: str | None,
         log_row: tuple[str, str, str | None],
     ) -> int:
-        """Write the new state with compare-and-set on the version read in ``row`` and append
-        the log row (``log_row``: user, command, cards before); returns the new version."""
-        version = row[1] if row else 0
+        """Write the new state with compare-and-set on the ``version`` read (``None``: no row yet)
+        and append the log row (``log_row``: user, command, cards before); returns the new
+        version."""
         now = self._backend.dt_in(utcnow())
-        if row is None:
+        if version is None:
+            version = 0
             await tx.run(
                 "INSERT INTO sessions (scope, system, state, version, created_at, updated_at)"
                 " VALUES ($1, $2, $3, 1, $4, $4)",
@@ -905,16 +908,40 @@ class Store(GameLogStore):
     async def load_state(self, scope: str, codec: SessionCodec[S]) -> S | None:
         """The session state as ``codec`` decodes it (``None`` when there is none).  For an
         immutable codec this is the cached object itself: do not change it."""
-        row = await self._read(
-            lambda tx: tx.one(
-                "SELECT state FROM sessions WHERE scope = $1 AND system = $2", scope, codec.system
-            )
-        )
         key = (scope, codec.system)
-        got = self._states.get(key, _text(row[0]) if row else None, codec)
+        got = await self._read(lambda tx: self._state_row(tx, key, codec, None, ""))
         if not codec.immutable:
             self._states.lend(key, got)
         return got.state
+
+    async def _state_row(
+        self, tx: Tx, key: tuple[str, str], codec: SessionCodec[S], reuse: S | None, lock: str
+    ) -> Cached[S]:
+        """Read session ``key`` (``lock``: ``tx.for_update`` inside a write) as the cache gives
+        it: the text is fetched only when the row's version and ``created_at`` are not those the
+        cached text was seen with (see :attr:`Cached.row`)."""
+        known = self._states.row_of(key)
+        version, born = known if known is not None else (-1, None)
+        row = await tx.one(
+            "SELECT version, created_at, (version = $3 AND created_at = $4),"
+            " CASE WHEN version = $3 AND created_at = $4 THEN NULL ELSE state END"
+            " FROM sessions WHERE scope = $1 AND system = $2" + lock,
+            key[0],
+            key[1],
+            version,
+            born,
+        )
+        if row is None:
+            return self._states.get_reusing(key, None, codec, reuse)
+        rid = (row[0], row[1])
+        if row[2]:
+            if self._states.row_of(key) == rid:  # still the entry asked about (no await since)
+                return self._states.get_reusing(key, None, codec, reuse, rid, same_row=True)
+            got = await tx.one("SELECT state FROM sessions WHERE scope = $1 AND system = $2", key[0], key[1])
+            text = _text(got[0]) if got else None
+        else:
+            text = _text(row[3])
+        return self._states.get_reusing(key, text, codec, reuse, rid)
 
     async def apply_state(
         self,
@@ -939,13 +966,8 @@ class Store(GameLogStore):
         log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
 
         async def body(tx: Tx) -> T:
-            row = await tx.one(
-                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
-                scope,
-                codec.system,
-            )
-            old_text = _text(row[0]) if row else None
-            old = self._states.get_reusing(key, old_text, codec, reuse)
+            old = await self._state_row(tx, key, codec, reuse, tx.for_update)
+            old_text = old.text
             new_state, result = fn(old.state)
             self._states.verify(key, old, codec)
             if new_state is None:
@@ -954,12 +976,21 @@ class Store(GameLogStore):
                 prev = (old.state, old.plain) if old.state is not None else None
                 new_plain = codec.encode(new_state, prev)
                 new_text = self._states.text(codec, new_plain)
-            after = Cached(new_text, new_state if codec.immutable else None, new_plain, True)
+            after = Cached(new_text, new_state if codec.immutable else None, new_plain, True, old.row)
             if new_text != old_text:
                 before_text, patch_text = _reverse_plain(old, after)
-                await self._save_session(
-                    tx, scope, codec.system, row, new_text, before_text, patch_text, log_row
+                version = await self._save_session(
+                    tx,
+                    scope,
+                    codec.system,
+                    old.row[0] if old.row is not None else None,
+                    new_text,
+                    before_text,
+                    patch_text,
+                    log_row,
                 )
+                # an update keeps created_at; a new row's is learnt when it is next read
+                after = replace(after, row=(version, old.row[1]) if old.row is not None else None)
             # cached before the commit, so that the next command queued on this row (it runs as
             # soon as the row is free, maybe before this coroutine resumes) finds it; an entry
             # of a transaction that then fails is harmless: entries are used only for their text

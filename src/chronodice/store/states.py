@@ -71,6 +71,11 @@ class Cached(Generic[S]):
     plain: Any
     exact: bool
     """Whether ``dumps(plain) == text`` (false where decoding migrated or normalised the data)."""
+    row: tuple[Any, Any] | None = None
+    """``(version, created_at)`` of the row that held ``text``, when known.  Every write of a
+    session bumps its version and a session created anew has a new ``created_at``, so a row that
+    still shows them holds this very text: the store then need not read the text (on
+    PostgreSQL: fetch and decompress it) to trust the cache."""
 
 
 def check_enabled() -> bool:
@@ -93,35 +98,64 @@ class StateCache:
             self._lent[key] = (got.text, got.state)
 
     def get_reusing(
-        self, key: tuple[str, str], text: str | None, codec: SessionCodec[S], reuse: S | None
+        self,
+        key: tuple[str, str],
+        text: str | None,
+        codec: SessionCodec[S],
+        reuse: S | None,
+        row: tuple[Any, Any] | None = None,
+        *,
+        same_row: bool = False,
     ) -> Cached[S]:
         """:meth:`get`, but a mutable codec's state is ``reuse`` itself when that is what
         ``load_state`` gave out for this very text (the caller hands it over: one parse less)."""
         lent = self._lent.pop(key, None)
-        if reuse is not None and lent is not None and lent[1] is reuse and lent[0] == text:
-            hit = self._items.get(key)
-            if hit is not None and hit.text == text:
-                return Cached(text, reuse, hit.plain, hit.exact)
-        return self.get(key, text, codec)
-
-    def get(self, key: tuple[str, str], text: str | None, codec: SessionCodec[S]) -> Cached[S]:
-        """What ``text`` decodes to (from the cache when it holds the same text); for a mutable
-        codec the state is decoded afresh each time (the caller may change it)."""
         hit = self._items.get(key)
-        if hit is not None and hit.text == text:
+        if same_row and hit is not None:
+            text = hit.text
+        if reuse is not None and lent is not None and lent[1] is reuse and lent[0] == text:
+            if hit is not None and hit.text == text:
+                return Cached(text, reuse, hit.plain, hit.exact, row or hit.row)
+        return self.get(key, text, codec, row, same_row=same_row)
+
+    def row_of(self, key: tuple[str, str]) -> tuple[Any, Any] | None:
+        """The row identity the cached text of ``key`` was seen with (see :attr:`Cached.row`)."""
+        hit = self._items.get(key)
+        return hit.row if hit is not None else None
+
+    def get(
+        self,
+        key: tuple[str, str],
+        text: str | None,
+        codec: SessionCodec[S],
+        row: tuple[Any, Any] | None = None,
+        *,
+        same_row: bool = False,
+    ) -> Cached[S]:
+        """What ``text`` decodes to (from the cache when it holds the same text, or when
+        ``same_row``: the row still has the identity the cached text was seen with); for a
+        mutable codec the state is decoded afresh each time (the caller may change it).
+        ``row``: the row's identity now, remembered with the entry."""
+        hit = self._items.get(key)
+        if hit is not None and (same_row or hit.text == text):
             self._items.move_to_end(key)
-            if text is None or codec.immutable:
+            if row is not None and hit.row != row:
+                hit = Cached(hit.text, hit.state, hit.plain, hit.exact, row)
+                self._items[key] = hit
+            if hit.text is None or codec.immutable:
                 self.verify(key, hit, codec)
                 return hit
-            return Cached(text, codec.decode(text), hit.plain, hit.exact)
+            return Cached(hit.text, codec.decode(hit.text), hit.plain, hit.exact, hit.row)
+        if same_row:
+            raise KeyError(key)  # the caller checked the identity against this cache: not possible
         if text is None:
-            got: Cached[S] = Cached(None, None, None, True)
+            got: Cached[S] = Cached(None, None, None, True, row)
         else:
             state = codec.decode(text)
             plain = codec.encode(state, None)
-            got = Cached(text, state, plain, text_of(codec, plain, self._check) == text)
+            got = Cached(text, state, plain, text_of(codec, plain, self._check) == text, row)
             if not codec.immutable:
-                self.put(key, Cached(text, None, plain, got.exact))
+                self.put(key, Cached(text, None, plain, got.exact, row))
                 return got
         self.put(key, got)
         return got
