@@ -240,3 +240,15 @@ def test_the_battle_codec_shares_unchanged_actions() -> None:
     assert jpatch.dumps(new_plain) == jpatch.dumps(bt.BATTLE_CODEC.encode(new, None))
     assert bt.BATTLE_CODEC.dumps(new_plain) == jpatch.dumps(new_plain)  # the text spliced from rows
     assert bt.BATTLE_CODEC.decode(jpatch.dumps(new_plain)) == new
+
+
+def test_states_lent_and_never_handed_back_are_bounded() -> None:
+    """A D20 combat read by ``.init`` (and not written) is lent in case the command hands it back;
+    groups that only look must not make the process hold one combat each forever."""
+    from chronodice.store.states import Cached, StateCache
+
+    cache = StateCache(size=2)
+    for i in range(5):
+        cache.lend((f"g{i}", "mbox"), Cached(f'{{"n":{i}}}', {"n": i}, {"n": i}, True))
+    assert len(cache._lent) == 2
+    assert set(cache._lent) == {("g3", "mbox"), ("g4", "mbox")}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import patch as jpatch
@@ -93,9 +93,13 @@ class StateCache:
         """A mutable codec's state last given out by ``load_state``, with the text it came from."""
 
     def lend(self, key: tuple[str, str], got: Cached[S]) -> None:
-        """Remember ``got.state`` as given to a caller that may hand it back (``reuse``)."""
+        """Remember ``got.state`` as given to a caller that may hand it back (``reuse``); as many
+        as the cache holds (a state read and never handed back is dropped in turn)."""
         if got.text is not None and got.state is not None:
+            self._lent.pop(key, None)
             self._lent[key] = (got.text, got.state)
+            while len(self._lent) > self._size:
+                del self._lent[next(iter(self._lent))]
 
     def get_reusing(
         self,
@@ -115,7 +119,7 @@ class StateCache:
             text = hit.text
         if reuse is not None and lent is not None and lent[1] is reuse and lent[0] == text:
             if hit is not None and hit.text == text:
-                return Cached(text, reuse, hit.plain, hit.exact, row or hit.row)
+                return replace(hit, state=reuse, row=row or hit.row)
         return self.get(key, text, codec, row, same_row=same_row)
 
     def row_of(self, key: tuple[str, str]) -> tuple[Any, Any] | None:
@@ -140,12 +144,11 @@ class StateCache:
         if hit is not None and (same_row or hit.text == text):
             self._items.move_to_end(key)
             if row is not None and hit.row != row:
-                hit = Cached(hit.text, hit.state, hit.plain, hit.exact, row)
-                self._items[key] = hit
+                hit = self._items[key] = replace(hit, row=row)
             if hit.text is None or codec.immutable:
                 self.verify(key, hit, codec)
                 return hit
-            return Cached(hit.text, codec.decode(hit.text), hit.plain, hit.exact, hit.row)
+            return replace(hit, state=codec.decode(hit.text))
         if same_row:
             raise KeyError(key)  # the caller checked the identity against this cache: not possible
         if text is None:
@@ -155,7 +158,7 @@ class StateCache:
             plain = codec.encode(state, None)
             got = Cached(text, state, plain, text_of(codec, plain, self._check) == text, row)
             if not codec.immutable:
-                self.put(key, Cached(text, None, plain, got.exact, row))
+                self.put(key, replace(got, state=None))  # the caller may change its state
                 return got
         self.put(key, got)
         return got
@@ -175,6 +178,3 @@ class StateCache:
         self._items.move_to_end(key)
         while len(self._items) > self._size:
             self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        self._items.clear()
