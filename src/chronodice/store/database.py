@@ -1244,22 +1244,25 @@ def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> l
     ] or None
 
 
+def _patch_or_whole(old_text: str, p: Any) -> tuple[str | None, str | None]:
+    """The log's ``(before, patch)`` texts: the reverse patch ``p`` where there is one and it is
+    shorter than the whole old text, else the whole old text."""
+    if p is not None:
+        p_text = jpatch.dumps(p)
+        if len(p_text) < len(old_text):
+            return None, p_text
+    return old_text, None
+
+
 def _reverse_plain(old: Cached[Any], new: Cached[Any]) -> tuple[str | None, str | None]:
     """:func:`_reverse` for codec states, whose plain forms share their unchanged parts: the
     type-exact :func:`patch.diff_exact` needs no check against the texts.  The whole old text
-    is stored where its plain form does not rebuild it exactly (a migrated old state) or a
-    patch would not be shorter."""
+    is stored where its plain form does not rebuild it exactly (a migrated old state)."""
     if old.text is None:
         return None, jpatch.dumps(["=", None])
     if new.text is None or not old.exact:
         return old.text, None
-    p = jpatch.diff_exact(new.plain, old.plain)
-    if p is None:
-        return old.text, None
-    p_text = jpatch.dumps(p)
-    if len(p_text) >= len(old.text):
-        return old.text, None
-    return None, p_text
+    return _patch_or_whole(old.text, jpatch.diff_exact(new.plain, old.plain))
 
 
 def _reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:
@@ -1273,15 +1276,11 @@ def _reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | Non
     if new is None:
         return canonical, None
     p = jpatch.diff(new, old)
-    if p is None:
-        return canonical, None
-    p_text = jpatch.dumps(p)
-    if len(p_text) >= len(canonical):
-        return canonical, None
+    before, p_text = _patch_or_whole(canonical, p)
     # ``diff`` skips sub-values that are == (1 == 1.0): check that the patch rebuilds the text
-    if jpatch.dumps(jpatch.apply(p, new)) != canonical:
+    if p_text is not None and jpatch.dumps(jpatch.apply(p, new)) != canonical:
         return canonical, None
-    return None, p_text
+    return before, p_text
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:
