@@ -13,6 +13,7 @@ database URL the store cannot open, ends the process with one log line and a non
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import nonebot
+from nonebot import log as nonebot_log
 from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
 from nonebot.log import logger
 
@@ -141,13 +143,50 @@ def _check_plugins_and_settings() -> None:
         sys.exit(EXIT_BAD_SETTINGS)
 
 
+def _drop_filtered_logs_early(level: str | int) -> None:
+    """NoneBot's log handler takes records of every level (``level=0``) and its filter drops those
+    under LOG_LEVEL, after loguru has built each one (caller frame, time, plugin name): about ten
+    per message, a tenth of a ``.r``.  The same handler added at LOG_LEVEL lets loguru drop them
+    before building anything.  (The console adapter reuses NoneBot's handler: not with it.)"""
+    if isinstance(level, str):
+        try:
+            logger.level(level)
+        except ValueError:
+            return  # a level loguru does not know: NoneBot's filter will say so
+    logger.remove(nonebot_log.logger_id)
+    nonebot_log.logger_id = logger.add(
+        sys.stdout,
+        level=level,
+        diagnose=False,
+        filter=nonebot_log.default_filter,
+        format=nonebot_log.default_format,
+    )
+
+
 nonebot.init()
 driver = nonebot.get_driver()
 driver.register_adapter(OneBotV11Adapter)
 console = console_adapter() if _console_enabled(driver) else None
 if console is not None:
     driver.register_adapter(console)
+else:
+    _drop_filtered_logs_early(driver.config.log_level)
 nonebot.load_from_toml("pyproject.toml")
+
+
+@driver.on_startup
+async def _tune_gc() -> None:
+    """Python's cyclic garbage collector took a sixth of the bot's CPU under load (0.59 of
+    3.55 ms per ``.init next``, 16 in flight): a young collection every 700 net allocations, and
+    full ones that walk every object loaded at start (NoneBot, pydantic's schemas, the plugins),
+    ~50 ms each.  A command's objects are nearly all freed by reference counting, so: freeze what
+    start-up left (never walked again), and collect the young generation every 20,000 net
+    allocations.  Measured: 2.90 ms per ``.init next``, 0.02 ms of it collecting."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
 if console is not None:
     nonebot.get_adapter(console).start_ui_last()
 

@@ -95,6 +95,25 @@ async def test_log_level_applies_to_our_lines(tmp_path: Path) -> None:
     assert any("CHRONODICE_RNG_SEED" in msg for level, _, msg in lines if level == "WARNING")
 
 
+@pytest.mark.parametrize("level", ["DEBUG", "INFO"])
+async def test_nonebot_lines_follow_log_level_while_serving(tmp_path: Path, level: str) -> None:
+    """bot.py adds NoneBot's handler at LOG_LEVEL (records under it are dropped before loguru
+    builds them): NoneBot's own per-event DEBUG lines appear at DEBUG and only then."""
+    proc = BotProcess(workdir=tmp_path, extra_env={"LOG_LEVEL": level})
+    proc.start()
+    try:
+        async with OneBotClient(proc.url) as client:
+            await client.send(".r 1d100", expect=1)
+    finally:
+        proc.stop()
+    lines = log_lines(proc)
+    debug = [
+        msg for lv, name, msg in lines if lv == "DEBUG" and name == "nonebot" and "Loaded Config" not in msg
+    ]
+    assert bool(debug) is (level == "DEBUG"), debug[:3]
+    assert any(lv == "INFO" and name == "chronodice_core" for lv, name, _ in lines)
+
+
 async def test_failed_private_message_is_logged_with_its_cause(tmp_path: Path) -> None:
     proc = BotProcess(workdir=tmp_path)
     proc.start()
