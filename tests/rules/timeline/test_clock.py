@@ -208,3 +208,37 @@ def test_any_interleaving_after_the_first_declarations_gives_the_same_timeline(
         rnd.shuffle(firsts)
         rnd.shuffle(rest)
         assert play(firsts + rest) == reference
+
+
+def _newly_settled_by_definition(before: b.BattleState, after: b.BattleState) -> list[b.Action]:
+    was = {a.id for a in before.actions if before.settled(a)}
+    done = [a for a in after.actions if a.id not in was and after.settled(a)]
+    return sorted(done, key=lambda a: (a.end, a.id))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(("act", "act", "act", "cancel", "advance")), st.integers(0, 4), st.integers(1, 40)
+        ),
+        max_size=25,
+    )
+)
+def test_newly_settled_is_the_definition(ops: list[tuple[str, int, int]]) -> None:
+    """``newly_settled`` judges unchanged actions in place (it runs after every ``.bat``); what it
+    returns is still: settled after the transition and not before, under the same id."""
+    state = b.new_battle()
+    for op, who, n in ops:
+        before = state
+        try:
+            if op == "act":
+                state = act(state, P[who], n / 4)
+            elif op == "cancel" and state.actions:
+                state, _, _ = b.cancel_action(state, None, state.actions[n % len(state.actions)].id)
+            elif op == "advance":
+                state, _ = b.advance(state, state.clock + n / 4)
+        except IllegalAction:
+            continue
+        assert b.newly_settled(before, state) == _newly_settled_by_definition(before, state)
+        assert b.newly_settled(state, state) == []

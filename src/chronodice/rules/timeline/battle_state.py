@@ -5,6 +5,7 @@ See :mod:`.battle` for the clock the rule book means and the transitions."""
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Literal
@@ -151,8 +152,17 @@ class BattleState:
                 return p
         return None
 
+    @cached_property
+    def _own(self) -> dict[str, tuple[Action, ...]]:
+        """Each participant's actions in order, built once per state object (the rules and the
+        reply ask for them many times per ``.bat``; a state is frozen, so it never goes stale)."""
+        own: dict[str, list[Action]] = {}
+        for a in self.actions:
+            own.setdefault(a.key, []).append(a)
+        return {k: tuple(v) for k, v in own.items()}
+
     def actions_of(self, key: str) -> list[Action]:
-        return [a for a in self.actions if a.key == key]
+        return list(self._own.get(key, ()))
 
     def action(self, action_id: int) -> Action:
         for a in self.actions:
@@ -161,10 +171,8 @@ class BattleState:
         raise NotFound(f"时间轴上没有行动#{action_id}")
 
     def last_of(self, key: str) -> Action | None:
-        for a in reversed(self.actions):
-            if a.key == key:
-                return a
-        return None
+        own = self._own.get(key)
+        return own[-1] if own else None
 
     def free_at(self, key: str) -> float:
         """When ``key`` decides its next action: the end of its chain (MayuriBot's 累计时间),
@@ -178,7 +186,7 @@ class BattleState:
 
     def total_impact(self, key: str) -> float:
         """Sum of the impacts of the participant's actions that were not cancelled (r1)."""
-        return r1(sum(a.impact for a in self.actions_of(key) if not a.cancelled))
+        return r1(sum(a.impact for a in self._own.get(key, ()) if a.cancelled_at is None))
 
     def living(self) -> list[Participant]:
         return [p for p in self.participants if p.status == "active"]
@@ -254,13 +262,21 @@ class BattleCodec:
                 out[f.name] = plain(value)
                 continue
             old_rows = prev[1].get(f.name) if prev is not None else None
-            known: dict[int, int] = {}
+            old: tuple[Any, ...] = ()
             if prev is not None and isinstance(old_rows, Rows):
-                known = {id(o): i for i, o in enumerate(getattr(prev[0], f.name))}
-            items: list[Any] = []
-            texts: list[str] = []
-            for o in value:
-                i = known.get(id(o))
+                old = getattr(prev[0], f.name)
+            # the common case: the rows so far are the same objects, new ones appended at the end
+            same = list(map(operator.is_, old, value))
+            k = same.index(False) if False in same else len(same)
+            items: list[Any] = list(old_rows[:k]) if k else []  # type: ignore[index]
+            texts: list[str] = list(old_rows.texts[:k]) if k else []  # type: ignore[union-attr]
+            known: dict[int, int] | None = None  # id → place in ``old``, built on the first miss
+            for o in value[k:]:
+                i: int | None = None
+                if k < len(old):  # some old row moved or changed: look the others up
+                    if known is None:
+                        known = {id(x): j for j, x in enumerate(old)}
+                    i = known.get(id(o))
                 if i is None:
                     d = plain(o)
                     items.append(d)
@@ -286,9 +302,35 @@ BATTLE_CODEC = BattleCodec()
 
 
 def newly_settled(before: BattleState, after: BattleState) -> list[Action]:
-    """Actions that resolved with this transition, in the order they resolve."""
-    was = {a.id for a in before.actions if before.settled(a)}
-    done = [a for a in after.actions if a.id not in was and after.settled(a)]
+    """Actions that resolved with this transition, in the order they resolve: settled in
+    ``after``, and not in ``before`` under the same id.
+
+    Runs after every ``.bat``, so it looks at each action once: an action that is the same
+    object at the same place in ``before`` is judged there directly; only others (new, changed)
+    are looked up by id."""
+    if not after.started:
+        return []
+    clock, old, n = after.clock, before.actions, len(before.actions)
+    was_clock = before.clock if before.started else -1.0  # before the opening nothing settled
+    same = list(map(operator.is_, old, after.actions))
+    k = same.index(False) if False in same else len(same)  # the first k actions are unchanged
+    by_id: dict[int, Action] | None = None
+    done = []
+    for i, a in enumerate(after.actions):
+        if a.cancelled_at is not None or a.end > clock:
+            continue  # not settled after
+        if i < k:
+            if a.end > was_clock:  # the same action, not settled before (same test, old clock)
+                done.append(a)
+            continue
+        if k == n:  # every old action is in its place before this one: ids are unique, so new
+            done.append(a)
+            continue
+        if by_id is None:
+            by_id = {b.id: b for b in old}
+        prev = by_id.get(a.id)
+        if prev is None or not before.settled(prev):
+            done.append(a)
     return sorted(done, key=lambda a: (a.end, a.id))
 
 
