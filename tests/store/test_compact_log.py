@@ -49,6 +49,48 @@ def test_patch_of_a_growing_list_is_small() -> None:
     assert jpatch.apply(json.loads(p), b) == a
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(json_values, min_size=1, max_size=12),
+    st.lists(json_values, max_size=4),
+    st.integers(0, 6),
+    st.booleans(),
+)
+def test_patch_of_a_sliding_window_is_small_and_exact(
+    items: list[Any], new: list[Any], shift: int, left: bool
+) -> None:
+    """A capped log (new entries at one end, the oldest dropped) is patched as a window of the
+    old list, both ways: the patch holds the new entries, not the whole list."""
+    a = {"log": [{"n": i, "v": v} for i, v in enumerate(items)], "k": 1}
+    fresh = [{"n": 100 + i, "v": v} for i, v in enumerate(new)]
+    log = a["log"][shift:] + fresh if left else fresh + a["log"][: len(a["log"]) - shift]
+    b = {"log": json.loads(json.dumps(log)), "k": 1}
+    for x, y in ((a, b), (b, a)):
+        x_text, y_text = jpatch.dumps(x), jpatch.dumps(y)
+        p = jpatch.diff_exact(x, y)
+        got = jpatch.apply(json.loads(jpatch.dumps(p)), json.loads(x_text))
+        assert jpatch.dumps(got) == y_text
+        kept = len(a["log"]) - shift
+        if kept > 2 and shift and fresh:
+            assert len(jpatch.dumps(p)) < len(jpatch.dumps(y["log"])), p
+
+
+def test_sliding_log_of_a_combat_is_patched_by_its_new_entries() -> None:
+    """D20's combat keeps its last events (``LOG_DEPTH``): ``.init next`` adds a few and drops as
+    many; its log row holds those, not the whole log (6.5 KB per turn before)."""
+    before = {
+        "round": 2,
+        "log": [{"kind": "turn", "tick": t, "data": {"cid": f"c{t}", "cur": t}} for t in range(60)],
+    }
+    after = {
+        "round": 2,
+        "log": before["log"][2:] + [{"kind": "turn_end", "tick": 99, "data": {"cid": "c9"}}] * 2,
+    }
+    p = jpatch.diff_exact(after, before)  # the reverse patch the log stores
+    assert p == {"d": {"log": {"l": 60, "w": [0, 58], "b": before["log"][:2], "a": []}}}
+    assert jpatch.apply(json.loads(jpatch.dumps(p)), json.loads(jpatch.dumps(after))) == before
+
+
 def _step(rng: random.Random, state: dict[str, Any] | None, k: int) -> dict[str, Any] | None:
     state = json.loads(json.dumps(state)) if state else {"actors": [], "log": [], "clock": 0}
     choice = rng.randrange(6)

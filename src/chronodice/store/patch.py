@@ -13,7 +13,9 @@ Format (JSON, so it lives in a JSON column):
   to exactly the same text);
 * ``{"i": {"index": patch}}`` — a list of the same length, some items edited;
 * ``{"l": n, "p": prefix, "s": suffix, "m": [items]}`` — a list whose length changed: keep the
-  first ``p`` and last ``s`` items, put ``m`` between them.
+  first ``p`` and last ``s`` items, put ``m`` between them;
+* ``{"l": n, "w": [start, stop], "b": [items], "a": [items]}`` — a window that slid (a capped
+  log: new entries at the end, the oldest dropped): ``b`` + the items ``start:stop`` + ``a``.
 
 Sub-values that compare equal (``==``) are skipped without a look at their types, which keeps
 ``diff`` at C speed on big states; :func:`exact_diff` checks the result against the JSON text
@@ -112,7 +114,8 @@ def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
         if na == nb:
             changed = [i for i in range(na) if not _same(a[i], b[i], lax)]
             if len(changed) > max(4, na // 4):
-                return ["=", b]  # reordered or rewritten: item patches would cost more than they save
+                # reordered or rewritten: item patches would cost more than they save
+                return _window(a, b, lax, 0) or ["=", b]
             items: dict[str, Patch] = {}
             for i in changed:
                 p = _diff(a[i], b[i], lax)
@@ -126,10 +129,34 @@ def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
         suf = 0
         while suf < limit - pre and _same(a[na - 1 - suf], b[nb - 1 - suf], lax):
             suf += 1
-        return {"l": nb, "p": pre, "s": suf, "m": b[pre : nb - suf]}
+        return _window(a, b, lax, pre + suf) or {"l": nb, "p": pre, "s": suf, "m": b[pre : nb - suf]}
     if ta is tb and a == b and not isinstance(a, _CONTAINERS) and (lax is not None or _same_types(a, b)):
         return None
     return ["=", b]
+
+
+_WINDOW_SHIFTS = 64
+"""How far a window may have slid for :func:`_window` to find it (a capped log gains a few
+entries per command)."""
+
+
+def _window(a: Any, b: Any, lax: list[bool] | None, kept: int) -> Patch | None:
+    """The window op when ``b`` is ``a`` slid by up to :data:`_WINDOW_SHIFTS` items (new items at
+    one end, old ones dropped at the other) and keeps more than ``kept`` items of ``a``."""
+    na, nb = len(a), len(b)
+    if kept >= min(na, nb):
+        return None
+    # slid left: b = a[o:o+k] + new items
+    for o in range(1, min(na, _WINDOW_SHIFTS + 1)):
+        k = min(na - o, nb)
+        if k > kept and _same(a[o], b[0], lax) and all(_same(a[o + i], b[i], lax) for i in range(1, k)):
+            return {"l": nb, "w": [o, o + k], "b": [], "a": b[k:]}
+    # slid right: b = new items + a[:k]
+    for o in range(1, min(nb, _WINDOW_SHIFTS + 1)):
+        k = min(nb - o, na)
+        if k > kept and _same(a[0], b[o], lax) and all(_same(a[i], b[o + i], lax) for i in range(1, k)):
+            return {"l": nb, "w": [0, k], "b": b[:o], "a": b[o + k :]}
+    return None
 
 
 def exact_diff(a: Any, b: Any, a_text: str, b_text: str) -> Patch | None:
@@ -168,6 +195,14 @@ def apply(patch: Patch | None, a: Any) -> Any:
         return a
     if type(a) is not list:
         raise ValueError("patch expects a list")
+    if "w" in patch:
+        start, stop = patch["w"]
+        if not 0 <= start <= stop <= len(a):
+            raise ValueError("patch does not fit the list")
+        result = list(patch["b"]) + a[start:stop] + list(patch["a"])
+        if len(result) != patch["l"]:
+            raise ValueError("patch does not fit the list")
+        return result
     pre, suf = patch["p"], patch["s"]
     if pre + suf > len(a):
         raise ValueError("patch does not fit the list")
