@@ -59,15 +59,28 @@ def diff_exact(a: Any, b: Any) -> Patch | None:
     return _diff(a, b, None)
 
 
+_WALK = 16
+"""Containers longer than this are compared by their JSON texts (the C encoder) rather than by a
+walk in Python: for equal values, equal texts mean the same types, key order and signs."""
+
+
 def _same_types(x: Any, y: Any) -> bool:
     """For ``x == y``: whether every leaf also has the same type (shared parts not walked)."""
     if x is y:
         return True
     tx, ty = type(x), type(y)
     if tx is dict:
-        return ty is dict and list(x) == list(y) and all(_same_types(v, y[k]) for k, v in x.items())
+        if ty is not dict:
+            return False
+        if len(x) > _WALK:
+            return dumps(x) == dumps(y)
+        return list(x) == list(y) and all(_same_types(v, y[k]) for k, v in x.items())
     if isinstance(x, _SEQ):
-        return isinstance(y, _SEQ) and all(_same_types(v, w) for v, w in zip(x, y, strict=True))
+        if not isinstance(y, _SEQ):
+            return False
+        if len(x) > _WALK:
+            return dumps(x) == dumps(y)
+        return all(_same_types(v, w) for v, w in zip(x, y, strict=True))
     return tx is ty and not (tx is float and x == 0.0 and str(x) != str(y))  # 0.0 against -0.0
 
 
@@ -149,12 +162,12 @@ def _window(a: Any, b: Any, lax: list[bool] | None, kept: int) -> Patch | None:
     # slid left: b = a[o:o+k] + new items
     for o in range(1, min(na, _WINDOW_SHIFTS + 1)):
         k = min(na - o, nb)
-        if k > kept and _same(a[o], b[0], lax) and all(_same(a[o + i], b[i], lax) for i in range(1, k)):
+        if k > kept and a[o] == b[0] and _same(list(a[o : o + k]), list(b[:k]), lax):
             return {"l": nb, "w": [o, o + k], "b": [], "a": b[k:]}
     # slid right: b = new items + a[:k]
     for o in range(1, min(nb, _WINDOW_SHIFTS + 1)):
         k = min(nb - o, na)
-        if k > kept and _same(a[0], b[o], lax) and all(_same(a[i], b[o + i], lax) for i in range(1, k)):
+        if k > kept and a[0] == b[o] and _same(list(a[:k]), list(b[o : o + k]), lax):
             return {"l": nb, "w": [0, k], "b": b[:o], "a": b[o + k :]}
     return None
 
