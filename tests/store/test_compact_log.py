@@ -71,7 +71,7 @@ def test_patch_of_a_sliding_window_is_small_and_exact(
         got = jpatch.apply(json.loads(jpatch.dumps(p)), json.loads(x_text))
         assert jpatch.dumps(got) == y_text
         kept = len(a["log"]) - shift
-        if kept > 2 and shift and fresh:
+        if kept > 4 and shift and fresh:  # (a few changed items of a short list: item patches)
             assert len(jpatch.dumps(p)) < len(jpatch.dumps(y["log"])), p
 
 
