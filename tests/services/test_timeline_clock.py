@@ -129,3 +129,16 @@ async def test_a_battle_stored_by_main_b61d402_loads_on_the_new_clock(tmp_path: 
         assert "撤销" in await say(app, ".undo", user="10001", group="30003")
     finally:
         await store.close()
+
+
+async def test_a_target_typed_after_the_note_aims_the_action(app: App) -> None:
+    """``.bat 力量 17.5 侵蚀 >乙`` (target last, as typed in a hurry) aims at 乙 like
+    ``>乙 侵蚀``; an arrow that names nobody in the battle stays in the note."""
+    await setup(app, "甲", JIA)
+    await setup(app, "乙", YI)
+    await say(app, ".bat 力量 175", user=YI)  # #1 乙 0 → 20
+    text = await say(app, ".bat 力量 17.5 侵蚀 >乙", user=JIA)
+    assert "行动#2 甲：0.0t → 2.0t（前摇2.0t）影响 17.5 →乙" in text and "侵蚀 >乙" not in text
+    text = await say(app, ".bat 力量 17.5 往前 →撤退", user=JIA)
+    assert "行动#3 甲：2.0t → 4.0t（前摇2.0t）影响 17.5\n" in text and "往前 →撤退" in text
+    assert "⚔ 交互：甲的行动#2（17.5）在2.0t作用于乙" in text

@@ -8,6 +8,7 @@ the battle while it runs and written back to the character on ``.bat out`` / ``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -149,7 +150,7 @@ async def bat_action(
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
     value = char.check(action.attr)
-    aim = await _target_key(call, target)
+    aim, note = await _aim(call, target, note)
 
     def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
         new, act, events = bt.attribute_action(
@@ -199,7 +200,7 @@ async def bat_weapon(
 ) -> list[Reply]:
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
-    aim = await _target_key(call, target)
+    aim, note = await _aim(call, target, note)
     fn = _weapon_action(call, char, ref, arg, note[:60], aim)
     return await record_weakened(call, ref, fn, display, _record)
 
@@ -387,6 +388,21 @@ def _cancel(
 def _name(state: bt.BattleState, key: str | None) -> str:
     p = state.participant(key or "")
     return p.name if p else "?"
+
+
+_TRAILING_TARGET = re.compile(r"(?:^|\s)[>＞→]\s*([^\s>＞→]{1,20})\s*$")
+
+
+async def _aim(call: Call, target: str | None, note: str) -> tuple[str | None, str]:
+    """(target key, note).  ``>名字`` goes before the note, but a player typing fast puts it
+    last (``.bat 力量 150 重劈 >小白``): a note ending in ``>名字`` that names a participant of
+    this battle aims the action at them (otherwise it stays part of the note)."""
+    if target is None and (m := _TRAILING_TARGET.search(note)):
+        state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+        for p in state.participants if state is not None else ():
+            if p.name == m.group(1):
+                return p.key, note[: m.start()].strip()
+    return await _target_key(call, target), note
 
 
 async def _target_key(call: Call, target: str | None) -> str | None:
