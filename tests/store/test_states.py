@@ -143,6 +143,29 @@ async def test_a_state_changed_in_place_fails_loudly(tmp_path: Path) -> None:
         await store.close()
 
 
+async def test_a_logged_event_changed_in_place_fails_loudly(tmp_path: Path) -> None:
+    """D20's codec reuses the text of the events a combat held when decoded (logged events are
+    never changed); a rule that changed one anyway is caught (tests run with the check on)."""
+    from chronodice.rules.tick20 import engine as E
+    from chronodice.rules.tick20.model import COMBAT_CODEC
+
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+    await store.migrate()
+    try:
+        combat = E.add_combatant(E.new_combat("gm"), "怪", value=3).state
+        await store.apply_state("g", COMBAT_CODEC, lambda _s: (combat, None))
+
+        def sneaky(s: Any) -> tuple[Any, None]:
+            s.log[0].data["n"] = 99
+            s.round += 1
+            return s, None
+
+        with pytest.raises(AssertionError, match="reused a part that changed"):
+            await store.apply_state("g", COMBAT_CODEC, sneaky)
+    finally:
+        await store.close()
+
+
 async def test_a_mutable_codec_reuses_only_what_it_lent_for_the_same_text(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 's.db'}"
     a, b = Store(url), Store(url)
@@ -260,6 +283,45 @@ def test_the_battle_text_leaves_out_default_fields_and_reads_back_the_same() -> 
     assert rows["participants"][1]["npc"] is True and "npc" not in rows["participants"][0]
     assert bt.BATTLE_CODEC.decode(text) == state
     assert bt.BATTLE_CODEC.decode(jpatch.dumps(state.to_dict())) == state  # every field written
+
+
+def test_the_combat_codec_shares_the_log_and_the_combatants_a_turn_left_alone() -> None:
+    """D20: a turn adds a few events to a log of 60 and changes two combatants; the events and
+    combatants the combat still holds from its text keep their plain form (the reverse patch
+    compares them by identity) and their text (the new text is spliced)."""
+    from chronodice.rules.tick20 import engine as E
+    from chronodice.rules.tick20.model import COMBAT_CODEC
+
+    state = E.new_combat("gm")
+    for i in range(12):
+        state = E.add_combatant(state, f"怪{i}", value=i).state
+    state = E.start(state, dice=[]).state
+    for _ in range(40):
+        state = E.end_turn(state, dice=[]).state
+    text = jpatch.dumps(state.to_dict())
+    old = COMBAT_CODEC.decode(text)
+    old_plain = COMBAT_CODEC.encode(old, None)
+    assert COMBAT_CODEC.dumps(old_plain) == text
+    work = COMBAT_CODEC.decode(text)
+    with E.owned(work):
+        new = E.end_turn(work, dice=[]).state
+    new_plain = COMBAT_CODEC.encode(new, (work, old_plain))
+    new_text = COMBAT_CODEC.dumps(new_plain)
+    assert new_text == jpatch.dumps(new.to_dict())
+    shared_log = sum(any(e is o for o in old_plain["log"]) for e in new_plain["log"])
+    assert len(new_plain["log"]) == 60 and 50 <= shared_log < 60
+    shared = sum(c is o for c, o in zip(new_plain["combatants"], old_plain["combatants"], strict=True))
+    assert 8 <= shared < 12
+    p = jpatch.diff_exact(new_plain, old_plain)
+    assert jpatch.dumps(jpatch.apply(json.loads(jpatch.dumps(p)), json.loads(new_text))) == text
+    assert len(jpatch.dumps(p)) < len(text) // 4
+
+
+def test_spliced_text_is_right_when_a_value_holds_the_marker() -> None:
+    from chronodice.core import rows
+
+    plain = {"name": "\x00rows0\x00", "log": rows.share([{"a": 1}, {"b": [2.0]}], None), "k": -0.0}
+    assert rows.dumps(plain) == jpatch.dumps(plain)
 
 
 def test_states_lent_and_never_handed_back_are_bounded() -> None:

@@ -976,9 +976,10 @@ class Store(GameLogStore):
                 prev = (old.state, old.plain) if old.state is not None else None
                 new_plain = codec.encode(new_state, prev)
                 new_text = self._states.text(codec, new_plain)
+                self._states.verify_encoding(codec, new_state, new_text)
             after = Cached(new_text, new_state if codec.immutable else None, new_plain, True, old.row)
             if new_text != old_text:
-                before_text, patch_text = _reverse_plain(old, after, codec.immutable)
+                before_text, patch_text = _reverse_plain(old, after)
                 version = await self._save_session(
                     tx,
                     scope,
@@ -1254,20 +1255,16 @@ def _patch_or_whole(old_text: str, p: Any) -> tuple[str | None, str | None]:
     return old_text, None
 
 
-def _reverse_plain(old: Cached[Any], new: Cached[Any], shared: bool) -> tuple[str | None, str | None]:
-    """:func:`_reverse` for codec states.  Where their plain forms share their unchanged parts
-    (``shared``: an immutable codec), the type-exact :func:`patch.diff_exact` needs no check
-    against the texts.  A mutable codec's plain forms are built afresh each time, so equal parts
-    are distinct objects: a type-exact walk over all of them costs more than the C-speed ``==``
-    diff checked once against the texts (:func:`patch.exact_diff`).  The whole old text is
-    stored where its plain form does not rebuild it exactly (a migrated old state)."""
+def _reverse_plain(old: Cached[Any], new: Cached[Any]) -> tuple[str | None, str | None]:
+    """:func:`_reverse` for codec states, whose plain forms share their unchanged parts: the
+    type-exact :func:`patch.diff_exact` compares those by identity and needs no check against
+    the texts.  The whole old text is stored where its plain form does not rebuild it exactly (a
+    migrated old state)."""
     if old.text is None:
         return None, jpatch.dumps(["=", None])
     if new.text is None or not old.exact:
         return old.text, None
-    if shared:
-        return _patch_or_whole(old.text, jpatch.diff_exact(new.plain, old.plain))
-    return _patch_or_whole(old.text, jpatch.exact_diff(new.plain, old.plain, new.text, old.text))
+    return _patch_or_whole(old.text, jpatch.diff_exact(new.plain, old.plain))
 
 
 def _reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:

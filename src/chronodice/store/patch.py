@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import json
+import operator
 from typing import Any
 
 Patch = Any
@@ -70,14 +71,18 @@ def _same_types(x: Any, y: Any) -> bool:
         return True
     tx, ty = type(x), type(y)
     if tx is dict:
-        if ty is not dict:
+        if ty is not dict or list(x) != list(y):
             return False
+        if all(map(operator.is_, x.values(), y.values())):  # shared parts (C speed)
+            return True
         if len(x) > _WALK:
             return dumps(x) == dumps(y)
-        return list(x) == list(y) and all(_same_types(v, y[k]) for k, v in x.items())
+        return all(_same_types(v, y[k]) for k, v in x.items())
     if isinstance(x, _SEQ):
         if not isinstance(y, _SEQ):
             return False
+        if all(map(operator.is_, x, y)):  # shared items (C speed; x == y: same length)
+            return True
         if len(x) > _WALK:
             return dumps(x) == dumps(y)
         return all(_same_types(v, w) for v, w in zip(x, y, strict=True))

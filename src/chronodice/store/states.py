@@ -173,6 +173,13 @@ class StateCache:
     def text(self, codec: SessionCodec[Any], plain: Any) -> str:
         return text_of(codec, plain, self._check)
 
+    def verify_encoding(self, codec: SessionCodec[S], state: S, text: str) -> None:
+        """With ``CHRONODICE_STORE_CHECK``: that ``text``, encoded reusing the previous state's
+        parts, is what encoding ``state`` from scratch gives (a part changed in place but reused
+        as unchanged would otherwise be written stale)."""
+        if self._check and jpatch.dumps(codec.encode(state, None)) != text:
+            raise AssertionError(f"{codec.system} codec reused a part that changed")
+
     def put(self, key: tuple[str, str], value: Cached[Any]) -> None:
         self._items[key] = value
         self._items.move_to_end(key)

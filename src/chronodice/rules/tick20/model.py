@@ -10,10 +10,14 @@ No I/O, no clock, no randomness here.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from enum import Enum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from chronodice.core import rows
+from chronodice.core.rows import Rows
 
 SCHEMA_VERSION = 1
 
@@ -302,19 +306,66 @@ class Combat(BaseModel):
 class CombatCodec:
     """How the store keeps a combat (a ``chronodice.store.SessionCodec``).  Combats are mutable
     models (the engine changes a fresh parse in place, see ``engine.owned``), so each use is
-    decoded afresh, straight from the stored text by pydantic's JSON parser."""
+    decoded afresh, straight from the stored text by pydantic's JSON parser.
+
+    The log (the last :data:`~chronodice.rules.tick20.engine.LOG_DEPTH` events, most of a
+    combat's text) is kept between commands: logged events are never changed, so the events a
+    combat still holds from the text it was decoded from keep the plain form and text they had
+    there (:class:`~chronodice.core.rows.Rows`); a turn converts and serialises the few events it
+    added, not the whole log."""
 
     system = "tick20"
     immutable = False
+    _KEEP = 64
+    """Decoded combats whose log is remembered (a combat is encoded right after its decode)."""
+
+    def __init__(self) -> None:
+        self._decoded: OrderedDict[int, tuple[Combat, tuple[Event, ...]]] = OrderedDict()
 
     def decode(self, text: str) -> Combat:
         state = Combat.model_validate_json(text)
         if state.schema_version != SCHEMA_VERSION:
             raise ValueError(f"unsupported tick20 schema_version {state.schema_version}")
+        self._decoded[id(state)] = (state, tuple(state.log))
+        while len(self._decoded) > self._KEEP:
+            self._decoded.popitem(last=False)
         return state
 
     def encode(self, state: Combat, prev: tuple[Combat, Any] | None) -> dict[str, Any]:
-        return state.to_dict()
+        """``state.to_dict()``, its log as :class:`~chronodice.core.rows.Rows`: events ``state``
+        still holds from its decode take their plain form and text from ``prev``'s (the plain
+        form of the very text it was decoded from)."""
+        out = state.model_dump(mode="json", exclude_defaults=True, exclude={"log"})
+        if "combatants" in out:  # those a turn left alone keep their previous plain form
+            out["combatants"] = rows.share(out["combatants"], prev[1].get("combatants") if prev else None)
+        if state.log:  # the last field: to_dict puts it here too
+            known: dict[int, int] = {}
+            old = prev[1].get("log") if prev is not None else None
+            entry = self._decoded.get(id(state))
+            if (
+                entry is not None
+                and entry[0] is state
+                and isinstance(old, Rows)
+                and len(old) == len(entry[1])
+            ):
+                known = {id(e): i for i, e in enumerate(entry[1])}
+            items: list[Any] = []
+            texts: list[str] = []
+            for e in state.log:
+                i = known.get(id(e))
+                if i is None:
+                    d = e.model_dump(mode="json", exclude_defaults=True)
+                    items.append(d)
+                    texts.append(rows.dumps_value(d))
+                else:
+                    items.append(old[i])  # type: ignore[index]
+                    texts.append(old.texts[i])  # type: ignore[union-attr]
+            out["log"] = Rows.of(items, texts)
+        return out | {"schema_version": state.schema_version}
+
+    def dumps(self, plain_state: dict[str, Any]) -> str:
+        """``chronodice.store.patch.dumps(plain_state)``, the log spliced from its events' texts."""
+        return rows.dumps(plain_state)
 
 
 COMBAT_CODEC = CombatCodec()

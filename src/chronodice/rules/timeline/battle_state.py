@@ -10,8 +10,10 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Literal
 
+from chronodice.core import rows
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.plain import plain
+from chronodice.core.rows import Rows
 
 from .rounding import r1, r2
 
@@ -228,11 +230,6 @@ def settle(state: BattleState, *, start: bool = False) -> BattleState:
     return replace(state, clock=_clock(state))
 
 
-def _dumps(value: Any) -> str:
-    """Compact JSON as the store writes it (``chronodice.store.patch.dumps``)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 _DEFAULTS: dict[type, dict[str, Any]] = {}
 
 
@@ -255,14 +252,6 @@ def _row(o: Any) -> dict[str, Any]:
         if v == default and type(v) is type(default):
             del out[name]
     return out
-
-
-class Rows(tuple):  # type: ignore[type-arg]
-    """A battle's participants, actions or events in plain form, each row's JSON text beside it
-    (``texts``): the next state's text is spliced from the rows' texts, so a ``.bat`` in a
-    300-action battle serialises one action, not 300."""
-
-    texts: tuple[str, ...]
 
 
 class BattleCodec:
@@ -304,22 +293,16 @@ class BattleCodec:
                 if i is None:
                     d = _row(o)
                     items.append(d)
-                    texts.append(_dumps(d))
+                    texts.append(rows.dumps_value(d))
                 else:
                     items.append(old_rows[i])  # type: ignore[index]
                     texts.append(old_rows.texts[i])  # type: ignore[union-attr]
-            rows = Rows(items)
-            rows.texts = tuple(texts)
-            out[f.name] = rows
+            out[f.name] = Rows.of(items, texts)
         return out
 
     def dumps(self, plain_state: dict[str, Any]) -> str:
         """``chronodice.store.patch.dumps(plain_state)``, the rows spliced from their texts."""
-        parts = []
-        for k, v in plain_state.items():
-            body = "[" + ",".join(v.texts) + "]" if type(v) is Rows else _dumps(v)
-            parts.append(_dumps(k) + ":" + body)
-        return "{" + ",".join(parts) + "}"
+        return rows.dumps(plain_state)
 
 
 BATTLE_CODEC = BattleCodec()

@@ -1,0 +1,71 @@
+"""Plain JSON states whose long lists carry each item's JSON text beside it (:class:`Rows`).
+
+A session codec (``chronodice.store.SessionCodec``) that keeps the items of a long list — a
+battle's actions, a combat's log — from one command to the next reuses their plain form and
+text, and the state's text is spliced from the items' texts (:func:`dumps`): a command then
+converts and serialises what it added, not the whole list.  The text is exactly what
+``chronodice.store.patch.dumps`` gives for the same plain value (the rules packages do not
+import the store; the store checks the two agree when ``CHRONODICE_STORE_CHECK`` is set).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def dumps_value(value: Any) -> str:
+    """Compact JSON as the store writes it (``chronodice.store.patch.dumps``)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Rows(tuple):  # type: ignore[type-arg]
+    """A list in plain form (it serialises as a JSON array) with each item's text in ``texts``."""
+
+    texts: tuple[str, ...]
+
+    @classmethod
+    def of(cls, items: list[Any], texts: list[str]) -> Rows:
+        rows = cls(items)
+        rows.texts = tuple(texts)
+        return rows
+
+
+def dumps(plain_state: dict[str, Any]) -> str:
+    """``dumps_value(plain_state)``, its :class:`Rows` spliced from their items' texts.
+
+    The other values are serialised in one call, each :class:`Rows` standing in as a marker
+    string that is then replaced by the spliced array (per key, should a marker occur twice)."""
+    marks: dict[str, str] = {}
+    flat: dict[str, Any] = {}
+    for k, v in plain_state.items():
+        if type(v) is Rows:
+            mark = f"\x00rows{len(marks)}\x00"
+            marks[dumps_value(mark)] = "[" + ",".join(v.texts) + "]"
+            flat[k] = mark
+        else:
+            flat[k] = v
+    text = dumps_value(flat)
+    for mark, body in marks.items():
+        if text.count(mark) != 1:  # a value held the marker's very text: serialise per key
+            return "{" + ",".join(dumps_value(k) + ":" + _one(v) for k, v in plain_state.items()) + "}"
+        text = text.replace(mark, body)
+    return text
+
+
+def _one(v: Any) -> str:
+    return "[" + ",".join(v.texts) + "]" if type(v) is Rows else dumps_value(v)
+
+
+def share(items: list[Any], old: Any) -> Rows:
+    """``items`` (plain) as :class:`Rows`, each item that serialises to the same text as one of
+    ``old``'s (a :class:`Rows`, else ignored) replaced by that old item: equal text, equal value
+    to the last type and sign, so the store's reverse patch skips it as the same object."""
+    texts = [dumps_value(d) for d in items]
+    if type(old) is Rows:
+        by_text = dict(zip(old.texts, old, strict=True))
+        items = [by_text.get(t, d) for d, t in zip(items, texts, strict=True)]
+    return Rows.of(items, texts)
+
+
+__all__ = ["Rows", "dumps", "dumps_value", "share"]
