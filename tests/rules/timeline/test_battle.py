@@ -6,7 +6,7 @@ import itertools
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chronodice.core.errors import IllegalAction, LimitExceeded, NotFound
@@ -249,6 +249,9 @@ REFS = [JIA, YI, BING, NPC]
 
 @settings(max_examples=300, deadline=None)
 @given(OPS)
+@example(  # a stun pushing back an action cancelled before its new start: it never started
+    [("act", 1, 1.0), *[("act", 0, 0.0)] * 7, ("advance", 0, 1.0), ("cancel_id", 0, 0.0), ("stun", 1, 1.0)]
+)
 def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None:
     s = b.new_battle()
     for op, who, t in ops:

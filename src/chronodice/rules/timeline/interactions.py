@@ -116,11 +116,12 @@ def apply_control(
         else:
             first = state.actions_of(target)[0] if state.actions_of(target) else None
             if first is not None and first.start < until:
-                moved = replace(
-                    first,
-                    start=until,
-                    cancelled_at=until if first.cancelled_at == first.start else first.cancelled_at,
+                # as in ``rechain``: void stays void, and one cancelled before its new start
+                # (0.2t, pushed to 0.33t by the stun) never started at all
+                void = first.cancelled_at is not None and (
+                    first.cancelled_at == first.start or first.cancelled_at < until
                 )
+                moved = replace(first, start=until, cancelled_at=until if void else first.cancelled_at)
                 state = _replace_actions(state, {first.id: moved})
                 state = rechain(state, target, first.id)
     state = settle(state)
