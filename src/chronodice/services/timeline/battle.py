@@ -390,7 +390,17 @@ def _name(state: bt.BattleState, key: str | None) -> str:
     return p.name if p else "?"
 
 
-_TRAILING_TARGET = re.compile(r"(?:^|\s)[>＞→]\s*([^\s>＞→]{1,20})\s*$")
+_TRAILING_TARGET = re.compile(r"(?:^|\s)" + TARGET.regex + r"\s*$")
+"""``TARGET`` at the end of a note (``重劈 >小白``)."""
+
+
+async def _participant_key(call: Call, name: str) -> str | None:
+    """The key of this battle's participant called ``name``, if there is one."""
+    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    for p in state.participants if state is not None else ():
+        if p.name == name:
+            return p.key
+    return None
 
 
 async def _aim(call: Call, target: str | None, note: str) -> tuple[str | None, str]:
@@ -398,10 +408,9 @@ async def _aim(call: Call, target: str | None, note: str) -> tuple[str | None, s
     last (``.bat 力量 150 重劈 >小白``): a note ending in ``>名字`` that names a participant of
     this battle aims the action at them (otherwise it stays part of the note)."""
     if target is None and (m := _TRAILING_TARGET.search(note)):
-        state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
-        for p in state.participants if state is not None else ():
-            if p.name == m.group(1):
-                return p.key, note[: m.start()].strip()
+        key = await _participant_key(call, m.group(1))
+        if key is not None:
+            return key, note[: m.start()].strip()
     return await _target_key(call, target), note
 
 
@@ -409,11 +418,9 @@ async def _target_key(call: Call, target: str | None) -> str | None:
     """``>名字``: a participant of this battle by name, else one of the sender's characters."""
     if target is None:
         return None
-    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
-    if state is not None:
-        for p in state.participants:
-            if p.name == target:
-                return p.key
+    key = await _participant_key(call, target)
+    if key is not None:
+        return key
     try:
         rec = await _find_named(call, target)
     except NotFound:
