@@ -11,11 +11,14 @@ import the store; the store checks the two agree when ``CHRONODICE_STORE_CHECK``
 from __future__ import annotations
 
 import json
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
 def dumps_value(value: Any) -> str:
-    """Compact JSON as the store writes it (``chronodice.store.patch.dumps``)."""
+    """Compact JSON (UTF-8 kept as is), the form the store writes states and patches in
+    (``chronodice.store.patch.dumps`` is this)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -57,6 +60,39 @@ def _one(v: Any) -> str:
     return "[" + ",".join(v.texts) + "]" if type(v) is Rows else dumps_value(v)
 
 
+def same_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """How many leading items of ``a`` and ``b`` are the same objects (compared at C speed)."""
+    same = list(map(operator.is_, a, b))
+    return same.index(False) if False in same else len(same)
+
+
+def keep(objs: Sequence[Any], old_objs: Sequence[Any], old: Any, convert: Callable[[Any], Any]) -> Rows:
+    """``objs`` as :class:`Rows`: an object that *is* one of ``old_objs`` takes the plain item and
+    text that ``old`` (the :class:`Rows` made of ``old_objs``, else ignored) holds for it; the
+    others are ``convert``-ed and serialised.  The unchanged prefix (rows appended at the end) is
+    taken in one slice; only past it are objects looked up by identity."""
+    if type(old) is not Rows or len(old) != len(old_objs):
+        old_objs = ()
+    k = same_prefix(old_objs, objs)
+    items: list[Any] = list(old[:k]) if k else []
+    texts: list[str] = list(old.texts[:k]) if k else []
+    known: dict[int, int] | None = None  # id → place in ``old_objs``, built on the first miss
+    for o in objs[k:]:
+        i: int | None = None
+        if k < len(old_objs):  # some old row moved or changed: look the others up
+            if known is None:
+                known = {id(x): j for j, x in enumerate(old_objs)}
+            i = known.get(id(o))
+        if i is None:
+            d = convert(o)
+            items.append(d)
+            texts.append(dumps_value(d))
+        else:
+            items.append(old[i])
+            texts.append(old.texts[i])
+    return Rows.of(items, texts)
+
+
 def share(items: list[Any], old: Any) -> Rows:
     """``items`` (plain) as :class:`Rows`, each item that serialises to the same text as one of
     ``old``'s (a :class:`Rows`, else ignored) replaced by that old item: equal text, equal value
@@ -68,4 +104,4 @@ def share(items: list[Any], old: Any) -> Rows:
     return Rows.of(items, texts)
 
 
-__all__ = ["Rows", "dumps", "dumps_value", "share"]
+__all__ = ["Rows", "dumps", "dumps_value", "keep", "same_prefix", "share"]

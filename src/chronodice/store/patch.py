@@ -38,6 +38,8 @@ import json
 import operator
 from typing import Any
 
+from chronodice.core.rows import dumps_value
+
 Patch = Any
 
 
@@ -237,5 +239,6 @@ def _value(p: Patch) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text (UTF-8 kept as is) — the form states and patches are stored in."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON text (UTF-8 kept as is) — the form states and patches are stored in (one
+    definition, :func:`chronodice.core.rows.dumps_value`, which the rules' codecs splice with)."""
+    return dumps_value(value)

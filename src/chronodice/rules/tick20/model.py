@@ -17,7 +17,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from chronodice.core import rows
-from chronodice.core.rows import Rows
 
 SCHEMA_VERSION = 1
 
@@ -339,33 +338,18 @@ class CombatCodec:
         if "combatants" in out:  # those a turn left alone keep their previous plain form
             out["combatants"] = rows.share(out["combatants"], prev[1].get("combatants") if prev else None)
         if state.log:  # the last field: to_dict puts it here too
-            known: dict[int, int] = {}
-            old = prev[1].get("log") if prev is not None else None
             entry = self._decoded.get(id(state))
-            if (
-                entry is not None
-                and entry[0] is state
-                and isinstance(old, Rows)
-                and len(old) == len(entry[1])
-            ):
-                known = {id(e): i for i, e in enumerate(entry[1])}
-            items: list[Any] = []
-            texts: list[str] = []
-            for e in state.log:
-                i = known.get(id(e))
-                if i is None:
-                    d = e.model_dump(mode="json", exclude_defaults=True)
-                    items.append(d)
-                    texts.append(rows.dumps_value(d))
-                else:
-                    items.append(old[i])  # type: ignore[index]
-                    texts.append(old.texts[i])  # type: ignore[union-attr]
-            out["log"] = Rows.of(items, texts)
+            decoded = entry[1] if entry is not None and entry[0] is state else ()
+            out["log"] = rows.keep(state.log, decoded, prev[1].get("log") if prev else None, _event_row)
         return out | {"schema_version": state.schema_version}
 
     def dumps(self, plain_state: dict[str, Any]) -> str:
         """``chronodice.store.patch.dumps(plain_state)``, the log spliced from its events' texts."""
         return rows.dumps(plain_state)
+
+
+def _event_row(e: Event) -> dict[str, Any]:
+    return e.model_dump(mode="json", exclude_defaults=True)
 
 
 COMBAT_CODEC = CombatCodec()

@@ -5,7 +5,6 @@ See :mod:`.battle` for the clock the rule book means and the transitions."""
 from __future__ import annotations
 
 import json
-import operator
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Literal
@@ -13,7 +12,6 @@ from typing import Any, Literal
 from chronodice.core import rows
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.plain import plain
-from chronodice.core.rows import Rows
 
 from .rounding import r1, r2
 
@@ -274,30 +272,8 @@ class BattleCodec:
             if f.name not in self._ROWS:
                 out[f.name] = plain(value)
                 continue
-            old_rows = prev[1].get(f.name) if prev is not None else None
-            old: tuple[Any, ...] = ()
-            if prev is not None and isinstance(old_rows, Rows):
-                old = getattr(prev[0], f.name)
-            # the common case: the rows so far are the same objects, new ones appended at the end
-            same = list(map(operator.is_, old, value))
-            k = same.index(False) if False in same else len(same)
-            items: list[Any] = list(old_rows[:k]) if k else []  # type: ignore[index]
-            texts: list[str] = list(old_rows.texts[:k]) if k else []  # type: ignore[union-attr]
-            known: dict[int, int] | None = None  # id → place in ``old``, built on the first miss
-            for o in value[k:]:
-                i: int | None = None
-                if k < len(old):  # some old row moved or changed: look the others up
-                    if known is None:
-                        known = {id(x): j for j, x in enumerate(old)}
-                    i = known.get(id(o))
-                if i is None:
-                    d = _row(o)
-                    items.append(d)
-                    texts.append(rows.dumps_value(d))
-                else:
-                    items.append(old_rows[i])  # type: ignore[index]
-                    texts.append(old_rows.texts[i])  # type: ignore[union-attr]
-            out[f.name] = Rows.of(items, texts)
+            old_objs, old_rows = (getattr(prev[0], f.name), prev[1].get(f.name)) if prev else ((), None)
+            out[f.name] = rows.keep(value, old_objs, old_rows, _row)
         return out
 
     def dumps(self, plain_state: dict[str, Any]) -> str:
@@ -319,8 +295,7 @@ def newly_settled(before: BattleState, after: BattleState) -> list[Action]:
         return []
     clock, old, n = after.clock, before.actions, len(before.actions)
     was_clock = before.clock if before.started else -1.0  # before the opening nothing settled
-    same = list(map(operator.is_, old, after.actions))
-    k = same.index(False) if False in same else len(same)  # the first k actions are unchanged
+    k = rows.same_prefix(old, after.actions)  # the first k actions are unchanged
     by_id: dict[int, Action] | None = None
     done = []
     for i, a in enumerate(after.actions):
