@@ -4,6 +4,7 @@ unnoticed, and the log it writes keeps ``.undo`` exact and compact."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from dataclasses import dataclass, replace
@@ -15,8 +16,9 @@ from helpers import say
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chronodice.core.errors import IllegalAction
 from chronodice.rules.timeline import battle as bt
-from chronodice.store import Store
+from chronodice.store import DuplicateEvent, Store
 from chronodice.store import patch as jpatch
 
 SHEET = (
@@ -124,6 +126,133 @@ async def test_a_session_created_anew_is_not_taken_for_the_cached_one(any_store:
         assert [i["n"] for i in (await other.load_state("g", BOX)).items] == [7, 8]  # type: ignore[union-attr]
     finally:
         await other.close()
+
+
+# ---------------------------------------------------------------- one-statement writes (PostgreSQL)
+# On PostgreSQL a session this process has cached is first written in one statement that
+# checks the row is still the cached one; these hold on both backends (SQLite always locks).
+async def test_two_processes_writing_one_session_at_once_lose_nothing(any_store: Store) -> None:
+    other = Store(any_store.url)
+    await other.migrate()
+    try:
+        await any_store.apply_state("g", BOX, add(0))
+        await other.load_state("g", BOX)  # both caches hold version 1
+
+        async def writes(store: Store, n: int) -> None:
+            for _ in range(n):
+                await store.apply_state("g", BOX, add(1))
+
+        await asyncio.gather(*(writes(s, 10) for s in (any_store, other) for _ in range(10)))
+        for s in (any_store, other):
+            got = await s.load_state("g", BOX)
+            assert got is not None and len(got.items) == 201 and got.total == 200
+        log = await any_store.session_log("g", "box", limit=500)
+        assert len(log) == 201
+        for k in range(3):
+            assert await other.undo("g", "box") is not None
+            got = await any_store.load_state("g", BOX)
+            assert got is not None and got.total == 199 - k
+    finally:
+        await other.close()
+
+
+async def test_a_refusal_on_a_state_another_process_changed_is_decided_afresh(any_store: Store) -> None:
+    other = Store(any_store.url)
+    try:
+        await any_store.apply_state("g", BOX, add(1))  # cached: one item
+        await other.apply_state("g", BOX, add(2))
+
+        def second_needed(s: Box | None) -> tuple[Box, int]:
+            if s is None or len(s.items) < 2:
+                raise IllegalAction("还不到两个")
+            return replace(s, total=s.total + 10), len(s.items)
+
+        assert await any_store.apply_state("g", BOX, second_needed) == 2
+        with pytest.raises(IllegalAction):  # a refusal that stands
+            await any_store.apply_state("h", BOX, second_needed)
+        got = await other.load_state("g", BOX)
+        assert got is not None and got.total == 13
+    finally:
+        await other.close()
+
+
+async def test_an_event_applies_once_whichever_process_sees_it_again(any_store: Store) -> None:
+    other = Store(any_store.url)
+    try:
+        await any_store.apply_state("g", BOX, add(1))
+        await other.load_state("g", BOX)
+        with any_store.event("10001", "m1"):
+            await any_store.apply_state("g", BOX, add(2))
+        for s in (any_store, other):
+            with s.event("10001", "m1"), pytest.raises(DuplicateEvent):
+                await s.apply_state("g", BOX, add(2))
+        # a command that changes nothing also claims its event (a re-delivery stays silent)
+        with any_store.event("10001", "m2"):
+            assert await any_store.apply_state("g", BOX, lambda s: (s, "同上")) == "同上"
+        with other.event("10001", "m2"), pytest.raises(DuplicateEvent):
+            await other.apply_state("g", BOX, lambda s: (s, "同上"))
+        # a second write of one command claims nothing more
+        with other.event("10001", "m3"):
+            await other.apply_state("g", BOX, add(3))
+            await other.apply_state("g", BOX, add(4))
+        got = await any_store.load_state("g", BOX)
+        assert got is not None and [i["n"] for i in got.items] == [1, 2, 3, 4]
+    finally:
+        await other.close()
+
+
+async def test_postgres_writes_a_cached_session_in_one_statement(pg_store: Store) -> None:
+    """The locked transaction (BEGIN, claim, SELECT … FOR UPDATE, UPDATE, COMMIT) is only the
+    fallback: a session whose row is cached is written without it."""
+    store = pg_store
+    await store.apply_state("one-statement", BOX, add(1))
+    await store.load_state("one-statement", BOX)
+    locked: list[str] = []
+    real = store._write
+
+    async def spy(body: Any, what: str, **kw: Any) -> Any:
+        locked.append(what)
+        return await real(body, what, **kw)
+
+    store._write = spy  # type: ignore[method-assign]
+    with store.event("10001", "one-statement"):
+        await store.apply_state("one-statement", BOX, add(2))
+    assert locked == []
+    other = Store(store.url)
+    try:
+        await other.apply_state("one-statement", BOX, add(3))  # the cached row is not the row now
+    finally:
+        await other.close()
+    await store.apply_state("one-statement", BOX, add(4))
+    assert locked == ["操作"]
+    got = await store.load_state("one-statement", BOX)
+    assert got is not None and [i["n"] for i in got.items] == [1, 2, 3, 4]
+
+    # a refusal on the state this very command read needs no round trip (it holds as of the read)
+    statements: list[str] = []
+    real_once = store._once
+
+    async def once(sql: str, *a: Any, **kw: Any) -> int:
+        statements.append(sql)
+        return await real_once(sql, *a, **kw)
+
+    def refuse(_s: Box | None) -> tuple[Box, None]:
+        raise IllegalAction("不行")
+
+    store._once = once  # type: ignore[method-assign]
+    with store.event("10001", "refused"), pytest.raises(IllegalAction):
+        await store.load_state("one-statement", BOX)
+        await store.apply_state("one-statement", BOX, refuse)
+    assert statements == [] and locked == ["操作"]
+    with store.event("10001", "written-then-refused"):  # or written since this command came in
+        await store.apply_state("one-statement", BOX, add(5))
+        del statements[:]
+        with pytest.raises(IllegalAction):
+            await store.apply_state("one-statement", BOX, refuse)
+    assert statements == [] and locked == ["操作"]
+    with pytest.raises(IllegalAction):  # not read by this command: checked in one statement
+        await store.apply_state("one-statement", BOX, refuse)
+    assert len(statements) == 1 and locked == ["操作"]
 
 
 async def test_a_state_changed_in_place_fails_loudly(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from chronodice.core.errors import IllegalAction, NotFound
-from chronodice.store import Store
+from chronodice.store import DuplicateEvent, Store
 from chronodice.store.models import Base
 
 
@@ -76,6 +76,41 @@ async def test_concurrent_updates_lose_nothing(any_store: Store) -> None:
     assert all(final.attributes[f"k{i}"] == i for i in range(60))
 
 
+async def test_two_processes_updating_one_card_lose_nothing_and_claim_once(any_store: Store) -> None:
+    """On PostgreSQL a cached card is written in one statement that checks its version and
+    claims the event; a stale cache falls back to the locked read."""
+    other = Store(any_store.url)
+    await other.migrate()
+    try:
+        c = await any_store.create_character("u", "x", attributes={"n": 0})
+        await any_store.create_character("u", "y")
+        for s in (any_store, other):
+            await s.get_character(c.id)  # cached in both
+
+        def bump(r):
+            return replace(r, attributes={**r.attributes, "n": r.attributes["n"] + 1})
+
+        async def bumps(s: Store) -> None:
+            for _ in range(10):
+                await s.update_character(c.id, bump)
+
+        await asyncio.gather(*(bumps(s) for s in (any_store, other) for _ in range(5)))
+        for s in (any_store, other):
+            assert (await s.get_character(c.id)).attributes["n"] == 100
+        with any_store.event("10001", "card-1"):
+            await any_store.update_character(c.id, bump)
+        for s in (any_store, other):
+            with s.event("10001", "card-1"), pytest.raises(DuplicateEvent):
+                await s.update_character(c.id, bump)
+        with pytest.raises(IllegalAction, match="同名"):
+            await other.update_character(c.id, lambda r: replace(r, name="y"))
+        for s in (any_store, other):
+            got = await s.get_character(c.id)
+            assert got.attributes["n"] == 101 and got.name == "x" and got.version == 102
+    finally:
+        await other.close()
+
+
 async def test_session_apply_undo_and_log(any_store: Store) -> None:
     s = any_store
 
@@ -136,6 +171,29 @@ async def test_groups_gms_nicknames_pending(any_store: Store) -> None:
     assert await s.take_pending("k") is None
     await s.put_pending("old", {"a": 1}, ttl=-1)
     assert await s.take_pending("old") is None
+
+
+async def test_a_users_first_view_reads_everything_at_once_and_right(any_store: Store) -> None:
+    s = any_store
+    a = await s.create_character("u", "甲", attributes={"力量": 60})
+    b = await s.create_character("u", "乙")
+    await s.bind("u", "", a.id)
+    await s.bind("u", "g1", b.id)
+    await s.bind("u", "g3", 999_999)  # a card deleted since: falls back to the default
+    await s.set_nickname("u", None, "全局")
+    await s.set_nickname("u", "g1", "群内")
+    fresh = Store(s.url)  # nothing cached
+    await fresh.migrate()
+    try:
+        for scope, nick, card in (("g1", "群内", "乙"), ("g2", "全局", "甲"), ("g3", "全局", "甲")):
+            v = await fresh.view("u", scope, scope)
+            assert (v.nickname, v.character.name if v.character else None) == (nick, card)
+        v = await fresh.view("nobody", "g1", "g1")
+        assert (v.nickname, v.character) == (None, None)
+        up = await fresh.update_character(a.id, lambda r: replace(r, attributes={"力量": 61}))
+        assert (await s.view("u", "g2", "g2")).character.attributes == {"力量": 61} == up.attributes
+    finally:
+        await fresh.close()
 
 
 async def test_sqlite_is_wal(tmp_path: Path) -> None:

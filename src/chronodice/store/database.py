@@ -26,8 +26,8 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 
@@ -56,6 +56,17 @@ RENEW_AHEAD = 5.0
 log = logging.getLogger("chronodice.store")
 
 _CHAR_COLS = "id, owner_id, system, name, attributes, data, version, created_at, updated_at"
+_USER_SQL = (
+    f"SELECT b.scope, b.character_id, {', '.join('c.' + col for col in _CHAR_COLS.split(', '))}, NULL"
+    " FROM bindings b LEFT JOIN characters c ON c.id = b.character_id WHERE b.user_id = $1"
+    " UNION ALL SELECT n.scope, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, n.name"
+    " FROM nicknames n WHERE n.user_id = $1"
+)
+"""A user's bindings with their cards, then the user's nicknames (see :meth:`Store._user`)."""
+_CHAR_CAS = (
+    "UPDATE characters SET name = $1, system = $2, attributes = $3, data = $4, version = $5,"
+    " updated_at = $6 WHERE id = $7 AND version = $8"
+)
 
 
 class StoreBusy(ChronoDiceError):
@@ -71,6 +82,7 @@ class _Event:
     self_id: str
     message_id: str
     claimed: bool = False
+    began: float = field(default_factory=time.monotonic)
 
 
 _EVENT: contextvars.ContextVar[_Event | None] = contextvars.ContextVar("chronodice_event", default=None)
@@ -180,6 +192,7 @@ class Store(GameLogStore):
         self._renewing: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._seen: dict[tuple[str, str], None] = {}
+        self._turns: dict[tuple[str, str], tuple[asyncio.Lock, list[int]]] = {}
         self._engine: AsyncEngine | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -440,6 +453,33 @@ class Store(GameLogStore):
 
         return await self._cached(self._cache.nicks, user_id, tx, body)
 
+    async def _user(self, tx: Tx, user_id: str, scope: str) -> tuple[dict[str, str], CharacterRecord | None]:
+        """A user not in the caches: nicknames, bindings and bound cards in one statement (a
+        user's first message costs one round trip, not three); all cached.  The nicknames and
+        the card active in ``scope``."""
+        epoch = self._cache.epoch
+        rows = await tx.all(_USER_SQL, user_id)
+        nicks: dict[str, str] = {}
+        binds: dict[str, int] = {}
+        chars: dict[int, CharacterRecord] = {}
+        for r in rows:
+            if r[1] is None:
+                nicks[r[0]] = r[-1]
+                continue
+            binds[r[0]] = r[1]
+            if r[2] is not None:
+                chars[r[2]] = self._char_row(r[2:11])
+        if self._cache_ok() and epoch == self._cache.epoch:
+            _Cache.put(self._cache.nicks, user_id, nicks)
+            _Cache.put(self._cache.binds, user_id, binds)
+            for cid, rec in chars.items():
+                _Cache.put(self._cache.chars, cid, rec)
+        for key in (scope or "", ""):
+            cid = binds.get(key)
+            if cid is not None and cid in chars:
+                return nicks, chars[cid]
+        return nicks, None
+
     async def get_nickname(self, user_id: str, scope: str | None) -> str | None:
         """The nickname of ``user_id`` in ``scope``, else the user's global one, else None."""
         names = await self._user_nicks(None, user_id)
@@ -514,8 +554,11 @@ class Store(GameLogStore):
 
         async def body(tx: Tx) -> ContextView:
             group = await self._group(tx, group_id) if group_id is not None else None
-            nicks = await self._user_nicks(tx, user_id)
-            char = await self._active(tx, user_id, scope)
+            if use and c.nicks.get(user_id) is not None and c.binds.get(user_id) is not None:
+                nicks = await self._user_nicks(tx, user_id)
+                char = await self._active(tx, user_id, scope)
+            else:
+                nicks, char = await self._user(tx, user_id, scope)
             return ContextView(
                 group=_copy_group(group) if group is not None else None,
                 nickname=nicks.get(group_id or "") or nicks.get(""),
@@ -685,6 +728,8 @@ class Store(GameLogStore):
 
         ``fn`` may raise a :class:`ChronoDiceError` to abort (nothing is written) and may be
         called more than once after a lost race.  Owner and id cannot be changed by ``fn``.
+        On PostgreSQL a cached card is first written in one statement (as sessions are, see
+        :meth:`_apply_state_at_once`); the locked transaction is the fallback.
         """
         epoch = [0]
 
@@ -698,30 +743,71 @@ class Store(GameLogStore):
             old = self._char_row(row)
             new = fn(_copy_char(old))
             now = utcnow()
-            n = await tx.run(
-                "UPDATE characters SET name = $1, system = $2, attributes = $3, data = $4, version = $5,"
-                " updated_at = $6 WHERE id = $7 AND version = $8",
-                new.name,
-                new.system,
-                jpatch.dumps(dict(new.attributes)),
-                jpatch.dumps(new.data),
-                old.version + 1,
-                self._backend.dt_in(now),
-                character_id,
-                old.version,
-            )
+            n = await tx.run(_CHAR_CAS, *self._char_cas_args(old, new, now))
             if n != 1:
                 raise Transient("character version")
             return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
         try:
-            rec = await self._write(body, "角色更新")
+            if self._at_once():
+                async with self._in_turn((f"card:{character_id}", "")):
+                    rec = await self._update_character_at_once(character_id, fn, epoch)
+                    if rec is None:
+                        rec = await self._write(body, "角色更新")
+            else:
+                rec = await self._write(body, "角色更新")
         except Conflict:
             raise IllegalAction("已有同名角色") from None
         self._cache.drop(f"c:{character_id}")
         if self._cache_on and epoch[0] + 1 == self._cache.epoch:
             _Cache.put(self._cache.chars, character_id, _copy_char(rec))
         return rec
+
+    def _char_cas_args(self, old: CharacterRecord, new: CharacterRecord, now: datetime) -> list[Any]:
+        return [
+            new.name,
+            new.system,
+            jpatch.dumps(dict(new.attributes)),
+            jpatch.dumps(new.data),
+            old.version + 1,
+            self._backend.dt_in(now),
+            old.id,
+            old.version,
+        ]
+
+    async def _update_character_at_once(
+        self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord], epoch: list[int]
+    ) -> CharacterRecord | None:
+        """PostgreSQL: ``fn`` applied to the cached card and written in one statement that also
+        claims the event, if the card is still at the cached version; None otherwise (also when
+        ``fn`` refused: the locked transaction decides on the card as it is)."""
+        if not self._cache_ok():
+            return None
+        epoch[0] = self._cache.epoch
+        old = self._cache.chars.get(character_id)
+        if old is None:
+            return None
+        try:
+            new = fn(_copy_char(old))
+        except ChronoDiceError:
+            return None
+        ev = _EVENT.get()
+        claim = ev if ev is not None and not ev.claimed else None
+        now = utcnow()
+        sql = f"WITH u AS ({_CHAR_CAS} RETURNING 1)"
+        if claim is not None:
+            sql += ", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $9, $10, $11::float8 FROM u)"
+        try:
+            n = await self._once(
+                sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim, count=True
+            )
+        except Transient:
+            return None
+        if n != 1:
+            return None
+        if claim is not None:
+            claim.claimed = True
+        return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
     async def delete_character(self, character_id: int) -> bool:
         async def body(tx: Tx) -> tuple[bool, list[str]]:
@@ -855,11 +941,7 @@ class Store(GameLogStore):
             # the compare-and-set and the log row in one statement: one round trip less
             user_id, command, chars_text = log_row
             n = await tx.run(
-                "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
-                " WHERE scope = $4 AND system = $5 AND version = $6 RETURNING 1)"
-                " INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
-                " version_after, undone, created_at, patch)"
-                " SELECT $4, $5, $7, $8, $9, $10, $2, false, $3, $11 FROM u",
+                _session_cas_sql(born=False, claim=False),
                 new_text,
                 version + 1,
                 now,
@@ -922,6 +1004,7 @@ class Store(GameLogStore):
         cached text was seen with (see :attr:`Cached.row`)."""
         known = self._states.row_of(key)
         version, born = known if known is not None else (-1, None)
+        since = time.monotonic()
         row = await tx.one(
             "SELECT version, created_at, (version = $3 AND created_at = $4),"
             " CASE WHEN version = $3 AND created_at = $4 THEN NULL ELSE state END"
@@ -934,6 +1017,7 @@ class Store(GameLogStore):
         if row is None:
             return self._states.get_reusing(key, None, codec, reuse)
         rid = (row[0], row[1])
+        self._states.saw(key, rid, since)
         if row[2]:
             if self._states.row_of(key) == rid:  # still the entry asked about (no await since)
                 return self._states.get_reusing(key, None, codec, reuse, rid, same_row=True)
@@ -961,44 +1045,185 @@ class Store(GameLogStore):
 
         ``reuse``: for a mutable codec, the state this command got from :meth:`load_state`,
         handed over (the caller does not read it afterwards): ``fn`` gets it, changes and all,
-        instead of a fresh parse when the session is still as it was loaded."""
+        instead of a fresh parse when the session is still as it was loaded.
+
+        On PostgreSQL a session whose row this process knows is first tried in one statement
+        (see :meth:`_apply_state_at_once`); the locked transaction below is the fallback."""
         key = (scope, codec.system)
         log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
+        if self._at_once():
+            async with self._in_turn(key):
+                done = await self._apply_state_at_once(key, codec, fn, reuse, log_row)
+                if done is not None:
+                    return done[0]
+                return await self._apply_state_locked(key, codec, fn, reuse, log_row)
+        return await self._apply_state_locked(key, codec, fn, reuse, log_row)
 
-        async def body(tx: Tx) -> T:
+    @contextlib.asynccontextmanager
+    async def _in_turn(self, key: tuple[str, str]) -> AsyncIterator[None]:
+        """Commands of this process on one session (or card), one after another (first come, first
+        served): each then finds the row as the one before left it in the cache, so the
+        one-statement write is not lost to a sibling; only another process can still race."""
+        entry = self._turns.get(key)
+        if entry is None:
+            entry = self._turns[key] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._turns[key]
+
+    async def _apply_state_locked(
+        self,
+        key: tuple[str, str],
+        codec: SessionCodec[S],
+        fn: Callable[[S | None], tuple[S | None, T]],
+        reuse: S | None,
+        log_row: tuple[str, str, str | None],
+    ) -> T:
+        scope = key[0]
+        since = time.monotonic()
+
+        async def body(tx: Tx) -> tuple[T, Cached[S]]:
             old = await self._state_row(tx, key, codec, reuse, tx.for_update)
-            old_text = old.text
-            new_state, result = fn(old.state)
-            self._states.verify(key, old, codec)
-            if new_state is None:
-                new_text, new_plain = None, None
-            else:
-                prev = (old.state, old.plain) if old.state is not None else None
-                new_plain = codec.encode(new_state, prev)
-                new_text = self._states.text(codec, new_plain)
-                self._states.verify_encoding(codec, new_state, new_text)
-            after = Cached(new_text, new_state if codec.immutable else None, new_plain, True, old.row)
-            if new_text != old_text:
+            after, result = self._next_state(key, codec, old, fn)
+            if after.text != old.text:
                 before_text, patch_text = _reverse_plain(old, after)
                 version = await self._save_session(
                     tx,
                     scope,
                     codec.system,
                     old.row[0] if old.row is not None else None,
-                    new_text,
+                    after.text,
                     before_text,
                     patch_text,
                     log_row,
                 )
                 # an update keeps created_at; a new row's is learnt when it is next read
                 after = replace(after, row=(version, old.row[1]) if old.row is not None else None)
-            # cached before the commit, so that the next command queued on this row (it runs as
-            # soon as the row is free, maybe before this coroutine resumes) finds it; an entry
-            # of a transaction that then fails is harmless: entries are used only for their text
-            self._states.put(key, after)
-            return result
+            return result, after
 
-        return await self._write(body, "操作", retry_conflict=True)
+        result, after = await self._write(body, "操作", retry_conflict=True)
+        # cached once committed: a row identity is trusted with its text (see Cached.row)
+        self._states.put(key, after, since)
+        return result
+
+    def _next_state(
+        self,
+        key: tuple[str, str],
+        codec: SessionCodec[S],
+        old: Cached[S],
+        fn: Callable[[S | None], tuple[S | None, T]],
+    ) -> tuple[Cached[S], T]:
+        """``fn`` applied to ``old``: the new cache entry (still with the old row identity) and
+        ``fn``'s result."""
+        new_state, result = fn(old.state)
+        self._states.verify(key, old, codec)
+        if new_state is None:
+            new_text, new_plain = None, None
+        else:
+            prev = (old.state, old.plain) if old.state is not None else None
+            new_plain = codec.encode(new_state, prev)
+            new_text = self._states.text(codec, new_plain)
+            self._states.verify_encoding(codec, new_state, new_text)
+        return Cached(new_text, new_state if codec.immutable else None, new_plain, True, old.row), result
+
+    def _at_once(self) -> bool:
+        """Whether writes may first be tried as one statement (PostgreSQL; see
+        :meth:`_apply_state_at_once`)."""
+        return self.dialect == "postgresql"
+
+    async def _apply_state_at_once(
+        self,
+        key: tuple[str, str],
+        codec: SessionCodec[S],
+        fn: Callable[[S | None], tuple[S | None, T]],
+        reuse: S | None,
+        log_row: tuple[str, str, str | None],
+    ) -> tuple[T] | None:
+        """PostgreSQL, optimistically: ``fn`` applied to the cached state, and one statement,
+        its own transaction, that writes the new state only if the row is still the one the
+        cache saw (same version and ``created_at``), appends the log row and claims the event.
+        A command that changes nothing claims the event only if the row is still that one.
+
+        One round trip (and the commit) instead of BEGIN, the claim, ``SELECT … FOR UPDATE``,
+        the write and COMMIT.  The result is the same as the locked transaction's: ``fn`` saw
+        the state the row held when the statement ran.  None when the row changed (or is not
+        cached, or ``fn`` refused on what may be a stale state): the caller then runs the locked
+        transaction, which calls ``fn`` again on a fresh state (``reuse`` is not handed over
+        twice, so ``fn``'s changes to it are not seen there)."""
+        row = self._states.row_of(key)
+        if row is None or row[1] is None:
+            return None
+        scope, system = key
+        still = "SELECT count(*) FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4"
+        try:
+            old = self._states.get_reusing(key, None, codec, reuse, row, same_row=True)
+            after, result = self._next_state(key, codec, old, fn)
+        except ChronoDiceError:
+            # refused: rightly so if the row was the one fn saw at some moment since this
+            # command came in (the refusal holds as of then), or is still that one (nothing is
+            # claimed for a refusal, as in the locked transaction, which rolls back)
+            ev = _EVENT.get()
+            if ev is not None and self._states.held_since(key, row, ev.began):
+                raise
+            try:
+                same = await self._once(still, [scope, system, row[0], row[1]], None, count=True)
+            except Transient:
+                return None
+            if same == 1:
+                raise
+            return None
+        ev = _EVENT.get()
+        claim = ev if ev is not None and not ev.claimed else None
+        since = time.monotonic()
+        try:
+            if after.text != old.text:
+                before_text, patch_text = _reverse_plain(old, after)
+                user_id, command, chars_text = log_row
+                now = self._backend.dt_in(utcnow())
+                args: list[Any] = [after.text, row[0] + 1, now, scope, system, row[0], user_id, command]
+                args += [before_text, chars_text, patch_text, row[1]]
+                n = await self._once(_session_cas_sql(born=True, claim=claim is not None), args, claim)
+                after = replace(after, row=(row[0] + 1, row[1]))
+            elif claim is not None:
+                n = await self._once(
+                    "INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $5, $6, $7::float8"
+                    " FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4",
+                    [scope, system, row[0], row[1]],
+                    claim,
+                )
+            else:
+                n = await self._once(still, [scope, system, row[0], row[1]], None, count=True)
+        except Transient:
+            return None
+        if n != 1:
+            return None
+        if claim is not None:
+            claim.claimed = True
+        self._states.put(key, after, since)
+        return (result,)
+
+    async def _once(self, sql: str, args: list[Any], claim: _Event | None, *, count: bool = False) -> int:
+        """Run one statement as its own transaction; ``claim``'s self_id, message_id and time are
+        appended to ``args`` (the statement inserts them).  Rows changed, or the count selected
+        (``count``).  :class:`DuplicateEvent` when the claim existed: nothing was written."""
+        if claim is not None:
+            args = [*args, claim.self_id, claim.message_id, time.time()]
+        async with self._backend.tx(False) as tx:
+            try:
+                if count:
+                    got = await tx.one(sql, *args)
+                    return int(got[0]) if got else 0
+                return await tx.run(sql, *args)
+            except Conflict as exc:
+                if claim is not None and "pk_event_claims" in str(exc):
+                    raise DuplicateEvent(f"{claim.self_id}/{claim.message_id}") from None
+                raise
 
     async def undo(self, scope: str, system: str | None = None) -> UndoResult | None:
         """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given)."""
@@ -1220,6 +1445,32 @@ class Store(GameLogStore):
         if expires is not None and expires < utcnow():
             return None
         return _j(got[0])
+
+
+def _session_cas_sql(*, born: bool, claim: bool) -> str:
+    """PostgreSQL: the session's compare-and-set and its log row in one statement.  Parameters:
+    $1 state, $2 new version, $3 time, $4 scope, $5 system, $6 version read, $7 user, $8
+    command, $9 before, $10 cards before, $11 patch; with ``born`` $12 the row's ``created_at``
+    (a session ended and begun anew starts at version 1 again); with ``claim`` the event's
+    self_id, message_id and time follow, inserted only if the row was written."""
+    n = 12
+    where = "scope = $4 AND system = $5 AND version = $6"
+    if born:
+        where += f" AND created_at = ${n}"
+        n += 1
+    sql = (
+        f"WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3 WHERE {where} RETURNING 1)"
+    )
+    if claim:
+        sql += (
+            f", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
+            f" SELECT ${n}, ${n + 1}, ${n + 2}::float8 FROM u)"
+        )
+    return sql + (
+        " INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
+        " version_after, undone, created_at, patch)"
+        " SELECT $4, $5, $7, $8, $9, $10, $2, false, $3, $11 FROM u"
+    )
 
 
 def _text(value: Any) -> str | None:

@@ -91,6 +91,26 @@ class StateCache:
         self._check = check_enabled()
         self._lent: dict[tuple[str, str], tuple[str, Any]] = {}
         """A mutable codec's state last given out by ``load_state``, with the text it came from."""
+        self._seen: OrderedDict[tuple[str, str], tuple[tuple[Any, Any], float]] = OrderedDict()
+        """Per session, a row identity and a moment (``time.monotonic``) after which the row had
+        it: the time a statement that read or wrote it was sent."""
+
+    def saw(self, key: tuple[str, str], row: tuple[Any, Any] | None, since: float) -> None:
+        """The row of ``key`` had identity ``row`` at some moment after ``since``."""
+        if row is None:
+            return
+        known = self._seen.get(key)
+        if known is None or known[0] != row or known[1] < since:
+            self._seen[key] = (row, since)
+            self._seen.move_to_end(key)
+            while len(self._seen) > self._size * 8:
+                self._seen.popitem(last=False)
+
+    def held_since(self, key: tuple[str, str], row: tuple[Any, Any], since: float) -> bool:
+        """Whether the row of ``key`` is known to have had identity ``row`` at some moment after
+        ``since`` (so what was decided on it then holds as of that moment)."""
+        known = self._seen.get(key)
+        return known is not None and known[0] == row and known[1] >= since
 
     def lend(self, key: tuple[str, str], got: Cached[S]) -> None:
         """Remember ``got.state`` as given to a caller that may hand it back (``reuse``); as many
@@ -180,7 +200,11 @@ class StateCache:
         if self._check and jpatch.dumps(codec.encode(state, None)) != text:
             raise AssertionError(f"{codec.system} codec reused a part that changed")
 
-    def put(self, key: tuple[str, str], value: Cached[Any]) -> None:
+    def put(self, key: tuple[str, str], value: Cached[Any], seen: float | None = None) -> None:
+        """Cache ``value``; ``seen``: its row had ``value.row`` at some moment after then (see
+        :meth:`saw`); give it only for a committed row."""
+        if seen is not None:
+            self.saw(key, value.row, seen)
         self._items[key] = value
         self._items.move_to_end(key)
         while len(self._items) > self._size:
