@@ -228,7 +228,8 @@ async def test_postgres_writes_a_cached_session_in_one_statement(pg_store: Store
     got = await store.load_state("one-statement", BOX)
     assert got is not None and [i["n"] for i in got.items] == [1, 2, 3, 4]
 
-    # a refusal on the state this very command read needs no round trip (it holds as of the read)
+    # a refusal claims its event in one statement that checks the row fn saw (a second
+    # delivery is then silent, as one of a command that changed something)
     statements: list[str] = []
     real_once = store._once
 
@@ -240,19 +241,91 @@ async def test_postgres_writes_a_cached_session_in_one_statement(pg_store: Store
         raise IllegalAction("不行")
 
     store._once = once  # type: ignore[method-assign]
-    with store.event("10001", "refused"), pytest.raises(IllegalAction):
-        await store.load_state("one-statement", BOX)
-        await store.apply_state("one-statement", BOX, refuse)
-    assert statements == [] and locked == ["操作"]
-    with store.event("10001", "written-then-refused"):  # or written since this command came in
+    for attempt in range(2):
+        with store.event("10001", "refused"), pytest.raises(DuplicateEvent if attempt else IllegalAction):
+            await store.load_state("one-statement", BOX)
+            await store.apply_state("one-statement", BOX, refuse)
+    assert len(statements) == 2 and locked == ["操作"]
+    # without an event to claim, a row seen since the command came in needs no statement
+    with store.event("10001", "written-then-refused"):
         await store.apply_state("one-statement", BOX, add(5))
         del statements[:]
         with pytest.raises(IllegalAction):
             await store.apply_state("one-statement", BOX, refuse)
-    assert statements == [] and locked == ["操作"]
-    with pytest.raises(IllegalAction):  # not read by this command: checked in one statement
+        assert statements == []
+        assert await store.apply_state("one-statement", BOX, lambda s: (s, "同上")) == "同上"
+        assert statements == [] and locked == ["操作"]
+    with pytest.raises(IllegalAction):  # no command: the row checked in one statement
         await store.apply_state("one-statement", BOX, refuse)
     assert len(statements) == 1 and locked == ["操作"]
+
+
+async def test_commands_queued_on_one_session_are_written_together_and_undone_one_by_one(
+    any_store: Store,
+) -> None:
+    """On PostgreSQL the commands that queue on one session while a write is in flight go in
+    one statement (a group commit); each keeps its own result, refusal, event and log row."""
+    store = any_store
+    await store.apply_state("g", BOX, add(0))
+    await store.load_state("g", BOX)
+    writes: list[str] = []
+    if store.dialect == "postgresql":
+        real_once = store._once
+
+        async def once(sql: str, *a: Any, **kw: Any) -> int:
+            writes.append(sql)
+            return await real_once(sql, *a, **kw)
+
+        store._once = once  # type: ignore[method-assign]
+
+    def at_most(limit: int, n: int) -> Any:
+        def fn(s: Box | None) -> tuple[Box, float]:
+            assert s is not None
+            if s.total + n > limit:
+                raise IllegalAction(f"超过{limit}")
+            return replace(s, items=(*s.items, {"n": n}), total=s.total + n), s.total + n
+
+        return fn
+
+    def broken(_s: Box | None) -> tuple[Box, None]:
+        raise RuntimeError("a rule's bug")
+
+    async def command(i: int) -> Any:
+        with store.event("10001", f"q{i}"):
+            return await store.apply_state("g", BOX, broken if i == 5 else at_most(10, 1))
+
+    async def commands(ids: range) -> list[Any]:
+        got = await asyncio.gather(*(command(i) for i in ids), return_exceptions=True)
+        return [type(g).__name__ if isinstance(g, BaseException) else g for g in got]
+
+    kinds = await commands(range(12))
+    assert kinds.count("RuntimeError") == 1 and kinds.count("IllegalAction") == 1  # 11th of 11
+    assert sorted(k for k in kinds if not isinstance(k, str)) == list(range(1, 11))
+    if store.dialect == "postgresql":
+        assert len(writes) < 10  # some went together
+    # delivered again (q11 was refused, q5 crashed): silent, but a crash is not claimed
+    assert await commands(range(9, 12)) == ["DuplicateEvent", "DuplicateEvent", "DuplicateEvent"]
+    assert await commands(range(5, 6)) == ["RuntimeError"]
+    state = await store.load_state("g", BOX)
+    assert state is not None and state.total == 10
+    log = await store.session_log("g", "box")
+    assert len(log) == 11
+    for k in range(10, 7, -1):
+        assert await store.undo("g", "box") is not None
+        state = await store.load_state("g", BOX)
+        assert state is not None and state.total == k - 1 and len(state.items) == k
+
+
+async def test_a_caller_gone_from_the_queue_leaves_the_others_be(pg_store: Store) -> None:
+    store = pg_store
+    await store.apply_state("gone", BOX, add(0))
+    tasks = [asyncio.ensure_future(store.apply_state("gone", BOX, add(1))) for _ in range(6)]
+    await asyncio.sleep(0)
+    tasks[3].cancel()
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    assert sum(isinstance(d, asyncio.CancelledError) for d in done) <= 1
+    state = await store.load_state("gone", BOX)
+    assert state is not None and state.total == sum(1 for d in done if d is None)
 
 
 async def test_a_state_changed_in_place_fails_loudly(tmp_path: Path) -> None:

@@ -56,6 +56,34 @@ RENEW_AHEAD = 5.0
 log = logging.getLogger("chronodice.store")
 
 _CHAR_COLS = "id, owner_id, system, name, attributes, data, version, created_at, updated_at"
+_BATCH_SQL = (
+    "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
+    " WHERE scope = $4 AND system = $5 AND version = $6 AND created_at = $7 RETURNING 1),"
+    " l AS (INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
+    " version_after, undone, created_at, patch)"
+    " SELECT $4, $5, x.u, x.c, x.b::json, x.cb::json, x.v, false, $3, x.p::json"
+    " FROM u, unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::text[])"
+    " WITH ORDINALITY AS x(u, c, b, cb, v, p, o) ORDER BY x.o),"
+    " c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
+    " SELECT y.s, y.m, $16::float8 FROM u, unnest($14::text[], $15::text[]) AS y(s, m))"
+    " SELECT count(*) FROM u"
+)
+"""PostgreSQL: a batch of session commands (see :meth:`Store._apply_batch_at_once`): the final
+state, a log row per command that changed it, in order, and the events claimed."""
+_ROW_IS_SQL = (
+    "SELECT count(*) FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4"
+)
+_CLAIM_IF_ROW_SQL = (
+    "INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $5, $6, $7::float8"
+    " FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4"
+)
+_BATCH_CLAIM_SQL = (
+    "WITH s AS (SELECT 1 FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4),"
+    " c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
+    " SELECT y.s, y.m, $7::float8 FROM s, unnest($5::text[], $6::text[]) AS y(s, m))"
+    " SELECT count(*) FROM s"
+)
+"""PostgreSQL: a batch that changed nothing: the row still the cached one, and the events claimed."""
 _USER_SQL = (
     f"SELECT b.scope, b.character_id, {', '.join('c.' + col for col in _CHAR_COLS.split(', '))}, NULL"
     " FROM bindings b LEFT JOIN characters c ON c.id = b.character_id WHERE b.user_id = $1"
@@ -86,6 +114,26 @@ class _Event:
 
 
 _EVENT: contextvars.ContextVar[_Event | None] = contextvars.ContextVar("chronodice_event", default=None)
+
+
+@dataclass(eq=False)
+class _Job:
+    """A command's session write queued on PostgreSQL (see :meth:`Store._drain`)."""
+
+    codec: Any
+    fn: Callable[[Any], tuple[Any, Any]]
+    reuse: Any
+    log_row: tuple[str, str, str | None]
+    event: _Event | None
+    future: asyncio.Future[Any]
+
+    def resolve(self, value: Any) -> None:
+        if not self.future.done():  # not when its caller is gone
+            self.future.set_result(value)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.future.done():
+            self.future.set_exception(exc)
 
 
 def utcnow() -> datetime:
@@ -193,6 +241,8 @@ class Store(GameLogStore):
         self._tasks: set[asyncio.Task[None]] = set()
         self._seen: dict[tuple[str, str], None] = {}
         self._turns: dict[tuple[str, str], tuple[asyncio.Lock, list[int]]] = {}
+        self._jobs: dict[tuple[str, str], list[_Job]] = {}
+        self._drains: dict[tuple[str, str], asyncio.Future[None]] = {}
         self._engine: AsyncEngine | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -269,18 +319,21 @@ class Store(GameLogStore):
 
         async def attempt() -> T:
             ev = _EVENT.get() if claim else None
-            async with self._backend.tx(True) as tx:
-                if ev is not None and not ev.claimed:
-                    n = await tx.run(
-                        "INSERT INTO event_claims (self_id, message_id, claimed_at) VALUES ($1, $2, $3)"
-                        " ON CONFLICT DO NOTHING",
-                        ev.self_id,
-                        ev.message_id,
-                        time.time(),
-                    )
-                    if n != 1:
-                        raise DuplicateEvent(f"{ev.self_id}/{ev.message_id}")
-                value = await body(tx)
+            if ev is not None and ev.claimed:
+                ev = None
+            try:
+                async with self._backend.tx(True) as tx:
+                    if ev is not None:
+                        await self._claim(tx, ev)
+                    value = await body(tx)
+            except ChronoDiceError:
+                # refused: nothing written, but the command got its answer; a second delivery
+                # of it stays silent (as the one-statement writes on PostgreSQL have it)
+                if ev is not None:
+                    async with self._backend.tx(True) as tx:
+                        await self._claim(tx, ev)
+                    ev.claimed = True
+                raise
             if ev is not None:
                 ev.claimed = True
             for key in drops:
@@ -288,6 +341,17 @@ class Store(GameLogStore):
             return value
 
         return await self._retry(attempt, what, retry_conflict=retry_conflict)
+
+    @staticmethod
+    async def _claim(tx: Tx, ev: _Event) -> None:
+        n = await tx.run(
+            "INSERT INTO event_claims (self_id, message_id, claimed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            ev.self_id,
+            ev.message_id,
+            time.time(),
+        )
+        if n != 1:
+            raise DuplicateEvent(f"{ev.self_id}/{ev.message_id}")
 
     async def _retry(
         self, attempt: Callable[[], Awaitable[T]], what: str, *, retry_conflict: bool = True
@@ -1052,18 +1116,142 @@ class Store(GameLogStore):
         key = (scope, codec.system)
         log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
         if self._at_once():
-            async with self._in_turn(key):
-                done = await self._apply_state_at_once(key, codec, fn, reuse, log_row)
-                if done is not None:
-                    return done[0]
-                return await self._apply_state_locked(key, codec, fn, reuse, log_row)
+            job = _Job(codec, fn, reuse, log_row, _EVENT.get(), asyncio.get_running_loop().create_future())
+            self._submit(key, job)
+            return await job.future  # type: ignore[no-any-return]
         return await self._apply_state_locked(key, codec, fn, reuse, log_row)
+
+    # PostgreSQL: one queue per session ------------------------------------------------------
+    def _submit(self, key: tuple[str, str], job: _Job) -> None:
+        """Queue ``job``; one task per session drains the queue (:meth:`_drain`)."""
+        self._jobs.setdefault(key, []).append(job)
+        if key not in self._drains:
+            # a context of its own: the job's event is set per job, not inherited from the first
+            task = contextvars.Context().run(asyncio.ensure_future, self._drain(key))
+            self._drains[key] = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _drain(self, key: tuple[str, str]) -> None:
+        """Run the queued commands of one session, first come first served, in batches: all
+        that queued while the previous batch was being written go in the next (see
+        :meth:`_apply_batch_at_once`).  Each command then finds the row as the one before left
+        it in the cache, so its one-statement write is not lost to a sibling; only another
+        process can still race."""
+        batch: list[_Job] = []
+        try:
+            while jobs := self._jobs.get(key):
+                batch = [j for j in jobs if not j.future.done()]  # a caller gone: skipped
+                jobs.clear()
+                try:
+                    if len(batch) > 1 and await self._apply_batch_at_once(key, batch):
+                        continue
+                except Exception as exc:  # e.g. the connection lost: the batch may have been written
+                    for job in batch:
+                        job.fail(exc)
+                    continue
+                for job in batch:
+                    await self._apply_one(key, job)
+        finally:
+            del self._drains[key]
+            # only when this task was cancelled (the store closing): nobody waits in vain
+            for job in [*batch, *self._jobs.pop(key, ())]:
+                job.fail(StoreBusy("数据库繁忙，操作未完成，请稍后再试"))
+
+    async def _apply_one(self, key: tuple[str, str], job: _Job) -> None:
+        if job.future.done():
+            return
+        token = _EVENT.set(job.event)
+        try:
+            done = await self._apply_state_at_once(key, job.codec, job.fn, job.reuse, job.log_row)
+            if done is None:
+                done = (await self._apply_state_locked(key, job.codec, job.fn, job.reuse, job.log_row),)
+        except Exception as exc:
+            job.fail(exc)
+        else:
+            job.resolve(done[0])
+        finally:
+            _EVENT.reset(token)
+
+    async def _apply_batch_at_once(self, key: tuple[str, str], jobs: list[_Job]) -> bool:
+        """Several queued commands of one session in one statement (a group commit): each
+        ``fn`` applied to the state the one before left, then the final state written if the row
+        is still the cached one, with a log row per command that changed it (in order, so
+        ``.undo`` takes them back one by one) and every event claimed.  A command refused in the
+        batch is refused on the state the commands before it left, which the commit makes true.
+
+        A batch that changes nothing only checks the row and claims the events (or, when each
+        command saw the row since it came in and none claims, needs no statement at all).
+
+        False (nothing written, nothing answered) when the row changed, an event was already
+        claimed, or the commands are not all of one codec: the caller then runs them one by
+        one."""
+        codec = jobs[0].codec
+        row = self._states.row_of(key)
+        if row is None or row[1] is None or any(j.codec is not codec for j in jobs):
+            return False
+        scope, system = key
+        cur = self._states.get_reusing(key, None, codec, jobs[0].reuse, row, same_row=True)
+        outcomes: list[tuple[bool, Any]] = []
+        logs: list[tuple[str, str, str | None, str | None, int, str | None]] = []
+        claims: list[_Event] = []
+        for n, job in enumerate(jobs):
+            if n and not codec.immutable and cur.text is not None:
+                cur = replace(cur, state=codec.decode(cur.text))  # the last fn's state is its caller's
+            try:
+                after, result = self._next_state(key, codec, cur, job.fn)
+            except Exception as exc:
+                outcomes.append((False, exc))
+                if isinstance(exc, ChronoDiceError) and job.event is not None and not job.event.claimed:
+                    claims.append(job.event)  # a refusal claims its event too (not a rule's crash)
+                continue
+            if after.text != cur.text:
+                before_text, patch_text = _reverse_plain(cur, after)
+                user_id, command, chars_text = job.log_row
+                logs.append((user_id, command, before_text, chars_text, row[0] + len(logs) + 1, patch_text))
+                cur = after
+            if job.event is not None and not job.event.claimed:
+                claims.append(job.event)
+            outcomes.append((True, result))
+        since = time.monotonic()
+        claimed = [[e.self_id for e in claims], [e.message_id for e in claims], time.time()]
+        try:
+            if logs:
+                cols = [list(c) for c in zip(*logs, strict=True)]
+                now = self._backend.dt_in(utcnow())
+                n = await self._once(
+                    _BATCH_SQL,
+                    [cur.text, row[0] + len(logs), now, scope, system, row[0], row[1], *cols, *claimed],
+                    None,
+                    count=True,
+                )
+            elif not claims and all(
+                j.event is not None and self._states.held_since(key, row, j.event.began) for j in jobs
+            ):
+                n = 1  # nothing changed, nothing to claim, and each saw the row since it came in
+            else:  # nothing changed: the row checked (and the events claimed) in one statement
+                n = await self._once(
+                    _BATCH_CLAIM_SQL, [scope, system, row[0], row[1], *claimed], None, count=True
+                )
+        except (Transient, Conflict):
+            return False  # a claim that existed (or a lost race): one by one, each finds out
+        if n != 1:
+            return False
+        for ev in claims:
+            ev.claimed = True
+        self._states.put(key, replace(cur, row=(row[0] + len(logs), row[1])), since)
+        for job, (ok, value) in zip(jobs, outcomes, strict=True):
+            if ok:
+                job.resolve(value)
+            else:
+                job.fail(value)
+        return True
 
     @contextlib.asynccontextmanager
     async def _in_turn(self, key: tuple[str, str]) -> AsyncIterator[None]:
-        """Commands of this process on one session (or card), one after another (first come, first
-        served): each then finds the row as the one before left it in the cache, so the
-        one-statement write is not lost to a sibling; only another process can still race."""
+        """Writes of this process to one card, one after another (first come, first served):
+        each then finds the card as the one before left it in the cache, so its one-statement
+        write is not lost to a sibling; only another process can still race."""
         entry = self._turns.get(key)
         if entry is None:
             entry = self._turns[key] = (asyncio.Lock(), [0])
@@ -1148,39 +1336,32 @@ class Store(GameLogStore):
         """PostgreSQL, optimistically: ``fn`` applied to the cached state, and one statement,
         its own transaction, that writes the new state only if the row is still the one the
         cache saw (same version and ``created_at``), appends the log row and claims the event.
-        A command that changes nothing claims the event only if the row is still that one.
+        A command that changes nothing, or is refused, claims its event only if the row is
+        still that one (so a second delivery of it stays silent, as one of a command that
+        changed something); with no event to claim, it needs no statement when the row was
+        seen since the command came in (what ``fn`` decided holds as of then).
 
         One round trip (and the commit) instead of BEGIN, the claim, ``SELECT … FOR UPDATE``,
         the write and COMMIT.  The result is the same as the locked transaction's: ``fn`` saw
         the state the row held when the statement ran.  None when the row changed (or is not
-        cached, or ``fn`` refused on what may be a stale state): the caller then runs the locked
-        transaction, which calls ``fn`` again on a fresh state (``reuse`` is not handed over
-        twice, so ``fn``'s changes to it are not seen there)."""
+        cached): the caller then runs the locked transaction, which calls ``fn`` again on a
+        fresh state (``reuse`` is not handed over twice, so ``fn``'s changes to it are not seen
+        there)."""
         row = self._states.row_of(key)
         if row is None or row[1] is None:
             return None
         scope, system = key
-        still = "SELECT count(*) FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4"
+        refused: ChronoDiceError | None = None
+        old = self._states.get_reusing(key, None, codec, reuse, row, same_row=True)
+        after = old
         try:
-            old = self._states.get_reusing(key, None, codec, reuse, row, same_row=True)
             after, result = self._next_state(key, codec, old, fn)
-        except ChronoDiceError:
-            # refused: rightly so if the row was the one fn saw at some moment since this
-            # command came in (the refusal holds as of then), or is still that one (nothing is
-            # claimed for a refusal, as in the locked transaction, which rolls back)
-            ev = _EVENT.get()
-            if ev is not None and self._states.held_since(key, row, ev.began):
-                raise
-            try:
-                same = await self._once(still, [scope, system, row[0], row[1]], None, count=True)
-            except Transient:
-                return None
-            if same == 1:
-                raise
-            return None
+        except ChronoDiceError as exc:
+            refused = exc
         ev = _EVENT.get()
         claim = ev if ev is not None and not ev.claimed else None
         since = time.monotonic()
+        base: list[Any] = [scope, system, row[0], row[1]]
         try:
             if after.text != old.text:
                 before_text, patch_text = _reverse_plain(old, after)
@@ -1191,20 +1372,19 @@ class Store(GameLogStore):
                 n = await self._once(_session_cas_sql(born=True, claim=claim is not None), args, claim)
                 after = replace(after, row=(row[0] + 1, row[1]))
             elif claim is not None:
-                n = await self._once(
-                    "INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $5, $6, $7::float8"
-                    " FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4",
-                    [scope, system, row[0], row[1]],
-                    claim,
-                )
+                n = await self._once(_CLAIM_IF_ROW_SQL, base, claim)
+            elif ev is not None and self._states.held_since(key, row, ev.began):
+                n = 1
             else:
-                n = await self._once(still, [scope, system, row[0], row[1]], None, count=True)
+                n = await self._once(_ROW_IS_SQL, base, None, count=True)
         except Transient:
             return None
         if n != 1:
             return None
         if claim is not None:
             claim.claimed = True
+        if refused is not None:
+            raise refused
         self._states.put(key, after, since)
         return (result,)
 
