@@ -56,7 +56,7 @@ def _load(value: Any) -> Any:
 
 
 def _convert_logs(bind: sa.engine.Connection) -> int:
-    from chronodice.store.database import _reverse
+    from chronodice.store.sessions import _reverse
     from chronodice.store.patch import dumps
 
     if bind.dialect.name == "postgresql":

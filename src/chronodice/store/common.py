@@ -1,0 +1,67 @@
+"""What the parts of the store share: its errors, the event of the command being handled
+(exactly once, see :meth:`~chronodice.store.database.Store.event`) and JSON helpers."""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from chronodice.core.errors import ChronoDiceError
+
+from . import patch as jpatch
+
+
+class StoreBusy(ChronoDiceError):
+    """The database stayed busy through every retry."""
+
+
+class DuplicateEvent(Exception):
+    """This event (same bot account, same message id) was already applied: stay silent."""
+
+
+@dataclass
+class _Event:
+    self_id: str
+    message_id: str
+    claimed: bool = False
+    began: float = field(default_factory=time.monotonic)
+
+
+_EVENT: contextvars.ContextVar[_Event | None] = contextvars.ContextVar("chronodice_event", default=None)
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _j(value: Any) -> Any:
+    """A JSON column's value (text on both drivers) as Python data."""
+    if value is None:
+        return None
+    if isinstance(value, str | bytes):
+        return json.loads(value)
+    return value
+
+
+def _jtext(value: Any) -> str | None:
+    return None if value is None else jpatch.dumps(value)
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON data."""
+    if value is None:
+        return None
+    return json.loads(jpatch.dumps(value))
+
+
+def _text(value: Any) -> str | None:
+    """A JSON column's stored text (both drivers return text; bytes or data are normalised)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode()
+    return jpatch.dumps(value)
