@@ -56,8 +56,8 @@ def _load(value: Any) -> Any:
 
 
 def _convert_logs(bind: sa.engine.Connection) -> int:
-    from chronodice.store.sessions import _reverse
     from chronodice.store.patch import dumps
+    from chronodice.store.sessions import _reverse
 
     if bind.dialect.name == "postgresql":
         update = sa.text(
