@@ -773,16 +773,10 @@ class Store(SessionStore, GameLogStore):
         sql = f"WITH u AS ({_CHAR_CAS} RETURNING 1)"
         if claim is not None:
             sql += ", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $9, $10, $11::float8 FROM u)"
-        try:
-            n = await self._once(
-                sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim, count=True
-            )
-        except Transient:
+        if not await self._one_row(
+            sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim, count=True
+        ):
             return None
-        if n != 1:
-            return None
-        if claim is not None:
-            claim.claimed = True
         return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
     async def delete_character(self, character_id: int) -> bool:
@@ -868,6 +862,19 @@ class Store(SessionStore, GameLogStore):
                 if claim is not None and "pk_event_claims" in str(exc):
                     raise DuplicateEvent(f"{claim.self_id}/{claim.message_id}") from None
                 raise
+
+    async def _one_row(self, sql: str, args: list[Any], claim: _Event | None, *, count: bool = False) -> bool:
+        """:meth:`_once` for a statement meant to touch (or count) exactly one row: whether it
+        did, the claim then made; False also for a lost race."""
+        try:
+            n = await self._once(sql, args, claim, count=count)
+        except Transient:
+            return False
+        if n != 1:
+            return False
+        if claim is not None:
+            claim.claimed = True
+        return True
 
     # ------------------------------------------------------------------ upkeep
     async def prune(

@@ -23,6 +23,7 @@ from chronodice.core.errors import IllegalAction, NotFound
 
 from . import patch as jpatch
 from .backends import Conflict, Tx
+from .common import _j
 from .records import GameLog, LogLine
 
 if TYPE_CHECKING:
@@ -304,19 +305,9 @@ class GameLogStore:
                 user_id=r[3],
                 nickname=r[4],
                 is_bot=bool(r[5]),
-                parts=_json(r[6]) or [],
-                check=_json(r[7]),
+                parts=_j(r[6]) or [],
+                check=_j(r[7]),
                 created_at=self._backend.dt_out(r[8]),
             )
             for r in rows
         ]
-
-
-def _json(value: Any) -> Any:
-    import json
-
-    if value is None:
-        return None
-    if isinstance(value, str | bytes):
-        return json.loads(value)
-    return value

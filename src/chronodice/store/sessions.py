@@ -533,27 +533,22 @@ class SessionStore:
         claim = ev if ev is not None and not ev.claimed else None
         since = time.monotonic()
         base: list[Any] = [scope, system, row[0], row[1]]
-        try:
-            if after.text != old.text:
-                before_text, patch_text = _reverse_plain(old, after)
-                user_id, command, chars_text = log_row
-                now = self._backend.dt_in(utcnow())
-                args: list[Any] = [after.text, row[0] + 1, now, scope, system, row[0], user_id, command]
-                args += [before_text, chars_text, patch_text, row[1]]
-                n = await self._once(_session_cas_sql(born=True, claim=claim is not None), args, claim)
-                after = replace(after, row=(row[0] + 1, row[1]))
-            elif claim is not None:
-                n = await self._once(_CLAIM_IF_ROW_SQL, base, claim)
-            elif ev is not None and self._states.held_since(key, row, ev.began):
-                n = 1
-            else:
-                n = await self._once(_ROW_IS_SQL, base, None, count=True)
-        except Transient:
+        if after.text != old.text:
+            before_text, patch_text = _reverse_plain(old, after)
+            user_id, command, chars_text = log_row
+            now = self._backend.dt_in(utcnow())
+            args: list[Any] = [after.text, row[0] + 1, now, scope, system, row[0], user_id, command]
+            args += [before_text, chars_text, patch_text, row[1]]
+            ok = await self._one_row(_session_cas_sql(born=True, claim=claim is not None), args, claim)
+            after = replace(after, row=(row[0] + 1, row[1]))
+        elif claim is not None:
+            ok = await self._one_row(_CLAIM_IF_ROW_SQL, base, claim)
+        else:
+            ok = (ev is not None and self._states.held_since(key, row, ev.began)) or await self._one_row(
+                _ROW_IS_SQL, base, None, count=True
+            )
+        if not ok:
             return None
-        if n != 1:
-            return None
-        if claim is not None:
-            claim.claimed = True
         if refused is not None:
             raise refused
         self._states.put(key, after, since)
