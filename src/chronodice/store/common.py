@@ -6,13 +6,19 @@ from __future__ import annotations
 import contextvars
 import json
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from chronodice.core.errors import ChronoDiceError
 
 from . import patch as jpatch
+
+if TYPE_CHECKING:
+    from .backends import Backend, Tx
+
+T = TypeVar("T")
 
 
 class StoreBusy(ChronoDiceError):
@@ -65,3 +71,32 @@ def _text(value: Any) -> str | None:
     if isinstance(value, bytes):
         return value.decode()
     return jpatch.dumps(value)
+
+
+class StorePart:
+    """Base of the parts mixed into :class:`~chronodice.store.database.Store`: what they use of
+    it (for type checkers)."""
+
+    if TYPE_CHECKING:
+        _backend: Backend
+        _cache: Any
+        _cache_on: bool
+        dialect: str
+
+        def _cache_ok(self) -> bool: ...
+        async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
+        async def _write(
+            self,
+            body: Callable[[Tx], Awaitable[T]],
+            what: str,
+            *,
+            drops: Sequence[str] = (),
+            retry_conflict: bool = False,
+            claim: bool = True,
+        ) -> T: ...
+        async def _once(
+            self, sql: str, args: list[Any], claim: _Event | None, *, count: bool = False
+        ) -> int: ...
+        async def _one_row(
+            self, sql: str, args: list[Any], claim: _Event | None, *, count: bool = False
+        ) -> bool: ...

@@ -15,7 +15,6 @@ limit; an event delivered twice (same log, self_id and message_id) is recorded o
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -23,11 +22,11 @@ from chronodice.core.errors import IllegalAction, NotFound
 
 from . import patch as jpatch
 from .backends import Conflict, Tx
-from .common import _j
+from .common import StorePart, _j
 from .records import GameLog, LogLine
 
 if TYPE_CHECKING:
-    from .backends import Backend
+    pass
 
 T = TypeVar("T")
 RECHECK_SECONDS = 0.001
@@ -38,25 +37,8 @@ _LOG_COLS = "id, group_id, name, creator_id, recording, lines, created_at, ended
 RecordResult = Literal["ok", "duplicate", "full", "off"]
 
 
-class GameLogStore:
+class GameLogStore(StorePart):
     """Mixed into :class:`~chronodice.store.database.Store`."""
-
-    if TYPE_CHECKING:
-        _backend: Backend
-        _cache: Any
-        _cache_on: bool
-
-        def _cache_ok(self) -> bool: ...
-        async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
-        async def _write(
-            self,
-            body: Callable[[Tx], Awaitable[T]],
-            what: str,
-            *,
-            drops: Sequence[str] = (),
-            retry_conflict: bool = False,
-            claim: bool = True,
-        ) -> T: ...
 
     async def _named_log(self, tx: Tx, group_id: str, name: str) -> GameLog:
         """The group's log called ``name``, locked for this write; :class:`NotFound` if none."""

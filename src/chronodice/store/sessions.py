@@ -16,7 +16,7 @@ import asyncio
 import contextvars
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,12 +24,12 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction
 
 from . import patch as jpatch
 from .backends import Conflict, Transient, Tx
-from .common import _EVENT, StoreBusy, _clone, _Event, _j, _jtext, _text, utcnow
+from .common import _EVENT, StoreBusy, StorePart, _clone, _Event, _j, _jtext, _text, utcnow
 from .records import CharacterRecord, LogEntry, UndoResult
 from .states import Cached, SessionCodec, StateCache
 
 if TYPE_CHECKING:
-    from .backends import Backend
+    pass
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -85,30 +85,14 @@ class _Job:
             self.future.set_exception(exc)
 
 
-class SessionStore:
+class SessionStore(StorePart):
     """Mixed into :class:`~chronodice.store.database.Store`."""
 
     if TYPE_CHECKING:
-        _backend: Backend
         _states: StateCache
         _jobs: dict[tuple[str, str], list[_Job]]
         _drains: dict[tuple[str, str], asyncio.Future[None]]
         _tasks: set[asyncio.Task[None]]
-        dialect: str
-
-        async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
-        async def _write(
-            self,
-            body: Callable[[Tx], Awaitable[T]],
-            what: str,
-            *,
-            drops: Sequence[str] = (),
-            retry_conflict: bool = False,
-            claim: bool = True,
-        ) -> T: ...
-        async def _once(
-            self, sql: str, args: list[Any], claim: _Event | None, *, count: bool = False
-        ) -> int: ...
 
     # ------------------------------------------------------------------ sessions
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
