@@ -535,4 +535,23 @@ def test_states_lent_and_never_handed_back_are_bounded() -> None:
     for i in range(5):
         cache.lend((f"g{i}", "mbox"), Cached(f'{{"n":{i}}}', {"n": i}, {"n": i}, True))
     assert len(cache._lent) == 2
-    assert set(cache._lent) == {("g3", "mbox"), ("g4", "mbox")}
+    assert {k for k, _ in cache._lent} == {("g3", "mbox"), ("g4", "mbox")}
+
+
+def test_several_states_of_one_session_lent_at_once_are_each_taken_back() -> None:
+    """Commands on one session read it one after another before any writes (GM speed): each
+    hands its own parse back, none is parsed again."""
+    from chronodice.store.states import Cached, StateCache
+
+    codec = MutableBoxCodec()
+    cache = StateCache()
+    key = ("g", codec.system)
+    text = '{"items":[],"total":0}'
+    got = [cache.get(key, text, codec) for _ in range(3)]
+    for g in got:
+        cache.lend(key, g)
+    assert len({id(g.state) for g in got}) == 3
+    for g in reversed(got):
+        assert cache.get_reusing(key, text, codec, g.state).state is g.state
+    stranger = Cached(text, {"items": [], "total": 0}, None, True)
+    assert cache.get_reusing(key, text, codec, stranger.state).state is not stranger.state

@@ -89,8 +89,10 @@ class StateCache:
         self._items: OrderedDict[tuple[str, str], Cached[Any]] = OrderedDict()
         self._size = size
         self._check = check_enabled()
-        self._lent: dict[tuple[str, str], tuple[str, Any]] = {}
-        """A mutable codec's state last given out by ``load_state``, with the text it came from."""
+        self._lent: OrderedDict[tuple[tuple[str, str], int], tuple[str, Any]] = OrderedDict()
+        """A mutable codec's states given out by ``load_state`` (by session and ``id``), each with
+        the text it came from: several commands on one session may each hold one (read, not yet
+        written)."""
         self._seen: OrderedDict[tuple[str, str], tuple[tuple[Any, Any], float]] = OrderedDict()
         """Per session, a row identity and a moment (``time.monotonic``) after which the row had
         it: the time a statement that read or wrote it was sent."""
@@ -114,12 +116,11 @@ class StateCache:
 
     def lend(self, key: tuple[str, str], got: Cached[S]) -> None:
         """Remember ``got.state`` as given to a caller that may hand it back (``reuse``); as many
-        as the cache holds (a state read and never handed back is dropped in turn)."""
+        as the cache holds sessions (a state read and never handed back is dropped in turn)."""
         if got.text is not None and got.state is not None:
-            self._lent.pop(key, None)
-            self._lent[key] = (got.text, got.state)
+            self._lent[(key, id(got.state))] = (got.text, got.state)
             while len(self._lent) > self._size:
-                del self._lent[next(iter(self._lent))]
+                self._lent.popitem(last=False)
 
     def get_reusing(
         self,
@@ -133,7 +134,7 @@ class StateCache:
     ) -> Cached[S]:
         """:meth:`get`, but a mutable codec's state is ``reuse`` itself when that is what
         ``load_state`` gave out for this very text (the caller hands it over: one parse less)."""
-        lent = self._lent.pop(key, None)
+        lent = self._lent.pop((key, id(reuse)), None) if reuse is not None else None
         hit = self._items.get(key)
         if same_row and hit is not None:
             text = hit.text
