@@ -96,12 +96,29 @@ def keep(objs: Sequence[Any], old_objs: Sequence[Any], old: Any, convert: Callab
 def share(items: list[Any], old: Any) -> Rows:
     """``items`` (plain) as :class:`Rows`, each item that serialises to the same text as one of
     ``old``'s (a :class:`Rows`, else ignored) replaced by that old item: equal text, equal value
-    to the last type and sign, so the store's reverse patch skips it as the same object."""
-    texts = [dumps_value(d) for d in items]
-    if type(old) is Rows:
-        by_text = dict(zip(old.texts, old, strict=True))
-        items = [by_text.get(t, d) for d, t in zip(items, texts, strict=True)]
-    return Rows.of(items, texts)
+    to the last type and sign, so the store's reverse patch skips it as the same object.
+
+    An item equal (``==``) to the old item at its place is taken with that item's text without
+    serialising it: for plain forms whose every key holds one JSON type (a typed model's dump,
+    with no number that may be an int one time and a float the next), equal means equal text.
+    The store's check mode re-encodes every write from scratch, so a codec that breaks this is
+    caught by the tests."""
+    if type(old) is not Rows:
+        return Rows.of(items, [dumps_value(d) for d in items])
+    out: list[Any] = []
+    texts: list[str] = []
+    by_text: dict[str, Any] | None = None
+    for i, d in enumerate(items):
+        if i < len(old) and old[i] == d:
+            out.append(old[i])
+            texts.append(old.texts[i])
+            continue
+        text = dumps_value(d)
+        if by_text is None:
+            by_text = dict(zip(old.texts, old, strict=True))
+        out.append(by_text.get(text, d))
+        texts.append(text)
+    return Rows.of(out, texts)
 
 
 __all__ = ["Rows", "dumps", "dumps_value", "keep", "same_prefix", "share"]
