@@ -250,7 +250,9 @@ async def test_ap_total_action_and_log_and_end(app: App) -> None:
     assert "全力动作「大招」3/9" in text
     text = await say(app, ".ed", **P1)
     assert "▶ 布鲁诺 的回合" in text
-    assert "战报" in await say(app, ".init log", **GM)
+    log = await say(app, ".init log", **GM)
+    assert log.startswith("战报：\n—— 第1轮开始 ——")
+    assert re.search(r"第\d+刻 艾琳 的回合\n.*第\d+刻 布鲁诺 的回合", log, re.S), log  # whose turn, in order
     assert "确定结束战斗" in await say(app, ".init end", **GM)
     text = await say(app, ".init end 确认", **GM)
     assert text.startswith("战斗结束：共1轮") and "艾琳×1" in text

@@ -174,8 +174,10 @@ def combat_list(st: Combat, *, gm: bool = False) -> str:
     return "\n".join(lines)
 
 
-def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> list[str]:
-    """What happened on the way to the current turn, one short line each."""
+def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False, turns: bool = False) -> list[str]:
+    """What happened on the way to the current turn, one short line each; ``turns``: also whose
+    turn began when (the battle report; a turn card shows the current turn itself).  A hidden
+    NPC's turns are left out of the player view (when it acts is the GM's)."""
     out: list[str] = []
     ended: list[str] = []
 
@@ -194,6 +196,10 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
         flush()
         if ev.kind == "round_start":
             out.append(f"—— 第{ev.round}轮开始 ——")
+        elif ev.kind == "turn":
+            c = st.maybe(d["cid"])
+            if turns and (gm or c is None or not c.hidden):
+                out.append(f"  第{ev.tick}刻 {name_of(st, d['cid'], gm)} 的回合")
         elif ev.kind == "dying_check":
             adv = "，劣势" if d.get("disadvantage") else ""
             out.append(

@@ -221,7 +221,7 @@ async def init_undo(call: Call, n: int) -> list[Reply]:
 async def init_log(call: Call, n: int) -> list[Reply]:
     state = need(await load(call))
     n = min(n, 40)
-    lines = R.event_lines(state, state.log[-n * 3 :])[-n:]
+    lines = R.event_lines(state, state.log[-n * 3 :], turns=True)[-n:]
     return [Reply.say("战报：\n" + ("\n".join(lines) if lines else "（暂无）"))]
 
 
