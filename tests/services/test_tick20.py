@@ -6,7 +6,7 @@ import asyncio
 import re
 
 import pytest
-from helpers import run, say
+from helpers import Scripted, run, say
 
 from chronodice.app import App
 from chronodice.rules.tick20.model import Combat
@@ -328,3 +328,13 @@ async def test_child_effect_goes_with_its_parent_and_ri_expression(app: App) -> 
     assert "移除了：束缚" in text
     st = await state_of(app)
     assert st.effects == []
+
+
+async def test_an_initiative_roll_shows_the_n1_or_n20_bonus_apart(app: App) -> None:
+    """``.init add 狼 5`` rolling a 1 reads D20=1+5-10(N1)=-4 (not "1-5", which looks like a −5
+    modifier); ``.ri`` the same way, as checks show it."""
+    await say(app, ".init begin", **GM)
+    app.rng = Scripted([1])
+    assert "狼 加入（D20=1+5-10(N1)=-4）" in await say(app, ".init add 狼 5", **GM)
+    app.rng = Scripted([20])
+    assert "哥布林 的先攻：D20=20+2+10(N20)=32" in await say(app, ".ri +2 哥布林", **GM)

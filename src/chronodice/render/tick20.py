@@ -360,6 +360,13 @@ def mods_text(mods: Iterable[Modifier]) -> str:
     )
 
 
+def roll_sum(dice: str, roll: D20Roll) -> str:
+    """``dice`` (what was rolled) with the modifier, an N1/N20's ±10 apart, and the total:
+    ``D20=1+5-10(N1)=-4`` (the same sum in a check, ``.ri`` and ``.init add``)."""
+    nat = f"{roll.nat_bonus:+d}({roll.nat})" if roll.nat else ""
+    return f"{dice}{roll.modifier - roll.nat_bonus:+d}{nat}={roll.total}"
+
+
 def d20_text(name: str, what: str, roll: D20Roll, judgement: Judgement | None, mods: str = "") -> str:
     """``艾琳 的运动检定：D20=[6,15]→15+2=17/15 成功（成功度2）``."""
     if roll.passive:
@@ -368,9 +375,7 @@ def d20_text(name: str, what: str, roll: D20Roll, judgement: Judgement | None, m
         dice = f"D20=[{','.join(map(str, roll.dice))}]{roll.edge}→{roll.die}"
     else:
         dice = f"D20={roll.die}"
-    base = roll.modifier - roll.nat_bonus
-    nat = f"{roll.nat_bonus:+d}({roll.nat})" if roll.nat else ""
-    text = f"{name} 的{what}检定：{dice}{base:+d}{nat}={roll.total}"
+    text = f"{name} 的{what}检定：{roll_sum(dice, roll)}"
     if mods:
         text += f"\n修正：{mods}"
     if judgement is not None:

@@ -125,7 +125,7 @@ async def init_add(
         else:
             r = C.roll_d20(call.app.rng, mod)
             kw["roll"] = InitRoll(dice=list(r.dice), die=r.die, total=r.total, nat=r.nat)
-            text = f"D20={r.die}{r.modifier:+d}={r.total}"
+            text = R.roll_sum(f"D20={r.die}", r)
         plan.append((n, kw, text))
 
     state, _ = await apply(call, lambda st: join_all(need(st), plan))

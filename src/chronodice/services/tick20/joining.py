@@ -10,6 +10,7 @@ from chronodice.core.errors import IllegalAction, InputSyntaxError
 from chronodice.core.permissions import Perm, require
 from chronodice.core.reply import Reply
 from chronodice.dice import roll_command
+from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.model import Combat, Health, InitRoll, Phase, Variant
@@ -78,8 +79,7 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
         edge=roll.edge,
     )
     dice = "被动10" if roll.passive else f"D20={'/'.join(map(str, roll.dice))}"
-    nat = f"（{roll.nat}）" if roll.nat else ""
-    return name, kwargs, f"{dice}{roll.modifier:+d}={roll.total}{nat}"
+    return name, kwargs, R.roll_sum(dice, roll)
 
 
 def card_stats(attrs: dict[str, Any]) -> dict[str, Any]:
