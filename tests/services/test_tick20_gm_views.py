@@ -217,3 +217,33 @@ async def test_list_follows_the_round_acted_current_then_by_tick(app: App) -> No
     listing = await say(app, ".init", **P1)
     assert names(listing) == ["艾琳", "布鲁诺", "哥布林", "X"]
     assert "25(当前4)  X" in listing
+
+
+async def test_a_hidden_npc_is_not_there_for_a_player(app: App) -> None:
+    """Whatever a player types about a hidden NPC is answered as for a name nobody has: no
+    "只有 刺客 的玩家或 GM 可以…" that tells it exists, no list of candidates that names it."""
+    await say(app, ".init begin", **GM)
+    await say(app, ".ri =8 刺客 暗", **GM)
+    await say(app, ".ri =5 剑客", **GM)
+    await say(app, ".ri =17", **P1)
+    await say(app, ".init start", **GM)
+    commands = (
+        ".hp {} -3",
+        ".wound {} 躯干 hit1",
+        ".init status {}",
+        ".init rm {}",
+        ".init set {} 5",
+        ".init eff {} 眩晕 2轮",
+        ".init re {} 眩晕",
+        ".init swap {} 剑客",
+        ".init first {}",
+        ".ap {} +1",
+        ".init mod {} +1 状态 2轮",
+        ".init eff 艾琳 眩晕 2轮 -源 {}",
+    )
+    for command in commands:
+        hidden = public(await run(app, command.format("刺客"), **P1))
+        nobody = public(await run(app, command.format("无名氏"), **P1))
+        assert hidden == nobody.replace("无名氏", "刺客"), (command, hidden, nobody)
+    assert "刺客" not in public(await run(app, ".init status 客", **P1))  # only 剑客 is a candidate
+    assert "刺客" in "\n".join(r.text for r in await run(app, ".init status 刺客", **GM))

@@ -17,6 +17,7 @@ from chronodice.core.context import Context
 from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
 from chronodice.core.permissions import Perm, is_gm, require
 from chronodice.core.reply import Reply
+from chronodice.render.tick20_health import name_of
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as hp
 from chronodice.rules.tick20.model import COMBAT_CODEC, Combat, Combatant, Event, Phase
@@ -108,7 +109,7 @@ def controls(ctx: Context, c: Combatant) -> bool:
 async def require_control(call: Call, state: Combat, c: Combatant, what: str) -> None:
     if controls(call.ctx, c) or await gm(call, state):
         return
-    raise NotPermitted(f"只有 {c.name} 的玩家或 GM 可以{what}")
+    raise NotPermitted(f"只有 {name_of(state, c.id)} 的玩家或 GM 可以{what}")
 
 
 def whisper_gms(state: Combat, text: str, sender: str) -> list[Reply]:
@@ -128,10 +129,18 @@ def find_me(state: Combat, ctx: Context) -> Combatant:
     return current[0] if current else mine[0]
 
 
-def target_of(state: Combat, ctx: Context, word: str) -> Combatant:
+def target_of(state: Combat, ctx: Context, word: str, *, hidden: bool = True) -> Combatant:
+    """``word``'s combatant (我/me/自己: the sender's); ``hidden=False``: as a player sees the
+    combat, without hidden combatants (see :func:`find`)."""
     if word in ("我", "me", "自己"):
         return find_me(state, ctx)
-    return E.find(state, word)
+    return E.find(state, word, hidden=hidden)
+
+
+async def find(call: Call, state: Combat, word: str) -> Combatant:
+    """:func:`target_of` as the sender may see the combat: a hidden combatant exists only for a
+    GM (for anyone else the answer is the one for a name nobody has)."""
+    return target_of(state, call.ctx, word, hidden=await gm(call, state))
 
 
 async def gm_op(call: Call, what: str, fn: Callable[[Combat], E.Outcome]) -> tuple[Combat, list[Event]]:

@@ -16,22 +16,22 @@ from ._glue import (
     SYS_NAME,
     apply,
     check_dice,
+    find,
     find_me,
     gm_op,
     load,
     must_be_gm,
     need,
     require_control,
-    target_of,
 )
 from .kinds import COMBATANT, NotWords, combatant
 from .tracker import init
 
 
-def _who(call: Call, state: Combat, who: str | None) -> Combatant:
+async def _who(call: Call, state: Combat, who: str | None) -> Combatant:
     """The named combatant, else the sender's current one, else (for a GM) the current actor."""
     if who is not None:
-        return target_of(state, call.ctx, who)
+        return await find(call, state, who)
     mine = [c for c in state.combatants if c.controller == call.ctx.user_id]
     if mine:
         return find_me(state, call.ctx)
@@ -79,11 +79,11 @@ async def cmd_act(
 ) -> list[Reply]:
     state = need(await load(call))
     try:  # ``.动作 攻击``: a word that names nobody is the action's description
-        c = _who(call, state, who)
+        c = await _who(call, state, who)
     except NotFound:
         if who is None or label is not None:
             raise
-        c, label = _who(call, state, None), who
+        c, label = await _who(call, state, None), who
     if extra:
         await must_be_gm(call, state, "追加动作")
     else:
@@ -111,7 +111,7 @@ mov = define(
 )
 async def cmd_mov(call: Call, who: str | None, op: tuple[str, int]) -> list[Reply]:
     state = need(await load(call))
-    c = _who(call, state, who)
+    c = await _who(call, state, who)
     if op[0] == "=":
         await must_be_gm(call, state, "设定Mov")
         state, events = await apply(call, lambda st: E.spend_mov(need(st), c.id, value=op[1]))
@@ -139,7 +139,7 @@ dying = define(
 )
 async def cmd_dying(call: Call, who: str | None) -> list[Reply]:
     state = need(await load(call))
-    c = _who(call, state, who)
+    c = await _who(call, state, who)
     await require_control(call, state, c, "进行濒死检定")
     dice = check_dice(call, state)
     state, events = await apply(call, lambda st: E.dying_check(need(st), c.id, dice=dice))

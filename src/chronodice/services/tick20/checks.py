@@ -9,11 +9,10 @@ from chronodice.core.reply import CheckNote, Reply
 from chronodice.core.text import safe_name
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
-from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.modifiers import Modifier
 
-from ._glue import SYS_NAME, find_me, load
+from ._glue import SYS_NAME, find, find_me, load
 from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
 from .kinds_rules import DAMAGE, PART_USED
 
@@ -133,7 +132,7 @@ async def part_penalty(call: Call, who: str | None, part: str) -> list[Modifier]
     if state is None:
         raise IllegalAction("-部位 需要本群进行中的战斗（部位状态记录在战斗里）")
     if who is not None:
-        c = E.find(state, who)
+        c = await find(call, state, who)
     else:
         mine = [x for x in state.combatants if x.controller == call.ctx.user_id]
         c = find_me(state, call.ctx) if mine or state.current is None else state.get(state.current)

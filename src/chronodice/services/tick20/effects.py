@@ -20,12 +20,12 @@ from ._glue import (
     apply,
     controls,
     each,
+    find,
     gm,
     load,
     must_be_gm,
     need,
     require_control,
-    target_of,
     whisper_gms,
 )
 from .kinds import COMBATANT, CONFIRM, EFF_FLAGS, EFFECT_NAME, TYPED_MOD, Duration, Targets
@@ -52,7 +52,7 @@ async def init_eff(
     boundary: str | None = None,
 ) -> list[Reply]:
     state = need(await load(call))
-    bearers = [target_of(state, call.ctx, t) for t in targets]
+    bearers = [await find(call, state, t) for t in targets]
     dur = parse_duration(duration or "", call.app.rng)
     if boundary is not None:
         dur = dur.model_copy(update={"boundary": boundary})
@@ -73,19 +73,19 @@ async def init_eff(
     # The source is who the effect comes from: ``-源 X`` when given; a player's own character;
     # otherwise nobody (the GM).  Never whoever happens to be current: a GM adding 眩晕 during
     # 哥布林's turn is not 哥布林 stunning someone.
-    src = E.find(state, source).id if source is not None else None
+    src = (await find(call, state, source)).id if source is not None else None
     if src is None and not is_gm:
         mine = [c for c in state.combatants if c.controller == call.ctx.user_id]
         src = mine[0].id if mine else None
     if parent is not None:
         owner, effect_name = parent
-        holder = E.find(state, owner)
+        holder = await find(call, state, owner)
         parents = [e for e in state.effects if e.bearer == holder.id and e.name == effect_name]
         if not parents:
             raise NotFound(f"{holder.name} 身上没有效果「{effect_name}」（-父 目标/效果名）")
         flags["parent"] = parents[0].id
     if anchor is not None:
-        dur = dur.model_copy(update={"anchor": E.find(state, anchor).id})
+        dur = dur.model_copy(update={"anchor": (await find(call, state, anchor)).id})
 
     def fn(st: Combat | None) -> E.Outcome:
         return each(need(st), bearers, lambda s, t: E.add_effect(s, t.id, name, dur, source=src, **flags))
@@ -167,7 +167,7 @@ async def init_mod(
 )
 async def init_re(call: Call, who: str, effect: str | None, confirm: bool) -> list[Reply]:
     state = need(await load(call))
-    c = target_of(state, call.ctx, who)
+    c = await find(call, state, who)
     if not controls(call.ctx, c):
         await must_be_gm(call, state, "移除他人的效果")
     name: str | None = effect
@@ -188,7 +188,7 @@ async def init_re(call: Call, who: str, effect: str | None, confirm: bool) -> li
 )
 async def init_focus(call: Call, who: str, effect: str) -> list[Reply]:
     state = need(await load(call))
-    c = target_of(state, call.ctx, who)
+    c = await find(call, state, who)
     await require_control(call, state, c, "聚焦")
     state, events = await apply(call, lambda st: E.focus(need(st), c.id, effect))
     end = next(e.data["end_round"] for e in events if e.kind == "focused")

@@ -20,6 +20,7 @@ from ._glue import (
     apply,
     controls,
     each,
+    find,
     gm_op,
     load,
     must_be_gm,
@@ -43,7 +44,7 @@ async def init_set(call: Call, who: str, value: int) -> list[Reply]:
     its turn this round (the new value's tick has passed, or the value cannot act at all).  A
     hidden combatant's new value goes to the GM only."""
     state = need(await load(call))
-    c = E.find(state, who)
+    c = await find(call, state, who)
     before = state.phase is Phase.ACTIVE and not state.waiting and c.turns_this_round == 0 and not c.pending
     tick = state.tick
     state, events = await gm_op(call, "设定先攻", lambda st: E.place(st, c.id, value))
@@ -151,7 +152,7 @@ async def init_add(
 async def init_rm(call: Call, names: list[list[str]], force: bool) -> list[Reply]:
     state = need(await load(call))
     await must_be_gm(call, state, "移除参战者")
-    ids = [E.find(state, n).id for group in names for n in group]
+    ids = [(await find(call, state, n)).id for group in names for n in group]
     hidden = {c.id for c in state.combatants if c.hidden}
 
     state, events = await apply(
@@ -174,7 +175,7 @@ async def init_rm(call: Call, names: list[list[str]], force: bool) -> list[Reply
 )
 async def init_swap(call: Call, a: str, b: str) -> list[Reply]:
     state = need(await load(call))
-    ca, cb = E.find(state, a), E.find(state, b)
+    ca, cb = await find(call, state, a), await find(call, state, b)
     if not (controls(call.ctx, ca) or controls(call.ctx, cb)):
         await must_be_gm(call, state, "调整同值顺序")
     await apply(call, lambda st: E.swap(need(st), ca.id, cb.id))
@@ -184,7 +185,7 @@ async def init_swap(call: Call, a: str, b: str) -> list[Reply]:
 @init.sub("first", "提前", params=[arg("who", COMBATANT)], help="在同值者中优先行动")
 async def init_first(call: Call, who: str) -> list[Reply]:
     state = need(await load(call))
-    c = E.find(state, who)
+    c = await find(call, state, who)
     await require_control(call, state, c, "调整同值顺序")
     await apply(call, lambda st: E.first(need(st), c.id))
     return [Reply.say(f"{R.name_of(state, c.id)} 在同值者中优先行动")]
@@ -207,7 +208,7 @@ OPT_FLAGS = [
 async def init_opt(call: Call, who: str, hide: bool, reveal: bool, **values: Any) -> list[Reply]:
     state = need(await load(call))
     await must_be_gm(call, state, "修改参战者")
-    c = E.find(state, who)
+    c = await find(call, state, who)
     fields: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
     if hide or reveal:
         fields["hidden"] = hide
@@ -251,6 +252,6 @@ async def init_gm(call: Call, uid: str) -> list[Reply]:
 async def init_surprise(call: Call, names: list[list[str]]) -> list[Reply]:
     state = need(await load(call))
     await must_be_gm(call, state, "标记突袭")
-    ids = [E.find(state, n).id for group in names for n in group]
+    ids = [(await find(call, state, n)).id for group in names for n in group]
     await apply(call, lambda st: E.surprise(need(st), ids))
     return [Reply.say("被突袭（第1轮开始时先攻−20）：" + "，".join(R.name_of(state, i) for i in ids))]

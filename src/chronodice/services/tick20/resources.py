@@ -18,12 +18,12 @@ from ._glue import (
     SYS_NAME,
     apply,
     check_dice,
+    find,
     find_me,
     load,
     must_be_gm,
     need,
     require_control,
-    target_of,
 )
 from .kinds import (
     AP_KIND,
@@ -101,7 +101,7 @@ async def _ap(
     kind: str | None,
 ) -> list[Reply]:
     state = need(await load(call))
-    c = find_me(state, call.ctx) if who is None else target_of(state, call.ctx, who)
+    c = find_me(state, call.ctx) if who is None else await find(call, state, who)
     await require_control(call, state, c, "操作这名角色的AP")
     if op == "ta":
         if amount is None or not label:
@@ -155,7 +155,7 @@ wound = define(
 )
 async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]]) -> list[Reply]:
     state = need(await load(call))
-    c = target_of(state, call.ctx, who)
+    c = await find(call, state, who)
     await require_control(call, state, c, "修改伤势")
     if items[0] == ("heal",):
         if len(items) > 2 or (len(items) == 2 and items[1][0] not in ("level", "n")):
@@ -228,13 +228,13 @@ async def cmd_hp(
         everyone = [x.id for x in state.combatants]
         state, events = await apply(call, lambda st: E.self_heal(need(st), everyone))
         return [Reply.say("场景开始：自愈\n" + "\n".join(health_lines(state, events)))]
-    c = target_of(state, call.ctx, who)
+    c = await find(call, state, who)
     await require_control(call, state, c, "修改HP")
     if (crit or execute is not None) and not (isinstance(op, int) and op < 0):
         raise call.usage_error("重击/斩杀 写在伤害后：.hp 名称 -n 重击 / 斩杀11")
     if cost and op != "sp":
         raise call.usage_error("消耗 用于SP：.hp 名称 sp -2 消耗")
-    fn = _hp_fn(call, state, c, op, value, attacker, crit, execute, cost)
+    fn = await _hp_fn(call, state, c, op, value, attacker, crit, execute, cost)
     state, events = await apply(call, lambda st: fn(need(st)))
     change = f"（{op:+d}）" if isinstance(op, int) else ""
     return await hp_reply(call, state, state.get(c.id), events, change)
@@ -243,7 +243,7 @@ async def cmd_hp(
 ALL_WORDS = ("全体", "全部", "all")
 
 
-def _hp_fn(
+async def _hp_fn(
     call: Call,
     state: Combat,
     c: Combatant,
@@ -259,7 +259,7 @@ def _hp_fn(
         if value is not None:
             raise call.usage_error("格式：.hp 名称 ±n [-由 攻击者] [重击] [斩杀 结果]")
         amount = op
-        by = E.find(state, attacker).id if attacker is not None else None
+        by = (await find(call, state, attacker)).id if attacker is not None else None
         if by is None and amount < 0 and state.current is not None:
             by = state.current
         total = None

@@ -27,6 +27,7 @@ from ._glue import (
     apply,
     check_dice,
     controls,
+    find,
     find_me,
     fresh,
     gm,
@@ -244,7 +245,7 @@ async def init_status(call: Call, who: str | None) -> list[Reply]:
     """One combatant's details: the player view in the group; a GM also gets the GM view (HP
     numbers, hidden durations) privately when it says more.  A hidden combatant: GM only, privately."""
     state = need(await load(call))
-    c = find_me(state, call.ctx) if who is None else E.find(state, who)
+    c = find_me(state, call.ctx) if who is None else await find(call, state, who)
     is_gm = await gm(call, state)
     if c.hidden and not is_gm:
         raise NotFound(f"没有找到参战者「{who}」")

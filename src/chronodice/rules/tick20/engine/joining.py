@@ -22,16 +22,19 @@ def new_combat(owner: str | None = None, *, variant: Variant = Variant.BASE, **o
     return Combat(options=opts, owner=owner, gms=gms)
 
 
-def find(st: Combat, query: str) -> Combatant:
-    """Exact name or id, else a unique substring (tick20.md §4.1)."""
+def find(st: Combat, query: str, *, hidden: bool = True) -> Combatant:
+    """Exact name or id, else a unique substring (tick20.md §4.1).  ``hidden=False`` (someone
+    who is not a GM asks): hidden combatants are not there, so the answer for one is the same as
+    for a name nobody has, and no list of candidates names one."""
     q = query.strip()
     if not q:
         raise InputSyntaxError("请写出参战者名称")
-    for c in st.combatants:
+    seen = st.combatants if hidden else [c for c in st.combatants if not c.hidden]
+    for c in seen:
         if c.name == q or c.id == q:
             return c
     low = q.lower()
-    hits = [c for c in st.combatants if low in c.name.lower()]
+    hits = [c for c in seen if low in c.name.lower()]
     if len(hits) == 1:
         return hits[0]
     if hits:
