@@ -705,7 +705,7 @@ class Store(SessionStore, GameLogStore):
         ``fn`` may raise a :class:`ChronoDiceError` to abort (nothing is written) and may be
         called more than once after a lost race.  Owner and id cannot be changed by ``fn``.
         On PostgreSQL a cached card is first written in one statement (as sessions are, see
-        :meth:`_apply_state_at_once`); the locked transaction is the fallback.
+        :meth:`_apply_batch_at_once`); the locked transaction is the fallback.
         """
         epoch = [0]
 

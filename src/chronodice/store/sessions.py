@@ -4,10 +4,10 @@
   holding the reverse patch (``.undo``, ``.replay``); see :mod:`.states` for the decoded states
   a :class:`~chronodice.store.states.SessionCodec` keeps between commands.
 * On PostgreSQL the commands of a process on one session queue and run in a task of the
-  session's own (:meth:`SessionStore._drain`): first one statement that writes the cached row if
-  it is still the one cached (:meth:`SessionStore._apply_state_at_once`), several queued commands
-  together (:meth:`SessionStore._apply_batch_at_once`), and the locked transaction as the
-  fallback.  SQLite runs the locked transaction, on the event loop thread, without a hop.
+  session's own (:meth:`SessionStore._drain`): the commands queued together, or a single one, in
+  one statement that writes the cached row if it is still the one cached
+  (:meth:`SessionStore._apply_batch_at_once`), and the locked transaction as the fallback.
+  SQLite runs the locked transaction, on the event loop thread, without a hop.
 """
 
 from __future__ import annotations
@@ -24,17 +24,22 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction
 
 from . import patch as jpatch
 from .backends import Conflict, Transient, Tx
-from .common import _EVENT, StoreBusy, StorePart, _clone, _Event, _j, _jtext, _text, utcnow
+from .common import _EVENT, DuplicateEvent, StoreBusy, StorePart, _clone, _Event, _j, _jtext, _text, utcnow
 from .records import CharacterRecord, LogEntry, UndoResult
 from .states import Cached, SessionCodec, StateCache
-
-if TYPE_CHECKING:
-    pass
 
 T = TypeVar("T")
 S = TypeVar("S")
 log = logging.getLogger("chronodice.store")
 
+_CAS_SQL = (
+    "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
+    " WHERE scope = $4 AND system = $5 AND version = $6 RETURNING 1)"
+    " INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
+    " version_after, undone, created_at, patch)"
+    " SELECT $4, $5, $7, $8, $9, $10, $2, false, $3, $11 FROM u"
+)
+"""PostgreSQL, in the locked transaction: the compare-and-set and the log row in one statement."""
 _BATCH_SQL = (
     "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
     " WHERE scope = $4 AND system = $5 AND version = $6 AND created_at = $7 RETURNING 1),"
@@ -49,20 +54,14 @@ _BATCH_SQL = (
 )
 """PostgreSQL: a batch of session commands (see :meth:`Store._apply_batch_at_once`): the final
 state, a log row per command that changed it, in order, and the events claimed."""
-_ROW_IS_SQL = (
-    "SELECT count(*) FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4"
-)
-_CLAIM_IF_ROW_SQL = (
-    "INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $5, $6, $7::float8"
-    " FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4"
-)
 _BATCH_CLAIM_SQL = (
     "WITH s AS (SELECT 1 FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4),"
     " c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
     " SELECT y.s, y.m, $7::float8 FROM s, unnest($5::text[], $6::text[]) AS y(s, m))"
     " SELECT count(*) FROM s"
 )
-"""PostgreSQL: a batch that changed nothing: the row still the cached one, and the events claimed."""
+"""PostgreSQL: a batch that changed nothing: the row still the cached one, and the events
+claimed (none, only the row checked)."""
 
 
 @dataclass(eq=False)
@@ -178,7 +177,7 @@ class SessionStore(StorePart):
             # the compare-and-set and the log row in one statement: one round trip less
             user_id, command, chars_text = log_row
             n = await tx.run(
-                _session_cas_sql(born=False, claim=False),
+                _CAS_SQL,
                 new_text,
                 version + 1,
                 now,
@@ -285,7 +284,7 @@ class SessionStore(StorePart):
         instead of a fresh parse when the session is still as it was loaded.
 
         On PostgreSQL a session whose row this process knows is first tried in one statement
-        (see :meth:`_apply_state_at_once`); the locked transaction below is the fallback."""
+        (see :meth:`_apply_batch_at_once`); the locked transaction is the fallback."""
         key = (scope, codec.system)
         log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
         if self._at_once():
@@ -316,49 +315,59 @@ class SessionStore(StorePart):
             while jobs := self._jobs.get(key):
                 batch = [j for j in jobs if not j.future.done()]  # a caller gone: skipped
                 jobs.clear()
-                try:
-                    if len(batch) > 1 and await self._apply_batch_at_once(key, batch):
-                        continue
-                except Exception as exc:  # e.g. the connection lost: the batch may have been written
-                    for job in batch:
-                        job.fail(exc)
+                if await self._at_once_or_fail(key, batch):
                     continue
-                for job in batch:
-                    await self._apply_one(key, job)
+                for job in batch:  # one by one: at once again (the others' outcomes), else locked
+                    if len(batch) == 1 or not await self._at_once_or_fail(key, [job]):
+                        await self._apply_locked_job(key, job)
         finally:
             del self._drains[key]
             # only when this task was cancelled (the store closing): nobody waits in vain
             for job in [*batch, *self._jobs.pop(key, ())]:
                 job.fail(StoreBusy("数据库繁忙，操作未完成，请稍后再试"))
 
-    async def _apply_one(self, key: tuple[str, str], job: _Job) -> None:
-        if job.future.done():
+    async def _at_once_or_fail(self, key: tuple[str, str], jobs: list[_Job]) -> bool:
+        """:meth:`_apply_batch_at_once`; an error it raised (the connection lost: the batch may
+        have been written) fails its commands, as it would each alone."""
+        try:
+            return await self._apply_batch_at_once(key, jobs)
+        except Exception as exc:
+            for job in jobs:
+                job.fail(exc)
+            return True
+
+    async def _apply_locked_job(self, key: tuple[str, str], job: _Job) -> None:
+        if job.future.done():  # answered already (a second delivery found in its batch), or gone
             return
         token = _EVENT.set(job.event)
         try:
-            done = await self._apply_state_at_once(key, job.codec, job.fn, job.reuse, job.log_row)
-            if done is None:
-                done = (await self._apply_state_locked(key, job.codec, job.fn, job.reuse, job.log_row),)
+            job.resolve(await self._apply_state_locked(key, job.codec, job.fn, job.reuse, job.log_row))
         except Exception as exc:
             job.fail(exc)
-        else:
-            job.resolve(done[0])
         finally:
             _EVENT.reset(token)
 
     async def _apply_batch_at_once(self, key: tuple[str, str], jobs: list[_Job]) -> bool:
-        """Several queued commands of one session in one statement (a group commit): each
-        ``fn`` applied to the state the one before left, then the final state written if the row
-        is still the cached one, with a log row per command that changed it (in order, so
-        ``.undo`` takes them back one by one) and every event claimed.  A command refused in the
-        batch is refused on the state the commands before it left, which the commit makes true.
+        """PostgreSQL, optimistically: the queued commands of one session (one or several, a
+        group commit) in one statement, its own transaction.  Each ``fn`` is applied to the
+        cached state or the one the command before left; then the final state is written if the
+        row is still the cached one (same version and ``created_at``), with a log row per
+        command that changed it (in order, so ``.undo`` takes them back one by one) and every
+        event claimed.  A command refused (or changing nothing) claims its event too, so a
+        second delivery of it stays silent; it is refused on the state the commands before it
+        left, which the commit makes true.
 
-        A batch that changes nothing only checks the row and claims the events (or, when each
-        command saw the row since it came in and none claims, needs no statement at all).
+        One round trip (and the commit) instead of BEGIN, the claim, ``SELECT … FOR UPDATE``,
+        the write and COMMIT per command.  A batch that changes nothing only checks the row and
+        claims the events; when none claims and each command saw the row since it came in (what
+        ``fn`` decided holds as of then), it needs no statement at all.
 
-        False (nothing written, nothing answered) when the row changed, an event was already
-        claimed, or the commands are not all of one codec: the caller then runs them one by
-        one."""
+        False (nothing written, nothing answered) when the row changed or is not cached, an
+        event was already claimed, or the commands are not all of one codec: the caller then
+        runs them one by one, and the locked transaction calls ``fn`` again on a fresh state
+        (``reuse`` is not handed over twice, so ``fn``'s changes to it are not seen there).
+        When the batch claimed a single event and that one existed, its command is answered
+        here (:class:`DuplicateEvent`: a second delivery) and the others run one by one."""
         codec = jobs[0].codec
         row = self._states.row_of(key)
         if row is None or row[1] is None or any(j.codec is not codec for j in jobs):
@@ -406,8 +415,15 @@ class SessionStore(StorePart):
                 n = await self._once(
                     _BATCH_CLAIM_SQL, [scope, system, row[0], row[1], *claimed], None, count=True
                 )
-        except (Transient, Conflict):
-            return False  # a claim that existed (or a lost race): one by one, each finds out
+        except Transient:
+            return False
+        except Conflict:  # a claim that existed: one by one, each finds out (unless it is plain)
+            if len(claims) == 1:
+                dup = claims[0]
+                next(j for j in jobs if j.event is dup).fail(
+                    DuplicateEvent(f"{dup.self_id}/{dup.message_id}")
+                )
+            return False
         if n != 1:
             return False
         for ev in claims:
@@ -477,66 +493,8 @@ class SessionStore(StorePart):
 
     def _at_once(self) -> bool:
         """Whether writes may first be tried as one statement (PostgreSQL; see
-        :meth:`_apply_state_at_once`)."""
+        :meth:`_apply_batch_at_once`)."""
         return self.dialect == "postgresql"
-
-    async def _apply_state_at_once(
-        self,
-        key: tuple[str, str],
-        codec: SessionCodec[S],
-        fn: Callable[[S | None], tuple[S | None, T]],
-        reuse: S | None,
-        log_row: tuple[str, str, str | None],
-    ) -> tuple[T] | None:
-        """PostgreSQL, optimistically: ``fn`` applied to the cached state, and one statement,
-        its own transaction, that writes the new state only if the row is still the one the
-        cache saw (same version and ``created_at``), appends the log row and claims the event.
-        A command that changes nothing, or is refused, claims its event only if the row is
-        still that one (so a second delivery of it stays silent, as one of a command that
-        changed something); with no event to claim, it needs no statement when the row was
-        seen since the command came in (what ``fn`` decided holds as of then).
-
-        One round trip (and the commit) instead of BEGIN, the claim, ``SELECT … FOR UPDATE``,
-        the write and COMMIT.  The result is the same as the locked transaction's: ``fn`` saw
-        the state the row held when the statement ran.  None when the row changed (or is not
-        cached): the caller then runs the locked transaction, which calls ``fn`` again on a
-        fresh state (``reuse`` is not handed over twice, so ``fn``'s changes to it are not seen
-        there)."""
-        row = self._states.row_of(key)
-        if row is None or row[1] is None:
-            return None
-        scope, system = key
-        refused: ChronoDiceError | None = None
-        old = self._states.get_reusing(key, None, codec, reuse, row, same_row=True)
-        after = old
-        try:
-            after, result = self._next_state(key, codec, old, fn)
-        except ChronoDiceError as exc:
-            refused = exc
-        ev = _EVENT.get()
-        claim = ev if ev is not None and not ev.claimed else None
-        since = time.monotonic()
-        base: list[Any] = [scope, system, row[0], row[1]]
-        if after.text != old.text:
-            before_text, patch_text = _reverse_plain(old, after)
-            user_id, command, chars_text = log_row
-            now = self._backend.dt_in(utcnow())
-            args: list[Any] = [after.text, row[0] + 1, now, scope, system, row[0], user_id, command]
-            args += [before_text, chars_text, patch_text, row[1]]
-            ok = await self._one_row(_session_cas_sql(born=True, claim=claim is not None), args, claim)
-            after = replace(after, row=(row[0] + 1, row[1]))
-        elif claim is not None:
-            ok = await self._one_row(_CLAIM_IF_ROW_SQL, base, claim)
-        else:
-            ok = (ev is not None and self._states.held_since(key, row, ev.began)) or await self._one_row(
-                _ROW_IS_SQL, base, None, count=True
-            )
-        if not ok:
-            return None
-        if refused is not None:
-            raise refused
-        self._states.put(key, after, since)
-        return (result,)
 
     async def undo(self, scope: str, system: str | None = None) -> UndoResult | None:
         """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given)."""
@@ -681,32 +639,6 @@ class SessionStore(StorePart):
             lambda tx: tx.all("SELECT scope, state, version FROM sessions WHERE system = $1", system)
         )
         return [(r[0], _j(r[1]), r[2]) for r in rows]
-
-
-def _session_cas_sql(*, born: bool, claim: bool) -> str:
-    """PostgreSQL: the session's compare-and-set and its log row in one statement.  Parameters:
-    $1 state, $2 new version, $3 time, $4 scope, $5 system, $6 version read, $7 user, $8
-    command, $9 before, $10 cards before, $11 patch; with ``born`` $12 the row's ``created_at``
-    (a session ended and begun anew starts at version 1 again); with ``claim`` the event's
-    self_id, message_id and time follow, inserted only if the row was written."""
-    n = 12
-    where = "scope = $4 AND system = $5 AND version = $6"
-    if born:
-        where += f" AND created_at = ${n}"
-        n += 1
-    sql = (
-        f"WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3 WHERE {where} RETURNING 1)"
-    )
-    if claim:
-        sql += (
-            f", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
-            f" SELECT ${n}, ${n + 1}, ${n + 2}::float8 FROM u)"
-        )
-    return sql + (
-        " INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
-        " version_after, undone, created_at, patch)"
-        " SELECT $4, $5, $7, $8, $9, $10, $2, false, $3, $11 FROM u"
-    )
 
 
 def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> list[dict[str, Any]] | None:
