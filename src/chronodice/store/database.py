@@ -774,7 +774,7 @@ class Store(SessionStore, GameLogStore):
         if claim is not None:
             sql += ", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $9, $10, $11::float8 FROM u)"
         if not await self._one_row(
-            sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim, count=True
+            sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim
         ):
             return None
         return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
@@ -846,28 +846,26 @@ class Store(SessionStore, GameLogStore):
             if users[0] == 0:
                 del self._turns[key]
 
-    async def _once(self, sql: str, args: list[Any], claim: _Event | None, *, count: bool = False) -> int:
-        """Run one statement as its own transaction; ``claim``'s self_id, message_id and time are
-        appended to ``args`` (the statement inserts them).  Rows changed, or the count selected
-        (``count``).  :class:`DuplicateEvent` when the claim existed: nothing was written."""
+    async def _once(self, sql: str, args: list[Any], claim: _Event | None = None) -> int:
+        """Run one statement, which selects a count, as its own transaction; the count.
+        ``claim``'s self_id, message_id and time are appended to ``args`` (the statement inserts
+        them); :class:`DuplicateEvent` when the claim existed: nothing was written."""
         if claim is not None:
             args = [*args, claim.self_id, claim.message_id, time.time()]
         async with self._backend.tx(False) as tx:
             try:
-                if count:
-                    got = await tx.one(sql, *args)
-                    return int(got[0]) if got else 0
-                return await tx.run(sql, *args)
+                got = await tx.one(sql, *args)
             except Conflict as exc:
                 if claim is not None and "pk_event_claims" in str(exc):
                     raise DuplicateEvent(f"{claim.self_id}/{claim.message_id}") from None
                 raise
+        return int(got[0]) if got else 0
 
-    async def _one_row(self, sql: str, args: list[Any], claim: _Event | None, *, count: bool = False) -> bool:
-        """:meth:`_once` for a statement meant to touch (or count) exactly one row: whether it
-        did, the claim then made; False also for a lost race."""
+    async def _one_row(self, sql: str, args: list[Any], claim: _Event | None) -> bool:
+        """:meth:`_once` for a statement meant to count exactly one row: whether it did, the
+        claim then made; False also for a lost race."""
         try:
-            n = await self._once(sql, args, claim, count=count)
+            n = await self._once(sql, args, claim)
         except Transient:
             return False
         if n != 1:

@@ -404,17 +404,13 @@ class SessionStore(StorePart):
                 n = await self._once(
                     _BATCH_SQL,
                     [cur.text, row[0] + len(logs), now, scope, system, row[0], row[1], *cols, *claimed],
-                    None,
-                    count=True,
                 )
             elif not claims and all(
                 j.event is not None and self._states.held_since(key, row, j.event.began) for j in jobs
             ):
                 n = 1  # nothing changed, nothing to claim, and each saw the row since it came in
             else:  # nothing changed: the row checked (and the events claimed) in one statement
-                n = await self._once(
-                    _BATCH_CLAIM_SQL, [scope, system, row[0], row[1], *claimed], None, count=True
-                )
+                n = await self._once(_BATCH_CLAIM_SQL, [scope, system, row[0], row[1], *claimed])
         except Transient:
             return False
         except Conflict:  # a claim that existed: one by one, each finds out (unless it is plain)
