@@ -27,7 +27,6 @@ from ._glue import (
     apply,
     check_dice,
     controls,
-    find,
     find_me,
     fresh,
     gm,
@@ -36,6 +35,7 @@ from ._glue import (
     must_be_gm,
     need,
     require_control,
+    target_of,
 )
 from .kinds import COMBATANT, CONFIRM, VARIANT, option
 from .views import split_view
@@ -245,8 +245,8 @@ async def init_status(call: Call, who: str | None) -> list[Reply]:
     """One combatant's details: the player view in the group; a GM also gets the GM view (HP
     numbers, hidden durations) privately when it says more.  A hidden combatant: GM only, privately."""
     state = need(await load(call))
-    c = find_me(state, call.ctx) if who is None else await find(call, state, who)
     is_gm = await gm(call, state)
+    c = find_me(state, call.ctx) if who is None else target_of(state, call.ctx, who, hidden=is_gm)
     if c.hidden and not is_gm:
         raise NotFound(f"没有找到参战者「{who}」")
     mine = controls(call.ctx, c)
