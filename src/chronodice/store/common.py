@@ -26,7 +26,8 @@ class StoreBusy(ChronoDiceError):
 
 
 class DuplicateEvent(Exception):
-    """This event (same bot account, same message id) was already applied: stay silent."""
+    """This event (same bot account, same message id) was already handled (applied, or refused
+    inside a write): stay silent."""
 
 
 @dataclass
