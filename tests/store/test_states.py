@@ -519,6 +519,52 @@ def test_the_combat_codec_shares_the_log_and_the_combatants_a_turn_left_alone() 
     assert len(jpatch.dumps(p)) < len(text) // 4
 
 
+def test_the_combat_codec_decodes_a_text_it_wrote_with_the_events_it_was_written_from() -> None:
+    """D20: the next command's parse of the text a turn wrote takes the log's events from that
+    turn (pydantic parses the rest); the combat is the one a parse of the whole text gives, and
+    a text it did not write is parsed whole."""
+    from chronodice.rules.tick20 import engine as E
+    from chronodice.rules.tick20.model import COMBAT_CODEC, Combat
+
+    state = E.new_combat("gm")
+    for i in range(6):
+        state = E.add_combatant(state, f"怪{i}", value=i + 3).state
+    state = E.start(state, dice=[]).state
+    plain = COMBAT_CODEC.encode(state, None)
+    text = COMBAT_CODEC.dumps(plain)
+    for _ in range(30):
+        work = COMBAT_CODEC.decode(text)
+        assert work == Combat.model_validate_json(text)
+        with E.owned(work):
+            new = E.end_turn(work, dice=[]).state
+        new_plain = COMBAT_CODEC.encode(new, (work, plain))
+        new_text = COMBAT_CODEC.dumps(new_plain)
+        assert new_text == jpatch.dumps(new.to_dict())
+        plain, text, before = new_plain, new_text, new
+    again = COMBAT_CODEC.decode(text)
+    assert again == Combat.model_validate_json(text)
+    assert all(a is b for a, b in zip(again.log, before.log, strict=True))
+    other = jpatch.dumps({**json.loads(text), "round": 99})  # written by nobody here
+    fresh = COMBAT_CODEC.decode(other)
+    assert fresh.round == 99 and fresh.log == again.log and fresh.log[0] is not again.log[0]
+
+
+def test_spliced_text_knows_where_each_rows_value_lies() -> None:
+    from chronodice.core import rows
+
+    for marker in ("x", "\x00rows0\x00"):  # the second makes it serialise per key
+        plain = {
+            "a": marker,
+            "log": rows.share([{"a": 1}, {"b": "]"}], None),
+            "n": 1,
+            "c": rows.share([], None),
+        }
+        text, spans = rows.splice(plain)
+        assert text == jpatch.dumps(plain)
+        assert text[slice(*spans["log"])] == '[{"a":1},{"b":"]"}]'
+        assert text[slice(*spans["c"])] == "[]"
+
+
 def test_spliced_text_is_right_when_a_value_holds_the_marker() -> None:
     from chronodice.core import rows
 

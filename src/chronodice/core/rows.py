@@ -35,25 +35,59 @@ class Rows(tuple):  # type: ignore[type-arg]
 
 
 def dumps(plain_state: dict[str, Any]) -> str:
-    """``dumps_value(plain_state)``, its :class:`Rows` spliced from their items' texts.
+    """``dumps_value(plain_state)``, its :class:`Rows` spliced from their items' texts."""
+    return splice(plain_state)[0]
+
+
+def splice(plain_state: dict[str, Any]) -> tuple[str, dict[str, tuple[int, int]]]:
+    """:func:`dumps`, with where each :class:`Rows` value's array lies in the text (by key:
+    ``text[start:stop]`` is ``"[" + ",".join(rows.texts) + "]"``).
 
     The other values are serialised in one call, each :class:`Rows` standing in as a marker
     string that is then replaced by the spliced array (per key, should a marker occur twice)."""
-    marks: dict[str, str] = {}
+    marks: dict[str, tuple[str, str]] = {}
     flat: dict[str, Any] = {}
     for k, v in plain_state.items():
         if type(v) is Rows:
             mark = f"\x00rows{len(marks)}\x00"
-            marks[dumps_value(mark)] = "[" + ",".join(v.texts) + "]"
+            marks[k] = (dumps_value(mark), _one(v))
             flat[k] = mark
         else:
             flat[k] = v
     text = dumps_value(flat)
-    for mark, body in marks.items():
+    places: list[tuple[int, str, str, str]] = []
+    for k, (mark, body) in marks.items():
         if text.count(mark) != 1:  # a value held the marker's very text: serialise per key
-            return "{" + ",".join(dumps_value(k) + ":" + _one(v) for k, v in plain_state.items()) + "}"
-        text = text.replace(mark, body)
-    return text
+            return _per_key(plain_state)
+        places.append((text.index(mark), k, mark, body))
+    places.sort()
+    parts: list[str] = []
+    spans: dict[str, tuple[int, int]] = {}
+    pos = size = 0
+    for at, k, mark, body in places:
+        parts += (text[pos:at], body)
+        size += at - pos
+        spans[k] = (size, size + len(body))
+        size += len(body)
+        pos = at + len(mark)
+    parts.append(text[pos:])
+    return "".join(parts), spans
+
+
+def _per_key(plain_state: dict[str, Any]) -> tuple[str, dict[str, tuple[int, int]]]:
+    parts = ["{"]
+    spans: dict[str, tuple[int, int]] = {}
+    size = 1
+    for i, (k, v) in enumerate(plain_state.items()):
+        head = ("," if i else "") + dumps_value(k) + ":"
+        body = _one(v)
+        parts += (head, body)
+        size += len(head)
+        if type(v) is Rows:
+            spans[k] = (size, size + len(body))
+        size += len(body)
+    parts.append("}")
+    return "".join(parts), spans
 
 
 def _one(v: Any) -> str:
@@ -121,4 +155,4 @@ def share(items: list[Any], old: Any) -> Rows:
     return Rows.of(out, texts)
 
 
-__all__ = ["Rows", "dumps", "dumps_value", "keep", "same_prefix", "share"]
+__all__ = ["Rows", "dumps", "dumps_value", "keep", "same_prefix", "share", "splice"]

@@ -308,26 +308,41 @@ class CombatCodec:
     decoded afresh, straight from the stored text by pydantic's JSON parser.
 
     The log (the last :data:`~chronodice.rules.tick20.engine.LOG_DEPTH` events, most of a
-    combat's text) is kept between commands: logged events are never changed, so the events a
-    combat still holds from the text it was decoded from keep the plain form and text they had
-    there (:class:`~chronodice.core.rows.Rows`); a turn converts and serialises the few events it
-    added, not the whole log."""
+    combat's text) is kept between commands, as logged events are never changed:
+
+    * encoding, the events a combat still holds from the text it was decoded from keep the plain
+      form and text they had there (:class:`~chronodice.core.rows.Rows`); a turn converts and
+      serialises the few events it added, not the whole log;
+    * decoding a text this codec wrote, the log's events are those it was written from: pydantic
+      parses the text with an empty log in place of the events' texts (the log is about two
+      fifths of a parse).  Two combats then hold the same event objects, which is why logged
+      events are never changed (the store's check mode catches a rule that does)."""
 
     system = "tick20"
     immutable = False
     _KEEP = 64
-    """Decoded combats whose log is remembered (a combat is encoded right after its decode)."""
+    """Decoded combats whose log is remembered (a combat is encoded right after its decode), and
+    texts written whose log's events are remembered."""
 
     def __init__(self) -> None:
         self._decoded: OrderedDict[int, tuple[Combat, tuple[Event, ...]]] = OrderedDict()
+        self._encoded: OrderedDict[int, tuple[rows.Rows, tuple[Event, ...]]] = OrderedDict()
+        """A log's :class:`~chronodice.core.rows.Rows` made by :meth:`encode` (by ``id``), with
+        its events, until :meth:`dumps` writes it."""
+        self._written: OrderedDict[str, tuple[int, int, tuple[Event, ...]]] = OrderedDict()
+        """Texts :meth:`dumps` wrote: where their log's array lies, and its events."""
 
     def decode(self, text: str) -> Combat:
-        state = Combat.model_validate_json(text)
+        written = self._written.get(text)
+        if written is not None:
+            start, stop, events = written
+            state = Combat.model_validate_json(text[:start] + "[]" + text[stop:])
+            state.log = list(events)
+        else:
+            state = Combat.model_validate_json(text)
         if state.schema_version != SCHEMA_VERSION:
             raise ValueError(f"unsupported tick20 schema_version {state.schema_version}")
-        self._decoded[id(state)] = (state, tuple(state.log))
-        while len(self._decoded) > self._KEEP:
-            self._decoded.popitem(last=False)
+        _remember(self._decoded, id(state), (state, tuple(state.log)), self._KEEP)
         return state
 
     def encode(self, state: Combat, prev: tuple[Combat, Any] | None) -> dict[str, Any]:
@@ -340,12 +355,26 @@ class CombatCodec:
         if state.log:  # the last field: to_dict puts it here too
             entry = self._decoded.get(id(state))
             decoded = entry[1] if entry is not None and entry[0] is state else ()
-            out["log"] = rows.keep(state.log, decoded, prev[1].get("log") if prev else None, _event_row)
+            log = out["log"] = rows.keep(state.log, decoded, prev[1].get("log") if prev else None, _event_row)
+            _remember(self._encoded, id(log), (log, tuple(state.log)), self._KEEP)
         return out | {"schema_version": state.schema_version}
 
     def dumps(self, plain_state: dict[str, Any]) -> str:
-        """``chronodice.store.patch.dumps(plain_state)``, the log spliced from its events' texts."""
-        return rows.dumps(plain_state)
+        """``chronodice.store.patch.dumps(plain_state)``, the log spliced from its events' texts
+        (and, when :meth:`encode` made it, remembered for :meth:`decode`)."""
+        text, spans = rows.splice(plain_state)
+        log = plain_state.get("log")
+        made = self._encoded.pop(id(log), None) if log is not None else None
+        if made is not None and made[0] is log and "log" in spans:
+            _remember(self._written, text, (*spans["log"], made[1]), self._KEEP)
+        return text
+
+
+def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    memory[key] = value
+    memory.move_to_end(key)
+    while len(memory) > size:
+        memory.popitem(last=False)
 
 
 def _event_row(e: Event) -> dict[str, Any]:
