@@ -329,13 +329,15 @@ class CombatCodec:
         self._encoded: OrderedDict[int, tuple[rows.Rows, tuple[Event, ...]]] = OrderedDict()
         """A log's :class:`~chronodice.core.rows.Rows` made by :meth:`encode` (by ``id``), with
         its events, until :meth:`dumps` writes it."""
-        self._written: OrderedDict[str, tuple[int, int, tuple[Event, ...]]] = OrderedDict()
-        """Texts :meth:`dumps` wrote: where their log's array lies, and its events."""
+        self._written: OrderedDict[int, tuple[str, int, int, tuple[Event, ...]]] = OrderedDict()
+        """Texts :meth:`dumps` wrote (by ``id``: the store hands the very object back, and
+        hashing a long text costs more than the lookup saves): where their log's array lies,
+        and its events."""
 
     def decode(self, text: str) -> Combat:
-        written = self._written.get(text)
-        if written is not None:
-            start, stop, events = written
+        written = self._written.get(id(text))
+        if written is not None and written[0] is text:
+            _, start, stop, events = written
             state = Combat.model_validate_json(text[:start] + "[]" + text[stop:])
             state.log = list(events)
         else:
@@ -366,7 +368,7 @@ class CombatCodec:
         log = plain_state.get("log")
         made = self._encoded.pop(id(log), None) if log is not None else None
         if made is not None and made[0] is log and "log" in spans:
-            _remember(self._written, text, (*spans["log"], made[1]), self._KEEP)
+            _remember(self._written, id(text), (text, *spans["log"], made[1]), self._KEEP)
         return text
 
 
