@@ -181,7 +181,10 @@ def weight_revision(carried: float, max_load: float) -> float:
     """
     if max_load <= 0:
         return 1.0 if carried <= 0 else FLOOR
-    value = 1 - (carried / max_load) ** 2
+    ratio = carried / max_load
+    if abs(ratio) > 1:  # 1 − ratio² < 0, and ratio² may be past a float (a 总负重 of 1e-254)
+        return FLOOR
+    value = 1 - ratio**2
     return value if value > 0 else FLOOR
 
 
