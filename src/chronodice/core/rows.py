@@ -10,6 +10,7 @@ import the store; the store checks the two agree when ``CHRONODICE_STORE_CHECK``
 
 from __future__ import annotations
 
+import itertools
 import json
 import operator
 from collections.abc import Callable, Sequence
@@ -95,9 +96,9 @@ def _one(v: Any) -> str:
 
 
 def same_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
-    """How many leading items of ``a`` and ``b`` are the same objects (compared at C speed)."""
-    same = list(map(operator.is_, a, b))
-    return same.index(False) if False in same else len(same)
+    """How many leading items of ``a`` and ``b`` are the same objects (compared at C speed,
+    stopping at the first that is not)."""
+    return next(itertools.compress(itertools.count(), map(operator.is_not, a, b)), min(len(a), len(b)))
 
 
 def keep(objs: Sequence[Any], old_objs: Sequence[Any], old: Any, convert: Callable[[Any], Any]) -> Rows:

@@ -38,7 +38,7 @@ import json
 import operator
 from typing import Any
 
-from chronodice.core.rows import dumps_value
+from chronodice.core.rows import dumps_value, same_prefix
 
 Patch = Any
 
@@ -132,7 +132,8 @@ def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
     if isinstance(a, _SEQ) and isinstance(b, _SEQ):
         na, nb = len(a), len(b)
         if na == nb:
-            changed = [i for i in range(na) if not _same(a[i], b[i], lax)]
+            shared = list(map(operator.is_, a, b))  # shared items skipped at C speed
+            changed = [i for i in range(na) if not shared[i] and not _same(a[i], b[i], lax)]
             if len(changed) > max(4, na // 4):
                 # reordered or rewritten: item patches would cost more than they save
                 return _window(a, b, lax, 0) or ["=", b]
@@ -143,7 +144,7 @@ def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
                     items[str(i)] = p
             return {"i": items} if items else None
         limit = min(na, nb)
-        pre = 0
+        pre = same_prefix(a, b)  # shared items skipped at C speed (a list grown at its end)
         while pre < limit and _same(a[pre], b[pre], lax):
             pre += 1
         suf = 0

@@ -242,3 +242,34 @@ def test_newly_settled_is_the_definition(ops: list[tuple[str, int, int]]) -> Non
             continue
         assert b.newly_settled(before, state) == _newly_settled_by_definition(before, state)
         assert b.newly_settled(state, state) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(("act", "act", "cancel", "undo")), st.integers(0, 4), st.integers(1, 40)),
+        max_size=30,
+    )
+)
+def test_each_participants_actions_are_indexed_right_when_extended(ops: list[tuple[str, int, int]]) -> None:
+    """The per-participant index of a state's actions is extended from the last few states'
+    (a ``.bat`` appends to the tuple the command before left); cancelling rewrites actions, and
+    ``.undo`` goes back to an older tuple: each state's index is still its own actions, in order."""
+    state = b.new_battle()
+    history = [state]
+    for op, who, n in ops:
+        try:
+            if op == "act":
+                state = act(state, P[who], n / 4)
+            elif op == "cancel" and state.actions:
+                state, _, _ = b.cancel_action(state, None, state.actions[n % len(state.actions)].id)
+            elif op == "undo":
+                state = history[n % len(history)]
+                state = b.BattleState(
+                    **{f: getattr(state, f) for f in state.__dataclass_fields__}
+                )  # a new object
+        except IllegalAction:
+            continue
+        history.append(state)
+        for p in P:
+            assert state.actions_of(p.key) == [a for a in state.actions if a.key == p.key]

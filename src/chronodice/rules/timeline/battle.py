@@ -177,7 +177,8 @@ def record_action(
         if aim is not None and aim.status == "dead":
             raise IllegalAction(f"目标[{aim.name}]已经死亡")
     state, events = ensure_participant(state, ref)
-    before = [a for a in state.actions_of(ref.key) if not (a.cancelled and a.cancelled_at == a.start)]
+    # a second action (one not voided before it began) closes the opening
+    second = any(not (a.cancelled and a.cancelled_at == a.start) for a in state.actions_of(ref.key))
     start = state.free_at(ref.key)
     action = Action(
         id=state.next_id,
@@ -192,7 +193,7 @@ def record_action(
         target=target,
     )
     state = replace(state, actions=(*state.actions, action), next_id=state.next_id + 1)
-    return settle(state, start=bool(before)), action, events
+    return settle(state, start=second), action, events
 
 
 def cancel_action(

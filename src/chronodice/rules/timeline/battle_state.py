@@ -5,6 +5,7 @@ See :mod:`.battle` for the clock the rule book means and the transitions."""
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Literal
@@ -154,12 +155,9 @@ class BattleState:
 
     @cached_property
     def _own(self) -> dict[str, tuple[Action, ...]]:
-        """Each participant's actions in order, built once per state object (the rules and the
-        reply ask for them many times per ``.bat``; a state is frozen, so it never goes stale)."""
-        own: dict[str, list[Action]] = {}
-        for a in self.actions:
-            own.setdefault(a.key, []).append(a)
-        return {k: tuple(v) for k, v in own.items()}
+        """Each participant's actions in order (the rules and the reply ask for them many times
+        per ``.bat``; a state is frozen, so it never goes stale), see :func:`_index`."""
+        return _index(self.actions)
 
     def actions_of(self, key: str) -> list[Action]:
         return list(self._own.get(key, ()))
@@ -194,6 +192,43 @@ class BattleState:
     def settled(self, a: Action) -> bool:
         """Whether ``a`` has resolved: the opening is over and it ends at or before the clock."""
         return self.started and a.resolved(self.clock)
+
+
+_INDEXES: OrderedDict[int, tuple[tuple[Action, ...], dict[str, tuple[Action, ...]]]] = OrderedDict()
+"""The last few actions tuples indexed by :func:`_index` (by ``id``, each held: it cannot be
+reused while here)."""
+_INDEXES_KEPT = 16
+
+
+def _index(actions: tuple[Action, ...]) -> dict[str, tuple[Action, ...]]:
+    """Each participant's actions in order, per actions tuple: the states one ``.bat`` makes
+    from one another (a new clock, a settled action) share theirs, and the next command's
+    tuple is mostly the last one with an action appended, so an index of a prefix of it is
+    extended by the rest (a 1,000-action battle is not walked twice per command)."""
+    hit = _INDEXES.get(id(actions))
+    if hit is not None and hit[0] is actions:
+        _INDEXES.move_to_end(id(actions))
+        return hit[1]
+    base: tuple[tuple[Action, ...], dict[str, tuple[Action, ...]]] = ((), {})
+    for old, index in reversed(_INDEXES.values()):  # the newest first
+        k = len(old)
+        if (
+            len(base[0]) < k <= len(actions)
+            and actions[k - 1] is old[-1]
+            and rows.same_prefix(old, actions) == k
+        ):
+            base = (old, index)
+            break
+    more: dict[str, list[Action]] = {}
+    for a in actions[len(base[0]) :]:
+        more.setdefault(a.key, []).append(a)
+    own = dict(base[1])
+    for key, added in more.items():
+        own[key] = own.get(key, ()) + tuple(added)
+    _INDEXES[id(actions)] = (actions, own)
+    while len(_INDEXES) > _INDEXES_KEPT:
+        _INDEXES.popitem(last=False)
+    return own
 
 
 def new_battle() -> BattleState:
