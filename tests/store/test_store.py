@@ -221,6 +221,45 @@ async def test_sqlite_is_wal(tmp_path: Path) -> None:
     assert mode == "wal"
 
 
+async def test_sqlite_checkpoints_on_a_thread_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit no longer copies the WAL into the database file (and syncs the disk) on the
+    event loop: the checkpoint thread does, every few dozen commits; SQLite's own is a backstop
+    for a WAL of 10,000 pages.  Another connection's checkpoint is not a foreign change."""
+    import threading
+
+    from chronodice.store import backends
+
+    where: list[str] = []
+    real = backends.SqliteBackend._checkpoint
+
+    def spy(self: backends.SqliteBackend) -> None:
+        where.append(threading.current_thread().name)
+        real(self)
+
+    monkeypatch.setattr(backends.SqliteBackend, "_checkpoint", spy)
+    s = Store(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+    await s.migrate()
+    backend = s._backend
+    assert isinstance(backend, backends.SqliteBackend)
+    (pages,) = backend._connect().execute("PRAGMA wal_autocheckpoint").fetchone()
+    assert pages == 10_000
+    foreign: list[bool] = []
+    backend.on_foreign_change = lambda: foreign.append(True)
+    for i in range(2 * backends._CHECKPOINT_COMMITS + 1):
+        await s.set_nickname("u", "g", f"名字{i}")
+        while backend._checkpointing is not None:  # let a running one finish
+            await asyncio.sleep(0.005)
+    assert len(where) >= 2 and all(name.startswith("sqlite-checkpoint") for name in where)
+    assert threading.current_thread().name not in where
+    assert not foreign
+    (busy, frames, copied) = backend._connect().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and frames == copied
+    await s.close()
+    assert backend._checkpointer is None and backend._checkpoint_conn is None
+
+
 async def test_undo_puts_back_cards_the_command_changed(any_store: Store) -> None:
     s = any_store
     c = await s.create_character("u", "甲", attributes={"体力": 150})

@@ -8,7 +8,9 @@ SQL written once with ``$1``-style parameters — so every query of the store is
   never wait for writers.  ``busy_timeout`` is 0: when another *process* holds the write lock,
   ``BEGIN IMMEDIATE`` fails at once and the store retries after an ``asyncio.sleep`` instead of
   blocking the loop.  ``PRAGMA data_version`` tells when another connection committed, which is
-  how the caches stay correct with several processes.
+  how the caches stay correct with several processes.  Checkpoints (copying the WAL into the
+  database file, with its fsyncs) run on a thread of their own, not in a commit on the loop
+  (:meth:`SqliteBackend.checkpoint_soon`).
 * PostgreSQL: an :mod:`asyncpg` pool (prepared statements, no greenlet), rows read ``FOR
   UPDATE``.  A LISTEN connection receives the notifications sent by triggers (migration 0003)
   when a cached row changes in another process.
@@ -21,7 +23,9 @@ import contextlib
 import logging
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -104,6 +108,15 @@ class SqliteTx(Tx):
             raise _sqlite_error(exc) from exc
 
 
+_CHECKPOINT_COMMITS = 32
+_CHECKPOINT_SECONDS = 1.0
+"""A checkpoint is started after this many write commits, or after the first commit this long
+after the last one started."""
+_AUTOCHECKPOINT_PAGES = 10_000
+"""SQLite's own checkpoint inside a commit (default 1,000 pages): only a backstop here, for a
+WAL that the checkpoint thread could not keep small (40 MB at 4 KB pages)."""
+
+
 class SqliteBackend:
     dialect = "sqlite"
 
@@ -117,6 +130,11 @@ class SqliteBackend:
         self._lock = asyncio.Lock()
         self._data_version = -1
         self.on_foreign_change: Callable[[], None] = lambda: None
+        self._commits = 0
+        self._last_checkpoint = 0.0
+        self._checkpointer: ThreadPoolExecutor | None = None
+        self._checkpointing: Future[None] | None = None
+        self._checkpoint_conn: sqlite3.Connection | None = None
 
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -125,8 +143,56 @@ class SqliteBackend:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=0")
+            conn.execute(f"PRAGMA wal_autocheckpoint={_AUTOCHECKPOINT_PAGES}")
             self._conn = conn
         return self._conn
+
+    # checkpoints ----------------------------------------------------------------------------
+    def checkpoint_soon(self) -> None:
+        """After a write commit: start a checkpoint on the checkpoint thread when enough was
+        written since the last (and none is running).
+
+        In WAL mode a commit appends pages to the WAL; now and then they are copied back into
+        the database file, and with ``synchronous=NORMAL`` that is where SQLite syncs the disk
+        (twice).  SQLite does it inside the commit that crosses ``wal_autocheckpoint`` pages, so
+        one command in every few dozen waited for the disk with the whole bot stopped behind it
+        (on the event loop).  A ``PASSIVE`` checkpoint on another connection neither waits for
+        nor blocks this one's readers and writers, and the sqlite3 module lets go of the GIL
+        while it runs.  Durability is unchanged: a commit is in the WAL either way."""
+        self._commits += 1
+        if self._checkpointing is not None:
+            return
+        now = time.monotonic()
+        if self._commits < _CHECKPOINT_COMMITS and now - self._last_checkpoint < _CHECKPOINT_SECONDS:
+            return
+        if self._checkpointer is None:
+            self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpoint")
+        self._commits = 0
+        self._last_checkpoint = now
+        self._checkpointing = self._checkpointer.submit(self._checkpoint)
+        self._checkpointing.add_done_callback(self._checkpointed)
+
+    def _checkpoint(self) -> None:
+        """On the checkpoint thread (its own connection, only ever used there)."""
+        try:
+            if self._checkpoint_conn is None:
+                self._checkpoint_conn = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False
+                )
+            self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            log.debug("WAL checkpoint failed (SQLite's own will run)", exc_info=True)
+
+    def _checkpointed(self, _done: Future[None]) -> None:
+        self._checkpointing = None
+
+    def _stop_checkpoints(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.shutdown(wait=True)  # a running checkpoint is left to finish
+            self._checkpointer = None
+        if self._checkpoint_conn is not None:
+            self._checkpoint_conn.close()
+            self._checkpoint_conn = None
 
     def check_foreign_changes(self) -> bool:
         """True (and ``on_foreign_change`` called) when another connection committed since the
@@ -166,6 +232,8 @@ class SqliteBackend:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 raise _sqlite_error(exc) from exc
+            if write:
+                self.checkpoint_soon()
 
     async def start(self) -> None:
         self._connect()
@@ -180,6 +248,7 @@ class SqliteBackend:
             log.warning("VACUUM after the migration failed", exc_info=True)
 
     async def close(self) -> None:
+        await asyncio.to_thread(self._stop_checkpoints)
         if self._conn is not None:
             self._conn.close()
             self._conn = None
