@@ -463,6 +463,22 @@ ROWS: list[tuple[str, object]] = [
         ),
     ),
     (
+        ".ri 12 巢穴",  # SealDice: a bare number is a fixed value
+        (
+            "ri",
+            "",
+            {"entries": [RiEntry(name="巢穴", fixed=12)]},
+        ),
+    ),
+    (
+        ".ri 12",
+        (
+            "ri",
+            "",
+            {"entries": [RiEntry(fixed=12)]},
+        ),
+    ),
+    (
         ".ri =1d6+10 巨魔",
         (
             "ri",
@@ -1588,6 +1604,7 @@ async def test_ri_bad_fixed_value_is_a_short_error(app: App) -> None:
     assert text.splitlines()[0] == "「=abc」不是有效的先攻值或骰子表达式（如 =25、=1d6+10）"
     assert (await combat(app)).combatants == []
     assert "巢穴 的先攻：=25" in await say(app, ".ri =25 巢穴", **GM)
+    assert "树人 的先攻：=12" in await say(app, ".ri 12 树人", **GM)  # SealDice's fixed value
     assert re.search(r"巨魔 的先攻：=1[1-6]", await say(app, ".ri =1d6+10 巨魔", **GM))
     text = await say(app, ".ri 3#卫兵", **GM)
     assert all(f"卫兵{x} 的先攻：D20=" in text for x in "abc")

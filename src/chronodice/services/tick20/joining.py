@@ -117,7 +117,7 @@ def expand_names(name: str, count: int | None) -> list[str]:
 ri = define(
     "ri",
     summary="先攻检定并加入战斗（不写名称=自己的角色卡，基础：洞悉检定；速度：DEX+INS+6）",
-    detail="例 .ri +3 哥布林、.ri +2环境 哥布林、.ri =25 巢穴、.ri =1d6+10 巨魔、.ri 3#卫兵、.ri 暗 +4 伏兵；多名用逗号分开",
+    detail="例 .ri +3 哥布林、.ri +2环境 哥布林、.ri =25 巢穴（或 .ri 25 巢穴）、.ri =1d6+10 巨魔、.ri 3#卫兵、.ri 暗 +4 伏兵；多名用逗号分开",
     aliases=("先攻骰",),
     system=SYS_NAME,
     group_only=True,
