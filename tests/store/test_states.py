@@ -260,6 +260,87 @@ async def test_postgres_writes_a_cached_session_in_one_statement(pg_store: Store
     assert len(statements) == 1 and locked == ["操作"]
 
 
+async def _until(cond: Any, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if cond():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not within the time")
+
+
+async def test_postgres_reads_a_session_it_knows_is_current_without_a_statement(pg_store: Store) -> None:
+    """A session this process wrote or read is read again without a statement until a write of
+    its group is learnt of: another process's by its notification (migration 0006), this
+    process's own ``.undo`` and plain-dict writes by themselves.  Without the notifications (the
+    LISTEN connection lost) every read goes to the database again."""
+    store, scope = pg_store, "trusted-reads"
+    reads: list[int] = []
+    real = store._read
+
+    async def spy(body: Any) -> Any:
+        reads.append(1)
+        return await real(body)
+
+    store._read = spy  # type: ignore[method-assign]
+    await store.apply_state(scope, BOX, add(1))  # created: its created_at is learnt by a read
+    await store.load_state(scope, BOX)
+    await store.apply_state(scope, BOX, add(2))
+    del reads[:]
+    got = await store.load_state(scope, BOX)
+    assert got is not None and [i["n"] for i in got.items] == [1, 2] and reads == []
+
+    other = Store(store.url)
+    try:
+        await other.apply_state(scope, BOX, add(3))
+        await _until(lambda: not store._states.trusted((scope, "box")))
+    finally:
+        await other.close()
+    got = await store.load_state(scope, BOX)
+    assert got is not None and [i["n"] for i in got.items] == [1, 2, 3] and reads == [1]
+    await store.load_state(scope, BOX)
+    assert reads == [1]
+
+    await store.undo(scope, "box")  # this process's own write outside apply_state
+    got = await store.load_state(scope, BOX)
+    assert got is not None and [i["n"] for i in got.items] == [1, 2] and reads == [1, 1]
+
+    store._backend._lost(None)  # type: ignore[union-attr]
+    got = await store.load_state(scope, BOX)
+    await store.load_state(scope, BOX)
+    assert got is not None and len(reads) == 4
+
+
+def test_a_read_that_a_write_overtook_is_not_trusted() -> None:
+    """A read sent before a write of its group was learnt of (a notification, or this process's
+    own commit) may hold the row as it was: its copy is not trusted, nor is a copy without the
+    row's identity."""
+    from chronodice.store.states import Cached, StateCache
+
+    cache = StateCache()
+    key = ("g", "box")
+    before = cache.tick()
+    cache.put(key, Cached('{"n":1}', None, {"n": 1}, True, (1, "born")))
+    cache.trust(key, before)
+    assert cache.trusted(key)
+    read_sent = cache.tick()
+    cache.changed("g")
+    assert not cache.trusted(key)
+    cache.put(key, Cached('{"n":1}', None, {"n": 1}, True, (1, "born")))
+    cache.trust(key, read_sent)
+    assert not cache.trusted(key)
+    cache.trust(key, cache.tick())
+    assert cache.trusted(key)
+    cache.changed("another group")
+    assert cache.trusted(key)
+    cache.put(key, Cached('{"n":2}', None, {"n": 2}, True, None))  # a new row: created_at unknown
+    cache.trust(key, cache.tick())
+    assert not cache.trusted(key)
+    cache.put(key, Cached('{"n":2}', None, {"n": 2}, True, (2, "born")))
+    cache.trust(key, cache.tick())
+    cache.changed_everywhere()
+    assert not cache.trusted(key)
+
+
 async def test_commands_queued_on_one_session_are_written_together_and_undone_one_by_one(
     any_store: Store,
 ) -> None:

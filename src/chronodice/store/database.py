@@ -144,9 +144,9 @@ class Store(SessionStore, GameLogStore):
         self._cache = _Cache()
         self._states = StateCache()
         self._cache_on = cache
-        self._backend.on_foreign_change = self._cache.clear
+        self._backend.on_foreign_change = self._foreign_change
         if isinstance(self._backend, PgBackend):
-            self._backend.on_notify = self._cache.drop
+            self._backend.on_notify = self._notified
         self.lease_seconds = lease_seconds
         self._leases: dict[str, tuple[str, float, float]] = {}
         self._renewing: set[str] = set()
@@ -206,6 +206,18 @@ class Store(SessionStore, GameLogStore):
         await self._backend.close()
 
     # ------------------------------------------------------------------ plumbing
+    def _notified(self, key: str) -> None:
+        """Another process changed a cached row (PostgreSQL): ``s:<scope>`` a session (see
+        :meth:`StateCache.changed`), the other kinds a row of :class:`_Cache`."""
+        if key.startswith("s:"):
+            self._states.changed(key[2:])
+        else:
+            self._cache.drop(key)
+
+    def _foreign_change(self) -> None:
+        self._cache.clear()
+        self._states.changed_everywhere()
+
     def _cache_ok(self) -> bool:
         return self._cache_on and self._backend.cache_usable()
 
@@ -897,6 +909,7 @@ class Store(SessionStore, GameLogStore):
                 f"SELECT scope, system, version FROM sessions WHERE {ended} AND updated_at < $1", cutoff
             )
             logs = 0
+            pruned.extend(scope for scope, _, _ in sessions)
             for scope, system, version in sessions:
                 logs += await tx.run(
                     "DELETE FROM session_log WHERE scope = $1 AND system = $2", scope, system
@@ -909,11 +922,14 @@ class Store(SessionStore, GameLogStore):
                 )
             return {"claims": claims, "leases": leases, "sessions": len(sessions), "log_rows": logs}
 
+        pruned: list[str] = []
         ev = _EVENT.set(None)
         try:
             return await self._retry(lambda: self._lease_tx(body), "清理")
         finally:
             _EVENT.reset(ev)
+            for scope in pruned:
+                self._states.changed(scope)
 
     # ------------------------------------------------------------------ confirmations
     async def put_pending(self, key: str, value: dict[str, Any], ttl: float) -> None:

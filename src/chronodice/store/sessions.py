@@ -146,7 +146,10 @@ class SessionStore(StorePart):
             )
             return result
 
-        return await self._write(body, "操作", retry_conflict=True)
+        try:
+            return await self._write(body, "操作", retry_conflict=True)
+        finally:
+            self._states.changed(scope)  # a copy cached by apply_state is not trusted any more
 
     async def _save_session(
         self,
@@ -227,10 +230,20 @@ class SessionStore(StorePart):
         """The session state as ``codec`` decodes it (``None`` when there is none).  For an
         immutable codec this is the cached object itself: do not change it."""
         key = (scope, codec.system)
-        got = await self._read(lambda tx: self._state_row(tx, key, codec, None, ""))
+        if self._trusts_states() and self._states.trusted(key):  # no statement at all
+            got = self._states.get_reusing(key, None, codec, None, self._states.row_of(key), same_row=True)
+        else:
+            since = self._states.tick()
+            got = await self._read(lambda tx: self._state_row(tx, key, codec, None, ""))
+            self._states.trust(key, since)
         if not codec.immutable:
             self._states.lend(key, got)
         return got.state
+
+    def _trusts_states(self) -> bool:
+        """Whether a trusted copy of a session may be used without reading the row (see
+        :meth:`StateCache.trusted`): on PostgreSQL, while its notifications are received."""
+        return self.dialect == "postgresql" and self._cache_ok()
 
     async def _state_row(
         self, tx: Tx, key: tuple[str, str], codec: SessionCodec[S], reuse: S | None, lock: str
@@ -396,6 +409,8 @@ class SessionStore(StorePart):
                 claims.append(job.event)
             outcomes.append((True, result))
         since = time.monotonic()
+        tick = self._states.tick()
+        sent = True
         claimed = [[e.self_id for e in claims], [e.message_id for e in claims], time.time()]
         try:
             if logs:
@@ -409,6 +424,7 @@ class SessionStore(StorePart):
                 j.event is not None and self._states.held_since(key, row, j.event.began) for j in jobs
             ):
                 n = 1  # nothing changed, nothing to claim, and each saw the row since it came in
+                sent = False
             else:  # nothing changed: the row checked (and the events claimed) in one statement
                 n = await self._once(_BATCH_CLAIM_SQL, [scope, system, row[0], row[1], *claimed])
         except Transient:
@@ -420,11 +436,19 @@ class SessionStore(StorePart):
                     DuplicateEvent(f"{dup.self_id}/{dup.message_id}")
                 )
             return False
+        except BaseException:
+            self._states.changed(scope)  # it may have committed (the connection lost on the way)
+            raise
         if n != 1:
             return False
         for ev in claims:
             ev.claimed = True
+        trusted = self._states.trusted(key)
+        if logs:
+            tick = self._states.changed(scope)
         self._states.put(key, replace(cur, row=(row[0] + len(logs), row[1])), since)
+        if sent or trusted:  # the statement checked the row (without one, trust stays as it was)
+            self._states.trust(key, tick)
         for job, (ok, value) in zip(jobs, outcomes, strict=True):
             if ok:
                 job.resolve(value)
@@ -442,11 +466,15 @@ class SessionStore(StorePart):
     ) -> T:
         scope = key[0]
         since = time.monotonic()
+        tick = self._states.tick()
+        wrote = False
 
         async def body(tx: Tx) -> tuple[T, Cached[S]]:
+            nonlocal wrote
             old = await self._state_row(tx, key, codec, reuse, tx.for_update)
             after, result = self._next_state(key, codec, old, fn)
-            if after.text != old.text:
+            wrote = after.text != old.text
+            if wrote:
                 before_text, patch_text = _reverse_plain(old, after)
                 version = await self._save_session(
                     tx,
@@ -462,9 +490,17 @@ class SessionStore(StorePart):
                 after = replace(after, row=(version, old.row[1]) if old.row is not None else None)
             return result, after
 
-        result, after = await self._write(body, "操作", retry_conflict=True)
+        try:
+            result, after = await self._write(body, "操作", retry_conflict=True)
+        except BaseException:
+            if wrote:  # perhaps committed (the connection lost at COMMIT)
+                self._states.changed(scope)
+            raise
         # cached once committed: a row identity is trusted with its text (see Cached.row)
+        if wrote:
+            tick = self._states.changed(scope)
         self._states.put(key, after, since)
+        self._states.trust(key, tick)
         return result
 
     def _next_state(
@@ -569,7 +605,10 @@ class SessionStore(StorePart):
                 stale_characters=tuple(stale),
             )
 
-        return await self._write(body, "撤销", drops=drops)  # filled by the body before the commit
+        try:
+            return await self._write(body, "撤销", drops=drops)  # filled by the body before the commit
+        finally:
+            self._states.changed(scope)
 
     async def session_log(self, scope: str, system: str | None = None, limit: int = 50) -> list[LogEntry]:
         """The newest ``limit`` log entries, oldest first."""

@@ -96,6 +96,61 @@ class StateCache:
         self._seen: OrderedDict[tuple[str, str], tuple[tuple[Any, Any], float]] = OrderedDict()
         """Per session, a row identity and a moment (``time.monotonic``) after which the row had
         it: the time a statement that read or wrote it was sent."""
+        self._tick = 0
+        self._changed: OrderedDict[str, int] = OrderedDict()
+        """Per scope, the :meth:`tick` of the last write of one of its sessions this process
+        learnt of: its own (after the commit), or another process's (when its notification
+        came).  Scopes forgotten here count as changed at ``_changed_floor``."""
+        self._changed_floor = 0
+        self._trusted: set[tuple[str, str]] = set()
+        """Sessions whose cached copy is current as far as this process can know (see
+        :meth:`trusted`)."""
+
+    # trust (PostgreSQL with its notifications) ----------------------------------------------
+    def tick(self) -> int:
+        """Now, for :meth:`trust`: take it before sending the statement that reads or writes."""
+        return self._tick
+
+    def changed(self, scope: str) -> int:
+        """A write of a session of ``scope`` committed: no copy read before it is trusted, and
+        those trusted are not any more.  Returns the write's :meth:`tick`."""
+        self._tick += 1
+        self._changed[scope] = self._tick
+        self._changed.move_to_end(scope)
+        while len(self._changed) > self._size * 8:
+            _, at = self._changed.popitem(last=False)
+            self._changed_floor = max(self._changed_floor, at)
+        self._trusted = {k for k in self._trusted if k[0] != scope}
+        return self._tick
+
+    def changed_everywhere(self) -> None:
+        """Anything may have changed (the notifications were lost): nothing is trusted."""
+        self._tick += 1
+        self._changed.clear()
+        self._changed_floor = self._tick
+        self._trusted.clear()
+
+    def trust(self, key: tuple[str, str], since: int) -> None:
+        """The cached copy of ``key`` is the row as a statement sent at tick ``since`` found or
+        left it: trusted, unless a write of its scope was learnt of since then.  A copy without
+        its row's identity (a row this process created, whose ``created_at`` it learns when it
+        next reads it) is not: the one-statement write needs that identity."""
+        hit = self._items.get(key)
+        if hit is None or (hit.row is None and hit.text is not None):
+            return
+        if self._changed.get(key[0], self._changed_floor) <= since:
+            self._trusted.add(key)
+
+    def trusted(self, key: tuple[str, str]) -> bool:
+        """Whether the cached copy of ``key`` may be used without reading the row.
+
+        On PostgreSQL every write of a session notifies the other processes (migration 0006),
+        and this process marks its own writes (:meth:`changed`); a copy is trusted from the
+        statement that read or wrote it until a write of its scope is learnt of.  What a
+        command decides on a copy that another process's write made stale a moment before its
+        notification came is what it would decide had it come a moment earlier; its write then
+        finds the row changed and runs again on the stored one (compare-and-set)."""
+        return key in self._trusted
 
     def saw(self, key: tuple[str, str], row: tuple[Any, Any] | None, since: float) -> None:
         """The row of ``key`` had identity ``row`` at some moment after ``since``."""
@@ -166,6 +221,7 @@ class StateCache:
             self._items.move_to_end(key)
             if row is not None and hit.row != row:
                 hit = self._items[key] = replace(hit, row=row)
+                self._trusted.discard(key)
             if hit.text is None or codec.immutable:
                 self.verify(key, hit, codec)
                 return hit
@@ -208,5 +264,7 @@ class StateCache:
             self.saw(key, value.row, seen)
         self._items[key] = value
         self._items.move_to_end(key)
+        self._trusted.discard(key)  # until the caller says otherwise (:meth:`trust`)
         while len(self._items) > self._size:
-            self._items.popitem(last=False)
+            gone, _ = self._items.popitem(last=False)
+            self._trusted.discard(gone)
