@@ -61,3 +61,21 @@ def test_hidden_duration_shows_question_mark_to_players() -> None:
     st, _ = E.add_effect(st, "c2", "诅咒", d)
     assert "[诅咒 剩?]" in R.effects_text(st, "c2", gm=False)
     assert "[诅咒 剩2轮]" in R.effects_text(st, "c2", gm=True)
+
+
+def test_the_engines_refusals_do_not_name_a_hidden_combatant() -> None:
+    """A refusal is answered in the group: the name of a hidden NPC (the GM's to reveal) is ???
+    there, also where nobody typed it (two ``.init next`` at once while it is its turn)."""
+    import pytest
+
+    from chronodice.core.errors import IllegalAction
+
+    st = combat()
+    while st.current is None or not st.get(st.current).hidden:
+        st, _ = E.end_turn(st)
+    with pytest.raises(IllegalAction) as refused:
+        E.end_turn(st, expected_turn=st.turn_no - 1)
+    assert "???" in str(refused.value) and "伏兵" not in str(refused.value)
+    with pytest.raises(IllegalAction) as refused:
+        E.remove(st, st.current)
+    assert str(refused.value).startswith("??? 正在回合中")

@@ -204,6 +204,13 @@ class Combatant(BaseModel):
     def gm_played(self) -> bool:
         return self.controller is None
 
+    @property
+    def shown(self) -> str:
+        """Her name as a message to the group may carry it: ``???`` when hidden (the engine's
+        refusals are answered where the command came from, and the name of a hidden NPC is the
+        GM's to reveal)."""
+        return "???" if self.hidden else self.name
+
 
 class Options(BaseModel):
     """Per-combat switches (``.init begin`` / ``.init meta``)."""

@@ -18,7 +18,7 @@ def _check_cost(c: Combatant, cost: int) -> None:
     if cost <= 0:
         return
     if c.ap <= 0:
-        raise IllegalAction(f"{c.name} 的AP为{c.ap}（≤0），不能使用消耗AP的动作")
+        raise IllegalAction(f"{c.shown} 的AP为{c.ap}（≤0），不能使用消耗AP的动作")
     if c.ap - cost < -c.ap_max:
         raise IllegalAction(f"AP不足：{c.ap}−{cost} 会低于下限 −{c.ap_max}")
 
@@ -74,7 +74,7 @@ def _pay(c: Combatant, amount: int) -> None:
     if amount < 1:
         raise InputSyntaxError("全力动作每回合至少支付1点AP")
     if c.ap <= 0:
-        raise IllegalAction(f"{c.name} 的AP为{c.ap}（≤0），无法支付")
+        raise IllegalAction(f"{c.shown} 的AP为{c.ap}（≤0），无法支付")
     if c.ap - amount < 0:
         raise IllegalAction(f"自选的支付量不能使AP低于0（现有{c.ap}）")
 
@@ -94,7 +94,7 @@ def start_ta(eng: Engine, cid: str, name: str, total: int, pay: int | None = Non
     if st.current != c.id:
         raise IllegalAction("全力动作只能在自己的回合内开始")
     if c.ta is not None:
-        raise IllegalAction(f"{c.name} 已有进行中的全力动作「{c.ta.name}」")
+        raise IllegalAction(f"{c.shown} 已有进行中的全力动作「{c.ta.name}」")
     if not 1 <= total <= 99:
         raise InputSyntaxError("全力动作的总消耗应在1~99之间")
     pay = pay if pay is not None else min(max(c.ap, 0), total)
@@ -114,7 +114,7 @@ def pay_ta(eng: Engine, cid: str, amount: int | None = None) -> None:
     st = eng.st
     c = st.get(cid)
     if c.ta is None:
-        raise IllegalAction(f"{c.name} 没有进行中的全力动作")
+        raise IllegalAction(f"{c.shown} 没有进行中的全力动作")
     if st.current != c.id:
         raise IllegalAction("全力动作只能在自己的回合内支付")
     rest = c.ta.total - c.ta.paid
@@ -165,7 +165,7 @@ def use_action(eng: Engine, cid: str, label: str = "", *, extra: int = 0) -> Non
     require_phase(st, Phase.ACTIVE)
     c = st.get(cid)
     if st.current != c.id or st.waiting:
-        raise IllegalAction(f"动作只能在自己的回合内使用（现在不是 {c.name} 的回合）")
+        raise IllegalAction(f"动作只能在自己的回合内使用（现在不是 {c.shown} 的回合）")
     if extra:
         if not 1 <= extra <= MAX_ACTIONS:
             raise InputSyntaxError(f"追加动作应在1~{MAX_ACTIONS}之间")
@@ -174,7 +174,7 @@ def use_action(eng: Engine, cid: str, label: str = "", *, extra: int = 0) -> Non
         return
     if c.actions_left <= 0:
         raise IllegalAction(
-            f"{c.name} 本回合的动作已用完（每回合{st.options.actions_per_turn}个）；.ed 结束回合"
+            f"{c.shown} 本回合的动作已用完（每回合{st.options.actions_per_turn}个）；.ed 结束回合"
         )
     c.actions_left -= 1
     c.busy = True
@@ -200,7 +200,7 @@ def spend_mov(eng: Engine, cid: str, *, cost: int | None = None, value: int | No
         if not 0 <= n <= 99:
             raise InputSyntaxError("移动消耗应在0~99之间")
         if c.mov - n < 0:
-            raise IllegalAction(f"Mov不足：{c.name} 剩{c.mov}，移动需要{n}")
+            raise IllegalAction(f"Mov不足：{c.shown} 剩{c.mov}，移动需要{n}")
         c.mov -= n
         if st.current == c.id:
             c.busy = True

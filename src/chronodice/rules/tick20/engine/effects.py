@@ -97,7 +97,7 @@ def remove_effect(eng: Engine, bearer: str, name: str | None = None) -> None:
         if len(hits) > 1:
             raise AmbiguousInput("可能是：" + "/".join(e.name for e in hits[:6]))
     if not hits:
-        raise NotFound(f"{c.name} 身上没有效果「{name}」" if name else f"{c.name} 身上没有效果")
+        raise NotFound(f"{c.shown} 身上没有效果「{name}」" if name else f"{c.shown} 身上没有效果")
     for e in hits:
         eng.drop_effect(e.id, "removed")
 
@@ -112,7 +112,7 @@ def focus(eng: Engine, bearer: str, name: str) -> None:
         e for e in st.effects if e.bearer == c.id and e.name == name and e.duration.kind is DurationKind.FOCUS
     ]
     if not hits:
-        raise NotFound(f"{c.name} 身上没有焦点效果「{name}」")
+        raise NotFound(f"{c.shown} 身上没有焦点效果「{name}」")
     for e in hits:
         e.end_round = st.round + 1
         eng.emit("focused", effect=e.name, bearer=c.id, end_round=e.end_round)

@@ -19,7 +19,7 @@ def place(eng: Engine, cid: str, value: int) -> None:
     require_phase(st, Phase.SETUP, Phase.ACTIVE)
     c = st.get(cid)
     if st.current == c.id:
-        raise IllegalAction(f"{c.name} 正在回合中：先结束回合或使用 .延后")
+        raise IllegalAction(f"{c.shown} 正在回合中：先结束回合或使用 .延后")
     if not -999 <= value <= 999:
         raise InputSyntaxError("先攻值应在−999~999之间")
     value_with_mods = value
@@ -35,7 +35,7 @@ def remove(eng: Engine, cid: str, *, force: bool = False) -> None:
     c = st.get(cid)
     was_current = st.current == c.id
     if was_current and not force:
-        raise IllegalAction(f"{c.name} 正在回合中：加 -force 强制移除")
+        raise IllegalAction(f"{c.shown} 正在回合中：加 -force 强制移除")
     for e in [e for e in st.effects if e.bearer == c.id]:
         eng.drop_effect(e.id, "removed")
     for e in st.effects:
@@ -82,7 +82,7 @@ def first(eng: Engine, cid: str) -> None:
     c = eng.st.get(cid)
     group = _tie_group(eng, c)
     if len(group) < 2:
-        raise IllegalAction(f"{c.name} 没有与之先攻完全相同的参战者")
+        raise IllegalAction(f"{c.shown} 没有与之先攻完全相同的参战者")
     order = [c] + [x for x in group if x.id != c.id]
     _rerank(eng, order)
     eng.emit("reordered", order=[x.id for x in eng.sort_within_tick(order)])
@@ -94,7 +94,7 @@ def swap(eng: Engine, a: str, b: str) -> None:
     ca, cb = eng.st.get(a), eng.st.get(b)
     group = _tie_group(eng, ca)
     if cb not in group or ca.id == cb.id:
-        raise IllegalAction(f"{ca.name} 和 {cb.name} 的先攻并不相同，无法交换")
+        raise IllegalAction(f"{ca.shown} 和 {cb.shown} 的先攻并不相同，无法交换")
     order = list(group)
     i, j = order.index(ca), order.index(cb)
     order[i], order[j] = order[j], order[i]

@@ -38,7 +38,7 @@ def find(st: Combat, query: str, *, hidden: bool = True) -> Combatant:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise AmbiguousInput("可能是：" + "/".join(c.name for c in hits[:6]))
+        raise AmbiguousInput("可能是：" + "/".join(c.shown for c in hits[:6]))
     raise NotFound(f"没有找到参战者「{q}」")
 
 

@@ -33,7 +33,7 @@ def end_turn(eng: Engine, *, expected_turn: int | None = None, skip: bool = Fals
     require_phase(st, Phase.ACTIVE)
     if expected_turn is not None and expected_turn != st.turn_no:
         who = st.maybe(st.current)
-        now = f"{who.name} 的回合（第{st.tick}刻）" if who else "下一阶段"
+        now = f"{who.shown} 的回合（第{st.tick}刻）" if who else "下一阶段"
         raise IllegalAction(f"回合已经推进到 {now}，没有重复推进")
     if st.waiting:
         st.waiting = False
@@ -51,7 +51,7 @@ def delay(eng: Engine) -> None:
     st = eng.st
     c = require_current(st)
     if c.busy:
-        raise IllegalAction(f"{c.name} 本回合已经行动过，不能延后")
+        raise IllegalAction(f"{c.shown} 本回合已经行动过，不能延后")
     pre = c.pre_turn or PreTurn(ap=c.ap, mov=c.mov, actions_left=c.actions_left)
     c.ap, c.mov, c.ma_used, c.ra_used, c.actions_left = (
         pre.ap,

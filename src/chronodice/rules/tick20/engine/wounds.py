@@ -130,10 +130,10 @@ def dying_check(eng: Engine, cid: str) -> None:
     _require_base(eng, "濒死检定")
     c = eng.st.get(cid)
     if eng.out(c):
-        raise IllegalAction(f"{c.name} 已经<解体>或死亡")
+        raise IllegalAction(f"{c.shown} 已经<解体>或死亡")
     checks = hp.dying_checks(c.health, bool(c.health.coma))
     if not checks:
-        raise IllegalAction(f"{c.name} 没有承受伤势达到上限的要害部位，无需濒死检定")
+        raise IllegalAction(f"{c.shown} 没有承受伤势达到上限的要害部位，无需濒死检定")
     for check in checks:
         if check.dismembered:
             c.health.dissolved = True
@@ -170,7 +170,7 @@ def set_sp(
             eng.emit("sp", cid=c.id, sp=h.sp, sp_max=h.sp_max, dead=h.dead, notes=[])
             return
     if h.sp_max is None:
-        raise IllegalAction(f"{c.name} 还没有SP上限（.hp {c.name} sp上限 N）")
+        raise IllegalAction(f"{c.shown} 还没有SP上限（.hp {c.name if not c.hidden else '<名称>'} sp上限 N）")
     new = value if value is not None else (h.sp if h.sp is not None else h.sp_max) + (delta or 0)
     before = h.sp if h.sp is not None else h.sp_max
     if cost and new < -h.sp_max:
@@ -246,7 +246,9 @@ def hit_gauges(
     c = st.get(cid)
     h = c.health
     if not h.hg:
-        raise IllegalAction(f"{c.name} 没有生命量谱（.hp {c.name} hg 10 设置）")
+        raise IllegalAction(
+            f"{c.shown} 没有生命量谱（.hp {c.name if not c.hidden else '<名称>'} hg 10 设置）"
+        )
     if not 0 <= amount <= 9999:
         raise InputSyntaxError("数值应在0~9999之间")
     if heal:
