@@ -338,3 +338,47 @@ async def test_an_initiative_roll_shows_the_n1_or_n20_bonus_apart(app: App) -> N
     assert "狼 加入（D20=1+5-10(N1)=-4）" in await say(app, ".init add 狼 5", **GM)
     app.rng = Scripted([20])
     assert "哥布林 的先攻：D20=20+2+10(N20)=32" in await say(app, ".ri +2 哥布林", **GM)
+
+
+async def test_c02_on_postgres_commands_read_at_once_advance_as_if_one_after_another(pg_url: str) -> None:
+    """On PostgreSQL a group's commands may all read the combat before the first is written.
+    The same GM's `.init next` ×3 sent at GM speed still advance three turns (as they do when
+    each is read after the one before); a player's end of the turn and the GM's at the same
+    moment advance once (C02)."""
+    import random
+
+    from chronodice.core.ratelimit import FloodSettings
+    from chronodice.store import Store
+
+    store = Store(pg_url)
+    await store.migrate()
+    app = App(store, random.Random(5), flood=FloodSettings(enabled=False))
+    group = f"c02-{random.randrange(10**9)}"
+    try:
+        await say(app, ".init begin", **GM, group=group)
+        await say(app, ".ri =17", **P1, group=group)
+        await say(app, ".ri =12", **P2, group=group)
+        await say(app, ".ri =8 哥布林", **GM, group=group)
+        await say(app, ".init start", **GM, group=group)  # 艾琳's turn
+        texts = await asyncio.gather(*(say(app, ".init next", **GM, group=group) for _ in range(3)))
+        turns = [next(line for line in t.splitlines() if line.startswith("▶")) for t in texts]
+        assert turns == [
+            "▶ 布鲁诺 的回合 @布鲁诺　AP 3/3　（可 .延后）",
+            "▶ 哥布林 的回合　AP 3/3",
+            "▶ 艾琳 的回合 @艾琳　AP 3/3　（可 .延后）",
+        ]
+        st = await state_of(app, group)
+        assert st.round == 2 and st.current == "c1"
+        both = await asyncio.gather(
+            say(app, ".ed", **P1, group=group), say(app, ".init next", **GM, group=group)
+        )
+        assert sum("▶ 布鲁诺 的回合" in t for t in both) == 1
+        assert sum("没有重复推进" in t for t in both) == 1
+        assert (await state_of(app, group)).current == "c2"
+        # a player ending her turn twice at once: the second would end the next person's turn
+        texts = await asyncio.gather(*(say(app, ".ed", **P2, group=group) for _ in range(2)))
+        assert "▶ 哥布林 的回合" in texts[0] and texts[1].startswith("现在是 哥布林 的回合")
+        assert (await state_of(app, group)).current == "c3"
+    finally:
+        await say(app, ".init end 确认", **GM, group=group)
+        await store.close()

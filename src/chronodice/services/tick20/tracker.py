@@ -136,15 +136,7 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
     is_gm = await gm(call, state)
     if skip and not is_gm:
         raise NotPermitted(f"只有{GM_WHO}可以跳过回合")
-    if state.waiting:
-        if not is_gm:
-            raise NotPermitted(f"战斗暂停中，只有{GM_WHO}可以继续")
-    else:
-        cur = state.get(state.current or "")
-        if not is_gm and not controls(call.ctx, cur):
-            raise NotPermitted(
-                f"现在是 {R.name_of(state, cur.id)} 的回合（第{state.tick}刻），只有 {R.name_of(state, cur.id)} 的玩家或 GM 可以结束"
-            )
+    _may_end(call, state, is_gm)
     now = time.time()
     if (
         not state.waiting
@@ -158,13 +150,34 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
     dice = check_dice(call, state)
 
     def fn(st: Combat | None) -> E.Outcome:
-        outcome = E.end_turn(need(st), expected_turn=seen, skip=skip, dice=dice)
+        st = need(st)
+        expected: int | None = seen
+        if st.turn_no != seen and st.advanced_by == call.ctx.user_id and st.phase is Phase.ACTIVE:
+            # the sender's own advance came in between (messages sent at GM speed, read before
+            # the one before was written, as on PostgreSQL): each is one advance, as when each is
+            # read after the one before; may she end this turn too?  Another person's advance in
+            # between: not repeated (C02).
+            _may_end(call, st, is_gm)
+            expected = None
+        outcome = E.end_turn(st, expected_turn=expected, skip=skip, dice=dice)
         outcome.state.advanced_at = now
         outcome.state.advanced_by = call.ctx.user_id
         return outcome
 
     state, events = await apply(call, fn, base=state)
     return [_card(state, events)]
+
+
+def _may_end(call: Call, state: Combat, is_gm: bool) -> None:
+    """Whether the sender may end the turn ``state`` is in (its actor's player, or a GM)."""
+    if state.waiting:
+        if not is_gm:
+            raise NotPermitted(f"战斗暂停中，只有{GM_WHO}可以继续")
+        return
+    cur = state.get(state.current or "")
+    if not is_gm and not controls(call.ctx, cur):
+        who = R.name_of(state, cur.id)
+        raise NotPermitted(f"现在是 {who} 的回合（第{state.tick}刻），只有 {who} 的玩家或 GM 可以结束")
 
 
 @init.sub("skip", "跳过", help="当前行动者跳过回合（GM）")
