@@ -20,7 +20,7 @@ def name_of(st: Combat, cid: str | None, gm: bool = False) -> str:
     c = st.maybe(cid)
     if c is None:
         return "GM" if cid is None else "（已离场）"
-    return c.name if (gm or not c.hidden) else "???"
+    return c.name if gm else c.shown
 
 
 def conditions(c: Combatant, numbers: bool) -> list[str]:
