@@ -231,7 +231,7 @@ class SessionStore(StorePart):
         immutable codec this is the cached object itself: do not change it."""
         key = (scope, codec.system)
         if self._trusts_states() and self._states.trusted(key):  # no statement at all
-            got = self._states.get_reusing(key, None, codec, None, self._states.row_of(key), same_row=True)
+            got = self._states.get_reusing(key, None, codec, None, same_row=True)
         else:
             since = self._states.tick()
             got = await self._read(lambda tx: self._state_row(tx, key, codec, None, ""))
