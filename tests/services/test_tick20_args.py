@@ -479,6 +479,14 @@ ROWS: list[tuple[str, object]] = [
         ),
     ),
     (
+        ".ri20巢穴",  # DicePP, glued (tick20.md §4.1)
+        (
+            "ri",
+            "",
+            {"entries": [RiEntry(name="巢穴", fixed=20)]},
+        ),
+    ),
+    (
         ".ri =1d6+10 巨魔",
         (
             "ri",

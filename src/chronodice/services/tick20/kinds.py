@@ -246,15 +246,16 @@ TARGET = PlainInt(label="目标值", signed=True, min=-999, max=999, plus=False)
 
 
 # --------------------------------------------------------------------------- .ri
-_BARE_VALUE = re.compile(r"[0-9]{1,3}(?=\s|$)")
+_BARE_VALUE = re.compile(r"[0-9]{1,3}(?![0-9dD%+*/()!kKqQhHlL#.=-])")
 
 
 @dataclass(frozen=True)
 class FixedInit(Kind):
     """``=值`` or ``=表达式`` (``=25``, ``=1d6+10``): a fixed initiative; the value is the number, or
-    the expression text to roll.  A bare number standing alone (``.ri 12 巢穴``) is SealDice's and
-    DicePP's way to write a fixed value, and means ``=12`` here too (tick20.md §1: compatible
-    ``.ri``); a number glued to more (``3#卫兵``, ``3号哨兵``) is not one."""
+    the expression text to roll.  A bare number (``.ri 12 巢穴``, DicePP's ``.ri20巢穴``) is
+    SealDice's and DicePP's way to write a fixed value, and means ``=12`` here too (tick20.md §1:
+    compatible ``.ri``; §4.1 lists ``.ri20巢穴``); a number that goes on as dice or an
+    expression (``3#卫兵``, ``1d20``) is not one."""
 
     label: str = "=先攻值/表达式"
 
