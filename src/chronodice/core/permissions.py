@@ -28,7 +28,7 @@ import enum
 from collections.abc import Iterable
 
 from .context import Context
-from .errors import NotPermitted
+from .errors import NotFound, NotPermitted
 
 
 class Perm(enum.Enum):
@@ -90,4 +90,51 @@ def require(
         raise NotPermitted(f"只有{who or perm.value}可以{what}")
 
 
-__all__ = ["GM_WHO", "Perm", "allowed", "is_gm", "require"]
+PRIVATE_OWN_ONLY = "私聊里只能查看或修改你自己的角色卡；别人的角色卡请GM在那位玩家所在的群里操作"
+
+
+def require_card_access(
+    ctx: Context,
+    owner_id: str,
+    what: str,
+    *,
+    gms: Iterable[str] = (),
+    in_group: bool,
+    write: bool,
+    open_to_all: bool = False,
+) -> None:
+    """The one rule for whose character card a command may touch; raises when it may not.
+
+    * One's own card: always.
+    * Anyone else's in a private chat: never — there is no group to judge a GM against, and a
+      private chat's own scope (where the sender rules) holds only the sender's things.
+    * Another member's in a group: only a card that is theirs *in this group* (``in_group``:
+      bound here, or their default card with a real QQ @ of them, which shows they are a
+      member — a typed ``@12345`` shows nothing), so a GM of one group never reaches a card
+      used in another; writing it, or reading it whole, needs GM rights in this group
+      (``open_to_all``: a group that opened such actions to everyone, TimeLine's ``.tlconf open``).
+
+    >>> from chronodice.core.context import Context
+    >>> require_card_access(Context("1"), "2", "修改别人的角色卡", in_group=True, write=False)
+    Traceback (most recent call last):
+    ...
+    chronodice.core.errors.NotPermitted: 私聊里只能查看或修改你自己的角色卡；别人的角色卡请GM在那位玩家所在的群里操作
+    >>> require_card_access(Context("1", "9"), "2", "修改别人的角色卡", in_group=True, write=True)
+    Traceback (most recent call last):
+    ...
+    chronodice.core.errors.NotPermitted: 只有群主、管理员、骰主或本群GM可以修改别人的角色卡
+    >>> require_card_access(Context("1", "9"), "2", "修改别人的角色卡", gms=("1",), in_group=True, write=True)
+    """
+    if owner_id == ctx.user_id:
+        return
+    if ctx.group_id is None:
+        raise NotPermitted(PRIVATE_OWN_ONLY)
+    if write and not open_to_all and not is_gm(ctx, gms=gms, group_scope=True):
+        raise NotPermitted(f"只有{GM_WHO}可以{what}")
+    if not in_group:
+        raise NotFound(
+            f"{owner_id} 在本群没有绑定角色卡（在消息里 @ 他，或请他在本群用 .pc tag 角色名 绑定）"
+        )
+
+
+__all__ = ["GM_WHO", "PRIVATE_OWN_ONLY", "Perm", "allowed", "is_gm", "require", "require_card_access"]

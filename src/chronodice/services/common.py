@@ -22,6 +22,7 @@ from chronodice.dice import (
 from chronodice.dice.kinds import RollText
 from chronodice.render.dice import format_odds, format_roll
 
+from .card_access import member_card
 from .characters import (
     AttributePairs,
     active_or_create,
@@ -129,8 +130,7 @@ async def _st_target(call: Call, who: str | None) -> tuple[Call, str]:
     ctx = call.ctx
     if who is None or who == ctx.user_id:
         return call, ctx.user_id
-    await call.app.require_gm(ctx, "修改别人的角色卡")
-    if await call.app.store.active_character(who, ctx.scope) is None:
+    if await member_card(call, who, "查看或修改别人的角色卡", write=True) is None:
         raise NotFound(f"{who} 在本群没有使用中的角色")
     return replace(call, ctx=replace(ctx, user_id=who, sender_name="", at_ids=())), who
 

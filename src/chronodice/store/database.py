@@ -819,14 +819,16 @@ class Store(SessionStore, GameLogStore):
 
         await self._write(body, "绑定角色", drops=(f"b:{user_id}",))
 
-    async def _active(self, tx: Tx | None, user_id: str, scope: str | None) -> CharacterRecord | None:
+    async def _active(
+        self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True
+    ) -> CharacterRecord | None:
 
         async def body(t: Tx) -> dict[str, int]:
             rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
             return {r[0]: r[1] for r in rows}
 
         binds = await self._cached(self._cache.binds, user_id, tx, body)
-        for key in (scope or "", ""):
+        for key in (scope or "", "") if fallback else (scope or "",):
             cid = binds.get(key)
             if cid is not None:
                 rec = await self._char(tx, cid)
@@ -834,9 +836,11 @@ class Store(SessionStore, GameLogStore):
                     return rec
         return None
 
-    async def active_character(self, user_id: str, scope: str | None) -> CharacterRecord | None:
-        """The character bound in ``scope``, else the user's default, else None."""
-        rec = await self._active(None, user_id, scope)
+    async def active_character(
+        self, user_id: str, scope: str | None, *, fallback: bool = True
+    ) -> CharacterRecord | None:
+        """The character bound in ``scope``, else (with ``fallback``) the user's default, else None."""
+        rec = await self._active(None, user_id, scope, fallback=fallback)
         return _copy_char(rec) if rec else None
 
     # ------------------------------------------------------------------ one-statement writes

@@ -24,6 +24,7 @@ from chronodice.rules.pool10.state import npc_key
 from chronodice.services.hidden import hidden_result
 from chronodice.store import CharacterRecord
 
+from ..card_access import member_card
 from ..characters import numeric_attributes
 
 SYSTEM = "pool10"
@@ -137,7 +138,7 @@ async def side_of(call: Call, user_id: str | None) -> Side:
         char = call.view.character
         return Side(name=char.name if char else call.name, char=char)
     uid = user_id or ctx.user_id
-    char = await call.app.store.active_character(uid, ctx.scope)
+    char = await member_card(call, uid, "对别人的角色掷骰", write=False)
     name = char.name if char else await call.app.display_name(ctx, uid)
     return Side(name=name, char=char)
 

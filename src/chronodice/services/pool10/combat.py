@@ -22,6 +22,7 @@ from chronodice.rules.pool10.state import DefenceRestored, DefenceState, find_ke
 from chronodice.rules.pool10.state import clear as clear_defence
 from chronodice.store import CharacterRecord
 
+from ..card_access import member_card
 from ._common import (
     SYSTEM,
     Mode,
@@ -102,11 +103,8 @@ async def attack(
 async def _target_char(call: Call, who: str | None, what: str) -> CharacterRecord:
     """The sender's active card, or (GM only) the @-mentioned player's."""
     ctx = call.ctx
-    uid = ctx.user_id
-    if who is not None and who != ctx.user_id:
-        await require_gm(call, what)
-        uid = who
-    char = await call.app.store.active_character(uid, ctx.scope)
+    uid = who if who is not None else ctx.user_id
+    char = await member_card(call, uid, what, write=True)
     if char is None:
         name = "你" if uid == ctx.user_id else await call.app.display_name(ctx, uid)
         raise NotFound(f"{name}在本群没有使用中的角色卡")

@@ -22,6 +22,7 @@ from chronodice.core.permissions import Perm, is_gm, require
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter
+from chronodice.services.card_access import member_card
 from chronodice.store import CharacterRecord, GroupRecord
 
 SYSTEM = "timeline"
@@ -149,10 +150,11 @@ async def _actor(
     if actor:
         rec = await _find_named(call, actor.strip())
     elif who is not None:
-        uid = who
-        rec = await store.active_character(uid, ctx.scope)
+        group = await _group(call)
+        opened = bool(group.settings.get(SYSTEM, {}).get("open"))
+        rec = await member_card(call, who, "替其他玩家的角色行动", write=True, open_to_all=opened)
         if rec is None or rec.system != SYSTEM:
-            raise NotFound(f"{uid}没有可用的时间线角色")
+            raise NotFound(f"{who}没有可用的时间线角色")
     else:
         rec, char = await _active(call)
         return rec, char, bt.ParticipantRef(rec.id, rec.name, rec.owner_id)

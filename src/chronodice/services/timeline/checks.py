@@ -33,6 +33,7 @@ from chronodice.rules.timeline.checks import (
     windup,
 )
 from chronodice.rules.timeline.rounding import fmt, r0
+from chronodice.services.card_access import member_card
 
 from ._common import (
     SYS_CN,
@@ -218,10 +219,10 @@ async def cmd_pre(call: Call, action: Action) -> list[Reply]:
 # ====================================================================== new checks
 async def _participant_chars(call: Call, who: list[str], names: list[str]) -> list[tuple[str, TLCharacter]]:
     """Characters named by @ mentions (their active one) and by name (own or in the battle)."""
-    store, ctx = call.app.store, call.ctx
+    store = call.app.store
     out: list[tuple[str, TLCharacter]] = []
     for uid in who:
-        rec = await store.active_character(uid, ctx.scope)
+        rec = await member_card(call, uid, "用别人的角色检定", write=False)
         if rec is None or rec.system != SYSTEM:
             chars = await store.list_characters(uid, system=SYSTEM)
             if len(chars) != 1:

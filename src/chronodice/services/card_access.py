@@ -1,0 +1,46 @@
+"""Another member's card, found and checked by the one rule (:func:`require_card_access`).
+
+Every command that names a player (``.st @某人``, ``.crd @某人``, ``.ww … @某人``, a TimeLine
+opposed check with @) finds that player's card here, so whose card a command may touch is
+decided in one place, against the group the message came from.
+"""
+
+from __future__ import annotations
+
+from chronodice.core.commands import Call
+from chronodice.core.permissions import require_card_access
+from chronodice.store import CharacterRecord
+
+
+async def member_card(
+    call: Call, who: str, what: str, *, write: bool, open_to_all: bool = False
+) -> CharacterRecord | None:
+    """The card ``who`` uses here, when the sender may touch it (raises otherwise).
+
+    The sender's own: their active card (the default included).  Another member's: the card
+    bound to them in this group, else their default card if they are @-mentioned for real.
+    ``write``: the command changes the card or shows it whole (GM only, see the rule);
+    ``open_to_all``: the group opened acting for others to everyone.
+    """
+    ctx, store = call.ctx, call.app.store
+    if who == ctx.user_id:
+        return await store.active_character(who, ctx.scope)
+    bound = None
+    gms: tuple[str, ...] = ()
+    if ctx.group_id is not None:
+        group = call.view.group if call.view is not None and call.view.group is not None else None
+        gms = (group or await store.get_group(ctx.scope)).gms
+        bound = await store.active_character(who, ctx.scope, fallback=False)
+    require_card_access(
+        ctx,
+        who,
+        what,
+        gms=gms,
+        in_group=bound is not None or who in ctx.at_ids,
+        write=write,
+        open_to_all=open_to_all,
+    )
+    return bound if bound is not None else await store.active_character(who, ctx.scope)
+
+
+__all__ = ["member_card"]
