@@ -353,6 +353,11 @@ NO_UNDO_SYSTEMS: set[str] = set()
 """Session systems the common ``.undo`` must never revert (a card game: undoing a move after
 seeing hidden cards would be cheating).  Services add their system name on import."""
 
+UNDO_HIDDEN: dict[str, Callable[[Any], bool]] = {}
+"""Per session system: whether a stored state holds something the group may not see (a D20
+combat with a hidden NPC).  ``.undo`` then names the undone command only by private message,
+since its text may carry a hidden name or number.  Services register on import."""
+
 
 def define(
     name: str,
@@ -428,6 +433,7 @@ __all__ = [
     "PREFIXES",
     "REGISTRY",
     "SYSTEM_ORDER",
+    "UNDO_HIDDEN",
     "Call",
     "CommandRegistry",
     "CommandSpec",

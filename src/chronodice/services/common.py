@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chronodice.core.args import Choice, Mention, OneOf, Pattern, Text, Word, arg, flag, many, opt
-from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, define
+from chronodice.core.commands import NO_UNDO_SYSTEMS, UNDO_HIDDEN, Call, define
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
@@ -471,12 +471,18 @@ async def cmd_undo(call: Call) -> list[Reply]:
     last = pending[-1]
     if last.user_id != ctx.user_id and not await call.app.is_gm(ctx):
         raise IllegalAction("最近一条操作不是你做的，只有GM可以撤销别人的操作")
-    result = await store.undo(ctx.scope, last.system)
+    result = await store.undo(ctx.scope, last.system, entry_id=last.id)  # exactly the approved one
     if result is None:
         return [Reply.say("没有可以撤销的操作")]
-    text = f"已撤销：{result.command or '(无文本)'}"
+    cards = ""
     if result.restored_characters:
-        text += "\n已恢复角色卡：" + "、".join(result.restored_characters)
+        cards += "\n已恢复角色卡：" + "、".join(result.restored_characters)
     if result.stale_characters:
-        text += "\n角色卡之后又有改动，未恢复：" + "、".join(result.stale_characters)
-    return [Reply.say(text)]
+        cards += "\n角色卡之后又有改动，未恢复：" + "、".join(result.stale_characters)
+    echo = f"已撤销：{result.command or '(无文本)'}"
+    hidden = UNDO_HIDDEN.get(result.system)
+    if hidden is not None and (hidden(result.state) or hidden(result.replaced)):
+        # the command's text may name a hidden NPC or its numbers: only the undoer reads it
+        public = "已撤销上一条操作（本场有隐藏单位，撤销的内容已私聊发给你）" + cards
+        return [Reply.say(public), Reply.whisper(echo, fallback="（私聊发送失败：请加骰娘好友）")]
+    return [Reply.say(echo + cards)]

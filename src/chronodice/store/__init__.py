@@ -1,5 +1,6 @@
 """The shared store (SQLAlchemy 2.x async + Alembic): the only package that imports SQLAlchemy."""
 
+from .common import UndoOvertaken
 from .database import DEFAULT_URL, DuplicateEvent, Store, StoreBusy
 from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, LogLine, UndoResult
 from .states import SessionCodec
@@ -16,5 +17,6 @@ __all__ = [
     "SessionCodec",
     "Store",
     "StoreBusy",
+    "UndoOvertaken",
     "UndoResult",
 ]

@@ -25,6 +25,15 @@ class StoreBusy(ChronoDiceError):
     """The database stayed busy through every retry."""
 
 
+class UndoOvertaken(ChronoDiceError):
+    """``.undo`` found a newer command than the one its permission check approved: nothing was
+    reverted.  The message names no command (it may concern a hidden NPC)."""
+
+    def __init__(self, command: str = "") -> None:
+        super().__init__("刚才又有一条新的操作，撤销没有执行；请看清最新的局面后再发 .undo")
+        self.command = command
+
+
 class DuplicateEvent(Exception):
     """This event (same bot account, same message id) was already handled (applied, or refused
     inside a write): stay silent."""

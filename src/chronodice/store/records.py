@@ -55,6 +55,8 @@ class UndoResult:
     command: str
     user_id: str
     state: dict[str, Any] | None
+    replaced: dict[str, Any] | None = None
+    """The state the undo replaced (what the undone command had made)."""
     restored_characters: tuple[str, ...] = ()
     """Names of the character cards put back as they were before the command."""
     stale_characters: tuple[str, ...] = ()

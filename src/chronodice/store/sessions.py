@@ -24,7 +24,19 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction
 
 from . import patch as jpatch
 from .backends import Conflict, Transient, Tx
-from .common import _EVENT, DuplicateEvent, StoreBusy, StorePart, _clone, _Event, _j, _jtext, _text, utcnow
+from .common import (
+    _EVENT,
+    DuplicateEvent,
+    StoreBusy,
+    StorePart,
+    UndoOvertaken,
+    _clone,
+    _Event,
+    _j,
+    _jtext,
+    _text,
+    utcnow,
+)
 from .records import CharacterRecord, LogEntry, UndoResult
 from .states import Cached, SessionCodec, StateCache
 
@@ -528,28 +540,41 @@ class SessionStore(StorePart):
         :meth:`_apply_batch_at_once`)."""
         return self.dialect == "postgresql"
 
-    async def undo(self, scope: str, system: str | None = None) -> UndoResult | None:
-        """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given)."""
+    async def undo(
+        self, scope: str, system: str | None = None, *, entry_id: int | None = None
+    ) -> UndoResult | None:
+        """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given).
+
+        ``entry_id``: the log entry the caller's permission check approved.  It is reverted only
+        if it is still the newest, judged inside the same transaction; when another command came
+        in between, :class:`UndoOvertaken` is raised and nothing changes (two people typing at
+        once: an undo never reverts a command its sender did not see)."""
         drops: list[str] = []
 
-        async def body(tx: Tx) -> UndoResult | None:
-            drops.clear()
+        async def newest(tx: Tx, sys_name: str | None) -> Sequence[Any] | None:
             cols = "id, system, user_id, command, before, characters_before, patch"
-            if system is None:
-                entry = await tx.one(
+            if sys_name is None:
+                return await tx.one(
                     f"SELECT {cols} FROM session_log WHERE scope = $1 AND NOT undone ORDER BY id DESC LIMIT 1",
                     scope,
                 )
-            else:
-                entry = await tx.one(
-                    f"SELECT {cols} FROM session_log WHERE scope = $1 AND system = $2 AND NOT undone"
-                    " ORDER BY id DESC LIMIT 1",
-                    scope,
-                    system,
-                )
-            if entry is None:
-                return None
-            log_id, sys_name, user, cmd, before_raw, chars_raw, patch_raw = entry
+            return await tx.one(
+                f"SELECT {cols} FROM session_log WHERE scope = $1 AND system = $2 AND NOT undone"
+                " ORDER BY id DESC LIMIT 1",
+                scope,
+                sys_name,
+            )
+
+        async def body(tx: Tx) -> UndoResult | None:
+            drops.clear()
+            sys_name = system
+            if sys_name is None:
+                first = await newest(tx, None)
+                if first is None:
+                    return None
+                sys_name = first[1]
+            # the session row is locked first, then its newest entry read: a command that
+            # committed in between is seen (and refused below), never reverted in its place
             row = await tx.one(
                 "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
                 scope,
@@ -557,6 +582,12 @@ class SessionStore(StorePart):
             )
             if row is None:
                 return None
+            entry = await newest(tx, sys_name)
+            if entry is None:
+                return None
+            log_id, sys_name, user, cmd, before_raw, chars_raw, patch_raw = entry
+            if entry_id is not None and log_id != entry_id:
+                raise UndoOvertaken(cmd or "")
             if patch_raw is not None:
                 try:
                     before = jpatch.apply(_j(patch_raw), _j(row[0]))
@@ -601,6 +632,7 @@ class SessionStore(StorePart):
                 command=cmd,
                 user_id=user,
                 state=before,
+                replaced=_j(row[0]),
                 restored_characters=tuple(restored),
                 stale_characters=tuple(stale),
             )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from chronodice.core.commands import Call
+from chronodice.core.commands import UNDO_HIDDEN, Call
 from chronodice.core.context import Context
 from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
 from chronodice.core.permissions import Perm, is_gm, require
@@ -27,6 +27,17 @@ SYS_NAME = "D20刻度"
 GM_WHO = "本场战斗的GM（开战者、.init gm 指定者）或群管理"
 """Who may run the combat, as refusals name them (the policy's GM plus the combat's own GMs)."""
 MAX_BATCH = 12
+
+
+def holds_hidden(state: Any) -> bool:
+    """Whether a stored combat (its plain form) has a hidden combatant (``.undo`` then names the
+    undone command only privately: ``.hp 幽灵 +1`` would name the NPC)."""
+    if not isinstance(state, dict):
+        return False
+    return any(isinstance(c, dict) and c.get("hidden") for c in state.get("combatants") or ())
+
+
+UNDO_HIDDEN[SYSTEM] = holds_hidden
 
 Fn = Callable[[Combat | None], E.Outcome]
 T = TypeVar("T")
