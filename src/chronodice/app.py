@@ -23,7 +23,7 @@ from .core.permissions import is_gm as _is_gm
 from .core.permissions import require as _require
 from .core.ratelimit import FloodControl, FloodSettings, Verdict
 from .core.reply import Reply
-from .core.text import safe_name, safe_reply
+from .core.text import clean_text, safe_name, safe_reply
 from .datadir import DataDir
 from .store import DuplicateEvent, Store
 
@@ -98,7 +98,15 @@ class App:
         """Handle one message.  ``None``: not a command of ours (stay silent).
 
         ``verdict``: flood control's answer when the caller already asked :meth:`admit`;
-        ``routed``: the router's answer when the caller already routed ``text``."""
+        ``routed``: the router's answer when the caller already routed ``text``.
+
+        NUL and lone surrogates are removed from the text and the sender's name first
+        (:func:`~chronodice.core.text.clean_text`): no store, log or reply ever sees them."""
+        cleaned = clean_text(text)
+        if cleaned is not text:
+            text, routed = cleaned, None
+        if ctx.sender_name and clean_text(ctx.sender_name) is not ctx.sender_name:
+            ctx = replace(ctx, sender_name=clean_text(ctx.sender_name))
         if routed is None:
             routed = self.registry.route(text[:MAX_MESSAGE_CHARS])
         if routed is None:
@@ -134,7 +142,7 @@ class App:
                 resolved = await spec.resolve(self, ctx, view, routed.args)
                 if resolved is None:
                     return None  # another system's command in this group: leave it to other bots
-                spec, usage = resolved, resolved.usage
+                spec = resolved
             if len(text) > MAX_MESSAGE_CHARS:
                 return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage()}")]
             sub, values = spec.select(routed.args, ctx.at_ids)

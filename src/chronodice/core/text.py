@@ -5,6 +5,7 @@ Parsers only ever see normalised text; replies use one spelling.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 _FULLWIDTH = str.maketrans(
@@ -44,10 +45,26 @@ def normalize(text: str) -> str:
         if "０" <= ch <= "９" or "Ａ" <= ch <= "Ｚ" or "ａ" <= ch <= "ｚ":
             ch = chr(ord(ch) - 0xFEE0)
         cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cf") and ch not in "\n\t":
+        if cat in ("Cc", "Cf", "Cs") and ch not in "\n\t":
             continue
         out.append(ch)
     return "".join(out).strip()
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without the characters no database or encoder takes: NUL and lone surrogates.
+
+    Applied at the edge (message text, sender names, log lines) so nothing downstream ever
+    holds them: PostgreSQL refuses NUL in text and JSON, and a lone surrogate cannot be
+    encoded as UTF-8 at all.  (A valid pair never reaches Python as two surrogates.)
+
+    >>> clean_text("备注\x00"), clean_text("a\ud83db"), clean_text("好")
+    ('备注', 'ab', '好')
+    """
+    return _UNSTORABLE.sub("", text) if _UNSTORABLE.search(text) else text
 
 
 _COMMAND_STARTS = ".。．/!！#＃"

@@ -46,6 +46,12 @@ class Conflict(Exception):
     """A unique key was violated (not retried)."""
 
 
+class Rejected(Exception):
+    """The statement was refused whole for the data it carried (a character the database or
+    the encoder does not take): nothing was written, so the commands batched with the bad
+    one can be written without it."""
+
+
 class Tx:
     """One transaction: ``one`` (first row or None), ``all`` (rows), ``run`` (rows changed)."""
 
@@ -277,6 +283,8 @@ def _pg_error(exc: Exception) -> Exception:
 
     if isinstance(exc, asyncpg.UniqueViolationError):
         return Conflict(str(exc))
+    if isinstance(exc, asyncpg.DataError | UnicodeError):
+        return Rejected(str(exc))
     if isinstance(
         exc,
         asyncpg.SerializationError | asyncpg.DeadlockDetectedError | asyncpg.LockNotAvailableError,

@@ -21,9 +21,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from chronodice.core.errors import ChronoDiceError, IllegalAction
+from chronodice.core.text import clean_text
 
 from . import patch as jpatch
-from .backends import Conflict, Transient, Tx
+from .backends import Conflict, Rejected, Transient, Tx
 from .common import (
     _EVENT,
     DuplicateEvent,
@@ -136,7 +137,7 @@ class SessionStore(StorePart):
         change, version after it)``.  ``.undo`` puts such a card back as it was, provided nobody
         changed it since (its version is still the one given).
         """
-        log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
+        log_row = (user_id, clean_text(command[:500]), _jtext(_cards_before(characters_before)))
 
         async def body(tx: Tx) -> T:
             row = await tx.one(
@@ -311,7 +312,7 @@ class SessionStore(StorePart):
         On PostgreSQL a session whose row this process knows is first tried in one statement
         (see :meth:`_apply_batch_at_once`); the locked transaction is the fallback."""
         key = (scope, codec.system)
-        log_row = (user_id, command[:500], _jtext(_cards_before(characters_before)))
+        log_row = (user_id, clean_text(command[:500]), _jtext(_cards_before(characters_before)))
         if self._at_once():
             job = _Job(codec, fn, reuse, log_row, _EVENT.get(), asyncio.get_running_loop().create_future())
             self._submit(key, job)
@@ -356,6 +357,11 @@ class SessionStore(StorePart):
         have been written) fails its commands, as it would each alone."""
         try:
             return await self._apply_batch_at_once(key, jobs)
+        except Rejected as exc:
+            if len(jobs) > 1:
+                return False  # nothing was written: each alone, so only the bad one fails
+            jobs[0].fail(exc)
+            return True
         except Exception as exc:
             for job in jobs:
                 job.fail(exc)
