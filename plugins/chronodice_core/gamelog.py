@@ -13,6 +13,9 @@
   messages (hidden rolls) are never recorded.  Not NoneBot's ``Bot.on_called_api``: that hook
   costs ≈0.45 ms per API call (an anyio task group), which every reply would pay.
 * Only the account serving the group records (several accounts in one group: once).
+* Texts are cleaned (:func:`~chronodice.core.text.clean_text`: NUL and lone surrogates removed)
+  before they are stored — here the sender's card and nickname, so that a card of nothing but
+  such characters falls back to the nickname; :func:`recorder.record` cleans everything else.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from nonebot.log import logger
 from chronodice.app import App
 from chronodice.core.context import Context
 from chronodice.core.reply import Reply
-from chronodice.core.text import safe_name
+from chronodice.core.text import clean_text, safe_name
 from chronodice.services.gamelog import recorder
 from chronodice.store.gamelogs import MISS
 
@@ -110,6 +113,16 @@ async def message_parts(app: App, bot: Bot | None, group_id: str, message: Any) 
     return parts
 
 
+def sender_name(sender: Any) -> str:
+    """The name the platform shows for a message's sender: the group card, else the nickname,
+    each cleaned (a card of only a NUL or a half emoji counts as no card)."""
+    for attr in ("card", "nickname"):
+        name = clean_text(str(getattr(sender, attr, "") or "")).strip()
+        if name:
+            return name
+    return ""
+
+
 async def record_incoming(app: App, bot: Bot, event: Event) -> None:
     """Record a group message if its group has a log recording (the caller checked that the
     cached answer is not "no log")."""
@@ -121,7 +134,7 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
             return
         user_id = str(event.get_user_id())
         sender = getattr(event, "sender", None)
-        platform = str(getattr(sender, "card", "") or getattr(sender, "nickname", "") or "").strip()
+        platform = sender_name(sender)
         if platform:
             _remember(group_id, user_id, platform)
         nick = await app.store.get_nickname(user_id, group_id)
@@ -144,6 +157,41 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
         logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
 
 
+async def record_outgoing(
+    app: App, bot: Bot, group_id: str, message: Any, result: Any, answering: tuple[Context, Reply] | None
+) -> None:
+    """Record a message the bot sent to ``group_id`` if the group has a log recording
+    (``result``: the send's answer, whose message id keeps a line from being recorded twice;
+    ``answering``: the command and reply it answers, whose check note is recorded with it)."""
+    if app.store.cached_active_log(group_id) is None:
+        return
+    try:
+        if not await _logging(app, group_id):
+            return
+        check = None
+        if answering is not None and answering[1].check is not None:
+            ctx, reply = answering
+            check = recorder.check_dict(reply.check, ctx.user_id, await app.display_name(ctx))  # type: ignore[arg-type]
+        message_id = result.get("message_id") if isinstance(result, dict) else None
+        notice = await recorder.record(
+            app.store,
+            app.log_limits,
+            group_id,
+            user_id=str(bot.self_id),
+            nickname=bot_name(),
+            parts=await message_parts(app, None, group_id, message),
+            when=_now(),
+            self_id=str(bot.self_id),
+            message_id=None if message_id is None else f"sent:{message_id}",
+            is_bot=True,
+            check=check,
+        )
+        if notice:
+            await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
+    except Exception as exc:
+        logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
+
+
 def install(get_app: Any) -> None:
     """Record what the bot sends to groups (``get_app()`` → the App or None)."""
 
@@ -151,33 +199,8 @@ def install(get_app: Any) -> None:
         bot: Bot, group_id: str, message: Any, result: Any, answering: tuple[Context, Reply] | None
     ) -> None:
         app: App | None = get_app()
-        if app is None or app.store.cached_active_log(group_id) is None:
-            return
-        try:
-            if not await _logging(app, group_id):
-                return
-            check = None
-            if answering is not None and answering[1].check is not None:
-                ctx, reply = answering
-                check = recorder.check_dict(reply.check, ctx.user_id, await app.display_name(ctx))  # type: ignore[arg-type]
-            message_id = result.get("message_id") if isinstance(result, dict) else None
-            notice = await recorder.record(
-                app.store,
-                app.log_limits,
-                group_id,
-                user_id=str(bot.self_id),
-                nickname=bot_name(),
-                parts=await message_parts(app, None, group_id, message),
-                when=_now(),
-                self_id=str(bot.self_id),
-                message_id=None if message_id is None else f"sent:{message_id}",
-                is_bot=True,
-                check=check,
-            )
-            if notice:
-                await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
-        except Exception as exc:
-            logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
+        if app is not None:
+            await record_outgoing(app, bot, group_id, message, result, answering)
 
     GROUP_SENT.append(record_sent)
 

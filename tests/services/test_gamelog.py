@@ -126,9 +126,11 @@ async def test_export_size_limit(store: Store, tmp_path: Path) -> None:
     for i in range(3):
         await chat(app, "字" * 60, mid=str(i))
     [end] = await run(app, ".log end")
-    assert [f.name for f in end.files] == ["大.txt"] and "html 文件超过大小上限" in end.text
+    # the page's header and style alone are over 1000 bytes: no part could hold a line
+    assert [f.name for f in end.files] == ["大.txt"]
+    assert "文件大小上限（1000字节）太小，html 文件连一条消息都放不下，未导出" in end.text
     tiny = App(store, random.Random(1), data_dir=DataDir(tmp_path), log_limits=LogLimits(max_export_bytes=10))
-    assert "太大" in await say(tiny, ".log get 大")
+    assert "无法导出：文件大小上限（10字节）太小" in await say(tiny, ".log get 大")
 
 
 async def test_stat_counts_check_notes(lapp: App) -> None:

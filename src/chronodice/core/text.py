@@ -51,7 +51,8 @@ def normalize(text: str) -> str:
     return "".join(out).strip()
 
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""What no database or encoder takes: NUL (PostgreSQL text) and lone surrogates (not UTF-8)."""
 
 
 def clean_text(text: str) -> str:
@@ -61,10 +62,10 @@ def clean_text(text: str) -> str:
     holds them: PostgreSQL refuses NUL in text and JSON, and a lone surrogate cannot be
     encoded as UTF-8 at all.  (A valid pair never reaches Python as two surrogates.)
 
-    >>> clean_text("备注\x00"), clean_text("a\ud83db"), clean_text("好")
+    >>> clean_text("备注\\x00"), clean_text("a\\ud83db"), clean_text("好")
     ('备注', 'ab', '好')
     """
-    return _UNSTORABLE.sub("", text) if _UNSTORABLE.search(text) else text
+    return UNSTORABLE.sub("", text) if UNSTORABLE.search(text) else text
 
 
 _COMMAND_STARTS = ".。．/!！#＃"

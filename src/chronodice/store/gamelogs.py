@@ -9,19 +9,24 @@ whole cache is dropped when the PostgreSQL LISTEN connection is lost.
 
 Each line is written in its own transaction when it is received (a SIGKILL loses nothing that
 was acknowledged); the line counter is kept in the same transaction and checked against the
-limit; an event delivered twice (same log, self_id and message_id) is recorded once.
+limit; an event delivered twice (same log, self_id and message_id) is recorded once.  A line is
+never lost to its characters: the recorder removes NUL and lone surrogates before it gets
+here, and should a line still fail to encode, it is written again with such characters
+replaced by U+FFFD (see :meth:`GameLogStore.record_line`).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
+from chronodice.core.text import UNSTORABLE
 
 from . import patch as jpatch
-from .backends import Conflict, Tx
+from .backends import Conflict, Transient, Tx
 from .common import StorePart, _j
 from .records import GameLog, LogLine
 
@@ -35,6 +40,31 @@ MISS = object()
 """What :meth:`GameLogStore.cached_active_log` returns when it does not know (read the store)."""
 _LOG_COLS = "id, group_id, name, creator_id, recording, lines, created_at, ended_at"
 RecordResult = Literal["ok", "duplicate", "full", "off"]
+
+
+def _storable(value: Any) -> Any:
+    """``value`` (a text, or JSON-like parts / check note) with every NUL and lone surrogate
+    replaced by U+FFFD — what a line that failed to encode is written as."""
+    if isinstance(value, str):
+        return UNSTORABLE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_storable(str(k)): _storable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_storable(v) for v in value]
+    return value
+
+
+def storable_line(line: LogLine) -> LogLine:
+    """``line`` with the characters no backend takes replaced (U+FFFD) in every text it has."""
+    return replace(
+        line,
+        user_id=_storable(line.user_id),
+        nickname=_storable(line.nickname),
+        parts=_storable(line.parts),
+        check=_storable(line.check),
+        self_id=_storable(line.self_id),
+        message_id=_storable(line.message_id),
+    )
 
 
 class GameLogStore(StorePart):
@@ -112,46 +142,59 @@ class GameLogStore(StorePart):
     async def record_line(self, group_id: str, log_id: int, line: LogLine, *, max_lines: int) -> RecordResult:
         """Append ``line`` to log ``log_id`` if it is still recording: ``"ok"``;
         ``"duplicate"`` (this self_id/message_id is already in it); ``"off"`` (paused or ended
-        meanwhile); ``"full"`` (it reached ``max_lines``: recording is switched off here)."""
-        drop = [False]
+        meanwhile); ``"full"`` (it reached ``max_lines``: recording is switched off here).
 
-        async def body(tx: Tx) -> RecordResult:
-            drop[0] = False
-            row = await tx.one(
-                "UPDATE game_logs SET lines = lines + 1 WHERE id = $1 AND recording AND ended_at IS NULL"
-                " AND lines < $2 RETURNING lines",
-                log_id,
-                max_lines,
+        A line the backend refuses for its characters (a lone surrogate cannot be encoded, nor
+        can PostgreSQL store a NUL) is written again with them replaced by U+FFFD, rather than
+        lost; the ids and the name are cut to their columns' lengths."""
+        try:
+            result, drop = await self._write(
+                lambda tx: self._append(tx, log_id, line, max_lines), "记录日志", claim=False
             )
-            if row is None:
-                state = await tx.one("SELECT recording, ended_at, lines FROM game_logs WHERE id = $1", log_id)
-                drop[0] = True
-                if state is not None and state[0] and state[1] is None and state[2] >= max_lines:
-                    await tx.run("UPDATE game_logs SET recording = $1 WHERE id = $2", False, log_id)
-                    return "full"
-                return "off"
-            n = await tx.run(
-                "INSERT INTO game_log_lines (log_id, self_id, message_id, user_id, nickname, is_bot, parts,"
-                " check_note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
-                log_id,
-                line.self_id,
-                line.message_id,
-                line.user_id,
-                line.nickname[:64],
-                line.is_bot,
-                jpatch.dumps(line.parts),
-                None if line.check is None else jpatch.dumps(line.check),
-                self._backend.dt_in(line.created_at) if line.created_at else None,
+        except (ChronoDiceError, Conflict, Transient):
+            raise
+        except Exception:
+            safe = storable_line(line)
+            if safe == line:
+                raise
+            result, drop = await self._write(
+                lambda tx: self._append(tx, log_id, safe, max_lines), "记录日志", claim=False
             )
-            if n != 1:
-                await tx.run("UPDATE game_logs SET lines = lines - 1 WHERE id = $1", log_id)
-                return "duplicate"
-            return "ok"
-
-        result = await self._write(body, "记录日志", claim=False)
-        if drop[0]:
+        if drop:
             self._cache.drop(f"l:{group_id}")
         return result
+
+    async def _append(self, tx: Tx, log_id: int, line: LogLine, max_lines: int) -> tuple[RecordResult, bool]:
+        """The write of :meth:`record_line`: its result, and whether the cached log is stale."""
+        row = await tx.one(
+            "UPDATE game_logs SET lines = lines + 1 WHERE id = $1 AND recording AND ended_at IS NULL"
+            " AND lines < $2 RETURNING lines",
+            log_id,
+            max_lines,
+        )
+        if row is None:
+            state = await tx.one("SELECT recording, ended_at, lines FROM game_logs WHERE id = $1", log_id)
+            if state is not None and state[0] and state[1] is None and state[2] >= max_lines:
+                await tx.run("UPDATE game_logs SET recording = $1 WHERE id = $2", False, log_id)
+                return "full", True
+            return "off", True
+        n = await tx.run(
+            "INSERT INTO game_log_lines (log_id, self_id, message_id, user_id, nickname, is_bot, parts,"
+            " check_note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
+            log_id,
+            line.self_id[:32],
+            None if line.message_id is None else line.message_id[:64],
+            line.user_id[:32],
+            line.nickname[:64],
+            line.is_bot,
+            jpatch.dumps(line.parts),
+            None if line.check is None else jpatch.dumps(line.check),
+            self._backend.dt_in(line.created_at) if line.created_at else None,
+        )
+        if n != 1:
+            await tx.run("UPDATE game_logs SET lines = lines - 1 WHERE id = $1", log_id)
+            return "duplicate", False
+        return "ok", False
 
     # ------------------------------------------------------------------ commands
     async def new_log(

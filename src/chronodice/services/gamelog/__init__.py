@@ -1,7 +1,8 @@
 """.log: session records.  While a log is on, the NoneBot plugin records every message of the
 group (players' chatter and commands, the bot's replies) with ``recorder.record``; these commands
 start, pause, end, export, list, delete and count them.  Rendering and statistics are pure
-(:mod:`.export`, :mod:`.stat`)."""
+(:mod:`.export`, :mod:`.stat`); :mod:`.split` writes the files, in parts when a log is over
+the size limit."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from chronodice.core.reply import Reply, ReplyFile
 from chronodice.core.text import safe_name
 from chronodice.store import GameLog
 
-from .export import ExportHead, render_html, render_txt, safe_file_stem
+from .export import ExportHead, html_pieces, safe_file_stem, txt_pieces
+from .split import TooLarge, export_paths, size_text, write_export
 from .stat import stat_text
 
 LOG_NAME = Text(label="名字", max_len=40)
@@ -26,7 +28,8 @@ log = define(
     "log",
     summary="跑团日志：记录本群全部发言、指令和骰娘的回复，结束时导出文本和网页文件",
     detail=(
-        "例：.log new 第一夜 开始；.log off 暂停；.log on 继续；.log end 结束并上传 txt 和 html 文件\n"
+        "例：.log new 第一夜 开始；.log off 暂停；.log on 继续；.log end 结束并上传 txt 和 html 文件"
+        "（太大时分成多份）\n"
         "结束、暂停、删除：日志的创建者、GM、群主/管理员、骰主；暗骰的结果不会进入日志"
     ),
     group_only=True,
@@ -149,8 +152,8 @@ async def log_del(call: Call, name: str) -> list[Reply]:
     await _require_manager(call, rec, "删除日志")
     gone = await store.delete_log(_group(call), name)
     folder, stem = export_stem(call, gone)
-    for ext in ("txt", "html"):
-        (folder / f"{stem}.{ext}").unlink(missing_ok=True)
+    for path in export_paths(folder, stem):
+        path.unlink(missing_ok=True)
     return [Reply.say(f"已删除日志「{gone.name}」（{gone.lines} 条）和它导出的文件")]
 
 
@@ -165,41 +168,42 @@ async def log_stat(call: Call, name: str | None) -> list[Reply]:
 
 
 def export_stem(call: Call, rec: GameLog) -> tuple[Path, str]:
-    """Where a log's exports go: one txt/html pair per log, rewritten by each export (the id
-    keeps two names that read the same as file names apart)."""
+    """Where a log's exports go: one txt/html pair per log (or their parts), rewritten by each
+    export (the id keeps two names that read the same as file names apart)."""
     return Path(call.app.data_dir.exports) / "logs", f"{rec.group_id}_{rec.id}_{safe_file_stem(rec.name)}"
 
 
 async def export_files(call: Call, rec: GameLog) -> tuple[tuple[ReplyFile, ...], str]:
-    """Write the txt and html exports into ``<data>/exports/logs/`` (each written to a
-    temporary name and renamed, so an upload still reading the previous export is unharmed);
-    the files, and a note for the reply when one was too large to export."""
+    """Write the txt and html exports into ``<data>/exports/logs/``; the files to hand out and
+    a note for the reply.  A format over ``max_export_bytes`` is split into parts
+    (:mod:`.split`: ``名字-1.txt``, ``名字-2.txt``, …), all handed out, and the note says how
+    many; a format is left out (noted) only when not even one line fits in the limit."""
     limits = call.app.log_limits
     lines = await call.app.store.log_lines(rec.id)
     head = ExportHead.of(rec, limits.utc_offset_hours)
     folder, stem = export_stem(call, rec)
     shown = safe_file_stem(rec.name)
     files: list[ReplyFile] = []
+    split: list[str] = []
     skipped: list[str] = []
-    for ext, render in (("txt", render_txt), ("html", render_html)):
-        # off the event loop: a full log (20,000 lines) takes about a second to render
-        data = await asyncio.to_thread(lambda r=render: r(head, lines).encode("utf-8"))
-        if len(data) > limits.max_export_bytes:
+    for ext, pieces in (("txt", txt_pieces), ("html", html_pieces)):
+        try:
+            # off the event loop: a full log (20,000 lines) takes seconds to render
+            paths = await asyncio.to_thread(
+                lambda e=ext, p=pieces: write_export(folder, stem, e, p(head, lines), limits.max_export_bytes)
+            )
+        except TooLarge:
             skipped.append(ext)
             continue
-        path = folder / f"{stem}.{ext}"
-        await asyncio.to_thread(_write, path, data)
-        files.append(ReplyFile(path=str(path), name=f"{shown}.{ext}"))
-    if skipped and not files:
-        raise IllegalAction(
-            f"日志「{rec.name}」太大（超过{limits.max_export_bytes // (1024 * 1024)}MB），无法导出"
-        )
-    note = f"\n{'/'.join(skipped)} 文件超过大小上限，未导出" if skipped else ""
+        if len(paths) == 1:
+            files.append(ReplyFile(path=str(paths[0]), name=f"{shown}.{ext}"))
+            continue
+        split.append(f"{ext} {len(paths)} 份")
+        files.extend(ReplyFile(path=str(p), name=f"{shown}-{k}.{ext}") for k, p in enumerate(paths, 1))
+    size = size_text(limits.max_export_bytes)
+    if not files:
+        raise IllegalAction(f"日志「{rec.name}」无法导出：文件大小上限（{size}）太小，连一条消息都放不下")
+    note = f"\n文件超过{size}，已分成多份导出：{'、'.join(split)}" if split else ""
+    if skipped:
+        note += f"\n文件大小上限（{size}）太小，{'/'.join(skipped)} 文件连一条消息都放不下，未导出"
     return tuple(files), note
-
-
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -94,18 +94,60 @@ def speaker(line: LogLine) -> str:
     return f"{line.nickname or line.user_id}({line.user_id})"
 
 
-def render_txt(head: ExportHead, lines: Sequence[LogLine]) -> str:
+@dataclass(frozen=True)
+class Part:
+    """Which part of a split export a file is: ``index`` of ``count``, holding the log's lines
+    ``first`` to ``last`` (1-based)."""
+
+    index: int
+    count: int
+    first: int
+    last: int
+
+    @property
+    def label(self) -> str:
+        return f"第{self.index}/{self.count}部分"
+
+    @property
+    def span(self) -> str:
+        return f"本部分为第 {self.first}–{self.last} 条"
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """An export cut where it may be split: ``head(part)`` (``None``: the whole log in one
+    file), one block per line (never cut; read once, as they are rendered), and ``tail``.
+    Every part of a split export is ``head(part) + its blocks + tail``: a complete file of
+    its own (:mod:`.split`)."""
+
+    head: Callable[[Part | None], str]
+    blocks: Iterable[str]
+    tail: str
+
+    def whole(self) -> str:
+        """The export in one piece (reads the blocks)."""
+        return self.head(None) + "".join(self.blocks) + self.tail
+
+
+def txt_pieces(head: ExportHead, lines: Sequence[LogLine]) -> Pieces:
     """The plain-text file: a header, then each message as ``名字(QQ) 时间`` and its text."""
-    out = [
-        f"日志「{head.name}」 群 {head.group_id}",
-        f"开始 {head.when(head.created_at)}  结束 {head.when(head.ended_at)}（{head.zone}）  共 {len(lines)} 条",
-        "",
-    ]
-    for ln in lines:
-        out.append(f"{speaker(ln)} {head.when(ln.created_at)}")
-        out.append(plain(ln.parts, image_urls=True))
-        out.append("")
-    return "\n".join(out)
+
+    def top(part: Part | None) -> str:
+        title = f"日志「{head.name}」 群 {head.group_id}"
+        when = f"开始 {head.when(head.created_at)}  结束 {head.when(head.ended_at)}（{head.zone}）  共 {len(lines)} 条"
+        if part is not None:
+            title, when = f"{title}（{part.label}）", f"{when}，{part.span}"
+        return f"{title}\n{when}\n"
+
+    blocks = (
+        f"\n{speaker(ln)} {head.when(ln.created_at)}\n{plain(ln.parts, image_urls=True)}\n" for ln in lines
+    )
+    return Pieces(top, blocks, "")
+
+
+def render_txt(head: ExportHead, lines: Sequence[LogLine]) -> str:
+    """The plain-text file in one piece (:func:`txt_pieces`)."""
+    return txt_pieces(head, lines).whole()
 
 
 def colours(lines: Sequence[LogLine]) -> dict[str, str]:
@@ -160,53 +202,64 @@ h1{font-size:1.4em;margin-bottom:.2em}.meta{color:#666;font-size:.9em;margin-bot
 """.strip()
 
 
-def render_html(head: ExportHead, lines: Sequence[LogLine]) -> str:
-    """A self-contained page (inline CSS, no scripts, every text escaped)."""
+def _line_html(ln: LogLine, head: ExportHead, colour: str) -> str:
+    text = plain(ln.parts)
+    classes = ["msg"]
+    if ln.is_bot:
+        classes.append("bot")
+    elif text.lstrip()[:1] in (".", "。", "．", "/"):
+        classes.append("cmd")
+    note = ""
+    if ln.check:
+        outcome = html.escape(str(ln.check.get("outcome", "")), quote=True)
+        label = html.escape(str(ln.check.get("label", "")), quote=True)
+        note = f'<span class="check">〔{label}·{outcome}〕</span>'
+    return (
+        f'<div class="{" ".join(classes)}" style="--c:{colour}">'
+        f'<span class="who">{html.escape(ln.nickname or ln.user_id, quote=True)}</span>'
+        f'<span class="t">{head.when(ln.created_at)}</span>{note}'
+        f'<div class="text">{_parts_html(ln.parts, bot=ln.is_bot)}</div></div>\n'
+    )
+
+
+def html_pieces(head: ExportHead, lines: Sequence[LogLine]) -> Pieces:
+    """A self-contained page (inline CSS, no scripts, every text escaped); a part of a split
+    export is a page of its own, its title and header naming the part (a speaker keeps one
+    colour in every part)."""
     colour = colours(lines)
-    title = html.escape(f"日志「{head.name}」", quote=True)
-    body = []
-    for ln in lines:
-        text = plain(ln.parts)
-        classes = ["msg"]
-        if ln.is_bot:
-            classes.append("bot")
-        elif text.lstrip()[:1] in (".", "。", "．", "/"):
-            classes.append("cmd")
-        note = ""
-        if ln.check:
-            outcome = html.escape(str(ln.check.get("outcome", "")), quote=True)
-            label = html.escape(str(ln.check.get("label", "")), quote=True)
-            note = f'<span class="check">〔{label}·{outcome}〕</span>'
-        body.append(
-            f'<div class="{" ".join(classes)}" style="--c:{colour[ln.user_id]}">'
-            f'<span class="who">{html.escape(ln.nickname or ln.user_id, quote=True)}</span>'
-            f'<span class="t">{head.when(ln.created_at)}</span>{note}'
-            f'<div class="text">{_parts_html(ln.parts, bot=ln.is_bot)}</div></div>'
+
+    def top(part: Part | None) -> str:
+        title = html.escape(f"日志「{head.name}」", quote=True)
+        meta = (
+            f"群 {head.group_id} · 开始 {head.when(head.created_at)} · 结束 {head.when(head.ended_at)}"
+            f"（{head.zone}）· 共 {len(lines)} 条"
         )
-    meta = html.escape(
-        f"群 {head.group_id} · 开始 {head.when(head.created_at)} · 结束 {head.when(head.ended_at)}"
-        f"（{head.zone}）· 共 {len(lines)} 条",
-        quote=True,
-    )
-    return "\n".join(
-        [
-            "<!DOCTYPE html>",
-            '<html lang="zh-CN">',
-            "<head>",
-            '<meta charset="utf-8">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>{title}</title>",
-            f"<style>\n{_CSS}\n</style>",
-            "</head>",
-            "<body>",
-            f"<h1>{title}</h1>",
-            f'<div class="meta">{meta}</div>',
-            *body,
-            "</body>",
-            "</html>",
-            "",
-        ]
-    )
+        if part is not None:
+            title, meta = f"{title}（{part.label}）", f"{meta} · {part.span}"
+        return "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="zh-CN">',
+                "<head>",
+                '<meta charset="utf-8">',
+                '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                f"<title>{title}</title>",
+                f"<style>\n{_CSS}\n</style>",
+                "</head>",
+                "<body>",
+                f"<h1>{title}</h1>",
+                f'<div class="meta">{html.escape(meta, quote=True)}</div>',
+                "",
+            ]
+        )
+
+    blocks = (_line_html(ln, head, colour[ln.user_id]) for ln in lines)
+    return Pieces(top, blocks, "</body>\n</html>\n")
+
+
+def render_html(head: ExportHead, lines: Sequence[LogLine]) -> str:
+    """The page in one piece (:func:`html_pieces`)."""
+    return html_pieces(head, lines).whole()
 
 
 def safe_file_stem(name: str) -> str:

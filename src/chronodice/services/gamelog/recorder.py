@@ -1,5 +1,10 @@
 """Recording a message into the group's ``.log`` (platform-free; the NoneBot plugin calls it for
-players' messages and for every message the bot sends to a group)."""
+players' messages and for every message the bot sends to a group).
+
+Every text a line stores — the message's parts, the speaker's name, the check note, the ids —
+goes through :func:`~chronodice.core.text.clean_text` here: a NUL or a lone surrogate (a
+half emoji some clients send) is removed instead of failing the write, so ``.log`` never loses
+a line to it."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from typing import Any
 
 from chronodice.core.limits import LogLimits
 from chronodice.core.reply import CheckNote
+from chronodice.core.text import clean_text
 from chronodice.store import LogLine, Store
 
 
@@ -28,6 +34,27 @@ def clip_parts(parts: list[list[str]], max_chars: int) -> list[list[str]]:
             left -= len(value)
         out.append([kind, value])
     return out
+
+
+def clean_parts(parts: list[list[str]]) -> list[list[str]]:
+    """``parts`` with every value through :func:`clean_text` (the same list when nothing changes).
+
+    >>> clean_parts([["text", "a\\ud83db"], ["at", "名\\x00"]])
+    [['text', 'ab'], ['at', '名']]
+    """
+    cleaned = [[kind, clean_text(value)] for kind, value in parts]
+    return parts if cleaned == parts else cleaned
+
+
+def clean_value(value: Any) -> Any:
+    """A JSON-like value (a check note) with every string in it through :func:`clean_text`."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {clean_text(str(k)): clean_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean_value(v) for v in value]
+    return value
 
 
 def check_dict(note: CheckNote, user_id: str, name: str) -> dict[str, Any]:
@@ -62,14 +89,14 @@ async def record(
     if log is None or not log.recording:
         return None
     line = LogLine(
-        user_id=user_id,
-        nickname=nickname,
-        parts=clip_parts(parts, limits.max_line_chars),
+        user_id=clean_text(user_id),
+        nickname=clean_text(nickname),
+        parts=clip_parts(clean_parts(parts), limits.max_line_chars),
         created_at=when,
         is_bot=is_bot,
-        check=check,
-        self_id=self_id,
-        message_id=message_id,
+        check=None if check is None else clean_value(check),
+        self_id=clean_text(self_id),
+        message_id=None if message_id is None else clean_text(message_id),
     )
     result = await store.record_line(group_id, log.id, line, max_lines=limits.max_lines)
     if result == "full":
