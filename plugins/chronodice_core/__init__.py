@@ -248,6 +248,17 @@ async def _shutdown() -> None:
         await app.store.close()
 
 
+@driver.on_bot_connect
+async def _bot_here(bot: Bot) -> None:
+    """Its groups stay its own while this process lives (see :meth:`Store.hold_account`)."""
+    app = _state.get("app")
+    if app is not None and bot.adapter.get_name() == "OneBot V11":
+        try:
+            await app.store.hold_account(str(bot.self_id))
+        except Exception as exc:
+            logger.error(f"登记账号 {bot.self_id} 失败：{describe_error(exc)}")
+
+
 @driver.on_bot_disconnect
 async def _bot_gone(bot: Bot) -> None:
     """Its groups are served by another account at once (not only after the lease lapses)."""
@@ -336,6 +347,8 @@ async def _is_command(event: Event) -> bool:
     ctx = build_context(event)
     if app is None or ctx is None:
         return False
+    if ctx.self_id and ctx.self_id not in nonebot.get_bots():
+        return False  # an event naming an account not connected here would take its groups' lease
     message_id = getattr(event, "message_id", None)
     if message_id is not None and ctx.self_id and not app.store.first_delivery(ctx.self_id, str(message_id)):
         return False  # delivered twice (a re-send after a reconnect): handled the first time

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -55,34 +56,51 @@ def _superusers() -> set[str]:
     return {str(s) for s in get_driver().config.superusers}
 
 
+MAX_MENTIONS = 20
+"""@-mentions read from one message (a command names a few; 20,000 @ segments cost nothing)."""
+_MENTION_SCAN = 200
+"""Message segments looked at for them."""
+
+
 def build_context(event: Event) -> Context | None:
-    try:
-        from nonebot.adapters.onebot.v11 import GroupMessageEvent, PrivateMessageEvent
-    except ImportError:  # pragma: no cover
-        GroupMessageEvent = PrivateMessageEvent = None  # type: ignore[assignment,misc]
+    """Who said it and where, or None for a message we never answer:
+
+    * OneBot v11 group and private messages (the bot's own account speaking excepted, and an
+      anonymous group member, who has no QQ id of their own: all of them share 80000000);
+    * the console adapter's terminal, a private chat;
+    * nothing else: a OneBot ``discuss``/``guild`` message (it would be judged as a private chat
+      and answered in the group), or another adapter's event (logged once at DEBUG).
+    """
+    from nonebot.adapters.onebot.v11 import GroupMessageEvent, PrivateMessageEvent
+
     roles: set[Role] = set()
     user_id = str(event.get_user_id())
     if user_id in _superusers():
         roles.add("superuser")
-    if GroupMessageEvent is not None and isinstance(event, GroupMessageEvent):
+    if isinstance(event, GroupMessageEvent):
+        if event.anonymous is not None or user_id == str(event.self_id):
+            return None
         sender = event.sender
         role = sender.role or "member"
         if role in ("owner", "admin"):
             roles.add(role)  # type: ignore[arg-type]
-        ats = tuple(
-            str(seg.data.get("qq"))
-            for seg in event.original_message
-            if seg.type == "at" and str(seg.data.get("qq")) not in (str(event.self_id), "all")
-        )
+        ats: list[str] = []
+        for seg in itertools.islice(event.original_message, _MENTION_SCAN):
+            if seg.type == "at" and len(ats) < MAX_MENTIONS:
+                qq = str(seg.data.get("qq"))
+                if qq not in (str(event.self_id), "all"):
+                    ats.append(qq)
         return Context(
             user_id=user_id,
             group_id=str(event.group_id),
             sender_name=(sender.card or sender.nickname or "").strip(),
             roles=frozenset(roles),
             self_id=str(event.self_id),
-            at_ids=ats,
+            at_ids=tuple(ats),
         )
-    if PrivateMessageEvent is not None and isinstance(event, PrivateMessageEvent):
+    if isinstance(event, PrivateMessageEvent):
+        if user_id == str(event.self_id):
+            return None
         return Context(
             user_id=user_id,
             group_id=None,
@@ -90,12 +108,21 @@ def build_context(event: Event) -> Context | None:
             roles=frozenset(roles),
             self_id=str(event.self_id),
         )
-    # Console adapter (or another platform): a terminal is one private chat.
-    name = ""
-    user = getattr(event, "user", None)
-    if user is not None:
-        name = getattr(user, "nickname", "") or ""
-    return Context(user_id=user_id, group_id=None, sender_name=name, roles=frozenset(roles))
+    if type(event).__module__.startswith("nonebot.adapters.console"):
+        user = getattr(event, "user", None)
+        name = getattr(user, "nickname", "") or "" if user is not None else ""
+        return Context(user_id=user_id, group_id=None, sender_name=name, roles=frozenset(roles))
+    _ignored_once(type(event))
+    return None
+
+
+_IGNORED: set[type] = set()
+
+
+def _ignored_once(kind: type) -> None:
+    if kind not in _IGNORED:
+        _IGNORED.add(kind)
+        logger.debug(f"忽略不支持的消息事件：{kind.__module__}.{kind.__qualname__}")
 
 
 async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply]) -> None:

@@ -28,3 +28,77 @@ async def test_the_holder_renews_in_the_background_and_others_wait(any_store: St
     s._leases["g1"] = (holder, time.time() + 1, checked)
     assert await s.serves("g1", "111") is True and not s._tasks
     assert s._leases["g1"][1] > time.time() + 25
+
+
+async def test_sqlite_a_holder_not_connected_here_is_gone(store: Store) -> None:
+    """SQLite serves one process: a lease held by an account that is not connected to it (the
+    process that held it died) is taken over at once by a connected one."""
+    store.lease_seconds = 30.0
+    assert await store.serves("g1", "111") is True  # 111 took it, then its process died
+    await store.hold_account("222")
+    assert await store.serves("g1", "222") is True
+    assert await store.lease_holder("g1") == "222"
+
+
+async def test_sqlite_a_connected_holder_keeps_its_groups(store: Store) -> None:
+    store.lease_seconds = 30.0
+    await store.hold_account("111")
+    await store.hold_account("222")
+    assert await store.serves("g1", "111") is True
+    assert await store.serves("g1", "222") is False
+    await store.release("111")  # disconnected: the other account at once
+    assert await store.serves("g1", "222") is True
+
+
+HOLDER = """
+import asyncio, sys
+sys.path.insert(0, {src!r})
+from chronodice.store import Store
+
+async def main():
+    s = Store({url!r}, lease_seconds=30.0)
+    await s.migrate()
+    await s.hold_account("111")
+    assert await s.serves("g-dead", "111")
+    print("ready", flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+async def test_postgresql_takes_over_the_moment_the_holders_process_dies(pg_url: str) -> None:
+    """Issue 23, item 8: after the serving process died (SIGKILL, no release), 29 of 30 commands
+    in the next 30 s were dropped; now the other process's account takes over at its next
+    message (after its one-second memory of the refusal)."""
+    import signal
+    import sys
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLDER.format(src=src, url=pg_url), stdout=asyncio.subprocess.PIPE
+    )
+    other = Store(pg_url, lease_seconds=30.0)
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(proc.stdout.readline(), 30)
+        assert line.strip() == b"ready"
+        await other.hold_account("222")
+        assert await other.serves("g-dead", "222") is False  # the holder is alive
+        other._leases.clear()
+        assert await other.serves("g-dead", "222") is False  # still alive: asked again
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+        other._leases.clear()  # (the refusal is remembered for a second)
+        for _ in range(50):  # the server notices the closed connection within moments
+            if await other.serves("g-dead", "222"):
+                break
+            other._leases.clear()
+            await asyncio.sleep(0.05)
+        assert await other.lease_holder("g-dead") == "222"
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await other.close()

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,6 +36,8 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("chronodice.store")
 
 NOTIFY_CHANNEL = "chronodice_cache"
+ACCOUNT_LOCKS = 1128555595
+"""The first key of the advisory locks that show a bot account's process alive ("CDiK")."""
 _PARAM = re.compile(r"\$(\d+)")
 
 
@@ -141,6 +144,26 @@ class SqliteBackend:
         self._checkpointer: ThreadPoolExecutor | None = None
         self._checkpointing: Future[None] | None = None
         self._checkpoint_conn: sqlite3.Connection | None = None
+        self.accounts: set[str] = set()
+        """The bot accounts connected to this process (SQLite: the only process)."""
+
+    async def hold_account(self, self_id: str) -> None:
+        self.accounts.add(self_id)
+
+    async def drop_account(self, self_id: str) -> None:
+        self.accounts.discard(self_id)
+
+    def known_gone(self, holder: str, asker: str) -> bool:
+        """Whether ``holder``'s account is known gone without asking the database (SQLite: the
+        asker is connected here and the holder is not)."""
+        return asker in self.accounts and holder not in self.accounts
+
+    def holder_gone_sql(self) -> tuple[str, list[Any]]:
+        """A condition on ``bot_leases.self_id``: its account is not alive (SQLite serves one
+        process, so: not one of this process's connected accounts), with its parameters."""
+        return "bot_leases.self_id NOT IN (SELECT value FROM json_each($6))", [
+            json.dumps(sorted(self.accounts))
+        ]
 
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -344,6 +367,55 @@ class PgBackend:
         self._start_lock = asyncio.Lock()
         self.on_notify: Callable[[str], None] = lambda _key: None
         self.on_foreign_change: Callable[[], None] = lambda: None
+        self.accounts: set[str] = set()
+        """The bot accounts connected to this process: each holds a shared advisory lock on the
+        LISTEN connection, which PostgreSQL frees the moment the process dies."""
+        self._listener_lock = asyncio.Lock()
+
+    async def hold_account(self, self_id: str) -> None:
+        if self._pool is None:
+            await self.start()
+        if self_id not in self.accounts:
+            self.accounts.add(self_id)
+            await self._lock_accounts([self_id])
+
+    async def drop_account(self, self_id: str) -> None:
+        if self_id in self.accounts:
+            self.accounts.discard(self_id)
+            conn = self._listener
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    async with self._listener_lock:
+                        await conn.execute(
+                            "SELECT pg_advisory_unlock_shared($1, hashtext($2))", ACCOUNT_LOCKS, self_id
+                        )
+
+    async def _lock_accounts(self, ids: Iterable[str]) -> None:
+        conn = self._listener
+        if conn is None:
+            return
+        try:
+            async with self._listener_lock:
+                for self_id in ids:
+                    await conn.execute(
+                        "SELECT pg_advisory_lock_shared($1, hashtext($2))", ACCOUNT_LOCKS, self_id
+                    )
+        except Exception:
+            log.warning("PostgreSQL: marking the connected accounts alive failed", exc_info=True)
+
+    @staticmethod
+    def known_gone(holder: str, asker: str) -> bool:
+        """Never without asking: another process may hold the account (see :meth:`holder_gone_sql`)."""
+        return False
+
+    def holder_gone_sql(self) -> tuple[str, list[Any]]:
+        """A condition on ``bot_leases.self_id``: no process holds that account's lock (its
+        process died, or it disconnected), with its parameters."""
+        return (
+            "NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2"
+            f" AND classid = {ACCOUNT_LOCKS}::oid AND objid = hashtext(bot_leases.self_id)::oid)",
+            [],
+        )
 
     async def start(self) -> None:
         if self._pool is not None:
@@ -377,6 +449,7 @@ class PgBackend:
             return
         self._listener = conn
         self._listening = True
+        await self._lock_accounts(sorted(self.accounts))  # a new connection: the locks again
 
     def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
         if pid in self._own_pids:
