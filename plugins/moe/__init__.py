@@ -2,7 +2,9 @@
 
 The sweeper (every ``SWEEP_SECONDS``) applies default answers to requests past their deadline —
 deadlines live in the database, so this also works after a restart — and delivers group texts
-caused by commands typed in private chat.
+caused by commands typed in private chat: through :func:`_deliver`, which tells the service
+whether the group got the text, so a text is removed from the database only once sent (at least
+once, in order; see ``chronodice.services.moe.delivery``).
 """
 
 from __future__ import annotations
@@ -64,6 +66,21 @@ async def _send(group_id: str, replies: list[Reply]) -> None:
             log.exception("萌E: sending to %s failed", group_id)
 
 
+async def _deliver(group_id: str, text: str) -> bool:
+    """Send one outbox text to the group: ``True`` once sent, ``False`` (or an exception) when
+    it must wait for a later sweep."""
+    core = nonebot.get_plugin("chronodice_core")
+    if core is None or core.module is None:
+        return False
+    if group_id.startswith("p"):
+        return True  # no group to tell
+    bot = await core.module.bot_for(group_id)  # the account serving that group
+    if bot is None:
+        return False
+    await core.module.send_group_msg(bot, group_id, text)  # seen by .log
+    return True
+
+
 async def _loop() -> None:
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
@@ -71,7 +88,7 @@ async def _loop() -> None:
         if app is None or not nonebot.get_bots():
             continue
         try:
-            for group_id, replies in await moe_service.sweep(app):
+            for group_id, replies in await moe_service.sweep(app, send=_deliver):
                 await _send(group_id, replies)
         except Exception:
             log.exception("萌E sweeper failed")

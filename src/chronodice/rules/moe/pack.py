@@ -5,6 +5,15 @@ operations) plus optional Python hooks (``python: <name>`` looks ``name`` up in
 ``chronodice.rules.moe.packs.hooks``).  Loading validates every effect name, every expression and
 every cross-reference, and reports all problems at once.
 
+Packs are user input, read only from the pack folders (:data:`PACK_DIRS`): ``extends`` names
+another pack (a plain name, never a path), a file or a link that leads out of the pack folders
+is refused, a file over :data:`MAX_PACK_BYTES` is not read, and YAML aliases (``&a`` / ``*a``)
+may not expand the document beyond :data:`MAX_YAML_NODES` nodes (a "billion laughs" is refused
+before anything is built from it).  Problems quote at most
+:data:`~.packtext.QUOTE_LIMIT` characters of any value and a pack reports at most
+:data:`MAX_PROBLEMS` of them, so neither ``.moe packs`` nor the log line about a bad pack grows
+with the file.
+
 >>> pack = load_pack("test")
 >>> pack.cards["attack"].name, pack.characters["blank"].max_hp
 ('攻击', 4)
@@ -17,18 +26,29 @@ import json
 import logging
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .cards import ATTRIBUTES
+from .packtext import QUOTE_LIMIT, brief
 
 log = logging.getLogger("chronodice.moe.packs")
 
 PACK_DIR = Path(__file__).parent / "packs"
 PACK_DIRS: list[Path] = [PACK_DIR]
 """Where :func:`load_pack` looks, first match wins; the bot puts ``<data dir>/packs`` in front."""
+
+MAX_PACK_BYTES = 1_000_000
+"""A pack file larger than this is refused unread (the shipped packs are under 40 kB)."""
+MAX_YAML_NODES = 50_000
+"""YAML nodes a pack may have, each alias counted as the nodes it stands for (the largest
+shipped pack has about 3,500)."""
+MAX_PROBLEMS = 50
+"""Problems a :class:`PackError` keeps (the rest are counted in a last line)."""
+OMITTED = "……另有{n}处问题未列出"
+"""The last line of a :class:`PackError` that kept only :data:`MAX_PROBLEMS` problems."""
 
 Effect = dict[str, Any]
 """One primitive: ``{op_name: arguments}`` (see :data:`.effects.PRIMITIVES`)."""
@@ -82,7 +102,7 @@ class CardDef(_Model):
     @classmethod
     def _attr(cls, v: str | None) -> str | None:
         if v is not None and v not in ATTRIBUTES:
-            raise ValueError(f"未知属性「{v}」（可用：{'、'.join(ATTRIBUTES)}）")
+            raise ValueError(f"未知属性「{brief(v)}」（可用：{'、'.join(ATTRIBUTES)}）")
         return v
 
 
@@ -188,12 +208,24 @@ class Pack(_Model):
 
 
 class PackError(ValueError):
-    """A pack failed validation; ``problems`` lists every problem found (in Chinese, each naming
-    the file, the card/skill/character/map and the field)."""
+    """A pack failed validation; ``problems`` lists the problems found (in Chinese, each naming
+    the file, the card/skill/character/map and the field): at most :data:`MAX_PROBLEMS` of them,
+    then a line counting the others (:func:`problem_count` reads it back)."""
 
     def __init__(self, problems: list[str]) -> None:
+        if len(problems) > MAX_PROBLEMS:
+            problems = [*problems[:MAX_PROBLEMS], OMITTED.format(n=len(problems) - MAX_PROBLEMS)]
         super().__init__("\n".join(problems))
         self.problems = problems
+
+
+def problem_count(problems: list[str]) -> int:
+    """How many problems a :class:`PackError`'s ``problems`` stand for (its last line may count
+    those it left out)."""
+    head, tail = OMITTED.split("{n}")
+    last = problems[-1] if problems else ""
+    digits = last[len(head) : -len(tail)] if last.startswith(head) and last.endswith(tail) else ""
+    return len(problems) - 1 + int(digits) if digits.isdigit() else len(problems)
 
 
 def validate_pack(raw: dict[str, Any], file: str = "<卡包>") -> Pack:
@@ -217,43 +249,166 @@ def validate_pack(raw: dict[str, Any], file: str = "<卡包>") -> Pack:
 
 
 def read_pack_file(path: Path, name: str | None = None) -> Pack:
-    """Parse and validate one pack file (its ``extends`` looked up in :data:`PACK_DIRS`)."""
-    file = path.name
+    """Parse and validate one pack file (its ``extends`` looked up in :data:`PACK_DIRS`).
+
+    ``path`` may be a link only to a file in its own folder or in a pack folder; ``extends``
+    must be a plain pack name (:func:`is_pack_name`) whose file is in a pack folder too."""
+    file = brief(path.name)
+    if not _confined(path, path.parent):
+        raise PackError([f"{file}：指向卡包文件夹之外（链接？），已拒绝"])
+    raw = _read_yaml(path, file)
+    if isinstance(raw, dict):
+        if raw.get("pack") != (name or path.stem):
+            stem = brief(name or path.stem)
+            raise PackError([f"{file}：pack 字段「{brief(raw.get('pack'))}」应与文件名「{stem}」相同"])
+        base_name = raw.get("extends")
+        if base_name:
+            _merge_base(raw, _read_base(base_name, path, file))
+    return validate_pack(raw, file)
+
+
+def is_pack_name(name: object) -> TypeGuard[str]:
+    """Whether ``name`` is a plain pack name (the stem of a file in a pack folder), never a path:
+    no ``/`` or ``\\``, no drive letter (``:``), no leading dot (``..``, hidden files), no NUL or
+    other control character, at most 100 characters."""
+    return (
+        isinstance(name, str)
+        and 0 < len(name) <= 100
+        and not name.startswith(".")
+        and not any(ch in name for ch in "/\\:")
+        and name.isprintable()
+    )
+
+
+def _read_base(base_name: object, path: Path, file: str) -> dict[str, Any]:
+    """The parsed pack that ``path`` extends; a name that is not a plain pack name, a pack that
+    is missing, unreadable or leads out of the pack folders is a problem naming ``extends``."""
+    shown = brief(base_name)
+    if not is_pack_name(base_name):
+        why = "只能写卡包文件夹中另一个卡包的名字，不能写路径"
+        raise PackError([f"{file}：extends「{shown}」不是卡包名（{why}），已拒绝"])
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        base_path = _pack_file(base_name, skip=path)
+    except FileNotFoundError:
+        raise PackError([f"{file}：extends 的卡包「{shown}」不存在或无法读取"]) from None
+    if not _confined(base_path):
+        raise PackError([f"{file}：extends 的卡包「{shown}」指向卡包文件夹之外（链接？），已拒绝"])
+    try:
+        base = _read_yaml(base_path, brief(base_path.name))
+    except PackError as exc:
+        raise PackError([f"{file}：extends 的卡包「{shown}」不存在或无法读取", *exc.problems]) from None
+    if not isinstance(base, dict):
+        raise PackError([f"{file}：extends 的卡包「{shown}」不是卡包（应为 YAML 映射）"])
+    return base
+
+
+def _merge_base(raw: dict[str, Any], base: dict[str, Any]) -> None:
+    """A pack that extends ``base``: base's cards, skills, characters and maps come first (a
+    section that is not a mapping is left for validation to report), then its rules and deck."""
+    for section in ("cards", "skills", "characters", "maps"):
+        mine, theirs = raw.get(section) or {}, base.get(section) or {}
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            raw[section] = {**theirs, **mine}
+    raw.setdefault("rules", base.get("rules", {}))
+    raw.setdefault("deck", base.get("deck", []))
+
+
+def _confined(path: Path, *also: Path) -> bool:
+    """Whether ``path``, links followed, is a file inside a pack folder (or one of ``also``)."""
+    try:
+        real = path.resolve(strict=True)
+        roots = [folder.resolve() for folder in (*PACK_DIRS, *also)]
+    except (OSError, RuntimeError):  # missing, a loop of links
+        return False
+    return any(real.is_relative_to(root) for root in roots)
+
+
+def _read_yaml(path: Path, file: str) -> Any:
+    """The parsed YAML of a pack file: at most :data:`MAX_PACK_BYTES` read, a regular file only
+    (not a pipe or a device), aliases within :data:`MAX_YAML_NODES`."""
+    try:
+        if not path.is_file():
+            raise PackError([f"{file}：不是普通文件，已跳过"])
+        with path.open("rb") as f:
+            data = f.read(MAX_PACK_BYTES + 1)
+        if len(data) > MAX_PACK_BYTES:
+            raise PackError([f"{file}：文件过大（超过 {MAX_PACK_BYTES // 1000} kB），未读取"])
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PackError([f"{file}：无法读取（{exc.__class__.__name__}）"]) from None
+    return parse_yaml(text, file)
+
+
+def parse_yaml(text: str, file: str = "<卡包>") -> Any:
+    """``yaml.safe_load`` for packs: the document is composed first and refused when its nodes,
+    aliases expanded, exceed :data:`MAX_YAML_NODES` (or an alias contains itself), so an alias
+    bomb costs a few thousand steps instead of building millions of objects."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_nodes(node, MAX_YAML_NODES) is None:
+            why = f"别名 &/* 展开后超过 {MAX_YAML_NODES} 个节点，或别名引用了自身"
+            raise PackError([f"{file}：YAML 内容过大（{why}），已拒绝"])
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f"第{mark.line + 1}行" if mark is not None else ""
-        raise PackError([f"{file}：YAML 格式错误{at}（{getattr(exc, 'problem', '') or exc}）"]) from None
-    if isinstance(raw, dict):
-        if raw.get("pack") != (name or path.stem):
-            stem = name or path.stem
-            raise PackError([f"{file}：pack 字段「{raw.get('pack')}」应与文件名「{stem}」相同"])
-        base_name = raw.get("extends")
-        if base_name:
-            try:
-                base_path = _pack_file(str(base_name), skip=path)
-                base = yaml.safe_load(base_path.read_text(encoding="utf-8"))
-            except (FileNotFoundError, yaml.YAMLError, OSError):
-                raise PackError([f"{file}：extends 的卡包「{base_name}」不存在或无法读取"]) from None
-            # a pack may extend another: its cards, skills, characters and maps come first
-            for section in ("cards", "skills", "characters", "maps"):
-                raw[section] = {**(base.get(section) or {}), **(raw.get(section) or {})}
-            raw.setdefault("rules", base.get("rules", {}))
-            raw.setdefault("deck", base.get("deck", []))
-    return validate_pack(raw, file)
+        why = brief(getattr(exc, "problem", "") or str(exc))
+        raise PackError([f"{file}：YAML 格式错误{at}（{why}）"]) from None
+    except RecursionError:
+        raise PackError([f"{file}：YAML 嵌套过深，已拒绝"]) from None
+    finally:
+        loader.dispose()
+
+
+def expanded_nodes(root: yaml.Node, limit: int) -> int | None:
+    """How many nodes ``root`` stands for with every alias expanded (a shared node counted each
+    time it is used); ``None`` once that exceeds ``limit`` or an alias contains itself.  Each
+    distinct node is visited once, without recursion."""
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()  # on the path from the root: met again, an alias contains itself
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        kids = _children(node)
+        if done:
+            open_.discard(key)
+            total = 1 + sum(sizes[id(k)] for k in kids)
+            if total > limit:
+                return None
+            sizes[key] = total
+        elif key in open_:
+            return None
+        elif key not in sizes:
+            open_.add(key)
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in sizes)
+    return sizes[id(root)]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
 
 
 def _pack_file(name: str, skip: Path | None = None) -> Path:
     for path in _pack_files(name):
         if path != skip:
             return path
-    raise FileNotFoundError(f"no 萌E pack {name!r}")
+    raise FileNotFoundError(f"no 萌E pack {name[:QUOTE_LIMIT]!r}")
 
 
 def _pack_files(name: str) -> list[Path]:
+    """``<name>.yaml`` in every pack folder that has it (none for a name that is not a plain
+    pack name)."""
+    if not is_pack_name(name):
+        return []
     return [folder / f"{name}.yaml" for folder in PACK_DIRS if (folder / f"{name}.yaml").is_file()]
 
 
@@ -287,7 +442,7 @@ def load_pack(name: str) -> Pack:
 def _load(name: str, _sig: tuple[object, ...]) -> Pack:
     files = _pack_files(name)
     if not files:
-        raise FileNotFoundError(f"no 萌E pack {name!r}")
+        raise FileNotFoundError(f"no 萌E pack {name[:QUOTE_LIMIT]!r}")
     first: PackError | None = None
     for path in files:
         try:

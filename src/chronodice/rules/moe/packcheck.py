@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .cards import ATTRIBUTES, SUITS, rank_value
+from .packtext import LINE_LIMIT, brief, brief_repr, pydantic_problems
 from .state import PHASES
 
 FUNCTIONS: dict[str, int] = {
@@ -166,64 +167,6 @@ _OPTION_KEYS = frozenset({"label", "feasible", "effect"})
 
 SECTIONS: dict[str, str] = {"cards": "卡牌", "skills": "技能", "characters": "角色", "maps": "地图"}
 
-_PYDANTIC: dict[str, str] = {
-    "missing": "缺少必填字段",
-    "int_parsing": "应为整数",
-    "int_type": "应为整数",
-    "int_from_float": "应为整数",
-    "string_type": "应为文字",
-    "list_type": "应为列表",
-    "dict_type": "应为映射（键: 值）",
-    "model_type": "应为映射（键: 值）",
-    "model_attributes_type": "应为映射（键: 值）",
-    "bool_parsing": "应为 true 或 false",
-    "bool_type": "应为 true 或 false",
-    "tuple_type": "应为列表",
-}
-
-
-_BRANCHES = ("int", "str", "bool", "float", "list", "dict", "none")
-
-
-def _loc(parts: tuple[Any, ...] | list[Any]) -> str:
-    out = ""
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        elif isinstance(p, str) and (
-            p.startswith(("literal[", "function-", "list[", "dict[")) or p in _BRANCHES
-        ):
-            continue  # pydantic's names of union branches
-        elif p == "[key]":
-            continue
-        else:
-            out += f".{p}" if out else str(p)
-    return out
-
-
-def pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
-    """(field path, Chinese message) for every error of a model validation; the branches of a
-    union (``range: 4`` or ``range: inf``) are merged into one message per field."""
-    out: dict[str, list[str]] = {}
-    for e in exc.errors():
-        loc, kind, ctx = list(e["loc"]), e["type"], e.get("ctx") or {}
-        if kind == "extra_forbidden":
-            name = loc[-1] if loc else "?"
-            msg = f"未知字段「{name}」（拼写错误？）"
-        elif kind == "literal_error":
-            expected = str(ctx.get("expected", "")).replace(" or ", ", ").replace("'", "")
-            msg = f"取值「{e.get('input')}」无效，应为 {expected.replace(', ', '、')}"
-        elif kind == "greater_than_equal":
-            msg = f"应不小于 {ctx.get('ge')}"
-        elif kind == "value_error":
-            msg = str(ctx.get("error", e["msg"]))
-        else:
-            msg = _PYDANTIC.get(kind, e["msg"])
-        msgs = out.setdefault(_loc(loc), [])
-        if msg not in msgs:
-            msgs.append(msg)
-    return [(loc, "；或".join(msgs)) for loc, msgs in out.items()]
-
 
 class Checker:
     """Collects the problems of one pack (``file`` names it in every message)."""
@@ -241,24 +184,27 @@ class Checker:
     def label(self, section: str, key: str) -> str:
         item = _mapping(self.raw.get(section)).get(key)
         name = item.get("name") if isinstance(item, dict) else None
-        return f"{SECTIONS.get(section, section)} {key}" + (f"（{name}）" if name else "")
+        return f"{SECTIONS.get(section, section)} {brief(key)}" + (f"（{brief(name)}）" if name else "")
 
     def add(self, where: str, field: str, msg: str) -> None:
+        """Note one problem; ``field`` (a path of keys from the pack) is cut to
+        :data:`QUOTE_LIMIT` and the whole line to a few times that."""
         head = f"{self.file}：{where}" if where else self.file
-        self.problems.append(f"{head}的 {field}：{msg}" if field else f"{head}：{msg}")
+        field = brief(field)
+        self.problems.append(brief(f"{head}的 {field}：{msg}" if field else f"{head}：{msg}", LINE_LIMIT))
 
     # ------------------------------------------------------------------ expressions
     def expr(self, where: str, field: str, text: Any, names: set[str], *, allow_t: bool = False) -> None:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
             return
         if not isinstance(text, str):
-            self.add(where, field, f"应为表达式或数字，实为 {text!r}")
+            self.add(where, field, f"应为表达式或数字，实为 {brief_repr(text)}")
             return
         from .expr import check_expr
 
         err = check_expr(text)
         if err:
-            self.add(where, field, f"表达式「{text}」有误：{err}")
+            self.add(where, field, f"表达式「{brief(text)}」有误：{brief(err)}")
             return
         tree = ast.parse(text, mode="eval")
         called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
@@ -266,7 +212,7 @@ class Checker:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 fn = node.func.id
                 if fn not in FUNCTIONS:
-                    self.add(where, field, f"表达式「{text}」用了未知函数「{fn}」")
+                    self.add(where, field, f"表达式「{brief(text)}」用了未知函数「{brief(fn)}」")
                 elif len(node.args) != FUNCTIONS[fn]:
                     self.add(
                         where, field, f"函数「{fn}」需要 {FUNCTIONS[fn]} 个参数，写了 {len(node.args)} 个"
@@ -276,7 +222,7 @@ class Checker:
                 if name in FUNCTIONS:
                     self.add(where, field, f"「{name}」是函数，应写作 {name}(…)")
                 elif name not in VARIABLES and name not in names and not (allow_t and name == "t"):
-                    self.add(where, field, f"表达式「{text}」用了未知的名字「{name}」")
+                    self.add(where, field, f"表达式「{brief(text)}」用了未知的名字「{brief(name)}」")
 
     # ------------------------------------------------------------------ effects
     def effects(self, where: str, field: str, effects: Any, names: set[str]) -> None:
@@ -290,12 +236,11 @@ class Checker:
 
     def effect(self, where: str, field: str, eff: Any, names: set[str]) -> None:
         if not isinstance(eff, dict) or len(eff) != 1:
-            self.add(
-                where, field, f"一个效果应是只有一个键的映射（如 draw: {{who: me, n: 1}}），实为 {eff!r}"
-            )
+            shape = "一个效果应是只有一个键的映射（如 draw: {who: me, n: 1}）"
+            self.add(where, field, f"{shape}，实为 {brief_repr(eff)}")
             return
         ((op, arg),) = eff.items()
-        field = f"{field}.{op}"
+        field = f"{field}.{brief(op)}"
         if op == "python":
             self.hook(where, field, arg)
             return
@@ -307,18 +252,18 @@ class Checker:
                 self.expr(where, f"{field}.{k}", v, names)
             return
         if op not in ARGS:
-            self.add(where, field, f"未知的效果「{op}」")
+            self.add(where, field, f"未知的效果「{brief(op)}」")
             return
         allowed, required = ARGS[op]
         if arg is None:
             arg = {}
         if not isinstance(arg, dict):
-            self.add(where, field, f"参数应为映射，实为 {arg!r}")
+            self.add(where, field, f"参数应为映射，实为 {brief_repr(arg)}")
             return
         for k in arg:
             if k not in allowed:
                 hint = "、".join(sorted(allowed)) or "无"
-                self.add(where, field, f"未知参数「{k}」（可用：{hint}）")
+                self.add(where, field, f"未知参数「{brief(k)}」（可用：{hint}）")
         for k in sorted(required - set(arg)):
             self.add(where, field, f"缺少参数「{k}」")
         for k in _REF_KEYS:
@@ -336,22 +281,24 @@ class Checker:
         """Values that must come from a fixed set or name another item of the pack."""
         for zone in arg.get("zones", []) if isinstance(arg.get("zones"), list) else []:
             if zone not in _ZONES:
-                self.add(where, f"{field}.zones", f"未知区域「{zone}」（可用：hand、equip、secret）")
-        if op == "damage" and arg.get("attribute") not in (None, *ATTRIBUTES):
-            self.add(where, f"{field}.attribute", f"未知属性「{arg['attribute']}」（可用：元素、光、暗）")
+                self.add(where, f"{field}.zones", f"未知区域「{brief(zone)}」（可用：hand、equip、secret）")
+        in_phases = f"（可用：{'、'.join(PHASES)}）"
+        attr = arg.get("attribute")
+        if op == "damage" and attr not in (None, *ATTRIBUTES):
+            self.add(where, f"{field}.attribute", f"未知属性「{brief(attr)}」（可用：元素、光、暗）")
         if op == "skip_phases":
             phases = arg.get("phases")
             for ph in phases if isinstance(phases, list) else [phases]:
                 if ph not in PHASES:
-                    self.add(where, f"{field}.phases", f"未知阶段「{ph}」（可用：{'、'.join(PHASES)}）")
+                    self.add(where, f"{field}.phases", f"未知阶段「{brief(ph)}」{in_phases}")
         if op == "extra_phase" and "phase" in arg and arg["phase"] not in PHASES:
-            self.add(where, f"{field}.phase", f"未知阶段「{arg['phase']}」（可用：{'、'.join(PHASES)}）")
+            self.add(where, f"{field}.phase", f"未知阶段「{brief(arg['phase'])}」{in_phases}")
         if op in ("gain_skill", "lose_skill") and "skill" in arg and arg["skill"] not in self.skills:
-            self.add(where, f"{field}.skill", f"技能「{arg['skill']}」不存在")
+            self.add(where, f"{field}.skill", f"技能「{brief(arg['skill'])}」不存在")
         if op == "hand_limit" and arg.get("op") not in (None, "为", "加", "视为"):
-            self.add(where, f"{field}.op", f"应为 为、加 或 视为，实为「{arg['op']}」")
+            self.add(where, f"{field}.op", f"应为 为、加 或 视为，实为「{brief(arg['op'])}」")
         if op == "exchange" and arg.get("zone", "hand") not in ("hand", "equip"):
-            self.add(where, f"{field}.zone", f"应为 hand 或 equip，实为「{arg['zone']}」")
+            self.add(where, f"{field}.zone", f"应为 hand 或 equip，实为「{brief(arg['zone'])}」")
         if op == "choose_option":
             self.options(where, field, arg.get("options"), names)
 
@@ -366,7 +313,7 @@ class Checker:
                 continue
             for k in opt:
                 if k not in _OPTION_KEYS:
-                    self.add(where, f, f"未知参数「{k}」（可用：effect、feasible、label）")
+                    self.add(where, f, f"未知参数「{brief(k)}」（可用：effect、feasible、label）")
             if "label" not in opt:
                 self.add(where, f, "缺少参数「label」")
             self.expr(where, f"{f}.feasible", opt.get("feasible"), names)
@@ -381,28 +328,28 @@ class Checker:
             return
         if not isinstance(value, str) or (value not in REFS and value not in names):
             hint = "、".join(sorted(REFS))
-            self.add(where, field, f"未知的角色「{value}」（可用：{hint}，或 choose_player 的 var）")
+            self.add(where, field, f"未知的角色「{brief(value)}」（可用：{hint}，或 choose_player 的 var）")
 
     def hook(self, where: str, field: str, arg: Any) -> None:
         from .packs import hooks
 
         name = arg if isinstance(arg, str) else arg.get("name") if isinstance(arg, dict) else None
         if not isinstance(name, str) or not callable(getattr(hooks, name, None)):
-            self.add(where, field, f"Python 钩子「{name}」不存在")
+            self.add(where, field, f"Python 钩子「{brief(name)}」不存在")
 
     def timing(self, where: str, field: str, value: Any) -> None:
         if value is not None and value not in TIMINGS:
             near = sorted(t for t in TIMINGS if str(value).split(".")[0] == t.split(".")[0])[:6]
             hint = f"（同类时机：{'、'.join(near)}）" if near else ""
-            self.add(where, field, f"未知时机「{value}」{hint}")
+            self.add(where, field, f"未知时机「{brief(value)}」{hint}")
 
     def card_ref(self, where: str, field: str, key: Any) -> None:
         if key not in self.cards:
-            self.add(where, field, f"卡牌「{key}」不存在")
+            self.add(where, field, f"卡牌「{brief(key)}」不存在")
 
     def skill_ref(self, where: str, field: str, key: Any) -> None:
         if key not in self.skills:
-            self.add(where, field, f"技能「{key}」不存在")
+            self.add(where, field, f"技能「{brief(key)}」不存在")
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -440,7 +387,7 @@ def problems_of(raw: Any, file: str) -> list[str]:
     }
     for key in raw:
         if key not in Pack.model_fields:
-            c.add("", "", f"未知字段「{key}」（拼写错误？）")
+            c.add("", "", f"未知字段「{brief(key)}」（拼写错误？）")
     for key in ("pack", "name"):
         if not isinstance(raw.get(key), str) or not raw.get(key):
             c.add("", key, "缺少卡包的标识或名字")
@@ -479,16 +426,16 @@ def _check_deck(c: Checker, deck: Any) -> None:
     for i, row in enumerate(deck):
         where = f"牌堆第{i + 1}张"
         if not isinstance(row, list) or len(row) != 3:
-            c.add(where, "deck", f"应为 [卡牌, 花色, 点数]，实为 {row!r}")
+            c.add(where, "deck", f"应为 [卡牌, 花色, 点数]，实为 {brief_repr(row)}")
             continue
         key, suit, rank = row
         c.card_ref(where, "卡牌", key)
         if suit not in SUITS:
-            c.add(where, "花色", f"未知花色「{suit}」（可用：spade、heart、club、diamond）")
+            c.add(where, "花色", f"未知花色「{brief(suit)}」（可用：spade、heart、club、diamond）")
         try:
             rank_value(rank)
         except (ValueError, KeyError, AttributeError):
-            c.add(where, "点数", f"点数「{rank}」无效（A、2…10、J、Q、K）")
+            c.add(where, "点数", f"点数「{brief(rank)}」无效（A、2…10、J、Q、K）")
 
 
 def _check_cards(c: Checker) -> None:
@@ -531,8 +478,8 @@ def _check_skills(c: Checker) -> None:
         convert = skill.get("convert") or {}
         if isinstance(convert, dict):
             for a, b in convert.items():
-                c.card_ref(w, f"convert.{a}", a)
-                c.card_ref(w, f"convert.{a}", b)
+                c.card_ref(w, f"convert.{brief(a)}", a)
+                c.card_ref(w, f"convert.{brief(a)}", b)
 
 
 def _check_characters_and_maps(c: Checker) -> None:
@@ -546,7 +493,7 @@ def _check_characters_and_maps(c: Checker) -> None:
         w = c.label("maps", key)
         for n in m.get("players") or []:
             if not isinstance(n, int) or not 2 <= n <= 8:
-                c.add(w, "players", f"人数「{n}」应在 2 到 8 之间")
+                c.add(w, "players", f"人数「{brief(n)}」应在 2 到 8 之间")
         names = _declared(m)
         c.effects(w, "on_kill", m.get("on_kill"), names)
         c.effects(w, "on_kill_ally", m.get("on_kill_ally"), names)

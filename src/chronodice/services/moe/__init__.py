@@ -11,6 +11,7 @@ Where the code lives (importing this package registers every sub-command, in hel
 * :mod:`._common`: the ``.moe`` declaration, constants, where a game is, who may run it;
 * :mod:`.kinds`: argument kinds (maps, seats/players, indices, 弃 costs, give);
 * :mod:`.outbox`: replies public/private, the outbox of private commands, :func:`sweep`;
+* :mod:`.delivery`: the outbox delivered at least once, in order, a repeat marked;
 * :mod:`.lobby`: ``new join leave start state hand card``;
 * :mod:`.play`: ``play skill resp pass yes no choose give end auto quit`` (cards by number or
   name; ``skill <名字>`` shows the text when it cannot be used now);
@@ -18,8 +19,8 @@ Where the code lives (importing this package registers every sub-command, in hel
   ``recover`` is the way on for a game whose pack changed or whose replay desyncs);
 * here: ``help`` (and the bare ``.moe``).
 
-``clock`` is the wall clock for deadlines (tests may replace it); ``sweep(app, now=None)`` is what
-the plugin's sweeper calls.
+``clock`` is the wall clock for deadlines (tests may replace it); ``sweep(app, now=None, send=…)``
+is what the plugin's sweeper calls (``send`` delivers one outbox text to a group).
 """
 
 from __future__ import annotations

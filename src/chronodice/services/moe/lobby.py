@@ -57,7 +57,8 @@ async def moe_new(call: Call, pack: str | None, map: str | None) -> list[Reply]:
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
         if state and state.get("status") in ("lobby", "running"):
             raise IllegalAction("本群已有一局萌E游戏（.moe state 查看，房主或GM可 .moe abort）")
-        timeouts = (state or {}).get("timeouts", DEFAULT_TIMEOUTS)
+        old = state or {}
+        timeouts = old.get("timeouts", DEFAULT_TIMEOUTS)
         new = {
             "status": "lobby",
             "host": ctx.user_id,
@@ -67,7 +68,9 @@ async def moe_new(call: Call, pack: str | None, map: str | None) -> list[Reply]:
             "timeouts": timeouts,
             "deadline": None,
             "record": None,
-            "outbox": [],
+            # texts of the last game not delivered yet still go out, and ids are never reused
+            "outbox": list(old.get("outbox") or []),
+            "outbox_seq": old.get("outbox_seq", 0),
         }
         return new, "ok"
 

@@ -1,6 +1,7 @@
 """What goes where: public lines to the group, hidden ones (hands, 奥秘, the options of a
 private request) only by private message; the ``outbox`` that carries the public part of a
-command typed in private chat to the group; and the timeout sweeper.
+command typed in private chat to the group (delivered at least once, in order: see
+:mod:`.delivery`); and the timeout sweeper.
 
 Timeouts: every open request has a deadline (``deadline`` in the session); :func:`sweep` applies
 the default answer when it passes (the plugin calls it every few seconds, also after a restart);
@@ -27,6 +28,7 @@ from chronodice.store import StoreBusy
 
 from ._common import SYSTEM, WAY_ON, GameBroken, load_game, log, names, run_auto, set_deadline
 from ._common import now as _clock_now
+from .delivery import Send, deliver, forget_except, queue
 
 SUBMITTED = "已提交，公开信息将发到群里"
 BROKEN = "本群的萌E对局出错，已停止计时。" + WAY_ON
@@ -87,24 +89,39 @@ def commit(
         state["status"] = "over"
     replies = outcome(state, g, events)
     if private:
-        kept = []
-        for r in replies:
-            if r.private:
-                kept.append(r)
-            else:
-                state.setdefault("outbox", []).append(r.text)
-                kept.append(Reply.say(SUBMITTED))
-        replies = kept
+        held = hold(state, replies)
+        if len(held) < len(replies):  # the public reply (always first) is told it is on its way
+            held.insert(0, Reply.say(SUBMITTED))
+        replies = held
     return state, replies
 
 
-async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Reply]]]:
+def hold(state: dict[str, Any], replies: list[Reply]) -> list[Reply]:
+    """Queue the public texts of ``replies`` in the session's outbox, for the sweeper to deliver
+    (:mod:`.delivery`); returns the private ones."""
+    for r in replies:
+        if not r.private:
+            queue(state, r.text)
+    return [r for r in replies if r.private]
+
+
+async def sweep(
+    app: Any, now: float | None = None, *, send: Send | None = None
+) -> list[tuple[str, list[Reply]]]:
     """Deliver queued group texts of private commands, and apply the default answer to every
     request whose deadline has passed.  Returns (group id, replies) pairs for the plugin to send.
-    Everything it needs is in the database, so it works the same after a restart."""
+    Everything it needs is in the database, so it works the same after a restart.
+
+    With ``send`` (the plugin's) the outbox goes out through it at least once and in order, and
+    is removed only once sent (:mod:`.delivery`); without, its texts are among the returned
+    replies and count as delivered when returned (tests, callers that send themselves)."""
     at = _clock_now() if now is None else now
     out: list[tuple[str, list[Reply]]] = []
-    for scope, state, version in await app.store.list_sessions(SYSTEM):
+    sessions = await app.store.list_sessions(SYSTEM)
+    forget_except(app, {scope for scope, _s, _v in sessions})
+    for scope, state, version in sessions:
+        if isinstance(state, dict) and state.get("outbox"):  # a broken game's too: it was said
+            await _deliver(app, scope, at, send, out)
         if not state or (isinstance(state, dict) and state.get("error")):
             continue  # nothing there, or broken and told already (a saved command clears it)
         try:
@@ -118,6 +135,24 @@ async def sweep(app: Any, now: float | None = None) -> list[tuple[str, list[Repl
                 text = f"{exc}（已停止计时）" if isinstance(exc, GameBroken) else BROKEN
                 out.append((scope, [Reply.say(text)]))
     return out
+
+
+async def _deliver(
+    app: Any, scope: str, at: float, send: Send | None, out: list[tuple[str, list[Reply]]]
+) -> None:
+    """The group's outbox: through ``send``, or into ``out`` when there is none."""
+    if send is not None:
+        await deliver(app, scope, at, send)
+        return
+    texts: list[str] = []
+
+    async def collect(_scope: str, text: str) -> bool:
+        texts.append(text)
+        return True
+
+    await deliver(app, scope, at, collect, claim=False)
+    if texts:
+        out.append((scope, [Reply.say(t) for t in texts]))
 
 
 async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bool:
@@ -147,17 +182,7 @@ async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bo
 async def _sweep_one(
     app: Any, scope: str, state: dict[str, Any], at: float, out: list[tuple[str, list[Reply]]]
 ) -> None:
-    """The outbox and the timeout of one group's game."""
-    if state.get("outbox"):
-
-        def take(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
-            if not st or not st.get("outbox"):
-                return st, []
-            return {**st, "outbox": []}, list(st["outbox"])
-
-        texts = await app.store.apply_session(scope, SYSTEM, take, command=".moe (outbox)")
-        if texts:
-            out.append((scope, [Reply.say(t) for t in texts]))
+    """The timeout of one group's game (its outbox was delivered just before)."""
     if state.get("status") != "running" or state.get("deadline") is None or state["deadline"] > at:
         return
     seed = app.rng.getrandbits(32)
@@ -177,7 +202,10 @@ async def _sweep_one(
         )
         run_auto(g, random.Random(seed))
         new, replies = commit(st, g, rec, at)
-        return new, [Reply.say(note), *replies]
+        replies = [Reply.say(note), *replies]
+        if new.get("outbox"):  # earlier texts still wait for the group: these go behind them
+            replies = hold(new, replies)
+        return new, replies
 
     replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
     if replies:

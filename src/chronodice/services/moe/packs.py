@@ -1,11 +1,15 @@
 """``.moe packs``: the packs a group can play (built-in and those under ``<data dir>/packs``),
-and the problems of the invalid files there (which are skipped, never loaded)."""
+and the problems of the invalid files there (which are skipped, never loaded).  The answer stays
+short whatever a file holds: a few problems per file, each quoting at most
+:data:`~chronodice.rules.moe.packtext.QUOTE_LIMIT` characters of a value."""
 
 from __future__ import annotations
 
 from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 from chronodice.rules.moe import catalog
+from chronodice.rules.moe.pack import problem_count
+from chronodice.rules.moe.packtext import brief
 
 from ._common import PACK, moe
 
@@ -14,6 +18,8 @@ MAX_PROBLEMS = 8
 
 
 def render_packs() -> str:
+    """The text of ``.moe packs``: usable listed packs, then each invalid file and its first
+    :data:`MAX_PROBLEMS` problems."""
     lines = ["萌E卡包（.moe new 卡包名 [地图] 选用）："]
     bad: list[catalog.Entry] = []
     for e in catalog.listed():
@@ -29,10 +35,11 @@ def render_packs() -> str:
             f"地图 {maps}（{e.source}{default}）"
         )
     for e in bad:
-        lines.append(f"× {e.path.name}（{e.source}）无效，已跳过，共{len(e.problems)}处问题：")
+        total = problem_count(e.problems)
+        lines.append(f"× {brief(e.path.name)}（{e.source}）无效，已跳过，共{total}处问题：")
         lines.extend(f"  - {p}" for p in e.problems[:MAX_PROBLEMS])
-        if len(e.problems) > MAX_PROBLEMS:
-            lines.append(f"  - ……另有{len(e.problems) - MAX_PROBLEMS}处，见日志")
+        if total > MAX_PROBLEMS:
+            lines.append(f"  - ……另有{total - MAX_PROBLEMS}处，见日志")
     return "\n".join(lines)
 
 
