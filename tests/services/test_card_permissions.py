@@ -130,3 +130,34 @@ async def test_refusal_is_one_line_with_no_card_content(app: App) -> None:
     replies = await run(app, f".st show @{VICTIM}", user=ATTACKER, group=None)
     assert len(replies) == 1
     assert "理智" not in replies[0].text and "50" not in replies[0].text
+
+
+SESSION_WALK = [
+    # a plain member against another member's place in the group's session
+    ".hp PL03 -5",
+    ".init rm PL03",
+    ".wound PL03 躯干 hit1 dp2 dr0",
+    ".ap PL03 -1",
+    ".init set PL03 20",
+    ".bat 阿星: 力量 5t",
+    ".crd 阿星: 体力 -10",
+    ".bat 取消 阿星",
+    ".bat out 阿星",
+    ".debuff 阿星: 10 虚弱",
+]
+
+
+@pytest.mark.parametrize("command", SESSION_WALK)
+async def test_plain_member_cannot_act_on_anothers_session_entries(app: App, command: str) -> None:
+    gm = {"group": GROUP, "roles": ("owner",)}
+    await say(app, ".init begin", user="10005", **gm)
+    await say(app, ".ri =12", user=VICTIM, group=GROUP, name="PL03")
+    await say(app, ".init start", user="10005", **gm)
+    assert "设置完成" in await say(app, SHEET, user=TL_VICTIM, group=GROUP)
+    await say(app, ".bat 力量 5t", user=TL_VICTIM, group=GROUP)
+    log_before = await app.store.session_log(GROUP)
+    cards_before = await _cards(app)
+    reply = await say(app, command, user=ATTACKER, group=GROUP)
+    assert "只有" in reply, reply
+    assert await app.store.session_log(GROUP) == log_before
+    assert await _cards(app) == cards_before
