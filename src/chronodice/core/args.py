@@ -19,6 +19,8 @@ How the parser reads (chosen for players typing fast on a phone):
   the target value.
 * On failure the error names the token at the furthest point any reading reached and the
   labels expected there (``「xd」不是目标数值（整数）``), or says what is missing at the end.
+* The search (:mod:`chronodice.core.argsearch`) is bounded for any message: a list takes at
+  most 100 values, and a failed reading is never searched twice.
 
 >>> from chronodice.core.args import Param, Flag, Int, Name, TypedMod, Keyword, parse_args
 >>> params = (Param("skill", Name(label="技能")), Param("target", Int(label="目标值"), required=False))
@@ -37,23 +39,23 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .argsearch import KindError, Search, skip_space
 from .errors import InputSyntaxError
-
-_MAX_STEPS = 20_000
-"""Search steps before the parser gives up (arbitrary text never hangs the bot)."""
 
 PREFIX_CHARS = ".。．"
 
 
-def skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\n":
-        pos += 1
-    return pos
+def word_end(text: str, pos: int, limit: int | None = None) -> int:
+    """Index of the first whitespace at or after ``pos`` (or the end).
 
+    ``limit``: look at most this many characters (a kind that refuses longer words need not
+    walk a 2,000-character one at every position the parser tries: issue 23).
 
-def word_end(text: str, pos: int) -> int:
-    """Index of the first whitespace at or after ``pos`` (or the end)."""
-    while pos < len(text) and text[pos] not in " \t\n":
+    >>> word_end("ab cd", 0), word_end("abcdef", 1, limit=2)
+    (2, 3)
+    """
+    stop = len(text) if limit is None else min(len(text), pos + limit)
+    while pos < stop and text[pos] not in " \t\n":
         pos += 1
     return pos
 
@@ -196,7 +198,7 @@ class Num(_Number):
         return is_ascii_digit(ch) or ch == "."
 
 
-class _RangeError(Exception):
+class _RangeError(KindError):
     def __init__(self, kind: _Number, raw: str, pos: int) -> None:
         lo = None if kind.min is None else f"{kind.min:g}"
         hi = None if kind.max is None else f"{kind.max:g}"
@@ -206,9 +208,7 @@ class _RangeError(Exception):
             span = f"至少为{lo}" if lo is not None else f"至多为{hi}"
         else:
             span = "数字太长"
-        self.message = f"{kind.label}「{raw[:12]}」超出范围（{span}）"
-        self.pos = pos
-        super().__init__(self.message)
+        super().__init__(f"{kind.label}「{raw[:12]}」超出范围（{span}）", pos)
 
 
 class Mod(NamedTuple):
@@ -342,7 +342,10 @@ class Name(Kind):
         if is_ascii_digit(ch) or ch in _SIGNS or ch in PREFIX_CHARS or ch == "@":
             return
         end = pos
-        while end < len(text) and text[end] not in _NAME_STOP and text[end] not in self.stop:
+        # a word longer than max_len is never a name, nor is any cut beyond max_len: looking one
+        # character further keeps the parse linear in a 2,000-character word (issue 23)
+        stop = min(len(text), pos + self.max_len + 1)
+        while end < stop and text[end] not in _NAME_STOP and text[end] not in self.stop:
             end += 1
         cuts: list[int] = []
         for i in range(pos + 1, end):
@@ -443,11 +446,9 @@ class Rest(Kind):
         yield value, len(text)
 
 
-class _TooLong(Exception):
+class _TooLong(KindError):
     def __init__(self, label: str, limit: int, pos: int) -> None:
-        super().__init__(label)
-        self.message = f"{label}太长（最多{limit}字）"
-        self.pos = pos
+        super().__init__(f"{label}太长（最多{limit}字）", pos)
 
 
 @dataclass(frozen=True)
@@ -559,90 +560,6 @@ def flag(name: str, *words: str, label: str = "") -> Flag:
 
 
 # ---------------------------------------------------------------------------- the parser
-@dataclass
-class _Search:
-    text: str
-    params: Sequence[Param]
-    flags: Sequence[Flag]
-    env: ParseEnv
-    steps: int = 0
-    far_pos: int = -1
-    far_expect: list[str] = field(default_factory=list)
-    far_error: str | None = None
-
-    def expect(self, pos: int, label: str) -> None:
-        if pos > self.far_pos:
-            self.far_pos, self.far_expect, self.far_error = pos, [label] if label else [], None
-        elif pos == self.far_pos and label and label not in self.far_expect:
-            self.far_expect.append(label)
-
-    def fail_with(self, pos: int, message: str) -> None:
-        if pos >= self.far_pos:
-            self.far_pos, self.far_expect, self.far_error = pos, [], message
-
-    def tick(self) -> None:
-        self.steps += 1
-        if self.steps > _MAX_STEPS:
-            raise InputSyntaxError("参数太复杂，无法理解，请加空格分开")
-
-    def cands(self, kind: Kind, pos: int, mentions: int) -> list[tuple[Any, int, int]]:
-        """Candidates as ``(value, end, mentions used)``; range errors are remembered, not raised."""
-        out: list[tuple[Any, int, int]] = []
-        if not kind.consumes_text and mentions < len(self.env.mentions):
-            out.append((self.env.mentions[mentions], pos, mentions + 1))
-        if pos >= len(self.text):
-            return out
-        try:
-            out.extend((v, e, mentions) for v, e in kind.candidates(self.text, pos, self.env))
-        except (_RangeError, _TooLong) as err:
-            self.fail_with(err.pos, err.message)
-        except InputSyntaxError as err:
-            self.fail_with(pos, err.message)
-        return out
-
-    def run(self, pi: int, pos: int, got: dict[str, Any], mentions: int) -> dict[str, Any] | None:
-        """Depth-first: fill params[pi:] and flags from ``pos``; the first full reading wins.
-
-        At each point: the next positional argument, else a flag, else (when that argument is
-        optional) the arguments after it."""
-        self.tick()
-        pos = skip_space(self.text, pos)
-        at_end = pos >= len(self.text)
-        p = self.params[pi] if pi < len(self.params) else None
-        if p is not None:
-            for value, end, used in self.cands(p.kind, pos, mentions):
-                if end == pos and used == mentions:
-                    continue
-                if p.many:
-                    found = self.run(pi, end, {**got, p.name: [*got.get(p.name, []), value]}, used)
-                else:
-                    found = self.run(pi + 1, end, {**got, p.name: value}, used)
-                if found is not None:
-                    return found
-            if not at_end or (p.required and not got.get(p.name)):
-                self.expect(pos, p.shown)
-        if not at_end:
-            for f in self.flags:
-                if not f.many and f.name in got:
-                    continue
-                for value, end, used in self.cands(f.kind, pos, mentions):
-                    if end == pos and used == mentions:
-                        continue
-                    new = {**got, f.name: [*got.get(f.name, []), value] if f.many else value}
-                    found = self.run(pi, end, new, used)
-                    if found is not None:
-                        return found
-                self.expect(pos, f.shown)
-        if p is not None:
-            if not p.required or (p.many and got.get(p.name)):
-                return self.run(pi + 1, pos, got, mentions)
-            return None
-        if at_end:
-            return got
-        self.expect(pos, "")
-        return None
-
-
 def parse_args(
     text: str,
     params: Sequence[Param],
@@ -664,10 +581,10 @@ def parse_args(
     ...
     chronodice.core.errors.InputSyntaxError: 缺少面数
     """
-    search = _Search(text, params, flags, ParseEnv(tuple(mentions)))
+    search = Search(text, params, flags, ParseEnv(tuple(mentions)), usage=usage)
     got = search.run(0, 0, {}, 0)
     if got is None:
-        raise InputSyntaxError(_message(search), usage=usage, position=max(search.far_pos, 0))
+        raise InputSyntaxError(_message(search), usage=usage, position=max(search.far.pos, 0))
     out: dict[str, Any] = {}
     for p in params:
         out[p.name] = got.get(p.name, [] if p.many else p.default)
@@ -676,11 +593,11 @@ def parse_args(
     return out
 
 
-def _message(search: _Search) -> str:
-    text, pos = search.text, max(search.far_pos, 0)
-    if search.far_error:
-        return search.far_error
-    labels = search.far_expect[:4]
+def _message(search: Search) -> str:
+    text, pos = search.text, max(search.far.pos, 0)
+    if search.far.error:
+        return search.far.error
+    labels = search.far.expect[:4]
     expected = "、".join(labels[:-1]) + "或" + labels[-1] if len(labels) > 1 else "".join(labels)
     if pos >= len(text.rstrip()):
         return f"缺少{expected}" if expected else "参数不完整"
@@ -730,4 +647,5 @@ __all__ = [
     "opt",
     "parse_args",
     "rest",
+    "skip_space",
 ]

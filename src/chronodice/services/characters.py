@@ -15,7 +15,15 @@ MAX_NAME = 20
 MAX_ATTRS = 200
 MAX_VALUE = 10**9
 
-_PAIR = re.compile(r"([^\d\s:=+\-,;、|/*()]+?)\s*([:=])?\s*([+\-])?\s*(\d+)")
+_NAME_CHAR = r"[^\d\s:=+\-,;、|/*()]"
+_PAIR = re.compile(rf"(?<!{_NAME_CHAR})({_NAME_CHAR}+?)\s*(?:([:=])\s*)?(?:([+\-])\s*)?(\d+)")
+"""``名字 [:=] [±] 数字``, linear in the text (issue 23: a message must not freeze the bot).
+
+A pair starts only where a run of name characters starts (the look-behind: a later start in
+the same run would reach the same end and fail the same way), and every whitespace run belongs
+to exactly one ``\\s*`` (``[:=]`` and ``±`` carry their own trailing space), so a failed pair
+costs the length of its name and the spaces after it, not their cube.  It finds exactly the
+pairs of the earlier ``([^…]+?)\\s*([:=])?\\s*([+\\-])?\\s*(\\d+)``."""
 _BAD_NAME = re.compile(r"[\s\d:=+\-,;、|/*()@#$%^&\\<>\"'`]")
 
 
@@ -29,6 +37,15 @@ def check_name(name: str, what: str = "名字") -> str:
     if not name.isprintable():
         raise InputSyntaxError(f"{what}含有不可见字符")
     return name
+
+
+def _shown(text: str) -> str:
+    """``text`` as an error quotes it: each run of spaces or newlines as one space, 20 characters.
+
+    >>> _shown("k" + "\\n" * 30 + "x")
+    'k x'
+    """
+    return " ".join(text.split())[:20]
 
 
 def parse_attribute_pairs(text: str) -> list[tuple[str, str | None, int]]:
@@ -59,7 +76,7 @@ def parse_attribute_pairs(text: str) -> list[tuple[str, str | None, int]]:
         gap = text[pos : m.start()].strip(" ,;、|")
         if gap:
             raise InputSyntaxError(
-                f"无法理解「{gap[:20]}」", usage=".st 属性名数值（如 .st 力量60敏捷50 意志:40）"
+                f"无法理解「{_shown(gap)}」", usage=".st 属性名数值（如 .st 力量60敏捷50 意志:40）"
             )
         name, sep, op, digits = m.group(1), m.group(2), m.group(3), m.group(4)
         if len(digits) > 10:
@@ -76,7 +93,7 @@ def parse_attribute_pairs(text: str) -> list[tuple[str, str | None, int]]:
     rest = text[pos:].strip(" ,;、|")
     if rest:
         raise InputSyntaxError(
-            f"「{rest[:20]}」缺少数值", usage=".st 属性名数值（如 .st 力量60敏捷50 意志:40）"
+            f"「{_shown(rest)}」缺少数值", usage=".st 属性名数值（如 .st 力量60敏捷50 意志:40）"
         )
     if not pairs:
         raise InputSyntaxError("没有找到属性和数值", usage=".st 属性名数值（如 .st 力量60敏捷50 意志:40）")
@@ -106,7 +123,7 @@ async def resolve_character(store: Store, ctx: Context, ref: str) -> CharacterRe
     """Find one of the sender's characters by name or by its 1-based number in ``.pc list``."""
     chars = await store.list_characters(ctx.user_id)
     ref = ref.strip()
-    if ref.isdigit():
+    if ref.isascii() and ref.isdigit():  # not ``²`` or ``①``: isdigit() takes them, int() does not
         idx = int(ref)
         if 1 <= idx <= len(chars):
             return chars[idx - 1]

@@ -157,6 +157,8 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
     state = need(await load(call))
     c = await find(call, state, who)
     await require_control(call, state, c, "修改伤势")
+    if ("heal",) in items[1:]:  # ``hit3 治疗``: a wound and its healing are two commands
+        raise call.usage_error("治疗要单独写：.wound 名 部位 治疗 [级数]")
     if items[0] == ("heal",):
         if len(items) > 2 or (len(items) == 2 and items[1][0] not in ("level", "n")):
             raise call.usage_error("格式：.wound 名 部位 治疗 [级数]")
@@ -178,7 +180,7 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
             elif item[0] == "tag":
                 tags.append(item[1])
             else:
-                raise call.usage_error(f"不认识「{item[1]}」")
+                raise call.usage_error(f"不认识「{item[-1]}」")
         if temp and (kwargs or tags or len(temp) > 1):
             raise call.usage_error("临时生命单独设定：.wound 名 部位 临时2")
         if temp:

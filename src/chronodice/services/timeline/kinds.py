@@ -181,7 +181,7 @@ class Token(Kind):
     max_len: int = 60
 
     def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
-        end = word_end(text, pos)
+        end = word_end(text, pos, limit=self.max_len + 1)  # a longer word is refused anyway
         word = text[pos:end]
         if word.lower() in self.refuse or text[pos] == "@" or end - pos > self.max_len:
             return
