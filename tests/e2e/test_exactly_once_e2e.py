@@ -99,7 +99,7 @@ async def test_two_accounts_in_one_process_exactly_one_answers(bot_process: BotP
 
 async def test_two_processes_two_accounts_take_over_after_a_crash(tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
-    env = {"CHRONODICE_LEASE_SECONDS": "2", "CHRONODICE_RNG_SEED": "3"}
+    env = {"CHRONODICE_LEASE_SECONDS": "30", "CHRONODICE_RNG_SEED": "3"}
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     pa = BotProcess(workdir=tmp_path / "a", database_url=db, extra_env=env)
@@ -120,7 +120,7 @@ async def test_two_processes_two_accounts_take_over_after_a_crash(tmp_path: Path
         got = _answers(a, b)
         assert len(got) == 9 and {sid for sid, _t in got} == {a.self_id}, got
         assert any("→8" in t for _s, t in got), got
-        pa.kill()  # no goodbye: b takes over once a's lease lapses
+        pa.kill()  # no goodbye: b takes over at once, not after a's 30 s lease (issue 23, item 8)
         answered_at = None
         t0 = asyncio.get_running_loop().time()
         for i in range(40):
@@ -129,7 +129,11 @@ async def test_two_processes_two_accounts_take_over_after_a_crash(tmp_path: Path
             if any(c.to_group and "1d6" in c.text for c in b.all_calls):
                 answered_at = asyncio.get_running_loop().time() - t0
                 break
-        assert answered_at is not None and answered_at < 6, answered_at
+        assert answered_at is not None and answered_at < 2, answered_at
+        before = len(_answers(b))
+        for i in range(10):  # and every message after that is answered
+            await b.post(".r 1d6", user=43200 + i)
+        await _wait_answers((b,), before + 10)
     finally:
         await a.close()
         await b.close()

@@ -67,7 +67,17 @@ asyncio.run(main())
 """
 
 
+async def test_sqlite_takes_over_the_moment_the_holders_process_dies(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Two processes on one SQLite file: the holder alive keeps the group; killed, the other
+    account takes it at its next message."""
+    await _takes_over_after_kill(f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}")
+
+
 async def test_postgresql_takes_over_the_moment_the_holders_process_dies(pg_url: str) -> None:
+    await _takes_over_after_kill(pg_url)
+
+
+async def _takes_over_after_kill(url: str) -> None:
     """Issue 23, item 8: after the serving process died (SIGKILL, no release), 29 of 30 commands
     in the next 30 s were dropped; now the other process's account takes over at its next
     message (after its one-second memory of the refusal)."""
@@ -77,9 +87,9 @@ async def test_postgresql_takes_over_the_moment_the_holders_process_dies(pg_url:
 
     src = str(Path(__file__).resolve().parents[2] / "src")
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", HOLDER.format(src=src, url=pg_url), stdout=asyncio.subprocess.PIPE
+        sys.executable, "-c", HOLDER.format(src=src, url=url), stdout=asyncio.subprocess.PIPE
     )
-    other = Store(pg_url, lease_seconds=30.0)
+    other = Store(url, lease_seconds=30.0)
     try:
         assert proc.stdout is not None
         line = await asyncio.wait_for(proc.stdout.readline(), 30)

@@ -33,6 +33,8 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from .alive import AccountFiles
+
 log = logging.getLogger("chronodice.store")
 
 NOTIFY_CHANNEL = "chronodice_cache"
@@ -145,25 +147,27 @@ class SqliteBackend:
         self._checkpointing: Future[None] | None = None
         self._checkpoint_conn: sqlite3.Connection | None = None
         self.accounts: set[str] = set()
-        """The bot accounts connected to this process (SQLite: the only process)."""
+        """The bot accounts connected to this process."""
+        self.alive = AccountFiles(Path(db).parent / f".{Path(db).name}.accounts")
 
     async def hold_account(self, self_id: str) -> None:
         self.accounts.add(self_id)
+        self.alive.hold(self_id)
 
     async def drop_account(self, self_id: str) -> None:
         self.accounts.discard(self_id)
+        self.alive.drop(self_id)
 
     def known_gone(self, holder: str, asker: str) -> bool:
-        """Whether ``holder``'s account is known gone without asking the database (SQLite: the
-        asker is connected here and the holder is not)."""
-        return asker in self.accounts and holder not in self.accounts
+        """Whether ``holder``'s account is gone, asked without the database: the asker is
+        connected here and no process holds the holder's lock file (:mod:`.alive`)."""
+        return asker in self.accounts and holder not in self.accounts and self.alive.gone(holder)
 
-    def holder_gone_sql(self) -> tuple[str, list[Any]]:
-        """A condition on ``bot_leases.self_id``: its account is not alive (SQLite serves one
-        process, so: not one of this process's connected accounts), with its parameters."""
-        return "bot_leases.self_id NOT IN (SELECT value FROM json_each($6))", [
-            json.dumps(sorted(self.accounts))
-        ]
+    def holder_gone_sql(self, suspects: Iterable[str]) -> tuple[str, list[Any]]:
+        """A condition on ``bot_leases.self_id``: one of ``suspects`` whose lock file nobody
+        holds (checked here, before the statement), with its parameters."""
+        gone = [h for h in suspects if h not in self.accounts and self.alive.gone(h)]
+        return "bot_leases.self_id IN (SELECT value FROM json_each($6))", [json.dumps(gone)]
 
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -277,6 +281,7 @@ class SqliteBackend:
             log.warning("VACUUM after the migration failed", exc_info=True)
 
     async def close(self) -> None:
+        self.alive.close()
         await asyncio.to_thread(self._stop_checkpoints)
         if self._conn is not None:
             self._conn.close()
@@ -408,7 +413,7 @@ class PgBackend:
         """Never without asking: another process may hold the account (see :meth:`holder_gone_sql`)."""
         return False
 
-    def holder_gone_sql(self) -> tuple[str, list[Any]]:
+    def holder_gone_sql(self, suspects: Iterable[str] = ()) -> tuple[str, list[Any]]:
         """A condition on ``bot_leases.self_id``: no process holds that account's lock (its
         process died, or it disconnected), with its parameters."""
         return (

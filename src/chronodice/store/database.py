@@ -363,10 +363,12 @@ class Store(SessionStore, GameLogStore):
         now = time.time()
         ttl = self.lease_seconds
 
-        gone, gone_args = self._backend.holder_gone_sql()
         alive_here = self_id in self._backend.accounts  # (then a dead holder is known as dead)
+        cached = self._leases.get(scope)
+        suspects = [cached[0]] if alive_here and cached is not None and cached[0] != self_id else []
 
         async def body(tx: Tx) -> tuple[str, float]:
+            gone, gone_args = self._backend.holder_gone_sql(suspects)
             row = await tx.one(
                 "INSERT INTO bot_leases (scope, self_id, expires_at) VALUES ($1, $2, $3)"
                 " ON CONFLICT (scope) DO UPDATE SET self_id = excluded.self_id, expires_at = excluded.expires_at"
@@ -387,6 +389,9 @@ class Store(SessionStore, GameLogStore):
         ev = _EVENT.set(None)  # a lease is not the command's write
         try:
             holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
+            if holder != self_id and holder not in suspects and self._backend.known_gone(holder, self_id):
+                suspects.append(holder)  # (SQLite) a holder first learnt of here, whose process died
+                holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
         finally:
             _EVENT.reset(ev)
         self._leases[scope] = (holder, expires, now)
@@ -414,7 +419,8 @@ class Store(SessionStore, GameLogStore):
         """``self_id`` is connected to this process: while the process lives, its leases hold;
         once it dies (a SIGKILL, no release), another account takes its groups over at the next
         message instead of after the lease lapses (PostgreSQL: an advisory lock on the LISTEN
-        connection, which the server frees with the connection; SQLite: one process)."""
+        connection, which the server frees with the connection; SQLite: a shared ``flock`` on a
+        file per account, which the kernel frees with the process, see :mod:`.alive`)."""
         await self._backend.hold_account(str(self_id))
 
     async def release(self, self_id: str) -> None:
