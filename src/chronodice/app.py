@@ -105,8 +105,9 @@ class App:
         cleaned = clean_text(text)
         if cleaned is not text:
             text, routed = cleaned, None
-        if ctx.sender_name and clean_text(ctx.sender_name) is not ctx.sender_name:
-            ctx = replace(ctx, sender_name=clean_text(ctx.sender_name))
+        name = clean_text(ctx.sender_name)
+        if name is not ctx.sender_name:
+            ctx = replace(ctx, sender_name=name)
         if routed is None:
             routed = self.registry.route(text[:MAX_MESSAGE_CHARS])
         if routed is None:
