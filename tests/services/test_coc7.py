@@ -281,9 +281,13 @@ async def test_rc_by_mode_and_by_card(app: App) -> None:
     assert await run(app, ".rc 侦查", user="10006", group="40004") == []
     assert "运动检定：D20=" in await say(app, ".rc 运动 15", user="10006", group="40004")
     assert await run(app, ".ra 侦查", user="10006", group="40004") == []
-    # a CoC card does not make .rc answer the CoC form in a TimeLine group, but the D20 form is answered
+    # a CoC card does not make .rc answer the CoC form in a TimeLine group, and the D20 form
+    # refuses to read it (issue 30: no CoC 体质 as a D20 modifier)
     assert await run(app, ".rc 侦查", user="10005", group="40004") == []
-    assert "运动检定：D20=" in await say(app, ".rc 运动 15", user="10005", group="40004")
+    assert await say(app, ".rc 运动 15", user="10005", group="40004") == (
+        "<PL05> 是CoC7角色卡，不能用于D20刻度检定：用 .pc tag 换一张D20刻度卡（或 .pc new 名字 新建），"
+        "或 .set coc7 切回CoC7模式"
+    )
     # ... while the player with the tick20 card gets the D20 check there
     assert "没有「侦查」这项技能" in await say(app, ".rc 侦查", group="40004")
 

@@ -28,4 +28,6 @@ async def test_rc_in_a_dnd5e_group(app: App) -> None:
     assert await say(app, ".ra 侦查") == ""
     # another group keeps its own meaning of .rc
     app.rng = random.Random(1)
-    assert "检定：D100=" in await say(app, ".rc 侦查", group="30003")
+    assert "检定：D100=" in await say(app, ".rc 侦查", user="10002", group="30003")
+    # ... while a DnD5e card makes .rc the D&D 5e check in a fresh group (issue 30)
+    assert "没有「侦查」这项属性或技能" in await say(app, ".rc 侦查", group="30003")

@@ -56,6 +56,7 @@ from .args import (
     parse_args,
 )
 from .errors import InputSyntaxError
+from .help_pages import help_lines
 from .permissions import Perm
 from .text import normalize, safe_name
 
@@ -108,9 +109,11 @@ class Sub:
             line = memo[root] = " ".join([head, *parts])
         return line
 
-    def help_line(self, root: str) -> str:
+    def help_line(self, root: str, *, group_tag: bool = True) -> str:
+        """One line of ``.help``: usage, help, permission; ``group_tag``: add ``（仅群聊）`` (off
+        where the page says it once for all its lines)."""
         line = self.usage(root)
-        tags = self.perm.tag + ("（仅群聊）" if self.group_only else "")
+        tags = self.perm.tag + ("（仅群聊）" if self.group_only and group_tag else "")
         if self.help:
             line += f" —— {self.help}"
         if tags:
@@ -242,6 +245,8 @@ class CommandSpec:
         return parse_args(text.strip(), sub.params, sub.flags, mentions=mentions, usage=sub.usage(self.name))
 
     def help_text(self, word: str = "") -> str:
+        """The help of one sub-command (``word``), or of the whole command: every page of
+        :func:`~chronodice.core.help_pages.help_pages` joined, without page footers."""
         if word:
             sub = self.find_sub(word)
             if sub is not None:
@@ -249,12 +254,7 @@ class CommandSpec:
                 if len(sub.words) > 1:
                     lines.append("别名：" + " ".join(sub.words[1:]))
                 return "\n".join(lines)
-        lines = [self.summary, *(s.help_line(self.name) for s in self.subs)]
-        if self.aliases:
-            lines.append("别名：" + " ".join("." + a for a in self.aliases))
-        if self.detail:
-            lines.append(self.detail)
-        return "\n".join(lines)
+        return "\n".join(help_lines(self))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from dataclasses import replace
 from chronodice.core.args import Choice, Mention, OneOf, Pattern, Text, Word, arg, flag, many, opt
 from chronodice.core.commands import NO_UNDO_SYSTEMS, UNDO_HIDDEN, Call, define
 from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.help_pages import help_page
 from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
 from chronodice.core.text import PREFIX_START
@@ -21,6 +22,8 @@ from chronodice.dice import (
 )
 from chronodice.dice.kinds import RollText
 from chronodice.render.dice import format_odds, format_roll
+from chronodice.rules.coc7.derived import Derived
+from chronodice.store import CharacterRecord
 
 from .card_access import member_card
 from .characters import (
@@ -33,17 +36,21 @@ from .characters import (
     resolve_character,
 )
 from .hidden import hidden_result
-from .modes import attribute_name, card_system_for, coc_answered, default_die, group_mode, mode_line
+from .modes import (
+    attribute_name,
+    card_system_for,
+    coc_answered,
+    default_die,
+    derived_note,
+    group_mode,
+    mode_line,
+    st_card_system,
+    system_label,
+    with_derived,
+)
 
 CONFIRM_WORDS = ("确认", "confirm", "yes", "y")
 CONFIRM_TTL = 60.0
-SYSTEM_NAMES = {
-    "generic": "通用",
-    "coc7": "CoC7",
-    "timeline": "时间线",
-    "pool10": "无限恐怖",
-    "tick20": "D20刻度",
-}
 
 
 # ---------------------------------------------------------------------- dice
@@ -145,14 +152,20 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
     store, ctx = call.app.store, call.ctx
     name = await call.app.display_name(ctx)
     mode = group_mode((await store.get_group(ctx.scope)).settings)
-    system = card_system_for(mode, [p[0] for p in pairs])
-    char = await active_or_create(store, ctx, name, system=system)
-    if char.system == "generic" and system != "generic":
+    names = [p[0] for p in pairs]
+    char = await active_or_create(store, ctx, name, system=card_system_for(mode, names))
+    system = st_card_system(mode, names, char)  # another system's card: refused, never rewritten
+    if char.system != system:
         char = await store.update_character(char.id, lambda c: replace(c, system=system))
     pairs = [(attribute_name(char.system, mode, a), op, v) for a, op, v in pairs]
-    updated = await store.update_character(
-        char.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs))
-    )
+    derived: dict[str, Derived] = {}
+
+    def write(c: CharacterRecord) -> CharacterRecord:
+        attrs, found = with_derived(c.system, c.attributes, pairs)  # CoC 体力-2 starts from ⌊(体质+体型)/10⌋
+        derived.update(found)
+        return replace(c, attributes=apply_pairs(attrs, pairs))
+
+    updated = await store.update_character(char.id, write)
     changed: list[str] = []
     shown: set[str] = set()
     for attr, op, value in pairs:
@@ -161,7 +174,10 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
                 changed.append(f"{attr}:{updated.attributes[attr]}")
             shown.add(attr)
         else:
-            changed.append(f"{attr}{op}{value}→{updated.attributes[attr]}")
+            seed = derived.pop(attr, None)
+            changed.append(
+                f"{attr}{op}{value}→{updated.attributes[attr]}" + (derived_note(seed) if seed else "")
+            )
     return [Reply.say(f"已录入 <{updated.name}>：" + " ".join(changed))]
 
 
@@ -239,7 +255,7 @@ async def pc_list(call: Call) -> list[Reply]:
         return [Reply.say("你还没有角色卡，用 .pc new 名字 新建")]
     active = await store.active_character(ctx.user_id, ctx.scope)
     lines = [
-        f"{'★' if active and c.id == active.id else '  '}{i}. {c.name}（{SYSTEM_NAMES.get(c.system, c.system)}）"
+        f"{'★' if active and c.id == active.id else '  '}{i}. {c.name}（{system_label(c.system)}）"
         for i, c in enumerate(chars, 1)
     ]
     return [Reply.say(f"{await call.app.display_name(ctx)} 的角色卡（★为本群使用中）：\n" + "\n".join(lines))]
@@ -313,11 +329,7 @@ async def pc_show(call: Call, ref: str | None) -> list[Reply]:
     )
     if char is None:
         raise NotFound("你在这里还没有使用中的角色")
-    return [
-        Reply.say(
-            f"<{char.name}>（{SYSTEM_NAMES.get(char.system, char.system)}）\n{_attr_lines(char.attributes)}"
-        )
-    ]
+    return [Reply.say(f"<{char.name}>（{system_label(char.system)}）\n{_attr_lines(char.attributes)}")]
 
 
 # ---------------------------------------------------------------------- .nn
@@ -432,8 +444,8 @@ help_ = define("help", summary="查看指令列表或某条指令的用法")
 
 
 @help_.sub(
-    params=[opt("name", Word(label="指令")), opt("word", Word(label="子命令"))],
-    help=".help 指令 [子命令] 查看详情",
+    params=[opt("name", Word(label="指令")), opt("word", Word(label="子命令或页码"))],
+    help=".help 指令 [子命令] 查看详情；指令多时分页：.help init 2 看第2页",
     when_empty=True,
 )
 async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply]:
@@ -442,9 +454,7 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
         spec = reg.get(name)
         if spec is None:
             raise NotFound(f"没有指令「{name[:20]}」，发送 .help 查看全部")
-        if word and spec.find_sub(word) is None:
-            raise NotFound(f".{spec.name} 没有子命令「{word[:12]}」，发送 .help {spec.name} 查看全部")
-        return [Reply.say(spec.help_text(word or ""))]
+        return [Reply.say(help_page(spec, word))]
     lines = ["ChronoDice 指令（.help 指令名 查看详情）："]
     if call.ctx.group_id is not None:
         group = await call.app.store.get_group(call.ctx.scope)

@@ -13,7 +13,7 @@ from chronodice.core.context import Context
 from chronodice.dice import evaluate, parse
 from chronodice.dice.trace import detail
 from chronodice.rules.coc7.checks import CheckOutcome, Difficulty, judge
-from chronodice.services.modes import coc_answered
+from chronodice.services.modes import coc_answered, guard_card
 
 SYS_NAME = "CoC7"
 MAX_BONUS = 3
@@ -39,11 +39,15 @@ def house_rule(settings: dict[str, Any]) -> int:
     return rule if isinstance(rule, int) and 0 <= rule <= 5 else 0
 
 
-def coc_gate(spec: CommandSpec) -> CommandSpec:
-    """Make ``spec`` answer only where CoC commands are answered (fresh and coc7 groups)."""
+def coc_gate(spec: CommandSpec, *, card: bool = False) -> CommandSpec:
+    """Make ``spec`` answer only where CoC commands are answered (fresh and coc7 groups);
+    ``card``: it reads the sender's card, so a card of another system (D20刻度, DnD5e…) is
+    refused with one line instead of read (:func:`~chronodice.services.modes.guard_card`)."""
 
     async def resolve(app: Any, ctx: Context, view: Any, args: str) -> CommandSpec | None:
-        return spec if coc_answered(await settings_for(app, ctx, view)) else None
+        if not coc_answered(await settings_for(app, ctx, view)):
+            return None
+        return guard_card(spec, "coc7", view, args, ctx.at_ids) if card else spec
 
     spec.resolve = resolve
     return spec

@@ -19,10 +19,11 @@ from chronodice.core.context import Context
 from chronodice.core.errors import ChronoDiceError, NotFound
 from chronodice.core.reply import CheckNote, Reply
 from chronodice.rules.coc7.checks import CheckOutcome, Difficulty
+from chronodice.rules.coc7.derived import derive
 from chronodice.rules.coc7.skills import CHARACTERISTICS, SKILL_BASE, canonical, skill_value
 from chronodice.rules.tick20 import checks as tick20_rules
 from chronodice.services.hidden import hidden_result
-from chronodice.services.modes import RC_BY_MODE, _Glueless, group_mode
+from chronodice.services.modes import RC_BY_MODE, _Glueless, group_mode, guard_card
 from chronodice.services.tick20.checks import rc
 
 from ._common import (
@@ -111,7 +112,11 @@ async def run_check(
     label = canonical(skill) if skill else ""
     if value is None:
         assert skill is not None
-        value = skill_value(char.attributes if char is not None else {}, skill)
+        attrs = char.attributes if char is not None else {}
+        value = skill_value(attrs, skill)
+        derived = derive(attrs, skill) if value is None else None  # 理智 = 意志, 体力 = (体质+体型)/10…
+        if derived is not None and isinstance(derived.value, int):
+            value = derived.value
         if value is None:
             raise NotFound(f"没有「{skill[:20]}」的数值：写成 .ra {skill[:20]}60，或先 .st {skill[:20]}60")
     if adjust:
@@ -201,7 +206,7 @@ rap.sub(params=[COUNT, *CHECK], help="带N个惩罚骰的检定（N省略为1）
 
 
 for _spec in (ra, rah, rab, rap):
-    coc_gate(_spec)
+    coc_gate(_spec, card=True)
 
 
 # ------------------------------------------------------------------------ .rc: which system
@@ -246,8 +251,16 @@ def _is_coc_name(name: str) -> bool:
 
 
 async def resolve_rc(app: Any, ctx: Context, view: Any, args: str) -> CommandSpec | None:
-    """``.rc`` by group mode, then the sender's card, then the arguments (services.modes)."""
-    mode = group_mode(await settings_for(app, ctx, view))
+    """``.rc`` by group mode, then the sender's card, then the arguments (services.modes); a
+    card of another system than the chosen check's is refused, not read (``.set tick20`` with a
+    CoC card active: no CoC 体质 as a D20 modifier)."""
+    target = _rc_target(group_mode(await settings_for(app, ctx, view)), view, args, ctx.at_ids)
+    if target is None:
+        return None
+    return guard_card(target, RC_SYSTEMS[target.system], view, args, ctx.at_ids)
+
+
+def _rc_target(mode: Any, view: Any, args: str, mentions: tuple[str, ...]) -> CommandSpec | None:
     if mode is not None and mode.key == "coc7":
         return ra
     if mode is not None and mode.key in RC_BY_MODE:
@@ -260,9 +273,15 @@ async def resolve_rc(app: Any, ctx: Context, view: Any, args: str) -> CommandSpe
         return rc
     if system == "coc7" and mode is None:
         return ra
-    if reads_as_tick20(args, ctx.at_ids):
+    if system in RC_BY_MODE and mode is None:
+        return RC_BY_MODE[system]  # a dnd5e card in a fresh group: the D&D 5e check
+    if reads_as_tick20(args, mentions):
         return rc
     return ra if mode is None else None
+
+
+RC_SYSTEMS: dict[str, str] = {SYS_NAME: "coc7", rc.system: "tick20", "DnD5e": "dnd5e"}
+"""The card system each ``.rc`` check reads, by the check's ``CommandSpec.system``."""
 
 
 rc.resolve = resolve_rc

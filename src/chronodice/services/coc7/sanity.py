@@ -20,6 +20,7 @@ from chronodice.core.reply import CheckNote, Reply
 from chronodice.dice import DiceError, distribution, evaluate, parse
 from chronodice.dice.trace import detail
 from chronodice.rules.coc7.checks import Level, improves, judge
+from chronodice.rules.coc7.derived import derive
 from chronodice.rules.coc7.sanity import SanityResult, loss_for, sanity_result
 from chronodice.rules.coc7.skills import CHARACTERISTICS, DERIVED, canonical, card_value, skill_value
 
@@ -84,7 +85,7 @@ async def cmd_sc(call: Call, loss: tuple[str, str], value: int | None, reason: s
     char = call.view.character if call.view is not None else None
     use_card = value is None
     if use_card:
-        san = card_value(char.attributes, "理智") if char is not None else None
+        san = card_sanity(char.attributes) if char is not None else None
         if char is None or san is None:
             raise NotFound("角色卡上没有理智：先 .st 理智60，或写成 .sc 1/1d6 60")
         value = san
@@ -124,13 +125,22 @@ async def cmd_sc(call: Call, loss: tuple[str, str], value: int | None, reason: s
     return [Reply(text="\n".join(lines), check=note)]
 
 
+def card_sanity(attrs: dict[str, Any]) -> int | None:
+    """The card's 理智, else the starting 理智 its 意志 gives (a card pasted without 理智)."""
+    san = card_value(attrs, "理智")
+    if san is not None:
+        return san
+    start = derive(attrs, "理智")
+    return start.value if start is not None and isinstance(start.value, int) else None
+
+
 async def _apply_to_card(call: Call, char_id: int, amount: int) -> SanityResult:
     """Take ``amount`` off the card's 理智 and add it to the day's total (one CAS update)."""
     day = today()
     box: dict[str, SanityResult] = {}
 
     def change(c: Any) -> Any:
-        san = card_value(c.attributes, "理智") or 0
+        san = card_sanity(c.attributes) or 0
         coc = dict(c.data.get("coc7", {}))
         track = coc.get("san_day") if isinstance(coc.get("san_day"), dict) else None
         if track is None or track.get("date") != day:
@@ -184,6 +194,6 @@ async def cmd_en(call: Call, skill: str, value: int | None) -> list[Reply]:
 
 
 for _spec in (sc, en):
-    coc_gate(_spec)
+    coc_gate(_spec, card=True)
 
 __all__ = ["en", "sc", "today"]
