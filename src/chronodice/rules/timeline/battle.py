@@ -27,11 +27,14 @@ The clock (rule book 战斗/时间轴: 先结束准备的角色会先进行结�
   void.  The participant's later actions move up so that the chain stays unbroken;
 * ``推进 T`` (GM): time passes to ``T`` — every living participant with nothing declared until
   ``T`` waits until ``T`` (:attr:`Participant.ready_at`), so afterwards the clock is exactly
-  ``T`` and "next action" is at ``T`` or later (never in the past);
+  ``T`` and "next action" is at ``T`` or later (never in the past).  An action declared after
+  the wait keeps it (:attr:`Action.not_before`): a stun or a cancel that re-chains the
+  participant's actions never moves it before ``T`` (issue 25);
 * 体力/意志 changes are recorded at the clock, or at the moment a given action resolved (the
   hit of ``#3`` at 4.36t is recorded at 4.36t); one cannot be recorded after the clock;
 * 体力 or 意志 reaching 0 kills the participant (book 死亡) at that moment: their actions
-  unresolved then are cancelled (one in its windup stops there, later ones are void);
+  unresolved then are cancelled (one in its windup stops there, later ones are void) — also
+  ones already settled when the death is dated earlier (:func:`voided`; the reply names them);
 * 先攻 (:func:`set_initiative`): the passive side may start only when the attacker's first
   windup is half done: every other participant starts at ``start + T/2``.
 
@@ -89,8 +92,9 @@ def _event(
 
 def rechain(state: BattleState, key: str, after_id: int) -> BattleState:
     """Lay ``key``'s actions declared after ``after_id`` end to end again (after a cancel or a
-    delay), none starting inside a stun.  A void action (cancelled before it started) moves
-    with its place in the chain."""
+    delay), none starting inside a stun nor before the 推进 wait it was declared after
+    (:attr:`Action.not_before`: a wait the GM set stays set, issue 25).  A void action
+    (cancelled before it started) moves with its place in the chain."""
     own = state.actions_of(key)
     idx = next((i for i, a in enumerate(own) if a.id == after_id), None)
     if idx is None:
@@ -98,7 +102,7 @@ def rechain(state: BattleState, key: str, after_id: int) -> BattleState:
     changed: dict[int, Action] = {}
     prev_end = own[idx].effective_end
     for a in own[idx + 1 :]:
-        start = outside_stuns(state, key, r2(prev_end))
+        start = outside_stuns(state, key, r2(max(prev_end, a.not_before)))
         if start != a.start:
             # void stays void; one cancelled before its new start never started at all
             void = a.cancelled_at is not None and (a.cancelled_at == a.start or a.cancelled_at < start)
@@ -180,6 +184,7 @@ def record_action(
     # a second action (one not voided before it began) closes the opening
     second = any(not (a.cancelled and a.cancelled_at == a.start) for a in state.actions_of(ref.key))
     start = state.free_at(ref.key)
+    p = state.participant(ref.key)
     action = Action(
         id=state.next_id,
         key=ref.key,
@@ -191,6 +196,7 @@ def record_action(
         kind=kind,
         weapon=weapon,
         target=target,
+        not_before=p.ready_at if p is not None else 0.0,
     )
     state = replace(state, actions=(*state.actions, action), next_id=state.next_id + 1)
     return settle(state, start=second), action, events
@@ -272,6 +278,22 @@ def resource_event(
         state, death = _event(state, key, "death", time=at, after=after, ref=hit)
         events.append(death)
     return settle(state), events
+
+
+def voided(before: BattleState, after: BattleState, key: str) -> list[Action]:
+    """``key``'s actions that ``after`` cancels and ``before`` did not (a death, leaving), as they
+    were in ``before`` — so one already resolved there (``before.settled``) can be told apart.
+
+    A death entered after the fact (``.crd 哥布林:hp -200 #5``, the hit at 7.0t with the clock at
+    12.69t) voids what the dead resolved after that moment, even when it had already been
+    settled and its interaction announced: the book's 死亡 leaves no actions after it, and the hit
+    the GM dates at 7.0t says the character was dead then.  The service names every such action,
+    so nothing is voided without a word; a GM who wants them to stand records the hit at the
+    clock instead (no ``#N``) after ``.undo``."""
+    was = {a.id: a for a in before.actions_of(key)}
+    return [
+        was[a.id] for a in after.actions_of(key) if a.cancelled and a.id in was and not was[a.id].cancelled
+    ]
 
 
 def hit_time(state: BattleState, hit: int | None) -> float:
@@ -400,6 +422,7 @@ __all__ = [
     "resource_event",
     "set_initiative",
     "settle",
+    "voided",
 ]
 
 

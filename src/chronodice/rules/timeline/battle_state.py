@@ -68,6 +68,9 @@ class Action:
     """The participant key this action is aimed at (``.bat 力量 150 >乙``), for interactions."""
     delay: float = 0.0
     """Windup paused by control effects (眩晕): the action resolves this much later."""
+    not_before: float = 0.0
+    """The wait a GM's 推进 set when it was declared (its owner's ``ready_at`` then): re-chaining
+    after a stun or a cancel never moves it earlier than this (issue 25)."""
 
     @cached_property
     def end(self) -> float:

@@ -8,9 +8,12 @@ Decisions where the rules are silent:
 
 * a rate ≤ 0 can never succeed and its opposed-check ratio is infinite (MayuriBot printed 0,
   which would *win* an opposed check);
-* negotiation: ``roll < rate`` (:func:`negotiation_success`), as the book's 交涉战 says
-  ("骰值小于成功率则成功"); MayuriBot used ≤.  Other checks keep ``≤`` (the book's worked example
-  says "50 及以下").  Counterpart level and 智力% must be > 0 (MayuriBot crashed);
+* negotiation: ``roll ≤ rate`` like every other check (:func:`negotiation_success`), as MayuriBot
+  does.  The book's 交涉战 paragraph says "骰值小于成功率则成功", but its general rule (检定:
+  "骰值小于等于成功率则成功") governs: the other passages that say 小于 (检定's 目标数值,
+  合作检定) are contradicted by their own worked examples ("50 及以下", "40 及以下"), so 小于 there
+  is loose wording, not a different rule (issue 25).  Counterpart level and 智力% must be > 0
+  (MayuriBot crashed);
 * windup needs A > 0 and an impact ≥ 0.
 """
 
@@ -115,12 +118,16 @@ def negotiation_rate(rp: float, bonus: float, level: float, target_level: float,
 
 
 def negotiation_success(roll: int, rate: float) -> bool:
-    """交涉战: "骰值小于成功率则成功" — strictly below (MayuriBot: ≤).
+    """交涉战 succeeds on ``roll ≤ rate``: the book's general rule (检定: 骰值小于等于成功率则成功)
+    and MayuriBot; the 交涉战 paragraph's "小于" is the same loose wording the book's own worked
+    examples contradict elsewhere (成功率 50 → "50 及以下", 40 → "40 及以下").
 
-    >>> negotiation_success(49, 50.0), negotiation_success(50, 50.0), negotiation_success(100, 100.0)
-    (True, False, False)
+    >>> negotiation_success(50, 50.0), negotiation_success(51, 50.0), negotiation_success(100, 100.0)
+    (True, False, True)
+    >>> negotiation_success(21, 21.0), negotiation_success(1, 0.0)
+    (True, False)
     """
-    return roll < rate
+    return roll <= rate
 
 
 def target_value(level: float, difficulty: float) -> int:

@@ -19,7 +19,11 @@ Readings where the book is silent (a GM's reading, documented here):
   resolves for ``T``: an action in its windup then is paused and resolves ``T`` later, actions
   declared after it move back by as much, and nothing of the target starts inside the window
   (``[start, end)``).  An action resolving exactly at that moment has resolved (right-closed);
-  one starting exactly then is only being prepared and waits for the end of the control.
+  one starting exactly then is only being prepared: the book (时间轴: 开始的一刻……不会进行交互
+  判定, 例如打断, 眩晕) does not interrupt it, and we read that it still cannot start while
+  its owner is controlled, so it waits for the end of the control — ``.bat 控制`` tells the GM
+  this reading in its reply (issue 25);
+* re-chaining keeps each action's 推进 wait (:attr:`Action.not_before`).
 """
 
 from __future__ import annotations

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Pattern, Prefixed, arg, opt, rest
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
+from chronodice.core.permissions import is_gm
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
+from chronodice.rules.timeline.load import overload_refusal
 from chronodice.rules.timeline.rounding import fmt, r0
 from chronodice.store import CharacterRecord
 
@@ -149,6 +152,7 @@ async def bat_action(
     assert isinstance(action, Action)
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
+    overridden = await _overload_gate(call, char, named=bool(actor) or who is not None)
     value = char.check(action.attr)
     aim, note = await _aim(call, target, note)
 
@@ -158,7 +162,7 @@ async def bat_action(
         )
         return new, (new, act, events)
 
-    return await record_weakened(call, ref, fn, display, _record)
+    return _noted(await record_weakened(call, ref, fn, display, _record), overridden)
 
 
 @bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
@@ -200,9 +204,10 @@ async def bat_weapon(
 ) -> list[Reply]:
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
+    overridden = await _overload_gate(call, char, named=bool(actor) or who is not None)
     aim, note = await _aim(call, target, note)
     fn = _weapon_action(call, char, ref, arg, note[:60], aim)
-    return await record_weakened(call, ref, fn, display, _record)
+    return _noted(await record_weakened(call, ref, fn, display, _record), overridden)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
@@ -298,6 +303,28 @@ async def bat_init(call: Call, actor: str | None, who: str | None) -> list[Reply
     _, _, ref = await _actor(call, actor, who)
     passive = await _apply_battle(call, lambda s: _drop_events(bt.set_initiative(s, ref.key)))
     return [Reply.say(f"[{ref.name}]先攻√ 其他角色从{fmt(passive)}t开始行动")]
+
+
+async def _overload_gate(call: Call, char: TLCharacter, *, named: bool) -> str | None:
+    """Refuse an overloaded character's action (book 负重: 携带的物品超过了负重，则角色会无法行动).
+
+    The GM overrides by acting for the character (``.bat 角色名:…`` / ``@玩家``, ``named``): the
+    action is recorded and the returned line says so.  ``.tlconf open`` does not open this — it
+    lets players act for each other, not lift a rule."""
+    refusal = overload_refusal(char.name, char.derived())
+    if refusal is None:
+        return None
+    group = await call.app.store.get_group(call.ctx.scope)
+    if not (named and is_gm(call.ctx, gms=group.gms)):
+        raise IllegalAction(refusal)
+    return f"⚠{char.name}超重，规则书：超过负重无法行动；GM代为行动，已放行"
+
+
+def _noted(replies: list[Reply], note: str | None) -> list[Reply]:
+    """``replies`` with ``note`` as the first line of the first reply (if any)."""
+    if note is None or not replies:
+        return replies
+    return [replace(replies[0], text=f"{note}\n{replies[0].text}"), *replies[1:]]
 
 
 async def _record(

@@ -16,6 +16,7 @@ from chronodice.core.limits import MAX_MESSAGE_CHARS
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import (
     TLCharacter,
     change_resource,
@@ -293,13 +294,17 @@ async def _battle_resource(
     if state is None or state.participant(f"c{character_id}") is None or delta == 0:
         return None
 
-    def fn(s: bt.BattleState | None) -> tuple[bt.BattleState | None, float | None]:
-        if s is None:
-            return None, None
-        s, events = bt.resource_event(s, f"c{character_id}", resource, delta, after, full, hit=hit)  # type: ignore[arg-type]
-        return s, (events[0].time if events else None)
+    key = f"c{character_id}"
 
-    at = await call.app.store.apply_state(
+    def fn(s: bt.BattleState | None) -> tuple[bt.BattleState | None, tuple[float | None, list[str]]]:
+        if s is None:
+            return None, (None, [])
+        new, events = bt.resource_event(s, key, resource, delta, after, full, hit=hit)  # type: ignore[arg-type]
+        death = next((e for e in events if e.kind == "death"), None)
+        notes = death_notes(s, new, key, death.time) if death is not None else []
+        return new, (events[0].time if events else None, notes)
+
+    at, notes = await call.app.store.apply_state(
         call.ctx.scope,
         bt.BATTLE_CODEC,
         fn,
@@ -307,4 +312,42 @@ async def _battle_resource(
         command=call.command_text,
         characters_before=[before] if before is not None else (),
     )
-    return None if at is None else f"（已记入时间轴 @{fmt(at)}t）"
+    return None if at is None else "\n".join([f"（已记入时间轴 @{fmt(at)}t）", *notes])
+
+
+def death_notes(before: bt.BattleState, after: bt.BattleState, key: str, at: float) -> list[str]:
+    """What a death voided (book 死亡: the dead take no further actions), so the GM sees it:
+    every action cut, by number; those already settled, with their interactions and the changes
+    already recorded for them, which stay as they are (see :func:`bt.voided`)."""
+    cut = bt.voided(before, after, key)
+    if not cut:
+        return []
+    p = after.participant(key)
+    name = p.name if p else "?"
+    lines = [f"{'、'.join(f'#{a.id}' for a in cut)} 因{name}在{fmt(at)}t死亡而作废"]
+    done = [a for a in cut if before.settled(a)]
+    if done:
+        told = [a for a in done if ix.interactions_of(before, a)]
+        ids = {a.id for a in done}
+        kept = [
+            f"{_who(after, e.key)}{'体力' if e.kind == 'hp' else '意志'}{fmt(e.delta)}（#{e.ref}）"
+            for e in after.events
+            if e.ref in ids and e.kind in ("hp", "mp")
+        ] + [
+            f"{_who(after, e.key)}被控制（#{e.ref}）"
+            for e in after.events
+            if e.ref in ids and e.kind == "stun"
+        ]
+        lines.append(
+            f"其中{'、'.join(f'#{a.id}' for a in done)}原已结算"
+            + (f"（{'、'.join(f'#{a.id}' for a in told)}的交互已提示）" if told else "")
+            + (f"，已记入的{'、'.join(kept)}不会自动撤销" if kept else "")
+            + "；若不应作废：.undo 后不带 #行动 记在当前时刻"
+        )
+    return lines
+
+
+def _who(state: bt.BattleState, key: str) -> str:
+    """A participant's name for a reply line ("?" when it is gone from the battle)."""
+    p = state.participant(key)
+    return p.name if p else "?"

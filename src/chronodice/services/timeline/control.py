@@ -65,7 +65,16 @@ async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None)
         lines.append(
             f"{aim.name}的行动#{paused[0].id}在前摇中被打断进度，推迟到{display.windup(paused[0].end)}t结算（可交互：.clash #{ref.id} #{paused[0].id}）"
         )
-    later = [a for a in moved if a not in paused and not a.cancelled]
+    # book 时间轴: 行动开始的一刻只是准备阶段，不进行交互判定（例如打断，眩晕）— say which reading
+    starting = {a.id for a in before.actions_of(key) if not a.cancelled and a.start == ev.time}
+    for a in moved:
+        if a.id in starting and not a.cancelled:
+            lines.append(
+                f"ℹ 行动#{a.id}恰在控制生效的{display.windup(ev.time)}t开始：按规则书开始的一刻只是准备、"
+                f"不作交互判定，本骰读作不打断但控制期间不能开始，顺延为{display.windup(a.start)}→"
+                f"{display.windup(a.end)}t（若判其不受控制影响请 .undo）"
+            )
+    later = [a for a in moved if a not in paused and not a.cancelled and a.id not in starting]
     if later:
         lines.append("其后行动顺延：" + "、".join(f"#{a.id}→{display.windup(a.end)}t" for a in later))
     lines.append(
