@@ -4,6 +4,7 @@ mid-action, ``N#`` for ``.ww``, attacks labelled with the attacking NPC.  Dice a
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable
 
 from helpers import say
@@ -161,6 +162,11 @@ async def test_npc_attack_is_labelled_and_is_the_npc_action(app: App) -> None:
 
 
 async def test_help_fits_in_one_reply(app: App) -> None:
-    for root in ("w", "ww", "wh"):
-        text = await say(app, f".help {root}")
+    for root in ("w", "ww", "wh"):  # on pages (.help w 2), nothing cut
+        first = await say(app, f".help {root}")
+        pages = [first]
+        m = re.search(r"第1/(\d+)页", first)
+        for n in range(2, int(m.group(1)) + 1 if m else 1):
+            pages.append(await say(app, f".help {root} {n}"))
+        text = "\n".join(pages)
         assert "截断" not in text and "NPC（GM）" in text, root

@@ -85,7 +85,10 @@ async def test_c02_grace_two_advances_at_once_move_the_turn_once(
     assert st.current == "c3" and st.tick == 8
     texts = [r1[0].text, r2[0].text]
     assert sum("▶ 哥布林 的回合" in t for t in texts) == 1
-    assert sum("回合已经推进到 哥布林 的回合（第8刻），没有重复推进" in t for t in texts) == 1
+    assert (
+        sum("布鲁诺 刚刚已经结束回合，现在是 哥布林 的回合（第8刻）；无需再发 .init next" in t for t in texts)
+        == 1
+    )
 
 
 async def test_c02_grace_sequential_duplicates_are_refused(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,7 +98,10 @@ async def test_c02_grace_sequential_duplicates_are_refused(app: App, monkeypatch
     await say(app, ".ed", **P1)  # 布鲁诺 (t12)
     assert "▶ 哥布林 的回合" in await say(app, ".init next", **P2)
     # the GM pressed at the same moment; processed right after: refused, nothing advanced twice
-    assert await say(app, ".init next", **GM) == "回合已经推进到 哥布林 的回合（第8刻），没有重复推进"
+    assert (
+        await say(app, ".init next", **GM)
+        == "布鲁诺 刚刚已经结束回合，现在是 哥布林 的回合（第8刻）；无需再发 .init next，没有重复推进"
+    )
     st = await state_of(app)
     assert st.current == "c3" and st.get("c3").turns_total == 0
     await asyncio.sleep(0.35)
@@ -310,7 +316,8 @@ async def test_mind_gauges_overdraw_and_sp(app: App) -> None:
     h = st.get("c1").health
     assert h.mp_debt == 2 and sum(max(0, g.hp - h.mp_debt) for g in h.hg) == 18
     assert "HG容量不足" in await say(app, ".hp 我 mp -3", **P1)
-    await say(app, ".init begin", **GM)  # SETUP combats may be replaced
+    assert "确定吗" in await say(app, ".init begin", **GM)  # a prepared lineup: asked first
+    await say(app, ".init begin 确认", **GM)  # SETUP combats may be replaced once confirmed
     await say(app, ".ri =15", **P1)
     assert "SP5/5" in await say(app, ".hp 我 sp上限 5", **P1)
     assert "SP2/5" in await say(app, ".hp 我 sp -3", **P1)

@@ -636,13 +636,20 @@ ROWS: list[tuple[str, object]] = [
     (".init 哥布林", ("init", "", {"who": "哥布林"})),
     (".init status", ("init", "status", {"who": None})),
     (".init 详情 狼2", ("init", "status", {"who": "狼2"})),
-    (".init begin", ("init", "begin", {"variant": None, "settle": False, "name": None})),
+    (".init begin", ("init", "begin", {"variant": None, "settle": False, "name": None, "confirm": False})),
+    (
+        ".init begin 确认",
+        ("init", "begin", {"variant": None, "settle": False, "name": None, "confirm": True}),
+    ),
     (
         ".init begin 速度 -沉淀 -名 遭遇战",
-        ("init", "begin", {"variant": Variant.SPD, "settle": True, "name": "遭遇战"}),
+        ("init", "begin", {"variant": Variant.SPD, "settle": True, "name": "遭遇战", "confirm": False}),
     ),
-    (".init 开始战斗 004", ("init", "begin", {"variant": Variant.SPD, "settle": False, "name": None})),
-    (".init begin 火星", "「火星」不是有效的基础/速度、-沉淀或-名 X"),
+    (
+        ".init 开始战斗 004",
+        ("init", "begin", {"variant": Variant.SPD, "settle": False, "name": None, "confirm": False}),
+    ),
+    (".init begin 火星", "「火星」不是有效的基础/速度、-沉淀、-名 X或确认"),
     (".init start", ("init", "start", {})),
     (".init 开战", ("init", "start", {})),
     (".init next", ("init", "next", {})),
@@ -1616,7 +1623,8 @@ async def test_ri_bad_fixed_value_is_a_short_error(app: App) -> None:
     assert re.search(r"巨魔 的先攻：=1[1-6]", await say(app, ".ri =1d6+10 巨魔", **GM))
     text = await say(app, ".ri 3#卫兵", **GM)
     assert all(f"卫兵{x} 的先攻：D20=" in text for x in "abc")
-    assert re.match(r"艾琳 的先攻：D20=\d+/\d+", await say(app, ".ri 优势", **P1))
+    # issue 26: the roll says which die 优势 kept
+    assert re.match(r"艾琳 的先攻：D20=\[\d+,\d+\]优势→\d+", await say(app, ".ri 优势", **P1))
     replies = await run(app, ".ri 暗", **P2)
     assert replies[0].text.startswith("??? 加入了先攻（暗）") and any(r.private for r in replies)
 

@@ -232,7 +232,7 @@ async def test_dying_check_rolled_at_round_start(
     assert bool(h.coma) is coma
     assert h.dying_exempt is (outcome == "大成功")
     if outcome == "大失败":
-        assert "躯干受到1道擦伤`失血`" in text
+        assert "躯干受到1道擦伤（失血）" in text
         assert any("失血" in w.tags for w in h.parts[2].wounds)
 
 
@@ -245,7 +245,7 @@ async def test_dying_check_target_disadvantage_exemption_and_waking(app: App) ->
     assert "D20=14→17/20 失败" in text and "<昏迷>" in text
     app.rng = Dice([19, 6])  # <昏迷>: disadvantage keeps the lower die
     text = await say(app, ".濒死 哥布林", **GM)
-    assert "D20=19/6→9/20 大失败" in text
+    assert "D20=19/6（<昏迷>劣势，取低）→9/20 大失败" in text
     text = await say(app, ".wound 哥布林 躯干 治疗", **GM)
     assert "<昏迷>" in text  # still at the cap
     await say(app, ".wound 哥布林 躯干 治疗 3", **GM)
@@ -294,7 +294,7 @@ async def test_exhaustion_check_on_each_loss_while_exhausted(app: App) -> None:
     assert "力竭检定：强韧防御 D20=11→13/14 失败" in text and "<昏迷>" in text
     app.rng = Dice([20, 1])  # <昏迷>: disadvantage
     text = await say(app, ".hp 坦克 sp -1", **GM)
-    assert "D20=20/1→-7/16 大失败" in text and "头部受到1道擦伤`毒素`" in text
+    assert "D20=20/1（<昏迷>劣势，取低）→-7/16 大失败" in text and "头部受到1道擦伤（毒素）" in text
     text = await say(app, ".hp 坦克 sp =1", **GM)
     assert "从<昏迷>中醒来" in text and "<昏迷>" not in text.splitlines()[0]
 
@@ -376,13 +376,13 @@ async def test_004_actions_per_turn(app: App) -> None:
 
 
 async def test_002_mov_from_card_speed(app: App) -> None:
-    await say(app, ".st 力量10 敏捷12 灵巧1", **P1)
+    await say(app, ".st 力量14 敏捷16 灵巧3", **P1)
     await say(app, ".init begin", **GM)
     await say(app, ".ri =15", **P1)
     text = await say(app, ".init start", **GM)
-    assert "AP 3/3　Mov 6" in text  # 灵巧熟练度1 + (10+12)/4 = 6
-    assert "Mov 4（速度6）" in await say(app, ".mov -2", **P1)
-    assert "Mov不足：艾琳 剩4，移动需要5" in await say(app, ".mov -5", **P1)
+    assert "AP 3/3　Mov 4" in text  # issue 26: 灵巧熟练度3 + (STR+2 + DEX+3)/4 = 4.25 → 4
+    assert "Mov 2（速度4）" in await say(app, ".mov -2", **P1)
+    assert "Mov不足：艾琳 剩2，移动需要5" in await say(app, ".mov -5", **P1)
 
 
 async def test_check_with_a_crippled_part_takes_minus_4(app: App) -> None:

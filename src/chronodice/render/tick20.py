@@ -12,7 +12,7 @@ from chronodice.render.tick20_health import conditions, name_of
 from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
 from chronodice.rules.tick20.durations import format_duration
-from chronodice.rules.tick20.engine import forecast
+from chronodice.rules.tick20.engine import first_round_order, forecast
 from chronodice.rules.tick20.health import LEVEL_NAMES, gauge_total, in_crisis, part_status
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase, Variant
 from chronodice.rules.tick20.modifiers import GENERAL, Modifier
@@ -23,12 +23,18 @@ MAX_LIST_LINES = 30
 
 
 def value_text(st: Combat, c: Combatant) -> str:
-    """BASE: the main initiative, with the current one when it matters (``25(当前8)`` for a split
-    combatant, ``15(当前14)`` after a delay); SPD: the 先攻值 I."""
+    """BASE: the main initiative, with the current one when it matters: ``25(当前8)`` for a split
+    combatant (主要先攻 above 20); ``14(主要先攻15)`` when her current initiative moved in the
+    1~20 range (a delay, or the carried 当前先攻 of a later round) — led by the tick she acts at,
+    so that it no longer reads like a split initiative (issue 26); SPD: the 先攻值 I."""
     if st.variant is Variant.SPD:
         return str(c.cur)
-    if st.phase is not Phase.SETUP and (c.main > 20 or (c.cur != c.main and 1 <= c.cur <= 20)):
+    if st.phase is Phase.SETUP:
+        return str(c.main)
+    if c.main > 20:
         return f"{c.main}(当前{c.cur})"
+    if c.cur != c.main and 1 <= c.cur <= 20:
+        return f"{c.cur}(主要先攻{c.main})"
     return str(c.main)
 
 
@@ -100,9 +106,9 @@ def list_order(st: Combat, combatants: Iterable[Combatant]) -> list[Combatant]:
     Computed from the values now, so a mid-round change (``.init set``, ``.init mod``) moves a
     combatant to where it will act; in setup it is the order the first round will start in.
     Equal ticks keep the round's tie order (modifier, LV, GM-played, join order)."""
-    order = {cid: i for i, cid in enumerate(st.round_order)}
-    rules = rules_for(st.variant)
     running = st.phase is Phase.ACTIVE
+    order = {cid: i for i, cid in enumerate(st.round_order if running else first_round_order(st))}
+    rules = rules_for(st.variant)
 
     def value(c: Combatant) -> int:
         return c.cur if st.variant is Variant.SPD else c.main
@@ -111,7 +117,7 @@ def list_order(st: Combat, combatants: Iterable[Combatant]) -> list[Combatant]:
         idx = order.get(c.id, 10_000)
         by_value = (-value(c), -c.init_mod, -c.lv, idx, c.join_seq)
         if not running:
-            return (0, *by_value)
+            return (0, idx, c.join_seq)  # setup: exactly the order round 1 will run in
         pos = rules.tick_position(c)
         upcoming = pos is not None and not c.pending and (st.waiting or pos <= st.tick)
         if c.id == st.current:
@@ -367,15 +373,19 @@ def roll_sum(dice: str, roll: D20Roll) -> str:
     return f"{dice}{roll.modifier - roll.nat_bonus:+d}{nat}={roll.total}"
 
 
-def d20_text(name: str, what: str, roll: D20Roll, judgement: Judgement | None, mods: str = "") -> str:
-    """``艾琳 的运动检定：D20=[6,15]→15+2=17/15 成功（成功度2）``."""
+def d20_dice(roll: D20Roll) -> str:
+    """What was rolled, and with 优势/劣势 which die was kept: ``D20=[6,15]优势→15``,
+    ``D20=12``, ``被动10``."""
     if roll.passive:
-        dice = "被动10"
-    elif len(roll.dice) > 1:
-        dice = f"D20=[{','.join(map(str, roll.dice))}]{roll.edge}→{roll.die}"
-    else:
-        dice = f"D20={roll.die}"
-    text = f"{name} 的{what}检定：{roll_sum(dice, roll)}"
+        return "被动10"
+    if len(roll.dice) > 1:
+        return f"D20=[{','.join(map(str, roll.dice))}]{roll.edge}→{roll.die}"
+    return f"D20={roll.die}"
+
+
+def d20_text(name: str, what: str, roll: D20Roll, judgement: Judgement | None, mods: str = "") -> str:
+    """``艾琳 的运动检定：D20=[6,15]优势→15+2=17/15 成功（成功度2）``."""
+    text = f"{name} 的{what}检定：{roll_sum(d20_dice(roll), roll)}"
     if mods:
         text += f"\n修正：{mods}"
     if judgement is not None:

@@ -60,8 +60,10 @@ def conditions(c: Combatant, numbers: bool) -> list[str]:
 
 
 def _check(d: dict) -> str:
+    """A bot-rolled 强韧防御; under <昏迷> it says 劣势 and which die counted."""
     dice = "/".join(map(str, d["dice"]))
-    return f"D20={dice}→{d['total']}/{d['target']} {d['outcome']}"
+    edge = "（<昏迷>劣势，取低）" if d.get("edge") == "劣势" else ""
+    return f"D20={dice}{edge}→{d['total']}/{d['target']} {d['outcome']}"
 
 
 def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> list[str]:

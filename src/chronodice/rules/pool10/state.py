@@ -43,6 +43,7 @@ Readings taken where the seed is silent:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from typing import Any
 
 from chronodice.core.errors import IllegalAction, InputSyntaxError
@@ -184,6 +185,18 @@ def find_key(state: Pool10Session, name: str) -> str | None:
     return next((k for k, d in state.defence.items() if d.name == name), None)
 
 
+def close_names(state: Pool10Session, name: str) -> list[str]:
+    """Tracked characters whose name is close to ``name`` but not it — the 艾琳 a GM meant when
+    he typed ``@艾拉`` (issue 26).  Close: at least half alike (:func:`difflib.get_close_matches`).
+
+    >>> s = Pool10Session(defence={"c1": DefenceState("艾琳", declared=2), "n守卫": DefenceState("守卫", declared=1)})
+    >>> close_names(s, "艾拉"), close_names(s, "狼"), close_names(s, "艾琳")
+    (['艾琳'], [], [])
+    """
+    names = sorted({d.name for d in state.defence.values() if d.name and d.name != name})
+    return get_close_matches(name, names, n=6, cutoff=0.5)
+
+
 def declare_defence(
     state: Pool10Session,
     key: str,
@@ -289,6 +302,7 @@ __all__ = [
     "Pool10Session",
     "available",
     "clear",
+    "close_names",
     "declare_defence",
     "find_key",
     "legend_loss",

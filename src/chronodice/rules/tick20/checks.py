@@ -39,6 +39,7 @@ from typing import Literal
 
 from chronodice.core.errors import InputSyntaxError, NotFound
 
+from .card import ATTACK_SKILL, ATTACK_WORDS, attack_proficiency, card_lv, card_proficiency, lookup
 from .modifiers import Modifier, stack
 
 Nat = Literal["N1", "N20"]
@@ -76,11 +77,8 @@ SKILL_ALIASES: dict[str, str] = {
     "识破防御": "洞悉",
     "意志": "直觉",
     "意志防御": "直觉",
-    "近战": "运动",
-    "近战攻击": "运动",
-    "远程": "灵巧",
-    "远程攻击": "灵巧",
     "先攻": "洞悉",
+    **{word: ATTACK_SKILL[kind] for word, (kind, _mode) in ATTACK_WORDS.items()},
 }
 """Defence, attack and initiative checks use a default skill (002 攻击检定/防御检定/先攻检定)."""
 
@@ -141,25 +139,9 @@ def canonical_skill(name: str) -> str:
     raise NotFound(f"没有「{name}」这项技能（可用：{'/'.join(SKILLS)}）")
 
 
-def _lookup(attrs: Mapping[str, int], *keys: str) -> int | None:
-    for key in keys:
-        if key in attrs:
-            return int(attrs[key])
-    return None
-
-
 def attribute_value(attrs: Mapping[str, int], name: str) -> int | None:
     """Read an 002 attribute by Chinese name or abbreviation (either case)."""
-    return _lookup(attrs, name, *ATTRIBUTES.get(name, ()))
-
-
-def card_proficiency(attrs: Mapping[str, int], name: str) -> int:
-    """Proficiency ``name`` on a card: ``闪避``, ``闪避熟练`` or ``闪避熟练度`` (0 when absent).
-
-    >>> card_proficiency({"闪避熟练": 2}, "闪避"), card_proficiency({}, "灵巧")
-    (2, 0)
-    """
-    return _lookup(attrs, name, f"{name}熟练", f"{name}熟练度") or 0
+    return lookup(attrs, name, *ATTRIBUTES.get(name, ()))
 
 
 def skill_modifiers(
@@ -186,6 +168,13 @@ def skill_modifiers(
     5
     >>> stack(skill_modifiers({"敏捷": 12, "灵巧": 2, "LV": 4}, "闪避"))
     1
+
+    An attack check (``近战``, ``远程魔法`` …) likewise uses the proficiency of its *mode*
+    (002 攻击检定, see :mod:`.card`): issue 26's 力量12 运动0 武器熟练3 LV4 melee attack gets
+    +1 力量 and +6 PB:
+
+    >>> stack(skill_modifiers({"力量": 12, "运动": 0, "武器熟练": 3, "LV": 4}, "近战"))
+    7
 
     >>> mods = skill_modifiers({"力量": 14, "体质": 5, "LV": 3, "运动": 1}, "运动")
     >>> [(m.value, m.type, m.source) for m in mods]
@@ -216,12 +205,16 @@ def skill_modifiers(
     if chosen_value is not None and TIER_PENALTY[attribute_tier(chosen_value)]:
         tier = attribute_tier(chosen_value)
         mods.append(Modifier(TIER_PENALTY[tier], source=f"{chosen}{tier}"))
+    attack = ATTACK_WORDS.get(word)
+    if proficiency is None:
+        proficiency = attack_proficiency(attrs, word)
     if proficiency is None:
         proficiency = card_proficiency(attrs, word if word in DEFENCES else skill)
     if proficiency_bonus(proficiency):
-        mods.append(Modifier(proficiency_bonus(proficiency), source="熟练"))
+        source = f"{attack[1]}熟练" if attack is not None else "熟练"
+        mods.append(Modifier(proficiency_bonus(proficiency), source=source))
     if lv is None:
-        lv = _lookup(attrs, "LV", "lv", "Lv", "等级")
+        lv = card_lv(attrs)
     if lv is not None:
         mods.append(Modifier(lv - 4, "内在", source="LV"))
     return mods
@@ -423,7 +416,7 @@ def roll_two_die(
 def attribute_die_004(attrs: Mapping[str, int], name: str) -> int:
     """Size of an 004 attribute die on a card (``DEX: 8`` or ``敏捷: 8``)."""
     key = name.upper()
-    value = _lookup(attrs, key, *ATTRIBUTES_004.get(key, ()))
+    value = lookup(attrs, key, *ATTRIBUTES_004.get(key, ()))
     if value is None:
         raise NotFound(f"角色卡上没有{key}骰尺寸（用 .st {key} 8 设置）")
     return value

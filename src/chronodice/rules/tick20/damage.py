@@ -48,6 +48,39 @@ DAMAGE_TYPES: tuple[str, ...] = ("冲击", "切割", "穿刺", "毒素", "失血
 KEPT_SPECIALS: tuple[str, ...] = ("侵蚀", "僵化", "故障")
 """Tags that stay on the wounds (they act later); the others act at once."""
 INSTANT_SPECIALS: tuple[str, ...] = ("贯通", "切断", "处决", "爆发", "杂兵")
+MENTAL_TYPES: tuple[str, ...] = ("困顿", "疼痛", "欣快", "屈服")
+"""002 精神伤害: "只有物理伤害能够造成伤势，精神伤害只会扣除受到伤害的角色的SP"."""
+WOUND_TAG_FORM = (
+    f"伤害类型写 {'/'.join(DAMAGE_TYPES)}（复合如 灼烧/腐蚀），"
+    f"损伤写 {'/'.join(INSTANT_SPECIALS[:4] + KEPT_SPECIALS)}，如 .wound 名 部位 hit3 dp2 dr1 贯通"
+)
+
+
+def check_wound_tags(tags: list[str] | tuple[str, ...]) -> None:
+    """Refuse a word of a ``.wound`` that is neither a physical damage type nor a 损伤 (one line
+    naming it and the right form); a 精神伤害 type gets its own answer, as it makes no wound at
+    all and only costs SP — the amount is the GM's call, so the bot asks for ``.hp 名 sp -N``
+    rather than guessing one from Hit/DP.
+
+    >>> check_wound_tags(["灼烧/腐蚀", "贯通", "故障"])
+    >>> check_wound_tags(["乱写"])
+    Traceback (most recent call last):
+    ...
+    chronodice.core.errors.InputSyntaxError: 不认识「乱写」：伤害类型写 冲击/切割/穿刺/毒素/失血/灼烧/冷冻/腐蚀（复合如 灼烧/腐蚀），损伤写 贯通/切断/处决/爆发/侵蚀/僵化/故障，如 .wound 名 部位 hit3 dp2 dr1 贯通
+    >>> check_wound_tags(["屈服"])
+    Traceback (most recent call last):
+    ...
+    chronodice.core.errors.IllegalAction: 屈服是精神伤害，不造成伤势（只有物理伤害造成伤势），只扣除SP：用 .hp 名 sp -N
+    """
+    known = (*DAMAGE_TYPES, *KEPT_SPECIALS, *INSTANT_SPECIALS)
+    for tag in tags:
+        for word in tag.split("/"):
+            if word in MENTAL_TYPES:
+                raise IllegalAction(
+                    f"{word}是精神伤害，不造成伤势（只有物理伤害造成伤势），只扣除SP：用 .hp 名 sp -N"
+                )
+            if word not in known:
+                raise InputSyntaxError(f"不认识「{word}」：{WOUND_TAG_FORM}")
 
 
 def types_of(tags: list[str] | tuple[str, ...]) -> list[str]:
@@ -263,13 +296,22 @@ class FortCheck:
     judgement: Judgement
 
 
-def fort_check(h: Health, dice: tuple[int, ...], target: int) -> tuple[D20Roll, Judgement]:
+def fort_check(
+    h: Health, dice: tuple[int, ...], target: int, *, unconscious: bool | None = None
+) -> tuple[D20Roll, Judgement]:
     """A 强韧防御 of ``h`` with the given dice (two under disadvantage when <昏迷>).
+
+    002 濒死检定 and the 力竭 check: "如果在<昏迷>中进行这一检定，将具有劣势".  ``unconscious``
+    is whether she is <昏迷> from any source — the coma these checks cause (``h.coma``) or a
+    <昏迷> effect a GM put on her; ``None`` reads ``h.coma`` alone.
 
     >>> roll, j = fort_check(Health(fort=3), (9,), 15); (roll.total, j.outcome)
     (12, '失败')
+    >>> fort_check(Health(fort=3), (16, 9), 15, unconscious=True)[0].total
+    12
     """
-    edge = "劣势" if h.coma and len(dice) > 1 else None
+    coma = bool(h.coma) if unconscious is None else unconscious
+    edge = "劣势" if coma and len(dice) > 1 else None
     roll = d20_from_dice(dice if edge else dice[:1], h.fort, edge=edge)
     return roll, judge(roll.total, target)
 
@@ -297,7 +339,7 @@ def dying_outcome(h: Health, part: str, outcome: str) -> list[str]:
         if not part_gone(target):
             hp.apply_wounds(h, target.name, 1, 1, ["失血"])
             h.dying_exempt = False
-            notes.append(f"{target.name}受到1道擦伤`失血`")
+            notes.append(f"{target.name}受到1道擦伤（失血）")
             check_dissolution(h)
     return notes
 
@@ -339,7 +381,9 @@ def sp_states(h: Health) -> list[str]:
     return out
 
 
-def change_sp(h: Health, new: int, dice: tuple[int, ...] | None) -> SpReport:
+def change_sp(
+    h: Health, new: int, dice: tuple[int, ...] | None, *, unconscious: bool | None = None
+) -> SpReport:
     """Set SP to ``new`` (clamped to ``[−max, max]``) and apply death and the 力竭 check.
 
     The issue's numbers: max 4, SP 4, −8 → −4 = −max: dead.
@@ -365,7 +409,7 @@ def change_sp(h: Health, new: int, dice: tuple[int, ...] | None) -> SpReport:
     if after < before and before <= 0:
         target = 10 - after * 2
         if dice:
-            roll, j = fort_check(h, dice, target)
+            roll, j = fort_check(h, dice, target, unconscious=unconscious)
             rep.check = (roll, j, target)
             if j.outcome in ("失败", "大失败"):
                 if "力竭" not in h.coma:
@@ -376,7 +420,7 @@ def change_sp(h: Health, new: int, dice: tuple[int, ...] | None) -> SpReport:
                 if core is not None:
                     hp.apply_wounds(h, core.name, 1, 1, ["毒素"])
                     h.dying_exempt = False
-                    rep.notes.append(f"{core.name}受到1道擦伤`毒素`")
+                    rep.notes.append(f"{core.name}受到1道擦伤（毒素）")
                     check_dissolution(h)
         else:
             rep.notes.append(f"力竭检定：强韧防御 目标{target}")
@@ -388,6 +432,8 @@ def change_sp(h: Health, new: int, dice: tuple[int, ...] | None) -> SpReport:
 
 __all__ = [
     "DAMAGE_TYPES",
+    "MENTAL_TYPES",
+    "WOUND_TAG_FORM",
     "Damage",
     "DamageReport",
     "FortCheck",
@@ -395,6 +441,7 @@ __all__ = [
     "apply_damage",
     "change_sp",
     "check_dissolution",
+    "check_wound_tags",
     "core_part",
     "dying_outcome",
     "fort_check",

@@ -124,7 +124,7 @@ def format_duration(d: Duration, remaining: int | None = None, end_round: int | 
     if d.kind is DurationKind.FOCUS:
         return f"焦点 至第{end_round}轮末" if end_round else "焦点"
     if d.kind is DurationKind.CONDITION:
-        return f"直到{d.condition}"
+        return f"直到{d.condition.removeprefix('直到')}"  # ``直到被解除`` written whole: once
     return "永久"
 
 

@@ -18,7 +18,7 @@ from chronodice.rules.pool10 import (
     take_defence,
 )
 from chronodice.rules.pool10.expr import Term
-from chronodice.rules.pool10.state import DefenceRestored, DefenceState, find_key, npc_key
+from chronodice.rules.pool10.state import DefenceRestored, DefenceState, close_names, find_key, npc_key
 from chronodice.rules.pool10.state import clear as clear_defence
 from chronodice.store import CharacterRecord
 
@@ -74,6 +74,13 @@ async def attack(
             events += ev
         used = 0
         key = target_key if npc is None else find_key(s, npc)
+        if npc is not None and key is None and defence is None:
+            # a typo'd name (``@艾拉`` for 艾琳) must not become a phantom without defence
+            near = close_names(s, npc)
+            if near:
+                raise NotFound(
+                    f"没有找到「{npc}」（可能是：{'/'.join(near)}）；确是另一个没有宣言防御的目标，请在 @{npc} 前写 防0"
+                )
         if key is not None and defence is None:
             s, used, ev = take_defence(s, key, base_zero=base_zero)
             events += ev

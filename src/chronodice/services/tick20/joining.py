@@ -13,6 +13,7 @@ from chronodice.dice import roll_command
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20.card import card_lv, card_proficiency, speed_002
 from chronodice.rules.tick20.model import Combat, Health, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier, stack
 
@@ -32,8 +33,8 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
     else:
         name = str(entry.name)
     attrs = dict(char.attributes) if (char is not None and own) else {}
-    if attrs and state.variant is Variant.BASE:
-        kwargs.update(card_stats(attrs))
+    if attrs:
+        kwargs.update(card_stats(attrs, state.variant))
     if entry.fixed is not None:
         fixed = (
             entry.fixed
@@ -51,11 +52,7 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
                 "优势/劣势是基础规则（002）的D20规则；004 的「优势点」是击破HG得到的队伍资源。"
                 "要调整先攻请写修正，如 .ri +2"
             )
-        sizes = (
-            (C.attribute_die_004(attrs, "DEX"), C.attribute_die_004(attrs, "INS"))
-            if attrs and {"DEX", "dex", "敏捷"} & set(attrs)
-            else (6, 6)
-        )
+        sizes = spd_dice(attrs, entry.dice)
         roll2 = C.roll_two_die(call.app.rng, sizes, [Modifier(6, "环境"), *mods])
         kwargs["roll"] = InitRoll(
             dice=list(roll2.dice), die=sum(roll2.dice), total=roll2.total, two_die=True, doubles=roll2.doubles
@@ -65,6 +62,10 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
             name,
             kwargs,
             f"d{sizes[0]}+d{sizes[1]}=[{roll2.dice[0]},{roll2.dice[1]}]{roll2.modifier:+d}={roll2.total}{extra}",
+        )
+    if entry.dice is not None:
+        raise IllegalAction(
+            f"{'+'.join(entry.dice)} 是速度规则（004）的双骰先攻；基础规则（002）的先攻是 D20+洞悉，要调整请写修正，如 .ri +3 {name}"
         )
     base_mods = C.skill_modifiers(attrs, "洞悉") if attrs else []
     roll = C.roll_d20(
@@ -78,21 +79,41 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
         passive=roll.passive,
         edge=roll.edge,
     )
-    dice = "被动10" if roll.passive else f"D20={'/'.join(map(str, roll.dice))}"
-    return name, kwargs, R.roll_sum(dice, roll)
+    return name, kwargs, R.roll_sum(R.d20_dice(roll), roll)  # 优势/劣势: which die was kept
 
 
-def card_stats(attrs: dict[str, Any]) -> dict[str, Any]:
-    """What the tracker keeps from a 002 card: the 强韧防御 modifier (the bot's 濒死检定 and 力竭
-    check) and 速度 ``灵巧熟练度+(STR+DEX)/4`` (at least 2) for Mov; LV when the card has one."""
-    fort = stack(C.skill_modifiers(attrs, "强韧"))
-    out: dict[str, Any] = {"health": Health(fort=fort)}
-    strength, dex = C.attribute_value(attrs, "力量"), C.attribute_value(attrs, "敏捷")
-    if strength is not None or dex is not None:
-        out["speed"] = max(2, C.card_proficiency(attrs, "灵巧") + ((strength or 0) + (dex or 0)) // 4)
-    lv = next((attrs[k] for k in ("LV", "lv", "Lv", "等级") if k in attrs), None)
+def spd_dice(attrs: dict[str, Any], written: tuple[str, str] | None) -> tuple[int, int]:
+    """The two dice of a 速度-variant initiative (004 先攻: ``DEX+INS``): as written
+    (``巨魔:d8+d6``), else the card's DEX and INS dice, else d6+d6 — the bot's default for an NPC
+    the GM gave no dice (the seed names no default size; he writes them as ``.ri 巨魔:d8+d6``)."""
+    if written is not None:
+        return int(written[0][1:]), int(written[1][1:])
+    if attrs and {"DEX", "dex", "敏捷"} & set(attrs):
+        return C.attribute_die_004(attrs, "DEX"), C.attribute_die_004(attrs, "INS")
+    return 6, 6
+
+
+def card_stats(attrs: dict[str, Any], variant: Variant = Variant.BASE) -> dict[str, Any]:
+    """What the tracker keeps from a card.
+
+    002: the 强韧防御 modifier (the bot's 濒死检定 and 力竭 check) and 速度
+    ``灵巧熟练度+(STR+DEX)/4`` (at least 2; STR/DEX are the *modifiers*, see
+    :func:`card.speed_002`) for Mov.  Both variants: LV when the card has one — 004's tie-break
+    (先攻值相等 … 其次由LV较高的角色先开始回合) and 自愈 (场景开始时恢复 LV 点HP和MP) read it too.
+    """
+    out: dict[str, Any] = {}
+    if variant is Variant.BASE:
+        out["health"] = Health(fort=stack(C.skill_modifiers(attrs, "强韧")))
+        strength, dex = C.attribute_value(attrs, "力量"), C.attribute_value(attrs, "敏捷")
+        if strength is not None or dex is not None:
+            out["speed"] = speed_002(
+                C.attribute_modifier(strength if strength is not None else 10),
+                C.attribute_modifier(dex if dex is not None else 10),
+                card_proficiency(attrs, "灵巧"),
+            )
+    lv = card_lv(attrs)
     if lv is not None:
-        out["lv"] = int(lv)
+        out["lv"] = lv
     return out
 
 
@@ -117,7 +138,11 @@ def expand_names(name: str, count: int | None) -> list[str]:
 ri = define(
     "ri",
     summary="先攻检定并加入战斗（不写名称=自己的角色卡，基础：洞悉检定；速度：DEX+INS+6）",
-    detail="例 .ri +3 哥布林、.ri +2环境 哥布林、.ri =25 巢穴（或 .ri 25 巢穴）、.ri =1d6+10 巨魔、.ri 3#卫兵、.ri 暗 +4 伏兵；多名用逗号分开",
+    detail=(
+        "例 .ri +3 哥布林、.ri +2环境 哥布林、.ri =25 巢穴（或 .ri 25 巢穴）、.ri =1d6+10 巨魔、.ri 3#卫兵、.ri 暗 +4 伏兵；"
+        "多名用逗号分开；名称末尾的数字属于名称（.ri +3 哥布林2）\n"
+        "速度规则：NPC 默认 d6+d6，写 .ri 巨魔:d8+d6 指定 DEX+INS 骰"
+    ),
     aliases=("先攻骰",),
     system=SYS_NAME,
     group_only=True,

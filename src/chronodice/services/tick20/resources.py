@@ -11,6 +11,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20 import checks as C
+from chronodice.rules.tick20 import damage as D
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.model import Combat, Combatant
 
@@ -181,6 +182,7 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
                 tags.append(item[1])
             else:
                 raise call.usage_error(f"不认识「{item[-1]}」")
+        D.check_wound_tags(tags)  # a 精神伤害 type or an unknown word: refused, never a wound
         if temp and (kwargs or tags or len(temp) > 1):
             raise call.usage_error("临时生命单独设定：.wound 名 部位 临时2")
         if temp:

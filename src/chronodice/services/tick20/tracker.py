@@ -86,13 +86,24 @@ async def init_list(call: Call, full: bool) -> list[Reply]:
         VARIANT,
         flag("settle", "-沉淀", "沉淀", label="-沉淀"),
         option("name", ("-名", "-name"), Pattern(regex=r"[^\s]{1,20}", label="名称"), "-名 X"),
+        CONFIRM,
     ],
-    help="新战斗（基础/速度规则），然后 .ri 加入",
+    help="新战斗（基础/速度规则），然后 .ri 加入；清空已准备的先攻表需「确认」",
 )
-async def init_begin(call: Call, variant: Variant | None, settle: bool, name: str | None) -> list[Reply]:
+async def init_begin(
+    call: Call, variant: Variant | None, settle: bool, name: str | None, confirm: bool
+) -> list[Reply]:
     current = await load(call)
     if current is not None and current.phase is Phase.ACTIVE:
         raise IllegalAction(f"已有进行中的战斗（第{current.round}轮），.init end 确认 结束 / .init 查看")
+    if not confirm and current is not None and current.phase is Phase.SETUP and current.combatants:
+        # as .init end: a prepared lineup is not wiped by one message (issue 30)
+        return [
+            Reply.say(
+                f"已有准备中的战斗（{len(current.combatants)}名参战者，尚未开战），重新开始会清空先攻表。"
+                "确定吗？发送 .init begin 确认"
+            )
+        ]
     variant = variant or Variant.BASE
     options: dict[str, object] = {}
     if settle:
@@ -104,6 +115,8 @@ async def init_begin(call: Call, variant: Variant | None, settle: bool, name: st
     def fn(st: Combat | None) -> E.Outcome:
         if st is not None and st.phase is Phase.ACTIVE:
             raise IllegalAction(f"已有进行中的战斗（第{st.round}轮）")
+        if not confirm and st is not None and st.phase is Phase.SETUP and st.combatants:
+            raise IllegalAction("有人刚刚加入了准备中的战斗，确定清空请发送 .init begin 确认")
         return E.Outcome(state, [])
 
     await apply(call, fn)
@@ -144,8 +157,7 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
         and 0 <= now - state.advanced_at < ADVANCE_GRACE
         and not controls(call.ctx, state.get(state.current or ""))
     ):
-        who = R.name_of(state, state.current)
-        raise IllegalAction(f"回合已经推进到 {who} 的回合（第{state.tick}刻），没有重复推进")
+        raise IllegalAction(_already_advanced(state))
     seen = state.turn_no
     dice = check_dice(call, state)
 
@@ -166,6 +178,20 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
 
     state, events = await apply(call, fn, base=state)
     return [_card(state, events)]
+
+
+def _already_advanced(state: Combat) -> str:
+    """Why a second ``.init next`` right after another person's is not repeated: who just ended
+    her turn, whose turn it is now, and that nothing more is needed (issue 26: a GM's
+    ``.init next`` within a second of a player's ``.ed``)."""
+    now = R.name_of(state, state.current)
+    ended = next((e for e in reversed(state.log) if e.kind == "turn_end"), None)
+    if ended is None or state.maybe(ended.data.get("cid")) is None:
+        return f"刚刚已经推进过了，现在是 {now} 的回合（第{state.tick}刻）；无需再发 .init next，没有重复推进"
+    who = R.name_of(state, ended.data["cid"])
+    return (
+        f"{who} 刚刚已经结束回合，现在是 {now} 的回合（第{state.tick}刻）；无需再发 .init next，没有重复推进"
+    )
 
 
 def _may_end(call: Call, state: Combat, is_gm: bool) -> None:

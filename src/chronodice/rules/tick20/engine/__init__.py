@@ -46,7 +46,7 @@ from .effects import add_effect, focus, remove_effect
 from .gm import add_gm, edit, first, place, remove, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
 from .loop import owned
-from .turns import delay, end, end_turn, forecast, g_of, start
+from .turns import delay, end, end_turn, first_round_order, forecast, g_of, start
 from .wounds import (
     dying_check,
     heal_wound,
@@ -75,6 +75,7 @@ __all__ = [
     "end_turn",
     "find",
     "first",
+    "first_round_order",
     "focus",
     "forecast",
     "g_of",

@@ -31,17 +31,26 @@ class Engine(EngineBase):
         got, self.dice = tuple(self.dice[:n]), self.dice[n:]
         return got
 
+    def unconscious(self, c: Combatant) -> bool:
+        """Whether ``c`` is <昏迷>: from a failed 濒死/力竭 check, or a <昏迷> effect on her (both
+        give the 濒死检定 and the 力竭 check disadvantage, 002 "如果在<昏迷>中进行这一检定")."""
+        return bool(c.health.coma) or any(
+            e.bearer == c.id and e.name.strip("<>") == "昏迷" for e in self.st.effects
+        )
+
     def fort_roll(self, c: Combatant, reason: str, part: str, target: int) -> None:
-        """A 濒死检定 rolled by the bot (or its reminder when no dice were given)."""
+        """A 濒死检定 rolled by the bot (or its reminder when no dice were given); with
+        disadvantage while she is <昏迷> (:meth:`unconscious`)."""
         h = c.health
         if h.dying_exempt:
             self.emit("dying_exempt", cid=c.id, part=part)
             return
+        coma = self.unconscious(c)
         dice = self.take_dice()
         if dice is None:
-            self.emit("dying_check", cid=c.id, part=part, target=target, disadvantage=bool(h.coma))
+            self.emit("dying_check", cid=c.id, part=part, target=target, disadvantage=coma)
             return
-        roll, j = dmg.fort_check(h, dice, target)
+        roll, j = dmg.fort_check(h, dice, target, unconscious=coma)
         notes = dmg.dying_outcome(h, part, j.outcome)
         self.emit(
             "dying_roll",
@@ -53,6 +62,7 @@ class Engine(EngineBase):
             outcome=j.outcome,
             notes=notes,
             reason=reason,
+            edge=roll.edge,
         )
         if h.dissolved:
             self.emit("dissolved", cid=c.id)
@@ -141,9 +151,7 @@ class Engine(EngineBase):
                 continue
             if c.health.dissolved or c.health.dead:
                 continue
-            unconscious = bool(c.health.coma) or any(
-                e.bearer == c.id and e.name == "昏迷" for e in st.effects
-            )
+            unconscious = self.unconscious(c)
             for check in hp.dying_checks(c.health, unconscious):
                 if check.dismembered:
                     c.health.dissolved = True

@@ -123,6 +123,21 @@ def forecast(state: Combat, n: int = 4, *, consume: bool = False) -> list[tuple[
     return out
 
 
+def first_round_order(state: Combat) -> list[str]:
+    """The order round 1 will run in, seen from setup (issue 26: the list before ``.init start``
+    showed ties in join order while the round ran them by the tie rule — GM-played first among
+    hostile sides, ``.init first/swap``).  Simulates the round start on a copy, so the list and
+    the round agree by construction."""
+    work = copy_state(state)
+    work.log = []
+    eng = Engine(work)
+    for c in work.combatants:
+        eng.rules.round_start(c, 1, work.options)
+        if c.surprised:
+            eng.rules.surprise(c)
+    return eng.compute_round_order()
+
+
 def g_of(round_no: int, tick: int) -> int:
     """The global tick serial: round 1 tick 20 is G = 1.
 

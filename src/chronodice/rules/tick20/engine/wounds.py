@@ -131,7 +131,7 @@ def dying_check(eng: Engine, cid: str) -> None:
     c = eng.st.get(cid)
     if eng.out(c):
         raise IllegalAction(f"{c.shown} 已经<解体>或死亡")
-    checks = hp.dying_checks(c.health, bool(c.health.coma))
+    checks = hp.dying_checks(c.health, eng.unconscious(c))
     if not checks:
         raise IllegalAction(f"{c.shown} 没有承受伤势达到上限的要害部位，无需濒死检定")
     for check in checks:
@@ -176,11 +176,17 @@ def set_sp(
     if cost and new < -h.sp_max:
         raise IllegalAction(f"消耗后SP为{new}，会低于下限−{h.sp_max}：动作使用失败")
     dice = eng.take_dice() if new < before and before <= 0 else None
-    rep = dmg.change_sp(h, new, dice)
+    rep = dmg.change_sp(h, new, dice, unconscious=eng.unconscious(c))
     check = None
     if rep.check is not None:
         roll, j, target = rep.check
-        check = {"dice": list(roll.dice), "total": roll.total, "target": target, "outcome": j.outcome}
+        check = {
+            "dice": list(roll.dice),
+            "total": roll.total,
+            "target": target,
+            "outcome": j.outcome,
+            "edge": roll.edge,
+        }
     eng.emit("sp", cid=c.id, sp=h.sp, sp_max=h.sp_max, dead=h.dead, notes=rep.notes, check=check)
     if rep.dead:
         eng.emit("died", cid=c.id)
