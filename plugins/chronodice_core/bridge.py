@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import itertools
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from nonebot import get_driver
@@ -148,19 +151,55 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
             logger.opt(exception=exc).error(f"发送回复失败：{describe_error(exc)}")
 
 
+BASE64_UPLOAD_MAX_BYTES = 30 * 1024 * 1024
+"""The largest file :func:`_send_file` sends again as ``base64://`` when the upload by path
+fails: the whole file travels inside one WebSocket frame (a third larger than the file), which
+NapCat and Lagrange take at this size; a bigger file goes on to the private upload / the note
+where it lies.  The default export limit (20MB a part) is below it."""
+
+
+def _base64_file(path: str) -> str | None:
+    """``base64://<data>`` of the file at ``path``, or None when it is over
+    :data:`BASE64_UPLOAD_MAX_BYTES` or cannot be read."""
+    try:
+        file = Path(path)
+        if file.stat().st_size > BASE64_UPLOAD_MAX_BYTES:
+            return None
+        return "base64://" + base64.b64encode(file.read_bytes()).decode("ascii")
+    except OSError:
+        return None
+
+
+async def _upload_group_file(bot: Bot, group_id: str, f: ReplyFile) -> bool:
+    """Upload ``f`` to the group by its path; when that fails — a OneBot implementation in
+    another container cannot read our disk — once more with the file's content as
+    ``base64://`` (files up to :data:`BASE64_UPLOAD_MAX_BYTES`).  Whether one of them worked."""
+    try:
+        await bot.call_api("upload_group_file", group_id=int(group_id), file=f.path, name=f.name)
+        return True
+    except Exception as exc:
+        logger.warning(f"向群 {group_id} 按路径上传文件 {f.name} 失败：{describe_error(exc)}")
+    data = await asyncio.to_thread(_base64_file, f.path)
+    if data is None:
+        return False
+    try:
+        await bot.call_api("upload_group_file", group_id=int(group_id), file=data, name=f.name)
+        return True
+    except Exception as exc:
+        logger.warning(f"向群 {group_id} 以 base64 上传文件 {f.name} 也失败：{describe_error(exc)}")
+    return False
+
+
 async def _send_file(
     bot: Bot, event: Event, ctx: Context, reply: Reply, f: ReplyFile, *, is_onebot: bool
 ) -> None:
-    """Upload ``f`` to the group (``upload_group_file``); when that fails, privately to
-    ``reply.to_user`` or the sender (``upload_private_file``); when that fails too, say in the
-    chat where the file lies on the server."""
+    """Upload ``f`` to the group (``upload_group_file`` by path, then as ``base64://`` when
+    the implementation cannot read the path); when that fails, privately to ``reply.to_user``
+    or the sender (``upload_private_file``); when that fails too, say in the chat where the
+    file lies on the server."""
     if is_onebot:
-        if ctx.group_id is not None:
-            try:
-                await bot.call_api("upload_group_file", group_id=int(ctx.group_id), file=f.path, name=f.name)
-                return
-            except Exception as exc:
-                logger.warning(f"向群 {ctx.group_id} 上传文件 {f.name} 失败：{describe_error(exc)}")
+        if ctx.group_id is not None and await _upload_group_file(bot, ctx.group_id, f):
+            return
         target = reply.to_user or ctx.user_id
         try:
             await bot.call_api("upload_private_file", user_id=int(target), file=f.path, name=f.name)

@@ -154,6 +154,9 @@ class OneBotClient:
         self.fail_private: set[int] = set()
         self.fail_actions: set[str] = set()
         """API actions answered with a failure (e.g. ``upload_group_file``)."""
+        self.fail_path_uploads = False
+        """Answer a file upload given by path with a failure, as a OneBot implementation in
+        another container (which cannot read the bot's disk) does; ``base64://`` uploads pass."""
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -212,6 +215,8 @@ class OneBotClient:
             call = ApiCall(frame["action"], frame.get("params") or {})
             ok = not (call.is_private and int(call.params.get("user_id", 0)) in self.fail_private)
             ok = ok and call.action not in self.fail_actions
+            if self.fail_path_uploads and call.action in ("upload_group_file", "upload_private_file"):
+                ok = ok and str(call.params.get("file", "")).startswith("base64://")
             data: Any = {"message_id": next(self._ids)} if ok else None
             if ok and call.action in ("upload_group_file", "upload_private_file"):
                 data = None  # NapCat answers these with no data

@@ -43,9 +43,11 @@ async def test_a_coc_scene_logged_across_a_sigkill(tmp_path: Path) -> None:
             await asyncio.sleep(0.4)
             after = await c.group(".ra 聆听", **PL, expect=1)
             stat = await c.group(".log stat", **KP, expect=1)
-            calls = await c.send(".log end", **KP, expect=3)
+            calls = await c.send(".log end", **KP, expect=5)
         uploads = [x for x in calls if x.action == "upload_group_file"]
-        assert [u.params["name"] for u in uploads] == ["图书馆.txt", "图书馆.html"]
+        assert [u.params["name"] for u in uploads] == [
+            f"图书馆.{e}" for e in ("txt", "html", "json", "dice.txt")
+        ]
         txt = Path(uploads[0].params["file"]).read_text(encoding="utf-8")
         for line in (
             "你们来到阅览室（前）",
@@ -59,6 +61,8 @@ async def test_a_coc_scene_logged_across_a_sigkill(tmp_path: Path) -> None:
         assert txt.index("阅览室（前）") < txt.index("书架后面有声音（后）")
         assert "进行了一次暗中检定" in txt and secret not in txt
         assert secret.split("：")[-1] not in txt  # not even the roll and its level
+        for other in uploads[1:]:  # nor in the page, SealDice's JSON or the shared text
+            assert secret.split("：")[-1] not in Path(other.params["file"]).read_text(encoding="utf-8")
         # four public checks by 艾琳 (.ra, .rab2, .sc, .ra), each counted with its level
         m = re.search(r"艾琳：发言\d+条，检定(\d+)次（成功(\d+)，失败(\d+)", stat)
         assert m and int(m.group(1)) == 4 and int(m.group(2)) + int(m.group(3)) == 4, stat

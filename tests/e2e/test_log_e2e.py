@@ -4,6 +4,7 @@ the middle and a restart, a duplicate delivery, then ``.log end`` uploads the fi
 from __future__ import annotations
 
 import asyncio
+import base64
 from pathlib import Path
 
 import pytest
@@ -69,10 +70,11 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
             await c.group(".log on", user=GM, card="艾拉")
             await c.post("<script>alert(1)</script>", user=PL, card="布鲁")
             await settle(c)
-            calls = await c.send(".log end", user=GM, card="艾拉", expect=3)
+            calls = await c.send(".log end", user=GM, card="艾拉", expect=5)
             assert "日志「第一夜」已结束" in calls[0].text and calls[0].to_group
             uploads = [x for x in calls if x.action == "upload_group_file"]
-            assert [u.params["name"] for u in uploads] == ["第一夜.txt", "第一夜.html"]
+            names = ["第一夜.txt", "第一夜.html", "第一夜.json", "第一夜.dice.txt"]
+            assert [u.params["name"] for u in uploads] == names
             assert all(u.params["group_id"] == 20002 for u in uploads)
             txt = Path(uploads[0].params["file"]).read_text(encoding="utf-8")
             page = Path(uploads[1].params["file"]).read_text(encoding="utf-8")
@@ -92,15 +94,29 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
             assert txt.index("前-闲聊-甲") < txt.index("前-掷骰") < txt.index("后-闲聊-丙")
             stat = await c.group(".log stat", user=PL, card="布鲁")
             assert "艾拉：发言" in stat and "检定1次" in stat
+            # NapCat in another container cannot read the path: the same file again as base64
+            c.fail_path_uploads = True
+            calls = await c.send(".log get", user=GM, card="艾拉", quiet=0.8)
+            sent = [x for x in calls if x.action == "upload_group_file"]
+            assert [x.params["name"] for x in sent] == [n for n in names for _ in (1, 2)]
+            for by_path, by_data in zip(sent[::2], sent[1::2], strict=True):
+                data = by_data.params["file"]
+                assert data.startswith("base64://")
+                assert (
+                    base64.b64decode(data.removeprefix("base64://"))
+                    == Path(by_path.params["file"]).read_bytes()
+                )
+            assert not any(x.action == "upload_private_file" for x in calls)
+            c.fail_path_uploads = False
             # fallbacks: the group upload fails → a private file to the GM; both fail → where it lies
             c.fail_actions.add("upload_group_file")
             calls = await c.send(".log get", user=GM, card="艾拉", quiet=0.8)
             private = [x for x in calls if x.action == "upload_private_file"]
-            assert len(private) == 2 and all(x.params["user_id"] == GM for x in private)
+            assert len(private) == 4 and all(x.params["user_id"] == GM for x in private)
             assert any("已把「第一夜.txt」私聊发给你" in x.text for x in calls if x.to_group)
             c.fail_actions.add("upload_private_file")
             calls = await c.send(".log get 第一夜", user=GM, card="艾拉", quiet=0.8)
             notes = [x.text for x in calls if x.to_group and "无法上传" in x.text]
-            assert len(notes) == 2 and str(tmp_path / "data" / "exports" / "logs") in notes[0]
+            assert len(notes) == 4 and str(tmp_path / "data" / "exports" / "logs") in notes[0]
     finally:
         proc.stop()

@@ -68,7 +68,8 @@ async def test_lifecycle_and_show(lapp: App) -> None:
     assert "第一夜" in await say(lapp, ".log list") and "记录中" in await say(lapp, ".log list")
     [end] = await run(lapp, ".log end")
     assert "日志「第一夜」已结束，共 1 条" in end.text
-    assert [f.name for f in end.files] == ["第一夜.txt", "第一夜.html"]
+    assert [f.name for f in end.files] == ["第一夜.txt", "第一夜.html", "第一夜.json", "第一夜.dice.txt"]
+    assert ".json 海豹日志格式" in end.text and ".dice.txt 海豹/Dice!/OlivaDice 通用文本格式" in end.text
     txt = Path(end.files[0].path).read_text(encoding="utf-8")
     assert txt.count("我们去图书馆") == 1 and "暂停时的话" not in txt
     assert Path(end.files[0].path).parent == lapp.data_dir.exports / "logs"
@@ -80,7 +81,7 @@ async def test_lifecycle_and_show(lapp: App) -> None:
     assert "继续记录日志「第一夜」" in await say(lapp, ".log on 第一夜")
     await say(lapp, ".log end")
     exported = sorted(p.name for p in (lapp.data_dir.exports / "logs").iterdir())
-    assert len(exported) == 2 and exported[0].endswith("_第一夜.html")  # one pair per log, rewritten
+    assert len(exported) == 4 and exported[0].endswith("_第一夜.dice.txt")  # one set per log, rewritten
     assert "已删除日志「第一夜」" in await say(lapp, ".log del 第一夜")
     assert list((lapp.data_dir.exports / "logs").iterdir()) == []
     assert "还没有日志" in await say(lapp, ".log list")
@@ -127,7 +128,7 @@ async def test_export_size_limit(store: Store, tmp_path: Path) -> None:
         await chat(app, "字" * 60, mid=str(i))
     [end] = await run(app, ".log end")
     # the page's header and style alone are over 1000 bytes: no part could hold a line
-    assert [f.name for f in end.files] == ["大.txt"]
+    assert end.files[0].name == "大.txt" and not any(f.name.endswith(".html") for f in end.files)
     assert "文件大小上限（1000字节）太小，html 文件连一条消息都放不下，未导出" in end.text
     tiny = App(store, random.Random(1), data_dir=DataDir(tmp_path), log_limits=LogLimits(max_export_bytes=10))
     assert "无法导出：文件大小上限（10字节）太小" in await say(tiny, ".log get 大")

@@ -3,6 +3,7 @@ SQLite and PostgreSQL alike, and an export over the size limit is split into par
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -157,6 +158,16 @@ def _check_parts(files: list[bytes], ext: str, n: int, limit: int, group: str = 
     for k, data in enumerate(files, 1):
         assert len(data) <= limit
         text = data.decode("utf-8")
+        if ext in ("json", "dice.txt"):  # other bots' formats: no header of ours
+            marks = [int(m) for m in re.findall(r"L(\d{5}) ", text)]
+            if ext == "json":
+                items = json.loads(text)["items"]
+                assert len(items) == len(marks)
+            else:
+                assert text.count("\n\n") >= len(marks) and text.endswith("\n\n")
+            assert marks == list(range(marks[0], marks[0] + len(marks)))
+            seen += marks
+            continue
         first, last = (int(x) for x in re.search(r"本部分为第 (\d+)–(\d+) 条", text).groups())  # type: ignore[union-attr]
         marks = [int(m) for m in re.findall(r"L(\d{5}) ", text)]
         assert marks == list(range(first - 1, last))
@@ -221,22 +232,22 @@ async def test_log_end_hands_out_every_part(backend_store: tuple[str, Store], tm
 
     await add(marked[:3])
     [small] = await run(app, ".log get", group=group)
-    assert [f.name for f in small.files] == ["夜.txt", "夜.html"] and "分成" not in small.text
+    exts = ("txt", "html", "json", "dice.txt")
+    assert [f.name for f in small.files] == [f"夜.{e}" for e in exts] and "分成" not in small.text
     await add(marked[3:])
     [end] = await run(app, ".log end", group=group)
-    by_ext: dict[str, list[bytes]] = {"txt": [], "html": []}
+    by_ext: dict[str, list[bytes]] = {e: [] for e in exts}
     for f in end.files:
-        by_ext[f.name.rsplit(".", 1)[1]].append(Path(f.path).read_bytes())
-    n_txt, n_html = len(by_ext["txt"]), len(by_ext["html"])
-    assert [f.name for f in end.files] == [f"夜-{k}.txt" for k in range(1, n_txt + 1)] + [
-        f"夜-{k}.html" for k in range(1, n_html + 1)
-    ]
+        by_ext[f.name.split(".", 1)[1]].append(Path(f.path).read_bytes())
+    counts = {e: len(by_ext[e]) for e in exts}
+    assert [f.name for f in end.files] == [f"夜-{k}.{e}" for e in exts for k in range(1, counts[e] + 1)]
     for ext, files in by_ext.items():
         _check_parts(files, ext, 60, limit, group)
-    assert f"文件超过5.9KB，已分成多份导出：txt {n_txt} 份、html {n_html} 份" in end.text
+    split = "、".join(f"{e} {counts[e]} 份" for e in exts)
+    assert f"文件超过5.9KB，已分成多份导出：{split}" in end.text
     folder = Path(end.files[0].path).parent
     on_disk = sorted(p.name for p in folder.iterdir())
-    assert len(on_disk) == n_txt + n_html  # the single files of the first export are gone
-    assert not any(name.endswith(("_夜.txt", "_夜.html")) for name in on_disk)
+    assert len(on_disk) == sum(counts.values())  # the single files of the first export are gone
+    assert not any(name.endswith(tuple(f"_夜.{e}" for e in exts)) for name in on_disk)
     assert "已删除" in await say(app, ".log del 夜", group=group)
     assert list(folder.iterdir()) == []

@@ -1,12 +1,14 @@
 """.log: session records.  While a log is on, the NoneBot plugin records every message of the
 group (players' chatter and commands, the bot's replies) with ``recorder.record``; these commands
 start, pause, end, export, list, delete and count them.  Rendering and statistics are pure
-(:mod:`.export`, :mod:`.stat`); :mod:`.split` writes the files, in parts when a log is over
-the size limit."""
+(:mod:`.export`: our txt and HTML; :mod:`.formats`: SealDice's log JSON and the text SealDice,
+Dice! and OlivaDice share; :mod:`.stat`); :mod:`.split` writes the files, in parts when a log
+is over the size limit."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -16,20 +18,37 @@ from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
 from chronodice.core.permissions import GM_WHO
 from chronodice.core.reply import Reply, ReplyFile
 from chronodice.core.text import safe_name
-from chronodice.store import GameLog
+from chronodice.store import GameLog, LogLine
 
-from .export import ExportHead, html_pieces, safe_file_stem, txt_pieces
+from .export import ExportHead, Pieces, html_pieces, safe_file_stem, txt_pieces
+from .formats import dice_txt_pieces, sealdice_pieces
 from .split import TooLarge, export_paths, size_text, write_export
 from .stat import stat_text
 
 LOG_NAME = Text(label="名字", max_len=40)
 
+FILES_NOTE = (
+    "文件：.txt 纯文本、.html 网页（浏览器打开）、.json 海豹日志格式（可导入海豹染色器）、"
+    ".dice.txt 海豹/Dice!/OlivaDice 通用文本格式"
+)
+"""Which files ``.log end`` / ``.log get`` hand out, as the help and the replies say it."""
+
+FORMATS: tuple[tuple[str, Callable[[ExportHead, Sequence[LogLine]], Pieces]], ...] = (
+    ("txt", txt_pieces),
+    ("html", html_pieces),
+    ("json", sealdice_pieces),
+    ("dice.txt", dice_txt_pieces),
+)
+"""The export formats as (file ending, renderer), in the order their files are handed out
+(the same order as :data:`.split.EXTS`)."""
+
 log = define(
     "log",
     summary="跑团日志：记录本群全部发言、指令和骰娘的回复，结束时导出文本和网页文件",
     detail=(
-        "例：.log new 第一夜 开始；.log off 暂停；.log on 继续；.log end 结束并上传 txt 和 html 文件"
+        "例：.log new 第一夜 开始；.log off 暂停；.log on 继续；.log end 结束并上传日志文件"
         "（太大时分成多份）\n"
+        f"{FILES_NOTE}\n"
         "结束、暂停、删除：日志的创建者、GM、群主/管理员、骰主；暗骰的结果不会进入日志"
     ),
     group_only=True,
@@ -110,13 +129,13 @@ async def log_off(call: Call) -> list[Reply]:
     return [Reply.say(f"已暂停记录日志「{rec.name}」（.log on 继续）")]
 
 
-@log.sub("end", "结束", help="结束记录，导出并上传 txt 和 html 文件")
+@log.sub("end", "结束", help="结束记录，导出并上传日志文件（txt、html、海豹 json、通用 dice.txt）")
 async def log_end(call: Call) -> list[Reply]:
     await _managed_log(call, "本群没有进行中的日志（.log get 导出已结束的日志）", "结束日志")
     rec = await call.app.store.end_log(_group(call), now())
     files, note = await export_files(call, rec)
     text = f"日志「{rec.name}」已结束，共 {rec.lines} 条"
-    return [Reply(text=text + note, files=files)]
+    return [Reply(text=text + note + "\n" + FILES_NOTE, files=files)]
 
 
 @log.sub("get", "导出", params=[opt("name", LOG_NAME)], help="导出日志文件（默认：进行中或最近的一份）")
@@ -126,7 +145,8 @@ async def log_get(call: Call, name: str | None) -> list[Reply]:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）" if name else "本群还没有日志")
     files, note = await export_files(call, rec)
     state = "（进行中，导出到此刻为止）" if rec.in_progress else ""
-    return [Reply(text=f"日志「{rec.name}」{state}共 {rec.lines} 条" + note, files=files)]
+    text = f"日志「{rec.name}」{state}共 {rec.lines} 条" + note + "\n" + FILES_NOTE
+    return [Reply(text=text, files=files)]
 
 
 @log.sub("list", "ls", "列表", help="列出本群的日志")
@@ -168,14 +188,14 @@ async def log_stat(call: Call, name: str | None) -> list[Reply]:
 
 
 def export_stem(call: Call, rec: GameLog) -> tuple[Path, str]:
-    """Where a log's exports go: one txt/html pair per log (or their parts), rewritten by each
+    """Where a log's exports go: one file of each format per log (or their parts), rewritten by each
     export (the id keeps two names that read the same as file names apart)."""
     return Path(call.app.data_dir.exports) / "logs", f"{rec.group_id}_{rec.id}_{safe_file_stem(rec.name)}"
 
 
 async def export_files(call: Call, rec: GameLog) -> tuple[tuple[ReplyFile, ...], str]:
-    """Write the txt and html exports into ``<data>/exports/logs/``; the files to hand out and
-    a note for the reply.  A format over ``max_export_bytes`` is split into parts
+    """Write the exports (:data:`FORMATS`) into ``<data>/exports/logs/``; the files to hand out
+    and a note for the reply.  A format over ``max_export_bytes`` is split into parts
     (:mod:`.split`: ``名字-1.txt``, ``名字-2.txt``, …), all handed out, and the note says how
     many; a format is left out (noted) only when not even one line fits in the limit."""
     limits = call.app.log_limits
@@ -186,7 +206,7 @@ async def export_files(call: Call, rec: GameLog) -> tuple[tuple[ReplyFile, ...],
     files: list[ReplyFile] = []
     split: list[str] = []
     skipped: list[str] = []
-    for ext, pieces in (("txt", txt_pieces), ("html", html_pieces)):
+    for ext, pieces in FORMATS:
         try:
             # off the event loop: a full log (20,000 lines) takes seconds to render
             paths = await asyncio.to_thread(

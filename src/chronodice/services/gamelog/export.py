@@ -117,16 +117,18 @@ class Part:
 class Pieces:
     """An export cut where it may be split: ``head(part)`` (``None``: the whole log in one
     file), one block per line (never cut; read once, as they are rendered), and ``tail``.
-    Every part of a split export is ``head(part) + its blocks + tail``: a complete file of
-    its own (:mod:`.split`)."""
+    Every part of a split export is ``head(part) + its blocks joined by sep + tail``: a
+    complete file of its own (:mod:`.split`); ``sep`` is what goes between two blocks and not
+    after the last (JSON's comma)."""
 
     head: Callable[[Part | None], str]
     blocks: Iterable[str]
     tail: str
+    sep: str = ""
 
     def whole(self) -> str:
         """The export in one piece (reads the blocks)."""
-        return self.head(None) + "".join(self.blocks) + self.tail
+        return self.head(None) + self.sep.join(self.blocks) + self.tail
 
 
 def txt_pieces(head: ExportHead, lines: Sequence[LogLine]) -> Pieces:

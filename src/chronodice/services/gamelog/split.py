@@ -16,8 +16,10 @@ from pathlib import Path
 
 from .export import Part, Pieces
 
-EXTS = ("txt", "html")
-"""The export formats, in the order their files are handed out."""
+EXTS = ("txt", "html", "json", "dice.txt")
+"""The export formats (the file names' endings), in the order their files are handed out:
+our text and page, SealDice's log JSON and the text SealDice, Dice! and OlivaDice share
+(:mod:`.formats`)."""
 
 
 class TooLarge(ValueError):
@@ -51,29 +53,32 @@ def split_export(pieces: Pieces, limit: int) -> tuple[int, Iterator[bytes]]:
     the parts read in order are the log.  :class:`TooLarge` when a line cannot fit at all."""
     blocks = [_encode(b) for b in pieces.blocks]
     tail = _encode(pieces.tail)
+    sep = _encode(pieces.sep)
     whole_head = _encode(pieces.head(None))
-    if len(whole_head) + sum(map(len, blocks)) + len(tail) <= limit:
-        return 1, iter([whole_head + b"".join(blocks) + tail])
+    if len(whole_head) + sum(map(len, blocks)) + len(sep) * max(len(blocks) - 1, 0) + len(tail) <= limit:
+        return 1, iter([whole_head + sep.join(blocks) + tail])
     n = len(blocks)
-    # no part's header is longer than one whose numbers all have as many digits as n
-    budget = limit - len(_encode(pieces.head(Part(n, n, n, n)))) - len(tail)
+    # no part's header is longer than one whose numbers all have as many digits as n; each
+    # block is counted with a separator, one more than a part has (hence the + len(sep))
+    budget = limit - len(_encode(pieces.head(Part(n, n, n, n)))) - len(tail) + len(sep)
     if not blocks:
         raise TooLarge("header")
     spans: list[tuple[int, int]] = []
     start = size = 0
     for i, block in enumerate(blocks):
-        if len(block) > budget:
+        cost = len(block) + len(sep)
+        if cost > budget:
             raise TooLarge(f"line {i + 1}")
-        if size + len(block) > budget:
+        if size + cost > budget:
             spans.append((start, i))
             start, size = i, 0
-        size += len(block)
+        size += cost
     spans.append((start, n))
 
     def files() -> Iterator[bytes]:
         for k, (a, b) in enumerate(spans, 1):
             part = Part(k, len(spans), a + 1, b)
-            yield _encode(pieces.head(part)) + b"".join(blocks[a:b]) + tail
+            yield _encode(pieces.head(part)) + sep.join(blocks[a:b]) + tail
 
     return len(spans), files()
 
