@@ -37,7 +37,9 @@ from nonebot.plugin import PluginMetadata
 from pydantic import BaseModel
 
 import chronodice.services.common  # (registers the common commands)
-import chronodice.services.gamelog  # noqa: F401  (registers .log)
+import chronodice.services.decks  # (registers .draw .drawh)
+import chronodice.services.gamelog  # (registers .log)
+import chronodice.services.social  # noqa: F401  (registers .jrrp .send .bot exit)
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context
@@ -207,7 +209,12 @@ async def _startup() -> None:
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     _state["app"] = App(
-        store, rng, flood=config.flood(), data_dir=settings.data_dir, log_limits=config.log_limits()
+        store,
+        rng,
+        flood=config.flood(),
+        data_dir=settings.data_dir,
+        log_limits=config.log_limits(),
+        owners=tuple(sorted(str(s) for s in driver.config.superusers)),
     )
     _tasks.append(asyncio.get_running_loop().create_task(_upkeep(store)))
     if seed is not None:

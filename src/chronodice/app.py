@@ -45,8 +45,11 @@ class App:
         flood: FloodControl | FloodSettings | None = None,
         data_dir: DataDir | None = None,
         log_limits: LogLimits | None = None,
+        owners: tuple[str, ...] = (),
     ) -> None:
         self.store = store
+        self.owners = owners
+        """The bot's owners (骰主, ``SUPERUSERS``): where ``.send`` delivers."""
         self.data_dir = data_dir or DataDir.resolve(None)
         """Where files the bot writes go (``exports/`` for ``.log``)."""
         self.log_limits = log_limits or LogLimits()

@@ -2,14 +2,16 @@
 
 * ``chronodice.db`` — the SQLite store, unless ``CHRONODICE_DATABASE_URL`` names another;
 * ``packs/`` — 萌E content packs that add to or replace the bundled ones (``demo.yaml`` …);
-* ``exports/`` — files the bot hands out (logs, character sheets).
+* ``exports/`` — files the bot hands out (logs, character sheets);
+* ``decks/`` — deck files for ``.draw`` (``*.json``/``*.yaml``, SealDice and Dice! format);
+* ``jrrp.key`` — the secret that makes ``.jrrp`` values unguessable, written on first use.
 
 A relative path is taken from the working directory, which ``bot.py`` sets to the repository
 root, so the default is ``<repo>/data``.  In the container image it is the volume ``/data``.
 
 >>> d = DataDir.resolve("/srv/dice")
->>> d.sqlite_url(), d.packs.as_posix()
-('sqlite+aiosqlite:////srv/dice/chronodice.db', '/srv/dice/packs')
+>>> d.sqlite_url(), d.packs.as_posix(), d.decks.as_posix()
+('sqlite+aiosqlite:////srv/dice/chronodice.db', '/srv/dice/packs', '/srv/dice/decks')
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ class DataDir:
     @property
     def exports(self) -> Path:
         return self.root / "exports"
+
+    @property
+    def decks(self) -> Path:
+        """Deck files players' groups share (SealDice / Dice! format), read by ``.draw``."""
+        return self.root / "decks"
 
     def sqlite_url(self) -> str:
         """The default store: ``chronodice.db`` in this directory."""

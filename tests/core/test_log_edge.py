@@ -71,7 +71,7 @@ async def test_log_records_chatter_commands_and_replies_through_nonebot(nbapp) -
             result={"message_id": 901},
         )
         ctx.receive_event(bot, group_msg("今晚跑团", group_id=group, card="艾拉"))
-        ctx.receive_event(bot, group_msg(".jrrp", group_id=group, card="艾拉"))  # another bot's: recorded
+        ctx.receive_event(bot, group_msg(".rx 3d6", group_id=group, card="艾拉"))  # another bot's: recorded
         ev = group_msg(".nn 艾拉酱", group_id=group, card="艾拉")
         ctx.receive_event(bot, ev)
         ctx.should_call_send(ev, Message("好的，以后叫你 艾拉酱"), result={"message_id": 902})
@@ -82,7 +82,7 @@ async def test_log_records_chatter_commands_and_replies_through_nonebot(nbapp) -
     assert [(ln.is_bot, ln.nickname, plain(ln.parts)) for ln in lines] == [
         (True, "骰娘", "开始记录日志「夜」：之后本群的发言都会记下（.log off 暂停，.log end 结束并导出）"),
         (False, "艾拉", "今晚跑团"),
-        (False, "艾拉", ".jrrp"),
+        (False, "艾拉", ".rx 3d6"),
         (False, "艾拉", ".nn 艾拉酱"),
         (True, "骰娘", "好的，以后叫你 艾拉酱"),
         (False, "艾拉酱", "改了昵称"),  # the .nn nickname from then on

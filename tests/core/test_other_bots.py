@@ -67,3 +67,20 @@ async def test_coc_commands_silent_in_a_group_set_to_another_system(app: App, mo
 def test_our_glued_forms_still_route(text: str, command: str) -> None:
     got = parse_of(text)
     assert isinstance(got, tuple) and got[0] == command, got
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        (".draw 塔罗牌", "draw"),
+        (".drawh 塔罗牌", "drawh"),
+        (".draw list", "draw"),
+        (".jrrp", "jrrp"),
+        (".send 你好", "send"),
+    ],
+)
+def test_commands_we_now_answer_left_the_list(text: str, command: str) -> None:
+    """Issue 30: decks, 今日人品 and .send are ours now, so they are not in the silent list."""
+    assert text not in OTHER_BOT_COMMANDS
+    got = parse_of(text)
+    assert isinstance(got, tuple) and got[0] == command, got

@@ -99,8 +99,16 @@ COMMON_ROWS: list[tuple[str, object]] = [
     (".dismiss now", "「now」不是有效的确认"),
     (".help pc new", ("help", "", {"name": "pc", "word": "new"})),
     (".undo 123", "多余的「123」"),
-    (".draw 塔罗", None),
-    (".jrrp", None),
+    (".draw 塔罗", ("draw", "", {"name": "塔罗", "n": 1})),
+    (".draw 扑克 3", ("draw", "", {"name": "扑克", "n": 3})),
+    (".draw 扑克 0", "张数「0」超出范围（应在1到10之间）"),
+    (".drawh 塔罗牌", ("drawh", "", {"name": "塔罗牌", "n": 1})),
+    (".draw list", ("draw", "list", {})),
+    (".jrrp", ("jrrp", "", {})),
+    (".jrrp 1", "多余的「1」"),
+    (".send 你好", ("send", "", {"text": "你好"})),
+    (".bot exit 确认", ("bot", "exit", {"confirm": True})),
+    (".drawx 塔罗", None),
 ]
 
 

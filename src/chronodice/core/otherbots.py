@@ -7,7 +7,8 @@ needs no list — a root glued to Latin letters it cannot read is someone else's
 roots are ignored — the list is the test's evidence and the place to add a report from a group.
 When ChronoDice starts implementing one of these, move it out, as ``.rb``/``.rb2``/``.rp`` were
 when ``.r`` learnt the bonus/penalty dice ``b2``/``p``, the CoC commands were when CoC 7th came
-(:data:`COC_MODE_COMMANDS`), and ``.log new/on/off/end`` when ChronoDice got its own ``.log``.
+(:data:`COC_MODE_COMMANDS`), ``.log new/on/off/end`` when ChronoDice got its own ``.log``, and
+``.draw``/``.drawh``/``.jrrp``/``.send`` when ChronoDice got decks and 今日人品 (issue 30).
 """
 
 from __future__ import annotations
@@ -32,11 +33,10 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".name 英",
     ".namedice",
     # fun and decks
-    ".jrrp",
-    ".draw 塔罗牌",
-    ".drawh 塔罗牌",
-    ".draw",
     ".deck 塔罗牌",
+    ".drawx 塔罗牌",
+    ".jrrpx",
+    ".sendto 12345",
     ".gugu",
     ".jsr",
     ".rules 擒抱",
@@ -45,7 +45,6 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     # observers and housekeeping
     ".ob",
     ".ob exit",
-    ".send 你好",
     ".welcome 欢迎",
     ".reply on",
     ".text",
@@ -84,7 +83,6 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".br",
     ".sa 侦查",
     ".stat log",
-    ".draw 单抽",
     ".ob join",
 )
 
