@@ -45,13 +45,16 @@ async def test_battle_on_the_rule_books_clock(bot_process: BotProcess) -> None:
         await say(".bat 敏捷 6t", user=YI)  # #3 乙 0 → 6
         text = await gm(".bat 狼人:力量 8t")  # #4 狼人 0 → 8, 70.0
         assert "⏱ 战斗时间 0.0t｜行动4个" in text
-        # -- 甲 types ahead; the battle is only where somebody has nothing declared
-        text = await say(".bat 力量 2t")  # #5 甲 4 → 6: the opening closes, #2 resolved at 4
-        assert "⏱ 战斗时间 6.0t" in text
+        # -- the GM starts the battle (issue 25: a second declaration no longer does); #2 resolves at 4
+        text = await gm(".bat 开始")
+        assert "⏱ 战斗时间 4.0t" in text
         assert (
             "⚔ 交互：甲的行动#2（35.0）在4.0t作用于Goblin，Goblin的行动#1（43.8，0.0→10.0t）正在前摇" in text
         )
         assert "43.8−35.0 → Goblin胜出，最终造成8.8" in text
+        # -- 甲 types ahead; the battle is only where somebody has nothing declared
+        text = await say(".bat 力量 2t")  # #5 甲 4 → 6
+        assert "⏱ 战斗时间 6.0t" in text
         await say(".bat 力量 3t")  # #6 甲 6 → 9
         text = await say(".bat 力量 3t")  # #7 甲 9 → 12
         assert "⏱ 战斗时间 6.0t" in text and "▶ 下一个行动：乙（6.0t）" in text

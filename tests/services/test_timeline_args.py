@@ -110,8 +110,6 @@ ROWS: list[tuple[str, object]] = [
     (".tar 15d", ("tar", "", {"level": RandomLevel(level=15.0), "difficulty": None})),
     (".tar 0d", ("tar", "", {"level": RandomLevel(level=0.0), "difficulty": None})),
     (".ta 20", ("tar", "", {"level": 20.0, "difficulty": None})),
-    (".draw", None),
-    (".draw 3", None),
     (".dra", None),
     (".dismiss", ("dismiss", "", {"confirm": False})),
     (".battle", None),
@@ -455,6 +453,8 @@ ROWS: list[tuple[str, object]] = [
     (".bat 推进40", ("bat", "推进", {"to": 40.0})),
     (".bat advance", "缺少时间"),
     (".bat 推进 x", "「x」不是有效的时间"),
+    (".bat 开始", ("bat", "开始", {"names": ""})),
+    (".bat start 甲 乙 @12345", ("bat", "开始", {"names": "甲 乙 @12345"})),
     (".bat 先攻", ("bat", "先攻", {"actor": None, "who": None})),
     (".bat 先攻 甲:", ("bat", "先攻", {"actor": "甲", "who": None})),
     (".bat init Goblin:", ("bat", "先攻", {"actor": "Goblin", "who": None})),
@@ -623,9 +623,14 @@ async def test_malformed_input_gets_one_short_error(app: App, text: str, reply: 
     assert await say(app, text, **GM) == reply
 
 
-@pytest.mark.parametrize("text", [".draw", ".draw 3", ".dra", ".battle", ".tarot", ".dice 3", ".exit"])
+@pytest.mark.parametrize("text", [".dra", ".battle", ".tarot", ".dice 3", ".exit"])
 async def test_other_bots_commands_are_ignored(app: App, text: str) -> None:
     assert await say(app, text) == ""
+
+
+async def test_draw_is_never_read_as_dr(app: App) -> None:
+    """``.draw`` is the deck command now, never ``.dr`` + ``aw``."""
+    assert await say(app, ".draw 3") == "没有牌堆「3」，发送 .draw list 查看"
 
 
 async def test_latin_named_npc_acts_with_a_prefix(app: App) -> None:

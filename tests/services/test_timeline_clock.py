@@ -29,15 +29,19 @@ async def setup(app: App, name: str, user: str, lv: int = 10) -> None:
 async def test_interrupt_stun_cancel_older_hit_time_advance_undo(app: App) -> None:
     await setup(app, "甲", JIA)
     await setup(app, "乙", YI)
-    assert "不在战斗中" in await say(app, ".bat 力量 17.5 >乙", user=JIA)  # 乙 has not declared yet
+    # nobody of that name at this table (aiming at 乙 before 乙 declares is fine: issue 25)
+    assert "目标「丁」不在战斗中" in await say(app, ".bat 力量 17.5 >丁", user=JIA)
     await say(app, ".bat 力量 175", user=YI)  # #1 乙 0 → 20
     text = await say(app, ".bat 力量 17.5 >乙 侵蚀", user=JIA)  # #2 20·17.5/175 = 2t
     assert "行动#2 甲：0.0t → 2.0t（前摇2.0t）影响 17.5 →乙" in text
-    text = await say(app, ".bat 力量 17.5", user=JIA)  # #3 甲 2 → 4: the opening is over
-    assert "⏱ 战斗时间 4.0t" in text and "▶ 下一个行动：甲（4.0t）" in text
+    # issue 25: the GM ends the opening (a second declaration did); the clock runs: 2.0t
+    text = await say(app, ".bat 开始", user="99999", **GM)
+    assert "⏱ 战斗时间 2.0t" in text
     # #2 resolved at 2 while 乙's #1 was winding up: the bot offers the interaction (交互)
     assert "⚔ 交互：甲的行动#2（17.5）在2.0t作用于乙，乙的行动#1（175.0，0.0→20.0t）正在前摇" in text
     assert "175.0−17.5 → 乙胜出，最终造成157.5" in text
+    text = await say(app, ".bat 力量 17.5", user=JIA)  # #3 甲 2 → 4
+    assert "⏱ 战斗时间 4.0t" in text and "▶ 下一个行动：甲（4.0t）" in text
     await say(app, ".bat 力量 17.5", user=YI)  # #4 乙 20 → 22
     # the stun of #2: 乙 resists 17.5 with 意志 150 → 20·17.5/150 = 2.33t from 2t
     assert "只有" in await say(app, ".bat 控制 #2 意志", user=YI)
@@ -75,6 +79,7 @@ async def test_gm_cancels_anybody_and_late_joiner_at_the_clock(app: App) -> None
     await setup(app, "Goblin", "99999", lv=5)
     await say(app, ".bat 力量 175", user=JIA)  # 0 → 20
     await say(app, ".bat 力量 87.5", user=YI)  # 0 → 10
+    await say(app, ".bat 开始", user="99999", **GM)  # issue 25: the GM ends the opening
     for _ in range(3):
         await say(app, ".bat 力量 175", user=YI)  # 乙 types far ahead: 10 → 30 → 50 → 70
     text = await say(app, ".bat Goblin:力量 43.75", user="99999", **GM)
@@ -139,6 +144,7 @@ async def test_a_target_typed_after_the_note_aims_the_action(app: App) -> None:
     await say(app, ".bat 力量 175", user=YI)  # #1 乙 0 → 20
     text = await say(app, ".bat 力量 17.5 侵蚀 >乙", user=JIA)
     assert "行动#2 甲：0.0t → 2.0t（前摇2.0t）影响 17.5 →乙" in text and "侵蚀 >乙" not in text
+    text = await say(app, ".bat 开始", user="99999", **GM)  # issue 25: the GM ends the opening
+    assert "⚔ 交互：甲的行动#2（17.5）在2.0t作用于乙" in text
     text = await say(app, ".bat 力量 17.5 往前 →撤退", user=JIA)
     assert "行动#3 甲：2.0t → 4.0t（前摇2.0t）影响 17.5\n" in text and "往前 →撤退" in text
-    assert "⚔ 交互：甲的行动#2（17.5）在2.0t作用于乙" in text

@@ -147,6 +147,7 @@ async def goblin_battle(app: App) -> None:
         (GM["user"], ".bat 哥布林:力量 9.52t"),
         ("10001", ".bat 力量 2t"),
         ("10002", ".bat 力量 20t"),
+        (GM["user"], ".bat 开始"),  # the GM ends the opening (a second declaration no longer does)
         ("10001", ".bat 力量 2t"),
         ("10001", ".bat 力量 3t >哥布林"),
         (GM["user"], ".bat 哥布林:力量 3.17t >乙"),

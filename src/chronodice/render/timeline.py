@@ -253,6 +253,8 @@ def timeline_text(
     """
     vit = vitals_from_events(state, vitals)
     lines = [f"⏱ 战斗时间 {display.windup(state.clock)}t｜行动{len(state.actions)}个"]
+    if not state.started:  # issue 25: nobody is late yet; the clock runs once the GM starts it
+        lines[0] += "｜开场中（GM .bat 开始 后计时）"
     nxt = next_up(state)
     if nxt is not None:
         t, who = nxt

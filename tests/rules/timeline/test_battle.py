@@ -32,6 +32,12 @@ def act(
     return state
 
 
+def start(state: b.BattleState) -> b.BattleState:
+    """The GM's ``.bat 开始``: the opening ends with whoever has declared (issue 25 — before, a
+    second declaration ended it, and these tests relied on that)."""
+    return b.open_battle(state, [])[0]
+
+
 def roundtrip(state: b.BattleState) -> b.BattleState:
     return b.BattleState.from_dict(json.loads(json.dumps(state.to_dict())))
 
@@ -56,7 +62,7 @@ def test_rule_book_combat_table() -> None:
     s = act(s, hz, 3, 30)
     s = act(s, jf, 3, 40)
     s = act(s, ny, 5, 50)
-    s = act(s, hz, 4, 50)
+    s = act(start(s), hz, 4, 50)
     assert [a.end for a in s.actions] == [3.0, 3.0, 5.0, 7.0]
     assert s.clock == 3.0
     s, events = b.resource_event(s, jf.key, "hp", -40, 110.0, 150.0)
@@ -67,7 +73,7 @@ def test_rule_book_combat_table() -> None:
 def test_rule_book_a_12t_b_20t() -> None:
     s = act(act(b.new_battle(), YI, 12, 250), BING, 20, 310)
     assert b.next_up(s) == (12.0, [s.participant(YI.key)])
-    s = act(s, YI, 6)  # 乙 decided again at 12: nobody needs to decide before 18
+    s = act(start(s), YI, 6)  # 乙 decided again at 12: nobody needs to decide before 18
     assert s.clock == 18.0
     assert [a.end for a in b.pending(s)] == [20.0]
     assert s.settled(s.actions[0]) and s.settled(s.actions[2]) and not s.settled(s.actions[1])
@@ -77,7 +83,9 @@ def test_late_joiner_starts_at_the_battle_clock() -> None:
     s = act(act(b.new_battle(), JIA, 10), YI, 15)
     s = act(s, BING, 4)  # still the opening: joins at 0
     assert s.actions[-1].start == 0.0 and s.clock == 0.0
-    s = act(s, JIA, 5)  # 甲's second action closes the opening: 丙 has nothing after 4
+    s = act(s, JIA, 5)  # 甲's second action does not close the opening (issue 25) …
+    assert s.clock == 0.0
+    s = start(s)  # … the GM does: 丙 has nothing after 4
     assert s.clock == 4.0
     s, action, events = b.record_action(s, NPC, windup=2, impact=5)
     assert action.start == 4.0 and events[0].kind == "join" and events[0].time == 4.0
@@ -85,7 +93,7 @@ def test_late_joiner_starts_at_the_battle_clock() -> None:
 
 def test_cancel_during_windup() -> None:
     s = act(act(b.new_battle(), JIA, 10, 100), YI, 20, 300)
-    s = act(s, JIA, 5)  # clock 15; 乙's action 0→20 is in its windup
+    s = act(start(s), JIA, 5)  # clock 15; 乙's action 0→20 is in its windup
     s, cancelled, events = b.cancel_action(s, YI.key)
     assert cancelled.cancelled_at == 15.0 and events[0].ref == cancelled.id
     assert s.free_at(YI.key) == 15.0 and s.total_impact(YI.key) == 0.0
@@ -95,7 +103,7 @@ def test_cancel_during_windup() -> None:
 
 def test_cancel_chained_action_then_earlier_one_is_resolved() -> None:
     s = act(act(b.new_battle(), JIA, 10), YI, 22)
-    s = act(s, JIA, 5)  # 10 → 15, clock 15
+    s = act(start(s), JIA, 5)  # 10 → 15, clock 15
     s = act(s, JIA, 5)  # 15 → 20, clock 20
     s = act(s, JIA, 5)  # 20 → 25, clock 22 (乙 decides at 22)
     assert s.clock == 22.0
@@ -109,7 +117,7 @@ def test_cancel_chained_action_then_earlier_one_is_resolved() -> None:
 
 def test_cannot_cancel_resolved() -> None:
     s = act(act(b.new_battle(), JIA, 4), YI, 10)
-    s = act(s, JIA, 4)  # 甲 4 → 8; nothing can happen before 8, so the clock is 8
+    s = act(start(s), JIA, 4)  # 甲 4 → 8; nothing can happen before 8, so the clock is 8
     assert s.clock == 8.0
     with pytest.raises(IllegalAction, match="行动#3已在8t结算"):
         b.cancel_action(s, JIA.key)
@@ -163,7 +171,7 @@ def test_initiative_passive_side_starts_at_half_windup() -> None:
 
 def test_death_cancels_pending_and_blocks_actions() -> None:
     s = act(act(b.new_battle(), JIA, 10), YI, 30)
-    s = act(s, JIA, 5)  # clock 15
+    s = act(start(s), JIA, 5)  # clock 15
     s, events = b.resource_event(s, YI.key, "hp", -150, 0.0, 150.0)
     assert [e.kind for e in events] == ["hp", "death"] and events[1].time == 15.0
     assert s.participant(YI.key).status == "dead"
@@ -182,7 +190,7 @@ def test_resource_event_for_outsider_is_ignored() -> None:
 
 def test_leave_and_rejoin() -> None:
     s = act(act(b.new_battle(), JIA, 10), YI, 30)
-    s = act(s, JIA, 5)
+    s = act(start(s), JIA, 5)
     s, events = b.leave(s, YI.key)
     assert events[0].kind == "out" and s.actions_of(YI.key)[0].cancelled
     with pytest.raises(IllegalAction):

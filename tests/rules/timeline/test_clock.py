@@ -36,6 +36,12 @@ def act(
     return state
 
 
+def start(state: b.BattleState) -> b.BattleState:
+    """The GM's ``.bat 开始`` with whoever has declared: the opening's end (issue 25 — before,
+    anybody's second declaration ended it, and these tests relied on that)."""
+    return b.open_battle(state, [])[0]
+
+
 def shape(state: b.BattleState) -> dict[str, list[tuple[float, float, float | None]]]:
     """The timeline without the action numbers (those follow typing order)."""
     return {
@@ -57,6 +63,7 @@ def test_five_participants_every_typing_order_gives_the_same_timeline() -> None:
     base = b.new_battle()
     for ref in P:
         base = act(base, ref, WINDUPS[ref.key][0])
+    base = start(base)
     for second in itertools.permutations(P):
         s = base
         for ref in second:
@@ -71,7 +78,7 @@ def test_five_participants_every_typing_order_gives_the_same_timeline() -> None:
 
 def test_now_moves_to_the_earliest_undecided_moment() -> None:
     s = act(act(b.new_battle(), P[0], 4.36), P[1], 9.58)
-    s = act(s, P[0], 5.0)  # 甲's second: the opening is over
+    s = act(start(s), P[0], 5.0)  # the GM started the battle; 甲's second
     assert s.started and s.clock == 9.36 and b.next_up(s) == (9.36, [s.participant(P[0].key)])
     assert s.settled(s.actions[0]) and s.settled(s.actions[2]) and not s.settled(s.actions[1])
     # issue 11: 乙's action 0 → 9.58 was "already resolved" when 甲 typed ahead; now it is open
@@ -80,7 +87,7 @@ def test_now_moves_to_the_earliest_undecided_moment() -> None:
 
 
 def test_cancel_any_open_own_action_and_the_gm_cancels_anybodys() -> None:
-    s2 = act(act(act(b.new_battle(), P[0], 2), P[1], 20), P[0], 2)
+    s2 = act(start(act(act(b.new_battle(), P[0], 2), P[1], 20)), P[0], 2)
     s2 = act(act(s2, P[0], 10), P[0], 3)
     s2 = act(s2, P[1], 30)  # 乙 20 → 50; clock = 甲's 17
     assert s2.clock == 17.0
@@ -104,7 +111,7 @@ def test_cancel_any_open_own_action_and_the_gm_cancels_anybodys() -> None:
 
 def test_cancel_of_an_older_queued_action_rechains() -> None:
     s = act(act(b.new_battle(), P[0], 2), P[1], 3)
-    s = act(s, P[1], 1)  # 乙 3 → 4; clock 2
+    s = act(start(s), P[1], 1)  # 乙 3 → 4; clock 2
     s = act(s, P[0], 10)  # #4 甲 2 → 12
     s = act(s, P[0], 5)  # #5 甲 12 → 17
     s = act(s, P[0], 1)  # #6 甲 17 → 18; clock = 乙's 4
@@ -121,7 +128,7 @@ def test_cancel_of_an_older_queued_action_rechains() -> None:
 
 def test_late_joiner_enters_at_the_clock_not_the_latest_declared_moment() -> None:
     s = act(act(b.new_battle(), P[0], 5), P[1], 8)
-    s = act(act(act(s, P[0], 20), P[0], 20), P[0], 20)  # 甲 typed far ahead: 5 → 65
+    s = act(act(act(start(s), P[0], 20), P[0], 20), P[0], 20)  # 甲 typed far ahead: 5 → 65
     assert s.clock == 8.0
     s, action, events = b.record_action(s, P[3], windup=2, impact=5)
     assert action.start == 8.0 and events[0].time == 8.0  # not 45 (the latest start)
@@ -129,7 +136,7 @@ def test_late_joiner_enters_at_the_clock_not_the_latest_declared_moment() -> Non
 
 def test_a_hit_is_recorded_when_the_hitting_action_resolved_and_death_cuts_there() -> None:
     s = act(act(b.new_battle(), P[0], 4.36, 200), P[1], 9.58)
-    s = act(act(s, P[0], 6.89), P[0], 2)  # 甲 4.36 → 11.25 → 13.25; clock 9.58
+    s = act(act(start(s), P[0], 6.89), P[0], 2)  # 甲 4.36 → 11.25 → 13.25; clock 9.58
     s = act(s, P[1], 3)  # 乙 9.58 → 12.58; clock 12.58
     s = act(s, P[2], 10)  # 丙 joins at 12.58 → 22.58
     assert s.clock == 12.58 and s.action(6).start == 12.58
@@ -169,7 +176,7 @@ def test_old_schema_state_loads_on_the_new_clock() -> None:
 
 
 def test_rechain_never_breaks_a_chain() -> None:
-    s = act(act(act(b.new_battle(), P[0], 1), P[1], 1), P[1], 1)  # 乙 decides again at 2
+    s = act(start(act(act(b.new_battle(), P[0], 1), P[1], 1)), P[1], 1)  # 乙 decides again at 2
     for t in (1, 2, 3, 4):
         s = act(s, P[0], t)  # #4 1 → 2, #5 2 → 4, #6 4 → 7, #7 7 → 11
     assert s.clock == 2.0
@@ -196,7 +203,9 @@ def test_any_interleaving_after_the_first_declarations_gives_the_same_timeline(
     def play(order: list[int]) -> tuple[str, float]:
         s = b.new_battle()
         seen = [0] * 5
-        for who in order:
+        for n, who in enumerate(order):
+            if n == len(chains):  # everybody declared: the GM starts the battle
+                s = start(s)
             s = act(s, P[who], chains[who][seen[who]])
             seen[who] += 1
         return json.dumps(shape(s), sort_keys=True), s.clock
@@ -220,7 +229,9 @@ def _newly_settled_by_definition(before: b.BattleState, after: b.BattleState) ->
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(("act", "act", "act", "cancel", "advance")), st.integers(0, 4), st.integers(1, 40)
+            st.sampled_from(("act", "act", "act", "cancel", "advance", "start")),
+            st.integers(0, 4),
+            st.integers(1, 40),
         ),
         max_size=25,
     )
@@ -238,6 +249,8 @@ def test_newly_settled_is_the_definition(ops: list[tuple[str, int, int]]) -> Non
                 state, _, _ = b.cancel_action(state, None, state.actions[n % len(state.actions)].id)
             elif op == "advance":
                 state, _ = b.advance(state, state.clock + n / 4)
+            elif op == "start":
+                state = start(state)
         except IllegalAction:
             continue
         assert b.newly_settled(before, state) == _newly_settled_by_definition(before, state)

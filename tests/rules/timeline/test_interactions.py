@@ -90,6 +90,9 @@ def test_stun_blocks_the_start_of_actions_inside_it() -> None:
 
 def test_control_needs_a_resolved_source() -> None:
     s = act(act(b.new_battle(), JIA, 10, 150, target=YI.key), YI, 3)
-    s = act(s, YI, 1)  # clock 4
+    # in the opening the GM's word settles #1 (issue 25); once the battle runs (GM .bat 开始),
+    # an action resolving after the clock has not happened yet
+    assert ix.apply_control(s, 1, YI.key, 5)[0].started
+    s = act(b.open_battle(s, [])[0], YI, 1)  # clock 4
     with pytest.raises(IllegalAction, match="尚未发生"):
         ix.apply_control(s, 1, YI.key, 5)

@@ -15,13 +15,22 @@ The clock (rule book 战斗/时间轴: 先结束准备的角色会先进行结�
   action** (:attr:`BattleState.clock` = the smallest :meth:`BattleState.free_at`).  Everything
   resolving at or before the clock is *settled* (right-closed: an action resolving exactly at
   the clock has happened); everything after it is still open and can be cancelled;
-* **the opening** (``started`` false): while everybody is only declaring a first action nothing
-  has happened yet — the clock reads 0, nothing is settled and every newcomer starts at 0 (as in
-  the book: 战斗开始时，所有角色同时决定行为).  The opening closes at the first second action of
-  anybody (their first one resolved), a 体力/意志 change, a control effect or a 推进.  After that a
-  newcomer joins at the clock.  Reading where the book is silent: a participant who was there
-  from the start but types their first action after the opening closed joins at the clock too
-  (the bot cannot know); the GM can place them with ``.undo`` and re-typing before the close;
+* **the opening** (``started`` false): while everybody is only declaring (book 时间轴: 战斗开始时，
+  所有角色同时决定行为) nothing has happened yet — the clock reads 0, nothing is settled and
+  every newcomer starts at 0, however many actions others have already chained.  Typing order
+  says nothing about who is at the table, so a second declaration does not close it (issue 25:
+  the 3rd player to type became a late joiner).  It closes when
+
+  - the GM starts the battle (:func:`open_battle`, ``.bat 开始 [甲 乙 …]``): the names are the
+    roster, each joins at 0 even with nothing declared, and so holds the clock at 0 until they
+    declare (the clock is the earliest undeclared moment);
+  - the first action settles: the GM enters its result (a 体力/意志 change with ``#N``, a
+    control effect) or lets time pass (``推进``).  A group that never types ``.bat 开始`` (the
+    MayuriBot flow) keeps playing: everyone joins at 0 as in MayuriBot until then.
+
+  After that a newcomer joins at the clock.  Reading where the book is silent: a participant
+  who was there from the start but types their first action after the opening closed (and was
+  not on the roster) joins at the clock too (the bot cannot know);
 * cancelling (book: 玩家可以在前摇阶段取消一个行为): any unresolved action (``end > clock``) of
   one's own (the GM: anybody's).  In its windup it stops at the clock; one not started yet is
   void.  The participant's later actions move up so that the chain stays unbroken;
@@ -31,7 +40,9 @@ The clock (rule book 战斗/时间轴: 先结束准备的角色会先进行结�
   the wait keeps it (:attr:`Action.not_before`): a stun or a cancel that re-chains the
   participant's actions never moves it before ``T`` (issue 25);
 * 体力/意志 changes are recorded at the clock, or at the moment a given action resolved (the
-  hit of ``#3`` at 4.36t is recorded at 4.36t); one cannot be recorded after the clock;
+  hit of ``#3`` at 4.36t is recorded at 4.36t); one cannot be recorded after the clock.  In the
+  opening (no clock yet) a change with ``#N`` is at ``#N``'s end and settles it (the opening
+  closes; ``#N`` cannot be cancelled any more), one without ``#N`` is at 0 and settles nothing;
 * 体力 or 意志 reaching 0 kills the participant (book 死亡) at that moment: their actions
   unresolved then are cancelled (one in its windup stops there, later ones are void) — also
   ones already settled when the death is dated earlier (:func:`voided`; the reply names them);
@@ -147,6 +158,17 @@ def ensure_participant(state: BattleState, ref: ParticipantRef) -> tuple[BattleS
     return state, [ev]
 
 
+def enlist(state: BattleState, ref: ParticipantRef) -> tuple[BattleState, list[Event]]:
+    """Bring ``ref`` into the battle because an action is aimed at them (``>阿星``) before they
+    declared: they join like a newcomer (at 0 in the opening) and, having nothing declared, hold
+    the clock there until they do — the book's 所有角色同时决定: whoever is fought is at the
+    table.  One already in it (active, out or dead) is left as is (issue 25)."""
+    if state.participant(ref.key) is not None:
+        return state, []
+    state, events = ensure_participant(state, ref)
+    return settle(state), events
+
+
 def _cut(state: BattleState, key: str, t: float) -> BattleState:
     """Cancel every action of ``key`` unresolved at ``t`` (death, leaving): one in its windup
     stops at ``t``, later ones are void."""
@@ -173,7 +195,8 @@ def record_action(
 ) -> tuple[BattleState, Action, list[Event]]:
     """Append an action at the end of ``ref``'s chain (joining first if needed).
 
-    A second action closes the opening: its author's first one has resolved."""
+    A second action does not close the opening (issue 25): whoever has not typed yet may
+    still be at the table."""
     if len(state.actions) >= MAX_ACTIONS:
         raise LimitExceeded(f"本场战斗的行动已达上限{MAX_ACTIONS}个，请 .bat end 结束后重新开始")
     if target is not None:
@@ -181,8 +204,6 @@ def record_action(
         if aim is not None and aim.status == "dead":
             raise IllegalAction(f"目标[{aim.name}]已经死亡")
     state, events = ensure_participant(state, ref)
-    # a second action (one not voided before it began) closes the opening
-    second = any(not (a.cancelled and a.cancelled_at == a.start) for a in state.actions_of(ref.key))
     start = state.free_at(ref.key)
     p = state.participant(ref.key)
     action = Action(
@@ -199,7 +220,7 @@ def record_action(
         not_before=p.ready_at if p is not None else 0.0,
     )
     state = replace(state, actions=(*state.actions, action), next_id=state.next_id + 1)
-    return settle(state, start=second), action, events
+    return settle(state), action, events
 
 
 def cancel_action(
@@ -223,6 +244,10 @@ def cancel_action(
         raise IllegalAction(f"行动#{target.id}已经取消×")
     if state.settled(target):
         raise IllegalAction(f"行动#{target.id}已在{target.end:g}t结算，无法取消×")
+    if any(e.ref == target.id and e.kind in ("hp", "mp", "stun") for e in state.events):
+        # its result is on the timeline (the GM settled it, e.g. in the opening before the clock
+        # reached it): cancelling would leave a change without its cause
+        raise IllegalAction(f"行动#{target.id}的结果已记入时间轴，无法取消×（可 .undo 撤销那条记录）")
     now = state.clock if state.started else target.start
     cancelled = replace(target, cancelled_at=max(target.start, now))
     state = _replace_actions(state, {target.id: cancelled})
@@ -264,12 +289,17 @@ def resource_event(
 ) -> tuple[BattleState, list[Event]]:
     """A 体力/意志 change at the clock, or when action ``hit`` resolved; 0 kills (book 死亡).
 
-    Closes the opening.  A change cannot be recorded at a moment that has not come yet."""
+    A change cannot be recorded at a moment that has not come yet.  In the opening: with
+    ``hit`` it is at that action's end and closes the opening (the GM settled the first action);
+    a death there can move the clock forward (the dead no longer hold it).  Without ``hit`` it is
+    at 0, the battle's start, and the opening goes on: a wound before anybody acted settles
+    nothing (issue 25)."""
     p = state.participant(key)
     if p is None:
         return state, []
-    state = settle(state, start=True)
     at = hit_time(state, hit)
+    if hit is not None:
+        state = settle(state, start=True)
     state, ev = _event(state, key, resource, time=at, delta=delta, after=after, full=full, ref=hit)
     events = [ev]
     if after <= 0 and p.status != "dead":
@@ -297,18 +327,36 @@ def voided(before: BattleState, after: BattleState, key: str) -> list[Action]:
 
 
 def hit_time(state: BattleState, hit: int | None) -> float:
-    """When a change caused by action ``hit`` happens: when it resolved (the clock if None).
+    """When a change caused by action ``hit`` happens: when it resolved (the clock if None, 0 in
+    the opening).
 
-    Refused for a cancelled action or one that resolves after the clock (the opening closed)."""
-    clock = settle(state, start=True).clock
+    Refused for a cancelled action, and once the battle runs, for one that resolves after the
+    clock.  In the opening there is no clock yet: the GM entering ``#N``'s result says it
+    happened (see :func:`resource_event`)."""
     if hit is None:
-        return clock
+        return state.clock if state.started else 0.0
     source = state.action(hit)
     if source.cancelled:
         raise IllegalAction(f"行动#{hit}已取消，不能造成影响")
-    if source.end > clock:
-        raise IllegalAction(f"行动#{hit}在{fmt(source.end)}t结算，尚未发生（当前战斗时间{fmt(clock)}t）")
+    if state.started and source.end > state.clock:
+        raise IllegalAction(
+            f"行动#{hit}在{fmt(source.end)}t结算，尚未发生（当前战斗时间{fmt(state.clock)}t）"
+        )
     return source.end
+
+
+def open_battle(state: BattleState, refs: list[ParticipantRef]) -> tuple[BattleState, list[Event]]:
+    """GM ``.bat 开始 [甲 乙 …]``: close the opening; ``refs`` (the roster) join now.
+
+    Called in the opening, each listed newcomer joins at 0 with nothing declared and holds the
+    clock there until they declare (book: 战斗开始时，所有角色同时决定行为); called later, they
+    join at the clock.  Without names, whoever has declared is the roster.  A listed character
+    who left (``out``) comes back; a dead one is refused."""
+    events: list[Event] = []
+    for ref in refs:
+        state, joined = ensure_participant(state, ref)
+        events.extend(joined)
+    return settle(state, start=True), events
 
 
 def set_initiative(state: BattleState, key: str) -> tuple[BattleState, float, list[Event]]:
@@ -407,6 +455,7 @@ __all__ = [
     "artillery_action",
     "attribute_action",
     "cancel_action",
+    "enlist",
     "ensure_participant",
     "hit_time",
     "interacts",
@@ -415,6 +464,7 @@ __all__ = [
     "new_battle",
     "newly_settled",
     "next_up",
+    "open_battle",
     "outside_stuns",
     "pending",
     "rechain",

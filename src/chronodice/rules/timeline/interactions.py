@@ -93,7 +93,10 @@ def apply_control(
     """Control ``target`` from the moment action ``source_id`` resolved, for ``duration`` t.
 
     Returns the state, the ``stun`` event and the target's actions that moved (as they are now).
-    Closes the opening; the controlling action must have resolved."""
+    The controlling action must have resolved — in the opening, where there is no clock yet, the
+    GM entering its effect says it did, as for a 体力 change with ``#N`` (issue 25); either way
+    this closes the opening."""
+    opening = not state.started
     state = settle(state, start=True)
     source = state.action(source_id)
     p = state.participant(target)
@@ -101,7 +104,7 @@ def apply_control(
         raise IllegalAction("控制目标不在战斗中")
     if source.cancelled:
         raise IllegalAction(f"行动#{source_id}已取消，不能造成控制")
-    if source.end > state.clock:
+    if not opening and source.end > state.clock:
         raise IllegalAction(
             f"行动#{source_id}在{fmt(source.end)}t结算，尚未发生（当前战斗时间{fmt(state.clock)}t）"
         )

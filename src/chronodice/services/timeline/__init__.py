@@ -17,6 +17,8 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.armour`: ``.armor`` (extra 体力 above the maximum, with its 负重);
 * :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
 * :mod:`.battle`: ``.bat`` and its helpers (the clock: :mod:`chronodice.rules.timeline.battle`);
+* :mod:`.opening`: ``.bat 开始`` (the GM ends the opening, optionally with the roster);
+* :mod:`.targets`: whom ``>目标`` and the roster name (participants, cards of this group);
 * :mod:`.control`: ``.bat 控制`` (control effects on the timeline);
 * :mod:`.recovery`: ``.crd 休息`` (rest) and ``.heal`` (医学 check);
 * :mod:`.field`: ``.dist`` (box distance, movement windup, weapon range);
@@ -41,7 +43,8 @@ short alias glued to Latin letters only when a keyword or a typed argument reads
 from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
-from . import characters, modifiers, weapons, armour, checks, battle, control, recovery, field, debuffs  # isort: skip
+from . import characters, modifiers, weapons, armour, checks, battle  # isort: skip
+from . import opening, control, recovery, field, debuffs  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "debuffs",
     "field",
     "modifiers",
+    "opening",
     "recovery",
     "weapons",
 ]

@@ -1,21 +1,21 @@
-"""The TimeLine battle timeline: ``.bat`` (actions, show, log, out, end, cancel, 先攻, 推进).
+"""The TimeLine battle timeline: ``.bat`` (actions, show, log, out, end, cancel, 先攻, 推进;
+``开始`` is in :mod:`.opening`, ``控制`` in :mod:`.control`, whom ``>目标`` names in :mod:`.targets`).
 
 The battle is the session ``(scope, "timeline")`` holding a
 :class:`~chronodice.rules.timeline.battle.BattleState`; every change goes through
-``_apply_battle`` so ``.undo`` reverts the last timeline command.  Artillery ammunition is kept in
+``apply_battle`` so ``.undo`` reverts the last timeline command.  Artillery ammunition is kept in
 the battle while it runs and written back to the character on ``.bat out`` / ``.bat end``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Pattern, Prefixed, arg, opt, rest
+from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Prefixed, arg, opt, rest
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
+from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.permissions import is_gm
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
@@ -26,9 +26,10 @@ from chronodice.rules.timeline.load import overload_refusal
 from chronodice.rules.timeline.rounding import fmt, r0
 from chronodice.store import CharacterRecord
 
-from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _find_named, _mutate, _require_unless_open
+from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _mutate, _require_unless_open
 from .debuffs import record_weakened
 from .kinds import ACTION_REF, Action, ActionKind, ActionRef, Amount, AmountKind, Number
+from .targets import TARGET, aim
 from .views import battle_vitals
 
 # ====================================================================== .bat
@@ -37,12 +38,10 @@ WHO = opt("who", Mention())
 OUT_WORDS = ("out", "退出")
 CANCEL_WORDS = ("取消", "cancel")
 RELOAD = "re"
-TARGET = Pattern(regex=r"[>＞→]\s*([^\s>＞→]{1,20})", label=">目标", convert=lambda m: m.group(1))
-"""``>乙`` / ``→Goblin``: whom an action is aimed at (interactions are reported against it)."""
 WP_ARG = OneOf(Choice({"re": RELOAD, "reload": RELOAD, "装填": RELOAD, "换弹": RELOAD}), AmountKind())
 
 
-async def _apply_battle(
+async def apply_battle(
     call: Call,
     fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]],
     *,
@@ -114,11 +113,13 @@ async def _show(
 bat = define(
     "bat",
     aliases=("ba",),
-    summary="战斗时间轴：行动、查看、退出、结束、取消、先攻",
+    summary="战斗时间轴：开始、行动、查看、退出、结束、取消、先攻",
     detail=(
         "行动从自己上一个行动结算时开始。战斗时间=最早一个还没有宣言下一个行动的角色的时刻，"
-        "在此之前结算的行动已发生，之后的仍可取消（.bat 取消 #编号）；开场大家都只宣言了第一个行动时，"
-        "新加入者从0t开始，此后从当前战斗时间开始。>目标 指定行动对象，结算时若对方正在前摇会提示交互；"
+        "在此之前结算的行动已发生，之后的仍可取消（.bat 取消 #编号）。开场时所有角色同时宣言，"
+        "谁先打字都不算晚到：新加入者从0t开始，直到GM .bat 开始（可列出参战角色，未宣言者让战斗时间停在0t）"
+        "或第一个行动结算（GM带#编号记伤害/控制，或推进），此后从当前战斗时间开始。"
+        ">目标 指定行动对象（也可以是尚未宣言的本群角色），结算时若对方正在前摇会提示交互；"
         "推进N：到N为止没有行动的角色等待到N。\n"
         "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM，.tlconf open 开放）；"
         ".undo 撤销最近一条时间轴操作。"
@@ -154,15 +155,16 @@ async def bat_action(
     _rec, char, ref = await _actor(call, actor, who)
     overridden = await _overload_gate(call, char, named=bool(actor) or who is not None)
     value = char.check(action.attr)
-    aim, note = await _aim(call, target, note)
+    whom, note = await aim(call, target, note)
+    key = whom.key if whom else None
 
     def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
         new, act, events = bt.attribute_action(
-            s, ref, action.attr, value, impact=action.impact, time=action.time, note=note[:60], target=aim
+            s, ref, action.attr, value, impact=action.impact, time=action.time, note=note[:60], target=key
         )
         return new, (new, act, events)
 
-    return _noted(await record_weakened(call, ref, fn, display, _record), overridden)
+    return _noted(await record_weakened(call, ref, _enlisting(whom, fn), display, _record), overridden)
 
 
 @bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
@@ -205,9 +207,9 @@ async def bat_weapon(
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
     overridden = await _overload_gate(call, char, named=bool(actor) or who is not None)
-    aim, note = await _aim(call, target, note)
-    fn = _weapon_action(call, char, ref, arg, note[:60], aim)
-    return _noted(await record_weakened(call, ref, fn, display, _record), overridden)
+    whom, note = await aim(call, target, note)
+    fn = _weapon_action(call, char, ref, arg, note[:60], whom.key if whom else None)
+    return _noted(await record_weakened(call, ref, _enlisting(whom, fn), display, _record), overridden)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
@@ -227,7 +229,7 @@ async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]
         new, _ = bt.leave(s, ref.key)
         return new, (s, new)
 
-    old, state = await _apply_battle(call, fn, characters_before=cards)
+    old, state = await apply_battle(call, fn, characters_before=cards)
     notes = settle_notes(old, state, await _display(call))
     return [Reply.say("\n".join([f"角色[{ref.name}]退出战斗√", *notes]))]
 
@@ -252,7 +254,7 @@ async def bat_cancel(call: Call, ref: ActionRef | None, actor: str | None, who: 
         _rec, _char, pref = await _actor(call, actor, who)
         key, name = pref.key, pref.name
     before = await _battle(call)
-    state, action = await _apply_battle(call, lambda s: _cancel(s, key, ref.id if ref else None))
+    state, action = await apply_battle(call, lambda s: _cancel(s, key, ref.id if ref else None))
     when = (
         "（尚未开始）"
         if action.cancelled_at == action.start
@@ -273,7 +275,7 @@ async def bat_end(call: Call) -> list[Reply]:
     state = await _battle(call)
     cards = await _write_back_ammo(call, list(state.participants))
 
-    await _apply_battle(call, lambda _s: (None, None), characters_before=cards)
+    await apply_battle(call, lambda _s: (None, None), characters_before=cards)
     return [Reply.say("战斗结束，时间轴归位√")]
 
 
@@ -287,7 +289,7 @@ async def bat_advance(call: Call, to: float) -> list[Reply]:
     await _require_unless_open(call, "推进战斗时间")
     display = await _display(call)
     before = await _battle(call)
-    state, done = await _apply_battle(call, lambda s: _pair(bt.advance(s, to)))
+    state, done = await apply_battle(call, lambda s: _pair(bt.advance(s, to)))
     waited = [p.name for p in state.living() if before.free_at(p.key) < state.clock]
     text = f"战斗时间推进到{display.windup(state.clock)}t，结算{len(done)}个行动"
     if waited:
@@ -301,7 +303,7 @@ async def bat_advance(call: Call, to: float) -> list[Reply]:
 async def bat_init(call: Call, actor: str | None, who: str | None) -> list[Reply]:
     await _require_unless_open(call, "设定先攻")
     _, _, ref = await _actor(call, actor, who)
-    passive = await _apply_battle(call, lambda s: _drop_events(bt.set_initiative(s, ref.key)))
+    passive = await apply_battle(call, lambda s: _drop_events(bt.set_initiative(s, ref.key)))
     return [Reply.say(f"[{ref.name}]先攻√ 其他角色从{fmt(passive)}t开始行动")]
 
 
@@ -318,6 +320,26 @@ async def _overload_gate(call: Call, char: TLCharacter, *, named: bool) -> str |
     if not (named and is_gm(call.ctx, gms=group.gms)):
         raise IllegalAction(refusal)
     return f"⚠{char.name}超重，规则书：超过负重无法行动；GM代为行动，已放行"
+
+
+Recorded = tuple[bt.BattleState, bt.Action, list[bt.Event]]
+"""What an action transition gives the reply: the state, the action, the events (joins)."""
+
+
+def _enlisting(
+    whom: bt.ParticipantRef | None, fn: Callable[[bt.BattleState], tuple[bt.BattleState, Recorded]]
+) -> Callable[[bt.BattleState], tuple[bt.BattleState, Recorded]]:
+    """``fn`` after bringing the target into the battle when it is not there yet
+    (:func:`bt.enlist`, issue 25); its join is among the events the reply reports."""
+    if whom is None:
+        return fn
+
+    def wrapped(s: bt.BattleState) -> tuple[bt.BattleState, Recorded]:
+        s, joined = bt.enlist(s, whom)
+        new, (state, action, events) = fn(s)
+        return new, (state, action, [*joined, *events])
+
+    return wrapped
 
 
 def _noted(replies: list[Reply], note: str | None) -> list[Reply]:
@@ -339,16 +361,24 @@ async def _record(
         new, (_, action, events) = fn(s)
         return new, (s, new, action, events)
 
-    before, state, action, events = await _apply_battle(call, with_before, create=True)
+    before, state, action, events = await apply_battle(call, with_before, create=True)
     lines = []
-    if any(e.kind == "join" for e in events):
+    if any(e.kind == "join" and e.key == ref.key for e in events):
         lines.append(f"[{ref.name}]{'（NPC）' if ref.npc else ''}在{display.windup(action.start)}t加入战斗")
+    for e in events:
+        if e.kind == "join" and e.key != ref.key:  # the target, brought in by this action
+            lines.append(
+                f"[{_name(state, e.key)}]作为目标在{display.windup(e.time)}t加入战斗（尚未宣言行动，战斗时间等其宣言）"
+            )
     label = "整备中..." if action.kind == "reload" else f"影响 {fmt(action.impact)}"
     lines.append(
         f"行动#{action.id} {ref.name}：{display.windup(action.start)}t → {display.windup(action.end)}t"
         f"（前摇{display.windup(action.windup)}t）{label}"
         + (f" →{_name(state, action.target)}" if action.target else "")
     )
+    if not state.started and len(state.actions_of(ref.key)) == 2:
+        # issue 25: a second declaration no longer ends the opening; say so once, where it did
+        lines.append("（开场中：还没宣言的角色仍从0t开始；GM .bat 开始 后按战斗时间结算）")
     lines.extend(settle_notes(before, state, display))
     lines.append(view.timeline_text(state, display, vitals=await battle_vitals(call, state)))
     return [Reply.say("\n".join(lines))]
@@ -415,44 +445,6 @@ def _cancel(
 def _name(state: bt.BattleState, key: str | None) -> str:
     p = state.participant(key or "")
     return p.name if p else "?"
-
-
-_TRAILING_TARGET = re.compile(r"(?:^|\s)" + TARGET.regex + r"\s*$")
-"""``TARGET`` at the end of a note (``重劈 >小白``)."""
-
-
-async def _participant_key(call: Call, name: str) -> str | None:
-    """The key of this battle's participant called ``name``, if there is one."""
-    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
-    for p in state.participants if state is not None else ():
-        if p.name == name:
-            return p.key
-    return None
-
-
-async def _aim(call: Call, target: str | None, note: str) -> tuple[str | None, str]:
-    """(target key, note).  ``>名字`` goes before the note, but a player typing fast puts it
-    last (``.bat 力量 150 重劈 >小白``): a note ending in ``>名字`` that names a participant of
-    this battle aims the action at them (otherwise it stays part of the note)."""
-    if target is None and (m := _TRAILING_TARGET.search(note)):
-        key = await _participant_key(call, m.group(1))
-        if key is not None:
-            return key, note[: m.start()].strip()
-    return await _target_key(call, target), note
-
-
-async def _target_key(call: Call, target: str | None) -> str | None:
-    """``>名字``: a participant of this battle by name, else one of the sender's characters."""
-    if target is None:
-        return None
-    key = await _participant_key(call, target)
-    if key is not None:
-        return key
-    try:
-        rec = await _find_named(call, target)
-    except NotFound:
-        raise NotFound(f"目标「{target}」不在战斗中（等其宣言行动后再指定）") from None
-    return f"c{rec.id}"
 
 
 def settle_notes(before: bt.BattleState, after: bt.BattleState, display: view.Display) -> list[str]:

@@ -32,6 +32,7 @@ from chronodice.store import CharacterRecord
 from ..characters import bind_here, check_name
 from ._common import SYS_CN, SYSTEM, _active, _actor, _battle, _mutate
 from .kinds import ACTION_REF, ActionRef, Token
+from .targets import remember_card
 
 # ====================================================================== .TLsetup / .chr / .lv
 ACTOR = opt("actor", Prefixed())
@@ -79,6 +80,7 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
         rec = existing
         _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet_, c), None))
     await bind_here(store, ctx, rec.id)
+    await remember_card(call, rec)  # aimable / listable here before it declares (issue 25)
     d, res = char.derived(), char.resources
     lines = [
         f"[{sheet_.name}] 的TL属性设置完成√",
@@ -112,6 +114,7 @@ async def chr_select(call: Call, index: int | None) -> list[Reply]:
         raise NotFound("还没有角色× 请先用 .TLsetup 导入人物卡")
     k = min(max(index, 1), len(chars))
     await bind_here(store, ctx, chars[k - 1].id)
+    await remember_card(call, chars[k - 1])
     return [Reply.say(f"已选择角色 [{chars[k - 1].name}]√")]
 
 

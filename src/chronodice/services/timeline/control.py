@@ -20,8 +20,9 @@ from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.rounding import fmt
 
 from ._common import _battle, _display, _load, _require_unless_open
-from .battle import TARGET, _apply_battle, _target_key, bat, settle_notes
+from .battle import apply_battle, bat, settle_notes
 from .kinds import ACTION_REF, ActionRef, Attribute
+from .targets import TARGET, target_key
 
 
 @bat.sub(
@@ -39,7 +40,7 @@ async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None)
     mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
     if caster is None or mine is None or caster.key != f"c{mine.id}":
         await _require_unless_open(call, "为其他角色的行动施加控制")
-    key = await _target_key(call, target) if target else source.target
+    key = await target_key(call, target) if target else source.target
     if key is None:
         raise call.usage_error("行动没有目标，请用 >目标 指定")
     aim = before.participant(key)
@@ -55,7 +56,7 @@ async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None)
         new, ev, moved = ix.apply_control(s, ref.id, key, duration)
         return new, (new, ev, moved)
 
-    state, ev, moved = await _apply_battle(call, fn)
+    state, ev, moved = await apply_battle(call, fn)
     lines = [
         f"💫 {aim.name}被行动#{ref.id}控制：{fmt(source.impact)} vs {CN[attr]} {fmt(resist)} → "
         f"持续{display.windup(duration)}t（{display.windup(ev.time)}→{display.windup(ev.after or 0)}t）"
