@@ -39,7 +39,8 @@ from pydantic import BaseModel
 import chronodice.services.common  # (registers the common commands)
 import chronodice.services.decks  # (registers .draw .drawh)
 import chronodice.services.gamelog  # (registers .log)
-import chronodice.services.social  # noqa: F401  (registers .jrrp .send .bot exit)
+import chronodice.services.social  # (registers .jrrp .send .bot exit)
+import chronodice.services.teams  # noqa: F401  (registers .ob .team)
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context

@@ -57,7 +57,14 @@ ROWS: list[tuple[str, object]] = [
     (".RA 侦查", check("侦查")),
     ("。ra 侦查", check("侦查")),
     (".ra", check()),
-    (".rav 斗殴", None),  # SealDice's opposed check stays theirs
+    (
+        ".rav 斗殴",
+        (
+            "rav",
+            "",
+            {"skill1": "斗殴", "value1": None, "skill2": None, "value2": None, "who1": None, "who2": None},
+        ),
+    ),  # ours since issue 30
     (".raX", None),
     # hidden, bonus, penalty
     (".rah 侦查", check("侦查", root="rah")),

@@ -4,6 +4,7 @@
   another system, the one d100 roll (with the dice package's bonus/penalty dice);
 * :mod:`.checks` — ``.ra`` ``.rah`` ``.rab`` ``.rap`` and ``.rc``'s resolver;
 * :mod:`.sanity` — ``.sc`` ``.en``;
+* :mod:`.opposed` — ``.rav`` (``.rcv``), opposed checks;
 * :mod:`.tools` — ``.coc`` ``.ti`` ``.li`` ``.setcoc``.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from . import checks  # .ra .rah .rab .rap, .rc resolver
 from . import sanity  # .sc .en
 from . import tools  # .coc .ti .li .setcoc
+from . import opposed  # .rav .rcv
 # isort: on
 
-__all__ = ["checks", "sanity", "tools"]
+__all__ = ["checks", "opposed", "sanity", "tools"]

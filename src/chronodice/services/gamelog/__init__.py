@@ -18,6 +18,7 @@ from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
 from chronodice.core.permissions import GM_WHO
 from chronodice.core.reply import Reply, ReplyFile
 from chronodice.core.text import safe_name
+from chronodice.services.teams import spectators
 from chronodice.store import GameLog, LogLine
 
 from .export import ExportHead, Pieces, html_pieces, safe_file_stem, txt_pieces
@@ -184,7 +185,8 @@ async def log_stat(call: Call, name: str | None) -> list[Reply]:
     if rec is None:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）" if name else "本群还没有日志")
     lines = await store.log_lines(rec.id)
-    return [Reply.say(await asyncio.to_thread(stat_text, rec.name, lines))]
+    skip = set(spectators((await store.get_group(call.ctx.scope)).settings))  # .ob: not players
+    return [Reply.say(await asyncio.to_thread(stat_text, rec.name, lines, skip))]
 
 
 def export_stem(call: Call, rec: GameLog) -> tuple[Path, str]:

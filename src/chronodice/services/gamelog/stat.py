@@ -3,12 +3,13 @@
 A check is counted from the :class:`~chronodice.core.reply.CheckNote` the bot's reply carried
 (recorded as the line's ``check`` with the player it was for); replies without one count
 nothing.  ``success`` None (a roll without a target) counts as a check but neither a success nor
-a failure, so the rate is successes / (successes + failures).
+a failure, so the rate is successes / (successes + failures).  Spectators (``.ob``, passed as
+``skip``) are left out: their chatter and checks are not the players' statistics.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from chronodice.store import LogLine
@@ -31,11 +32,14 @@ class PlayerStat:
         return self.successes / judged if judged else None
 
 
-def player_stats(lines: Sequence[LogLine]) -> dict[str, PlayerStat]:
-    """User id → stats, players in order of first appearance (the bot's own lines skipped)."""
+def player_stats(lines: Sequence[LogLine], skip: Collection[str] = ()) -> dict[str, PlayerStat]:
+    """User id → stats, players in order of first appearance (the bot's own lines and the users
+    in ``skip``, the group's spectators, left out)."""
     stats: dict[str, PlayerStat] = {}
     for ln in lines:
         if not ln.is_bot:
+            if ln.user_id in skip:
+                continue
             st = stats.setdefault(ln.user_id, PlayerStat(ln.nickname or ln.user_id))
             st.messages += 1
             st.name = ln.nickname or st.name
@@ -44,6 +48,8 @@ def player_stats(lines: Sequence[LogLine]) -> dict[str, PlayerStat]:
         if not note:
             continue
         uid = str(note.get("user_id") or "")
+        if uid in skip:
+            continue
         st = stats.setdefault(uid, PlayerStat(str(note.get("name") or uid or "?")))
         st.checks += 1
         label = str(note.get("label") or "")
@@ -61,8 +67,8 @@ def player_stats(lines: Sequence[LogLine]) -> dict[str, PlayerStat]:
     return stats
 
 
-def stat_text(name: str, lines: Sequence[LogLine]) -> str:
-    """The reply of ``.log stat``.
+def stat_text(name: str, lines: Sequence[LogLine], skip: Collection[str] = ()) -> str:
+    """The reply of ``.log stat`` (``skip``: user ids left out, the group's spectators).
 
     >>> from chronodice.store import LogLine
     >>> ck = lambda ok, out: LogLine("bot", "骰娘", [], None, True, {"label": "侦查", "outcome": out,
@@ -71,8 +77,11 @@ def stat_text(name: str, lines: Sequence[LogLine]) -> str:
     ...     ck(None, "掷出12")]))
     日志「夜」统计
     艾拉：发言1条，检定3次（成功1，失败1，成功率50%；大成功1）
+    >>> print(stat_text("夜", [LogLine("1", "艾拉", [["text", "hi"]], None), ck(True, "大成功")], skip={"1"}))
+    日志「夜」统计
+    （还没有记录）
     """
-    stats = player_stats(lines)
+    stats = player_stats(lines, skip)
     out = [f"日志「{name}」统计"]
     if not stats:
         out.append("（还没有记录）")
