@@ -142,6 +142,8 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
                         await group_sent(bot, ctx.group_id, msg, result, (ctx, reply))
             for f in reply.files:
                 await _send_file(bot, event, ctx, reply, f, is_onebot=is_onebot)
+            if reply.group_card is not None and ctx.group_id is not None and is_onebot:
+                await _set_group_card(bot, ctx.group_id, *reply.group_card)
             if reply.leave_group and ctx.group_id is not None and is_onebot:
                 await bot.call_api("set_group_leave", group_id=int(ctx.group_id))
         except ActionFailed as exc:
@@ -149,6 +151,17 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
             logger.warning(f"向{where}发送回复失败：{describe_error(exc)}")
         except Exception as exc:
             logger.opt(exception=exc).error(f"发送回复失败：{describe_error(exc)}")
+
+
+async def _set_group_card(bot: Bot, group_id: str, user_id: str, card: str) -> None:
+    """OneBot ``set_group_card`` (``.sn``); a failure (the bot is no admin, the API is missing)
+    is logged, never raised: the command's replies were sent already."""
+    if not (group_id.isdigit() and user_id.isdigit()):
+        return
+    try:
+        await bot.call_api("set_group_card", group_id=int(group_id), user_id=int(user_id), card=card)
+    except Exception as exc:
+        logger.warning(f"设置群 {group_id} 成员 {user_id} 的群名片失败：{describe_error(exc)}")
 
 
 BASE64_UPLOAD_MAX_BYTES = 30 * 1024 * 1024

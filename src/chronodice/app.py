@@ -1,8 +1,9 @@
 """The application object: store, randomness, permissions and the dispatcher.
 
 One ``App`` per bot process.  ``dispatch(ctx, text)`` is the single entry from any front end
-(the NoneBot plugin, tests, a CLI): it routes, checks the group switch and the flood limit,
-runs the handler and turns every error into a short reply.
+(the NoneBot plugin, tests, a CLI): it routes, checks the group switch, the group's modules
+(``.ext``: an off module is silent) and the flood limit, runs the handler, adds the group-card
+update of ``.sn`` when the sender's card changed, and turns every error into a short reply.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from .core.ratelimit import FloodControl, FloodSettings, Verdict
 from .core.reply import Reply
 from .core.text import clean_text, safe_name, safe_reply
 from .datadir import DataDir
+from .services.ext import OFF_KEY, is_off
+from .services.nickname_sync import SN_MODULE, follow_card, template_of
 from .store import DuplicateEvent, Store
 
 log = logging.getLogger("chronodice")
@@ -119,17 +122,6 @@ class App:
             verdict = self.admit(ctx)
         if verdict == "drop":
             return []
-        if verdict in ("warn", "group_warn") and routed.spec.resolve is not None:
-            # no flood warning for a message this group leaves to other bots (.ra in a tl group)
-            view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
-            if await routed.spec.resolve(self, ctx, view, routed.args) is None:
-                return None
-        if verdict == "warn":
-            return [
-                Reply.say(f"{safe_name(ctx.sender_name or ctx.user_id)}，你发送指令太快了，稍等一会儿再试")
-            ]
-        if verdict == "group_warn":
-            return [Reply.say("本群指令太多，骰娘稍后再回应")]
         spec = routed.spec
         sub: Sub | None = None
 
@@ -138,15 +130,26 @@ class App:
 
         try:
             view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
+            settings = view.group.settings if view.group is not None else None
+            off = settings.get(OFF_KEY) if settings else None
             if view.group is not None:
                 self.flood.note_gms(view.group.group_id, view.group.gms)
                 if not view.group.enabled and not spec.works_when_off:
                     return None
+                # .ext: a module switched off here is silent, as an unknown command (before
+                # any reply, flood warnings included); a resolved command is judged as resolved
+                if off and spec.resolve is None and is_off(spec, off):
+                    return None
             if spec.resolve is not None:
                 resolved = await spec.resolve(self, ctx, view, routed.args)
-                if resolved is None:
+                if resolved is None or (off and is_off(resolved, off)):
                     return None  # another system's command in this group: leave it to other bots
                 spec = resolved
+            if verdict == "warn":
+                who = safe_name(ctx.sender_name or ctx.user_id)
+                return [Reply.say(f"{who}，你发送指令太快了，稍等一会儿再试")]
+            if verdict == "group_warn":
+                return [Reply.say("本群指令太多，骰娘稍后再回应")]
             if len(text) > MAX_MESSAGE_CHARS:
                 return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage()}")]
             sub, values = spec.select(routed.args, ctx.at_ids)
@@ -166,6 +169,9 @@ class App:
                 sub=sub,
             )
             replies = await sub.handler(call, **values)
+            template = template_of(settings, ctx.user_id) if settings else None
+            if template is not None and not (off and SN_MODULE in off):  # .sn: card follows card
+                replies = await follow_card(self, ctx, view, replies, template)
         except DuplicateEvent:
             return None  # delivered twice: the first delivery was applied and answered
         except ChronoDiceError as err:

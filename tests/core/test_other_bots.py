@@ -77,6 +77,15 @@ def test_our_glued_forms_still_route(text: str, command: str) -> None:
         (".draw list", "draw"),
         (".jrrp", "jrrp"),
         (".send 你好", "send"),
+        (".sn", "sn"),
+        (".sn coc", "sn"),
+        (".ext", "ext"),
+        (".rav 斗殴 闪避 @30001", "rav"),
+        (".ob", "ob"),
+        (".ob join", "ob"),
+        (".ob exit", "ob"),
+        (".team add @30001", "team"),
+        (".team call", "team"),
     ],
 )
 def test_commands_we_now_answer_left_the_list(text: str, command: str) -> None:

@@ -8,14 +8,15 @@ roots are ignored — the list is the test's evidence and the place to add a rep
 When ChronoDice starts implementing one of these, move it out, as ``.rb``/``.rb2``/``.rp`` were
 when ``.r`` learnt the bonus/penalty dice ``b2``/``p``, the CoC commands were when CoC 7th came
 (:data:`COC_MODE_COMMANDS`), ``.log new/on/off/end`` when ChronoDice got its own ``.log``, and
-``.draw``/``.drawh``/``.jrrp``/``.send`` when ChronoDice got decks and 今日人品 (issue 30).
+``.draw``/``.drawh``/``.jrrp``/``.send`` when ChronoDice got decks and 今日人品, ``.ext``/``.sn``
+when it got per-group modules and the auto group card, ``.rav``/``.ob``/``.team`` when it got
+opposed checks, spectators and teams (issue 30).
 """
 
 from __future__ import annotations
 
 OTHER_BOT_COMMANDS: tuple[str, ...] = (
     # CoC checks and friends (SealDice / Dice! / OlivaDice / cocdicer)
-    ".rav 斗殴 @某人",
     ".rx 3d6",
     ".rxh 1d100",
     ".rs 3d6",
@@ -24,8 +25,6 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".dnd",
     ".dnd 3",
     ".setdnd",
-    ".sn",
-    ".sn coc",
     ".nnn",
     ".nnn 英",
     ".nnt",
@@ -42,18 +41,14 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".rules 擒抱",
     ".wiki 擒抱",
     ".find 火球术",
-    # observers and housekeeping
-    ".ob",
-    ".ob exit",
+    # housekeeping
     ".welcome 欢迎",
     ".reply on",
     ".text",
     ".botlist add @某人",
     ".master add 12345",
     ".admin",
-    ".ext",
     ".tmpl",
-    ".team add @某人",
     ".ping",
     ".group state",
     ".ban 12345",
@@ -83,7 +78,11 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".br",
     ".sa 侦查",
     ".stat log",
-    ".ob join",
+    # SealDice extensions: custom aliases, the cnmods module search, word filter
+    ".alias 攻击 .r 1d20",
+    ".cnmods search 海边小镇",
+    ".modu roll",
+    ".censor on",
 )
 
 COC_MODE_COMMANDS: tuple[str, ...] = (
@@ -103,6 +102,8 @@ COC_MODE_COMMANDS: tuple[str, ...] = (
     ".li",
     ".setcoc 2",
     ".setcoc2",
+    ".rav 斗殴 @某人",
+    ".rcv 斗殴 @某人",
 )
 """CoC 7th commands that are ours in a fresh group and a coc7 group, and that stay silent in a
 group set to another system (``.set tl`` / ``tick20`` / ``pool10`` / ``dnd5e``) so that a SealDice

@@ -42,6 +42,8 @@ class Reply:
       and ``.log stat`` counts it.
     * ``files``: files uploaded after the text (OneBot ``upload_group_file``; when that fails, a
       private file to ``to_user`` or the sender, else a note where the file lies).
+    * ``group_card``: ``(user_id, card)`` — set that member's group card (群名片) in this group
+      (OneBot ``set_group_card``; ``.sn``).  A reply may carry it with no text.
     """
 
     text: str = ""
@@ -53,6 +55,7 @@ class Reply:
     fallback: str | None = None
     check: CheckNote | None = None
     files: tuple[ReplyFile, ...] = ()
+    group_card: tuple[str, str] | None = None
 
     @classmethod
     def say(cls, text: str) -> Reply:

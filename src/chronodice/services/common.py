@@ -35,6 +35,7 @@ from .characters import (
     numeric_attributes,
     resolve_character,
 )
+from .ext import help_line as ext_help_line
 from .hidden import hidden_result
 from .modes import (
     attribute_name,
@@ -465,6 +466,7 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
         if system == "CoC7" and not coc_answered(settings):
             line += "（本群模式下不回应，留给其他骰娘；.set coc7 开启）"
         lines.append(line)
+    lines.extend(line for line in [ext_help_line(settings)] if line)  # .ext: modules off here
     return [Reply.say("\n".join(lines))]
 
 
