@@ -27,7 +27,7 @@ from .core.reply import Reply
 from .core.text import clean_text, safe_name, safe_reply
 from .datadir import DataDir
 from .services.ext import OFF_KEY, is_off
-from .services.nickname_sync import SN_MODULE, follow_card, template_of
+from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
 from .store import DuplicateEvent, Store
 
 log = logging.getLogger("chronodice")
@@ -168,10 +168,11 @@ class App:
                 view=view,
                 sub=sub,
             )
+            watch = watched(settings) if settings and not (off and SN_MODULE in off) else None
+            seen = await cards_before(self, ctx, view, watch) if watch else None
             replies = await sub.handler(call, **values)
-            template = template_of(settings, ctx.user_id) if settings else None
-            if template is not None and not (off and SN_MODULE in off):  # .sn: card follows card
-                replies = await follow_card(self, ctx, view, replies, template)
+            if watch and seen is not None:  # .sn: group cards follow the cards
+                replies = await follow_cards(self, ctx, replies, watch, seen)
         except DuplicateEvent:
             return None  # delivered twice: the first delivery was applied and answered
         except ChronoDiceError as err:

@@ -41,6 +41,19 @@ async def test_sn_sets_the_card_now_and_after_every_change(app: App) -> None:
     assert _cards(await run(app, ".st 力量+1", user="10002")) == []
 
 
+async def test_a_gms_change_to_a_members_card_follows_too(app: App) -> None:
+    """A GM's ``.st @某人`` and ``.team st`` change another member's card: that member's group
+    card follows, the GM's own (no ``.sn``) is left alone."""
+    await say(app, COC_CARD, name="艾拉")
+    await run(app, ".sn")
+    gm = {"user": "10009", "roles": ("owner",)}
+    replies = await run(app, ".st @10001 体力-3", **gm)
+    assert replies[0].text == "已录入 <艾拉>：体力-3→7"
+    assert _cards(replies) == [("10001", "艾拉 HP7/12 SAN55 DEX60")]
+    await say(app, ".team add @10001", **gm)
+    assert _cards(await run(app, ".team st hp-1", **gm)) == [("10001", "艾拉 HP6/12 SAN55 DEX60")]
+
+
 async def test_sn_off_stops_it(app: App) -> None:
     await say(app, COC_CARD, name="艾拉")
     await run(app, ".sn")

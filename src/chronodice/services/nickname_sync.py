@@ -1,14 +1,15 @@
 """``.sn``: keep the sender's QQ group card (群名片) showing their character, as SealDice does.
 
 ``.sn`` turns it on for the sender in this group and sets the card at once; from then on every
-command that changes the sender's active character card (``.st``, ``.sc``, ``.pc tag`` …) also
-sets the group card.  That follow-up is central, not per command: the dispatcher calls
-:func:`follow_card` after a handler ran, which compares the card the dispatcher read before
-(``view.character``: id and version) with the active card now, and adds a
-:class:`~chronodice.core.reply.Reply` carrying ``group_card`` when it changed.  The front end
+command that changes that member's active character card (their own ``.st``, ``.sc``,
+``.pc tag`` …, and a GM's ``.st @某人`` or ``.team st``) also sets the group card.  That
+follow-up is central, not per command: around a handler the dispatcher reads the cards of the
+group's ``.sn`` members (:func:`cards_before`, :func:`follow_cards`: id and version, from the
+store's cache) and adds a :class:`~chronodice.core.reply.Reply` carrying ``group_card`` for each
+that changed.  The front end
 turns that into OneBot's ``set_group_card``.  Who has it on lives in the group settings under
 :data:`SN_KEY` (``{user_id: template}``): no schema change, and the dispatcher reads it from the
-view it already holds, so a user without ``.sn`` costs one dict lookup.
+view it already holds, so a group without ``.sn`` costs one dict lookup.
 
 Templates (``.sn 模板名``; ``auto``, the default, picks by the card's system):
 
@@ -154,25 +155,53 @@ def card_text(template: str, char: CharacterRecord) -> str:
     return fit(char.name, chosen.parts(dict(char.attributes)))
 
 
-def template_of(settings: dict[str, Any] | None, user_id: str) -> str | None:
-    """The sender's ``.sn`` template in a group with these settings, ``None`` when off."""
+MAX_FOLLOWED = 50
+"""Members whose cards one command follows at most (a group's ``.sn`` users; each costs two
+cached card reads per command in that group)."""
+
+Seen = dict[str, tuple[int, int] | None]
+"""Each followed member's active card before a command: (id, version), or None."""
+
+
+def watched(settings: dict[str, Any] | None) -> dict[str, str]:
+    """The members with ``.sn`` on in a group with these settings: ``{user_id: template}``."""
     sync = (settings or {}).get(SN_KEY)
-    return sync.get(user_id) if isinstance(sync, dict) else None
+    if not isinstance(sync, dict) or not sync:
+        return {}
+    return dict(list(sync.items())[:MAX_FOLLOWED])
 
 
-async def follow_card(app: Any, ctx: Any, view: Any, replies: list[Reply], template: str) -> list[Reply]:
-    """``replies`` plus a group-card update when the command changed the sender's active card
-    (another id, or a new version, than the dispatcher's ``view.character``).  Never raises: a
-    failed read only logs, the command's own replies go out unchanged."""
-    try:
-        char = await app.store.active_character(ctx.user_id, ctx.scope)
-    except Exception:
-        log.exception(".sn: reading the card of %s failed", ctx.user_id)
-        return replies
-    before = view.character
-    if char is None or (before is not None and before.id == char.id and before.version == char.version):
-        return replies
-    return [*replies, Reply(group_card=(ctx.user_id, card_text(template, char)))]
+async def cards_before(app: Any, ctx: Any, view: Any, watch: dict[str, str]) -> Seen:
+    """The followed members' cards before the command (the sender's from the dispatcher's view)."""
+    seen: Seen = {}
+    for uid in watch:
+        try:
+            char = view.character if uid == ctx.user_id else await app.store.active_character(uid, ctx.scope)
+        except Exception:
+            log.exception(".sn: reading the card of %s failed", uid)
+            continue
+        seen[uid] = (char.id, char.version) if char is not None else None
+    return seen
+
+
+async def follow_cards(app: Any, ctx: Any, replies: list[Reply], watch: dict[str, str], seen: Seen) -> list[Reply]:
+    """``replies`` plus a group-card update for each followed member whose active card the
+    command changed (another card, or a new version): the sender's own ``.st``/``.sc``, and a
+    GM's ``.st @某人``, ``.team st`` or ``.crd`` on others alike.  Never raises: a failed read
+    only logs, the command's own replies go out unchanged."""
+    extra: list[Reply] = []
+    for uid, template in watch.items():
+        if uid not in seen:
+            continue
+        try:
+            char = await app.store.active_character(uid, ctx.scope)
+        except Exception:
+            log.exception(".sn: reading the card of %s failed", uid)
+            continue
+        if char is None or seen[uid] == (char.id, char.version):
+            continue
+        extra.append(Reply(group_card=(uid, card_text(template, char))))
+    return [*replies, *extra] if extra else replies
 
 
 # ---------------------------------------------------------------------- .sn
@@ -218,12 +247,15 @@ async def cmd_sn(call: Call, which: str) -> list[Reply]:
 
 __all__ = [
     "CARD_MAX_BYTES",
+    "MAX_FOLLOWED",
     "SN_KEY",
     "SN_MODULE",
     "TEMPLATES",
+    "Seen",
     "card_text",
+    "cards_before",
     "fit",
-    "follow_card",
+    "follow_cards",
     "sn",
-    "template_of",
+    "watched",
 ]
