@@ -98,3 +98,12 @@ async def test_rcv_alias_and_log_note(app: App) -> None:
     replies = await run(app, ".rcv 斗殴50 斗殴40", at=(A,))
     assert replies[0].check is not None
     assert (replies[0].check.label, replies[0].check.outcome) == ("斗殴", "极难成功")
+
+
+async def test_a_member_without_a_nickname_is_named_by_the_card(app: App) -> None:
+    """Found playing it over the WebSocket: a typed @ of a member with no .nn read as his QQ number."""
+    assert await say(app, ".st 斗殴60")
+    assert await say(app, ".st 斗殴40", user=A, name="阿尔法卡")
+    script(app, 47, 12)
+    text = await say(app, f".rav 斗殴 @{A}")
+    assert text.startswith("PL01 与 阿尔法卡 的对抗检定：") and A not in text, text

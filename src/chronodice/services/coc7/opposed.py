@@ -67,6 +67,8 @@ async def _side(call: Call, uid: str, skill: str, value: int | None) -> Side:
         char = await member_card(call, uid, "对抗检定", write=False)
         if char is not None and not fits(char.system, "coc7"):
             raise IllegalAction(wrong_card(char.name, char.system, "coc7"))
+        if char is not None and name == uid:
+            name = char.name  # no nickname known here: the card's name rather than a QQ number
         attrs = char.attributes if char is not None else {}
         value = skill_value(attrs, skill)
         derived = derive(attrs, skill) if value is None else None
