@@ -18,9 +18,13 @@ KP, ALA, BOB = 10009, 10001, 10002
 async def test_a_coc_evening(onebot: OneBotClient) -> None:
     assert "CoC" in await onebot.group(".set coc7", user=KP, role="owner", expect=1)
     # cards pasted as players paste them
-    ala = await onebot.group(".st 力量60体质55体型65敏捷60意志55理智55侦查70斗殴50", user=ALA, card="艾拉", expect=1)
+    ala = await onebot.group(
+        ".st 力量60体质55体型65敏捷60意志55理智55侦查70斗殴50", user=ALA, card="艾拉", expect=1
+    )
     assert "已录入" in ala and "侦查:70" in ala
-    bob = await onebot.group(".st 力量70体质60体型70敏捷50意志45理智45侦查40斗殴60", user=BOB, card="鲍勃", expect=1)
+    bob = await onebot.group(
+        ".st 力量70体质60体型70敏捷50意志45理智45侦查40斗殴60", user=BOB, card="鲍勃", expect=1
+    )
     assert "已录入" in bob
 
     # .sn: the group card is set now, and again when .sc changes 理智

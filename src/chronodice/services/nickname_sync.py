@@ -184,7 +184,9 @@ async def cards_before(app: Any, ctx: Any, view: Any, watch: dict[str, str]) -> 
     return seen
 
 
-async def follow_cards(app: Any, ctx: Any, replies: list[Reply], watch: dict[str, str], seen: Seen) -> list[Reply]:
+async def follow_cards(
+    app: Any, ctx: Any, replies: list[Reply], watch: dict[str, str], seen: Seen
+) -> list[Reply]:
     """``replies`` plus a group-card update for each followed member whose active card the
     command changed (another card, or a new version): the sender's own ``.st``/``.sc``, and a
     GM's ``.st @某人``, ``.team st`` or ``.crd`` on others alike.  Never raises: a failed read
