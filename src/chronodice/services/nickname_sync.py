@@ -21,6 +21,8 @@ Templates (``.sn 模板名``; ``auto``, the default, picks by the card's system)
 '艾拉'
 >>> card_text("dnd5e", CharacterRecord(2, "1", "dnd5e", "托林", {"体力": 31, "护甲": 16}))
 '托林 HP31 AC16'
+>>> card_text("auto", CharacterRecord(4, "1", "timeline", "阿星", {"体力": 120.0, "体力上限": 150.0}))
+'阿星 体力120/150'
 >>> text = card_text("auto", CharacterRecord(3, "1", "coc7", "很长的名字" * 8, {"体力": 10}))  # 3 bytes a 字
 >>> len(text.encode()), text.endswith(" HP10")
 (59, True)
@@ -90,6 +92,19 @@ def _generic_parts(attrs: dict[str, Any]) -> list[str]:
     return [f"HP{hp}"] if hp is not None else []
 
 
+def _number(value: Any) -> str:
+    """``150.0`` → ``150``, ``12.5`` stays."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _timeline_parts(attrs: dict[str, Any]) -> list[str]:
+    """TimeLine: ``体力当前/上限`` (the card keeps both for dice expressions)."""
+    hp, top = attrs.get("体力"), attrs.get("体力上限")
+    if hp is None:
+        return []
+    return [f"体力{_number(hp)}" + (f"/{_number(top)}" if top is not None else "")]
+
+
 def _name_only(attrs: dict[str, Any]) -> list[str]:
     return []
 
@@ -105,12 +120,13 @@ class Template:
 TEMPLATES: dict[str, Template] = {
     "coc7": Template("CoC（HP/SAN/DEX）", _coc_parts),
     "dnd5e": Template("DnD（HP/AC）", _dnd_parts),
+    "timeline": Template("时间线（体力）", _timeline_parts),
     "basic": Template("通用（HP）", _generic_parts),
     "name": Template("只显示角色名", _name_only),
 }
 """Templates by key; ``auto`` chooses by the card's system (:data:`AUTO`)."""
 
-AUTO: dict[str, str] = {"coc7": "coc7", "dnd5e": "dnd5e"}
+AUTO: dict[str, str] = {"coc7": "coc7", "dnd5e": "dnd5e", "timeline": "timeline"}
 """Card system → template for ``auto``; other systems use ``basic``."""
 
 WORDS: dict[str, str] = {
@@ -120,6 +136,8 @@ WORDS: dict[str, str] = {
     "coc7": "coc7",
     "dnd": "dnd5e",
     "dnd5e": "dnd5e",
+    "tl": "timeline",
+    "时间线": "timeline",
     "basic": "basic",
     "通用": "basic",
     "name": "name",
@@ -211,12 +229,12 @@ sn = define(
     "sn",
     summary="自动群名片：按角色卡设置你的群名片，卡变化时自动更新（.sn off 关闭）",
     detail=(
-        "模板：auto（默认，按角色卡规则）、coc（角色名 HP10/12 SAN55 DEX60）、dnd（HP/AC）、"
+        "模板：auto（默认，按角色卡规则）、coc（角色名 HP10/12 SAN55 DEX60）、dnd（HP/AC）、tl（体力）、"
         "basic（HP）、name（只显示角色名）；群名片最长60字节，过长时缩短角色名"
     ),
     group_only=True,
 )
-TEMPLATE_WORD = Choice(WORDS, label="auto/coc/dnd/basic/name/off")
+TEMPLATE_WORD = Choice(WORDS, label="auto/coc/dnd/tl/basic/name/off")
 
 
 @sn.sub(params=[opt("which", TEMPLATE_WORD, default="auto")], help="开启并立即设置群名片；.sn off 关闭")
