@@ -154,3 +154,15 @@ async def test_help_sub_commands_still_work(app: App) -> None:
     assert "没有子命令" in await say(app, ".help st 2x")
     short = await say(app, ".help r")
     assert "页" not in short.splitlines()[-1]
+
+
+async def test_st_show_lists_what_the_characteristics_give(app: App) -> None:
+    """CoC derived values a card lacks are shown as such (computed, not stored)."""
+    assert "CoC7" in await say(app, ".set coc7", roles=("owner",))
+    await say(app, ".st 力量60体质55体型65敏捷60意志55侦查70")
+    assert await say(app, ".st show") == (
+        "<PL01> 的属性：\n力量:60 体质:55 体型:65 敏捷:60 意志:55 侦查:70\n"
+        "由属性算出（未录入）：体力:12 魔法:11 理智:55 伤害加值:1d4 体格:1 移动:7"
+    )
+    await say(app, ".st hp-2")  # stored now: no longer listed as computed
+    assert "由属性算出（未录入）：魔法:11 理智:55" in await say(app, ".st show")

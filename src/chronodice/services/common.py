@@ -22,7 +22,7 @@ from chronodice.dice import (
 )
 from chronodice.dice.kinds import RollText
 from chronodice.render.dice import format_odds, format_roll
-from chronodice.rules.coc7.derived import Derived
+from chronodice.rules.coc7.derived import Derived, missing_derived
 from chronodice.store import CharacterRecord
 
 from .card_access import member_card
@@ -111,14 +111,10 @@ async def cmd_rh(call: Call, line: str) -> list[Reply]:
 
 
 # ---------------------------------------------------------------------- .st
-def _fmt_value(v: object) -> str:
-    return str(v)
-
-
 def _attr_lines(attrs: dict[str, object]) -> str:
     if not attrs:
         return "（空）"
-    return " ".join(f"{k}:{_fmt_value(v)}" for k, v in attrs.items())
+    return " ".join(f"{k}:{v}" for k, v in attrs.items())
 
 
 ATTR_NAME = Pattern(regex=r"[^\s,，、;]{1,20}", label="属性名")
@@ -197,7 +193,9 @@ async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
         if missing:
             text += "\n没有属性：" + "、".join(missing[:10])
         return [Reply.say(text)]
-    return [Reply.say(f"<{char.name}> 的属性：\n{_attr_lines(char.attributes)}")]
+    computed = missing_derived(char.attributes) if char.system == "coc7" else {}
+    extra = f"\n由属性算出（未录入）：{_attr_lines(computed)}" if computed else ""
+    return [Reply.say(f"<{char.name}> 的属性：\n{_attr_lines(char.attributes)}{extra}")]
 
 
 @st.sub("del", "rm", params=[WHO, many("names", ATTR_NAME, label="属性")], help="删除属性")

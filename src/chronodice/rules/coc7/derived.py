@@ -132,6 +132,19 @@ def derive(attrs: Mapping[str, Any], name: str) -> Derived | None:
     return Derived(want, formula(*values, **extra), sources)
 
 
+def missing_derived(attrs: Mapping[str, Any]) -> dict[str, int | str]:
+    """Every derived value the card lacks but its characteristics give (``.st show``).
+
+    >>> missing_derived({"体质": 55, "体型": 65, "意志": 60, "体力": 9})
+    {'魔法': 12, '理智': 60}
+    """
+    out: dict[str, int | str] = {}
+    for name in DERIVATIONS:
+        if name not in attrs and (d := derive(attrs, name)) is not None:
+            out[name] = d.value
+    return out
+
+
 __all__ = [
     "DERIVATIONS",
     "DERIVED_ALIASES",
@@ -141,6 +154,7 @@ __all__ = [
     "derived_name",
     "hit_points",
     "magic_points",
+    "missing_derived",
     "move_rate",
     "starting_sanity",
 ]
