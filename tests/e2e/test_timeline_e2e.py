@@ -44,6 +44,8 @@ async def test_three_character_battle_survives_a_restart(bot_process: BotProcess
         assert "[3/6]" in text and "1.5t (1.5t) : 9.0" in text
         text = await c.group(".bat 哥布林:力量 87.5", user=GM, role="admin", expect=1)
         assert "[哥布林]（NPC）在0.0t加入战斗" in text
+        # everyone has declared: the GM starts the clock (the opening no longer ends by itself)
+        assert "开始" in await c.group(".bat 开始", user=GM, role="admin", expect=1)
         await c.group(".bat wp 3", user=YI, expect=1)  # 1.5 → 3.0, magazine empty
         assert "没有足够的弹药× 当前弹药: 0/6" in await c.group(".bat wp 1", user=YI, expect=1)
         text = await c.group(".bat wp re", user=YI, expect=1)

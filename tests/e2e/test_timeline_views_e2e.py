@@ -36,6 +36,7 @@ async def test_battle_views_and_rules_over_the_websocket(bot_process: BotProcess
         assert "体力 150.0/150.0  意志 150.0/150.0" in text
         await c.group(".bat 力量 87.5", user=LONG, expect=1)
         await c.group(".bat Goblin:力量 43.75", user=GM, role="admin", expect=1)
+        await c.group(".bat 开始", user=GM, role="admin", expect=1)  # all declared: the GM starts
         assert "受到[虚弱]减益50.0√" in await c.group(
             ".debuff Goblin: 50 虚弱", user=GM, role="admin", expect=1
         )
