@@ -122,14 +122,22 @@ async def moe_started(
 
 class Scripted(random.Random):
     """An injected RNG whose ``randint`` returns the scripted values in order, each checked
-    against the range asked for (and, with ``faces``, that the range is exactly 1..faces)."""
+    against the range asked for (and, with ``faces``, that the range is exactly 1..faces).
 
-    def __init__(self, values: Iterable[int], *, faces: int | None = None) -> None:
-        super().__init__(0)
+    ``then_seed``: once the script is used up, go on like ``random.Random(then_seed)`` instead
+    of failing (for scenes whose later rolls do not matter)."""
+
+    def __init__(
+        self, values: Iterable[int], *, faces: int | None = None, then_seed: int | None = None
+    ) -> None:
+        super().__init__(0 if then_seed is None else then_seed)
         self.values = list(values)
         self.faces = faces
+        self.then = then_seed is not None
 
     def randint(self, a: int, b: int) -> int:
+        if not self.values and self.then:
+            return super().randint(a, b)
         value = self.values.pop(0)
         if self.faces is not None:
             assert (a, b) == (1, self.faces), (a, b)

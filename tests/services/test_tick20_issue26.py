@@ -6,9 +6,7 @@ Seeds: 002 (``/work/shared/seeds/002_af7fdeaa609c9fb6.txt``), 004 additions
 
 from __future__ import annotations
 
-import random
-
-from helpers import say
+from helpers import Scripted, say
 
 from chronodice.app import App
 
@@ -16,19 +14,9 @@ GM = {"user": "10001", "roles": ("owner",)}
 P1 = {"user": "10002", "name": "艾琳"}
 
 
-class Dice(random.Random):
-    """``randint`` answers from a list first (then like ``random.Random(1)``)."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(1)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        if self.faces:
-            face = self.faces.pop(0)
-            assert a <= face <= b
-            return face
-        return super().randint(a, b)
+def Dice(faces: list[int]) -> Scripted:
+    """``randint`` answers from ``faces`` first, then like ``random.Random(1)``."""
+    return Scripted(faces, then_seed=1)
 
 
 async def start_with_card(app: App, card: str, variant: str = "") -> str:

@@ -6,28 +6,16 @@ outcome is asserted exactly.
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from helpers import run, say
+from helpers import Scripted, run, say
 
 from chronodice.app import App
 from chronodice.rules.tick20.model import Combat
 
 
-class Dice(random.Random):
-    """``randint`` answers from a list first (then like ``random.Random(1)``)."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(1)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        if self.faces:
-            face = self.faces.pop(0)
-            assert a <= face <= b
-            return face
-        return super().randint(a, b)
+def Dice(faces: list[int]) -> Scripted:
+    """``randint`` answers from ``faces`` first, then like ``random.Random(1)``."""
+    return Scripted(faces, then_seed=1)
 
 
 GM = {"user": "10001", "roles": ("admin",)}
