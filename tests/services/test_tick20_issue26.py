@@ -151,3 +151,41 @@ async def test_wording_fixes(app: App) -> None:
     assert "直到直到" not in text and "直到被解除" in text
     await say(app, ".延后", **P1)
     assert "14(主要先攻15)" in await say(app, ".init", **GM)  # was: 15(当前14)
+
+
+# 11. 002 精力值: 「精力值的上限为`耐力PB+CON+WIL (最低2)`点」 (耐力PB = 耐力熟练度×2, CON/WIL modifiers)
+async def test_sp_maximum_from_the_card(app: App) -> None:
+    # 体质14 魄力12 耐力2: PB 4 + CON 2 + WIL 1 = 7, SP starts full (was: no SP until .hp sp上限)
+    await start_with_card(app, ".st 体质14 魄力12 耐力2")
+    assert "SP7/7" in await say(app, ".init", **GM)
+    assert "SP7/9" in await say(app, ".hp 艾琳 sp上限 9", **GM)  # the GM's maximum still wins
+
+
+async def test_sp_maximum_from_the_card_is_at_least_2(app: App) -> None:
+    await start_with_card(app, ".st 体质6 魄力6")  # 0 − 2 − 2 = −4 → 2
+    assert "SP2/2" in await say(app, ".init", **GM)
+
+
+# 12. 002 精力值: 「完成短休可以恢复1点SP。完成长休则可以恢复最多等于精力值上限的SP」
+async def test_short_and_long_rest_restore_sp(app: App) -> None:
+    await start_with_card(app, ".st 体质14 魄力12 耐力2")
+    await say(app, ".hp 艾琳 sp -10", **GM)  # 7 − 10 = −3
+    assert "艾琳 短休：SP -3→-2/7" in await say(app, ".hp 全体 短休", **GM)
+    assert "艾琳 长休：SP -2→5/7" in await say(app, ".hp 艾琳 长休", **GM)  # +7, not "full"
+    assert "艾琳 长休：SP 5→7/7" in await say(app, ".hp 艾琳 长休", **GM)  # capped at the maximum
+
+
+async def test_rest_is_refused_in_the_speed_variant(app: App) -> None:
+    await start_with_card(app, ".st MIG6 WLP6 DEX6 INS6", "速度")
+    text = await say(app, ".hp 全体 短休", **GM)
+    assert text == "短休/长休恢复的是SP，只用于基础规则（002）；速度规则（004）没有SP"
+
+
+# 13. 004 生命值和精神值: HG「数量等于角色的 `基础MIG骰尺寸`」, MG「数量等于角色的 `基础WLP骰尺寸`」
+async def test_gauges_from_the_card_dice(app: App) -> None:
+    # MIG10 WLP8 LV3: 10 HG and 8 MG of 5, +1 capacity per LV on the first three (was: no gauges)
+    await start_with_card(app, ".st MIG10 WLP8 DEX6 INS6 LV3", "速度")
+    text = await say(app, ".hp 艾琳 -1", **GM)
+    assert "MP43/43[6,6,6,5,5,5,5,5]" in text
+    assert "HG[5/6,6/6,6/6,5/5,5/5,5/5,5/5,5/5,5/5,5/5] HP52/53" in text
+    assert "HG[6/6,6/6,6/6] HP18/18" in await say(app, ".hp 艾琳 hg 3", **GM)  # the GM's count wins

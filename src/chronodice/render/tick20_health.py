@@ -99,6 +99,9 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
             out.append(f"  {who} 消耗{d['amount']}MP" + (f"（透支{d['debt']}）" if d.get("debt") else ""))
         elif ev.kind == "mp_restore":
             out.append(f"  {who} 恢复{d['amount']}MP")
+        elif ev.kind == "rest":
+            out.append(f"  {who} {d['word']}：SP {d['before']}→{d['sp']}/{d['sp_max']}")
+            out += [f"  {n}" for n in d.get("notes") or []]
         elif ev.kind == "self_heal":
             out.append(f"  {who} 自愈（LV{d['lv']}）：HP+{d['hp']} MP+{d['mp']}")
         elif ev.kind == "hg_damage" and d.get("crit"):

@@ -1,4 +1,4 @@
-"""Reading a D20 tick character card: numbers by name or alias, proficiencies, LV, 速度.
+"""Reading a D20 tick character card: numbers by name or alias, proficiencies, LV, 速度, SP上限.
 
 A card is whatever ``.st`` stored (keys as the player typed them), so every reader here accepts
 the seed's own words and the short forms players write (``闪避``, ``闪避熟练``, ``闪避熟练度``).
@@ -120,6 +120,20 @@ def speed_002(strength_mod: int, dex_mod: int, agility: int) -> int:
     return max(2, trunc(agility + Fraction(strength_mod + dex_mod, 4)))
 
 
+def sp_max_002(endurance_pb: int, con_mod: int, wil_mod: int) -> int:
+    """002 精力值上限: ``耐力PB+CON+WIL (最低2)``.
+
+    The seed (002 精力值): "精力值的上限为`耐力PB+CON+WIL (最低2)`点".  耐力PB is the 熟练加值 of
+    the 耐力 skill (002 技能检定: "会获得`熟练度*2`点PB" once the proficiency reaches 1); CON
+    and WIL are the *modifiers* (002 属性修正: "修正值则由其缩写指代").  体质14 魄力12 耐力2:
+    4 + 2 + 1 = 7; 体质6 魄力6 耐力0: 0 − 2 − 2 → 2.
+
+    >>> sp_max_002(4, 2, 1), sp_max_002(0, -2, -2)
+    (7, 2)
+    """
+    return max(2, endurance_pb + con_mod + wil_mod)
+
+
 __all__ = [
     "ATTACK_SKILL",
     "ATTACK_WORDS",
@@ -129,5 +143,6 @@ __all__ = [
     "card_lv",
     "card_proficiency",
     "lookup",
+    "sp_max_002",
     "speed_002",
 ]

@@ -13,7 +13,8 @@ from chronodice.dice import roll_command
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.card import card_lv, card_proficiency, speed_002
+from chronodice.rules.tick20 import health as H
+from chronodice.rules.tick20.card import card_lv, card_proficiency, lookup, sp_max_002, speed_002
 from chronodice.rules.tick20.model import Combat, Health, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier, stack
 
@@ -96,14 +97,28 @@ def spd_dice(attrs: dict[str, Any], written: tuple[str, str] | None) -> tuple[in
 def card_stats(attrs: dict[str, Any], variant: Variant = Variant.BASE) -> dict[str, Any]:
     """What the tracker keeps from a card.
 
-    002: the 强韧防御 modifier (the bot's 濒死检定 and 力竭 check) and 速度
+    002: the 强韧防御 modifier (the bot's 濒死检定 and 力竭 check), 速度
     ``灵巧熟练度+(STR+DEX)/4`` (at least 2; STR/DEX are the *modifiers*, see
-    :func:`card.speed_002`) for Mov.  Both variants: LV when the card has one — 004's tie-break
-    (先攻值相等 … 其次由LV较高的角色先开始回合) and 自愈 (场景开始时恢复 LV 点HP和MP) read it too.
+    :func:`card.speed_002`) for Mov, and the SP maximum ``耐力PB+CON+WIL`` (at least 2, see
+    :func:`card.sp_max_002`; SP starts full) when the card has 体质 or 魄力.  004: as many Hit /
+    Mind Gauges as the card's MIG / WLP die size (004 生命值和精神值: "数量等于角色的
+    `基础MIG骰尺寸`" / "`基础WLP骰尺寸`"), one capacity more per LV.  Both variants: LV when the
+    card has one — 004's tie-break (先攻值相等 … 其次由LV较高的角色先开始回合) and 自愈
+    (场景开始时恢复 LV 点HP和MP) read it too.  A joining combatant is new, so nothing the GM set
+    is overwritten; ``.hp 名 sp上限 N`` / ``.hp 名 hg N`` change these afterwards.
     """
     out: dict[str, Any] = {}
+    lv = card_lv(attrs)
     if variant is Variant.BASE:
-        out["health"] = Health(fort=stack(C.skill_modifiers(attrs, "强韧")))
+        health = Health(fort=stack(C.skill_modifiers(attrs, "强韧")))
+        con, wil = C.attribute_value(attrs, "体质"), C.attribute_value(attrs, "魄力")
+        if con is not None or wil is not None:
+            health.sp_max = health.sp = sp_max_002(
+                C.proficiency_bonus(card_proficiency(attrs, "耐力")),
+                C.attribute_modifier(con if con is not None else 10),
+                C.attribute_modifier(wil if wil is not None else 10),
+            )
+        out["health"] = health
         strength, dex = C.attribute_value(attrs, "力量"), C.attribute_value(attrs, "敏捷")
         if strength is not None or dex is not None:
             out["speed"] = speed_002(
@@ -111,10 +126,23 @@ def card_stats(attrs: dict[str, Any], variant: Variant = Variant.BASE) -> dict[s
                 C.attribute_modifier(dex if dex is not None else 10),
                 card_proficiency(attrs, "灵巧"),
             )
-    lv = card_lv(attrs)
+    else:
+        out["health"] = spd_health(attrs, lv or 0)
     if lv is not None:
         out["lv"] = lv
     return out
+
+
+def spd_health(attrs: dict[str, Any], lv: int) -> Health:
+    """004 gauges from a card: HG count = MIG die size, MG count = WLP die size (``.st MIG10
+    WLP8`` → 10 HG, 8 MG), via :func:`health.gauges_for_level`; a size missing from the card, or
+    outside the 1~40 gauges the bot keeps, leaves that gauge list empty for the GM to set."""
+    health = Health()
+    for key, field in (("MIG", "hg"), ("WLP", "mg")):
+        size = lookup(attrs, key, *C.ATTRIBUTES_004[key])
+        if size is not None and 1 <= size <= 40 and 0 <= lv <= 99:
+            setattr(health, field, H.gauges_for_level(size, lv))
+    return health
 
 
 Plan = list[tuple[str, dict[str, Any], str]]

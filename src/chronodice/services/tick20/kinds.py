@@ -363,11 +363,13 @@ HP_OPS = {
     "易伤": "vuln",
     "强韧": "fort",
     "自愈": "selfheal",
+    "短休": "short_rest",
+    "长休": "long_rest",
 }
 HP_OP = OneOf(
     Pattern(
-        regex=r"(?i)(sp上限|spmax|hg|mg|mp|sp|危机值|危机|杂兵|抗性|易伤|强韧|自愈)(?![a-z])",
-        label="hg/mg/mp/sp/sp上限/危机/杂兵/抗性/易伤/强韧/自愈",
+        regex=r"(?i)(sp上限|spmax|hg|mg|mp|sp|危机值|危机|杂兵|抗性|易伤|强韧|自愈|短休|长休)(?![a-z])",
+        label="hg/mg/mp/sp/sp上限/危机/杂兵/抗性/易伤/强韧/自愈/短休/长休",
         convert=lambda m: HP_OPS[m.group(1).lower()],
     ),
     Int(label="±n", signed=True, sign_required=True, min=-9999, max=9999),

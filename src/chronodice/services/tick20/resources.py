@@ -200,7 +200,7 @@ hp = define(
     summary="生命/精神量谱（速度规则：伤害从左、治疗从右、危机、优势点、重击/斩杀、自愈）、SP、杂兵/抗性/易伤",
     detail=(
         "例 .hp 哥布林 -7 -由 艾琳、.hp 哥布林 -4 重击、.hp 哥布林 -3 斩杀 11、.hp 名 hg 10 / mg 8（每级LV +1容量）、"
-        ".hp 名 hg 6/6/5/5、.hp 名 mp -3 / mp +2、.hp 名 危机 2、.hp 全体 自愈、.hp 名 sp ±n / sp上限 N、"
+        ".hp 名 hg 6/6/5/5、.hp 名 mp -3 / mp +2、.hp 名 危机 2、.hp 全体 自愈、.hp 名 sp ±n / sp上限 N、.hp 全体 短休 / .hp 名 长休、"
         ".hp 狼 杂兵、.hp 狼 抗性 灼烧1、.hp 狼 强韧 +3"
     ),
     system=SYS_NAME,
@@ -213,7 +213,7 @@ hp = define(
     flags=[option("attacker", ("-由", "-by"), COMBATANT, "-由 攻击者"), CRIT, EXECUTE, SP_COST],
     help=(
         "±n 伤害/治疗HG（-由 攻击者，重击，斩杀 结果/d8+d10）；hg/mg 条数或 6/6/5 容量；mp ±n；"
-        "危机 N；自愈（全体）；sp ±n/=n（消耗：低于下限则失败）；sp上限 N；杂兵；抗性/易伤 类型N；强韧 ±n"
+        "危机 N；自愈（全体）；sp ±n/=n（消耗：低于下限则失败）；sp上限 N；短休（SP+1）/长休（SP+上限）（可全体）；杂兵；抗性/易伤 类型N；强韧 ±n"
     ),
 )
 async def cmd_hp(
@@ -232,6 +232,15 @@ async def cmd_hp(
         everyone = [x.id for x in state.combatants]
         state, events = await apply(call, lambda st: E.self_heal(need(st), everyone))
         return [Reply.say("场景开始：自愈\n" + "\n".join(health_lines(state, events)))]
+    if op in REST_WORDS and who in ALL_WORDS:
+        word, long = REST_WORDS[op]
+        await must_be_gm(call, state, f"为全体{word}")
+        if value is not None:
+            raise call.usage_error(f"格式：.hp 全体 {word}")
+        everyone = [x.id for x in state.combatants]
+        state, events = await apply(call, lambda st: E.rest(need(st), everyone, long=long))
+        lines = health_lines(state, events) or ["  没有参战者设有SP上限（.hp 名 sp上限 N）"]
+        return [Reply.say(f"全体{word}\n" + "\n".join(lines))]
     c = await find(call, state, who)
     await require_control(call, state, c, "修改HP")
     if (crit or execute is not None) and not (isinstance(op, int) and op < 0):
@@ -245,6 +254,8 @@ async def cmd_hp(
 
 
 ALL_WORDS = ("全体", "全部", "all")
+REST_WORDS: dict[str, tuple[str, bool]] = {"short_rest": ("短休", False), "long_rest": ("长休", True)}
+"""002 休息 → SP (精力值: 短休 +1, 长休 + the maximum): the word and whether it is a 长休."""
 
 
 async def _hp_fn(
@@ -279,6 +290,11 @@ async def _hp_fn(
         )
     if op == "selfheal":
         return lambda st: E.self_heal(st, [c.id])
+    if op in REST_WORDS:
+        if value is not None:
+            raise call.usage_error(f"格式：.hp 名称 {REST_WORDS[op][0]}")
+        long = REST_WORDS[op][1]
+        return lambda st: E.rest(st, [c.id], long=long)
     if op == "minion":
         on = value != 0
         return lambda st: E.set_traits(st, c.id, minion=on)

@@ -35,7 +35,7 @@ Where things live:
 * :mod:`.effects` — add_effect, remove_effect, focus;
 * :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta; 004 set_actions, use_action; 002 spend_mov;
 * :mod:`.wounds` — wound, heal_wound, set_temp, set_traits, dying_check, set_sp, set_gauges,
-  hit_gauges, spend_mp, self_heal.
+  hit_gauges, spend_mp, self_heal, rest.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from .wounds import (
     dying_check,
     heal_wound,
     hit_gauges,
+    rest,
     self_heal,
     set_gauges,
     set_sp,
@@ -87,6 +88,7 @@ __all__ = [
     "place",
     "remove",
     "remove_effect",
+    "rest",
     "self_heal",
     "set_actions",
     "set_ap",

@@ -308,3 +308,25 @@ def self_heal(eng: Engine, cids: list[str]) -> None:
         got_hp = hp.self_heal(h.hg, c.lv, hp_now) if h.hg else 0
         got_mp = hp.self_heal(h.mg, c.lv, mp_now) if h.mg else 0
         eng.emit("self_heal", cid=c.id, hp=got_hp, mp=got_mp, lv=c.lv)
+
+
+@transition
+def rest(eng: Engine, cids: list[str], *, long: bool = False) -> None:
+    """短休 / 长休 for SP (002 精力值: "完成短休可以恢复1点SP。完成长休则可以恢复最多等于精力值
+    上限的SP"): +1 SP, or + the maximum, never above it (SP −3 of 5 after a 长休: 2).  Through
+    :func:`..damage.change_sp`, so SP 1 or more wakes a <力竭> coma.  For several combatants
+    (``.hp 全体 短休``) one without an SP maximum, or dead, is left out; for one alone, refused."""
+    if eng.st.variant is not Variant.BASE:
+        raise IllegalAction("短休/长休恢复的是SP，只用于基础规则（002）；速度规则（004）没有SP")
+    word = "长休" if long else "短休"
+    for cid in cids:
+        c = eng.st.get(cid)
+        h = c.health
+        if h.sp_max is None or h.dead:
+            if len(cids) == 1:
+                why = "已经死亡" if h.dead else f"还没有SP上限（.hp {c.name} sp上限 N）"
+                raise IllegalAction(f"{c.shown} {why}")
+            continue
+        before = h.sp if h.sp is not None else h.sp_max
+        rep = dmg.change_sp(h, before + (h.sp_max if long else 1), None)
+        eng.emit("rest", cid=c.id, word=word, before=before, sp=h.sp, sp_max=h.sp_max, notes=rep.notes)
