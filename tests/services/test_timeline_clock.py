@@ -39,7 +39,8 @@ async def test_interrupt_stun_cancel_older_hit_time_advance_undo(app: App) -> No
     assert "⏱ 战斗时间 2.0t" in text
     # #2 resolved at 2 while 乙's #1 was winding up: the bot offers the interaction (交互)
     assert "⚔ 交互：甲的行动#2（17.5）在2.0t作用于乙，乙的行动#1（175.0，0.0→20.0t）正在前摇" in text
-    assert "175.0−17.5 → 乙胜出，最终造成157.5" in text
+    # issue 25 defect 4: 乙's #1 is not declared as a defence, so 甲's 17.5 lands in full
+    assert "正在前摇：#1不是防御动作，全额命中17.5（伤害：.crd 乙:hp -17.5 #2）" in text
     text = await say(app, ".bat 力量 17.5", user=JIA)  # #3 甲 2 → 4
     assert "⏱ 战斗时间 4.0t" in text and "▶ 下一个行动：甲（4.0t）" in text
     await say(app, ".bat 力量 17.5", user=YI)  # #4 乙 20 → 22

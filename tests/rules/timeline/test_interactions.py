@@ -28,6 +28,11 @@ def test_book_example_qigong_200_vs_shield_150_both_at_3t() -> None:
     found = ix.interactions_of(s, s.action(1))
     assert [(i.other.id, i.winner, i.left) for i in found] == [(2, "a", 50.0)]
     assert ix.why_not(s.action(1), s.action(2)) is None
+    # only a declared 护盾 subtracts (issue 25 defect 4): undeclared, the full 200 lands
+    assert [(i.rule, i.landed) for i in found] == [("full", 200.0)]
+    s = act(act(b.new_battle(), JIA, 3, 200, target=YI.key), YI, 3, 150, note="护盾")
+    (shield,) = ix.interactions_of(s, s.action(1))
+    assert (shield.rule, shield.kind, shield.landed) == ("defence", "护盾", 50.0)
 
 
 def test_shield_above_200_means_no_damage() -> None:

@@ -4,17 +4,29 @@ Rule book (战斗 → 时间轴, 交互, 控制效果; 构筑基本法 第二条
 
 * actions are (left-open, right-closed]: at the moment an action starts it is only being
   prepared and does not interact; in its windup or at the moment it resolves it does;
-* 交互 (打断、闪避、招架…): the two impacts are compared and the larger minus the smaller is what the
-  larger side achieves (气功波 200 vs 护盾 150 → 50);
+* 交互 (line 531: 打断、闪避、招架等会影响对方或被对方影响的对抗行为; line 533: 大者减小者 is what
+  the larger side achieves; line 535: 气功波 200 vs 护盾 150 → 50, a shield above 200 → nothing):
+  only an action *declared* as one of these interacts; anything else is simply hit in full;
 * 控制效果: the duration is the windup the target needs to resist the caster's impact with the
   attribute named for it: ``T = 20·I/A`` (F13; 侵蚀: 意志, 精神控制: 意志, 看守: 体质).
 
 Readings where the book is silent (a GM's reading, documented here):
 
+* an action's interaction kind is declared by how its note begins (``.bat 敏捷 100 闪避``,
+  ``.bat 力量 150 >乙 打断``; :func:`declared_kind`), so old inputs keep working and nothing new
+  is stored;
 * an action *aimed* at a target (``.bat 力量 150 >乙``) that resolves while the target's own
-  action is in its windup (or resolves at the same moment) is an interaction the bot reports
-  with the numbers; the GM decides what it is (an interrupt: ``.bat 取消 #N``; damage:
-  ``.crd 乙:hp -50 #M``);
+  action is in its windup (or resolves at the same moment) is judged (issue 25 defect 4):
+
+  - the target's action is 闪避/招架/护盾 (aimed at nobody or at the attacker): it subtracts —
+    ``max(0, I_a − I_x)`` lands;
+  - the resolving action is 打断: the two impacts are compared; the larger wins, and an
+    interrupt that wins stops the windup — the bot says so and the GM confirms it with
+    ``.bat 取消 #N`` (the book does not say that anything of a failed interrupt lands);
+  - otherwise the target is not defending: the full impact lands;
+
+  the bot reports it and the GM records it (``.crd 乙:hp -50 #M``).  Not done: a 护盾 that lasts
+  beyond its own resolution, a 闪避 that moves its owner, 招架 that hits back;
 * a control effect (眩晕 and the like) holds the target from the moment the controlling action
   resolves for ``T``: an action in its windup then is paused and resolves ``T`` later, actions
   declared after it move back by as much, and nothing of the target starts inside the window
@@ -29,13 +41,31 @@ Readings where the book is silent (a GM's reading, documented here):
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from chronodice.core.errors import IllegalAction
 
 from .battle import Action, BattleState, Event, _event, _replace_actions, rechain, settle
 from .checks import interaction, windup
 from .rounding import fmt, r2
+
+INTERRUPT = "打断"
+DEFENCES = ("闪避", "招架", "护盾")
+"""The declared kinds that subtract from what hits their owner (book 交互, lines 531–535)."""
+KINDS = (INTERRUPT, *DEFENCES)
+
+Rule = Literal["defence", "interrupt", "full"]
+
+
+def declared_kind(note: str) -> str | None:
+    """The interaction kind an action was declared as: its note starting with one of
+    :data:`KINDS` (``闪避``, ``打断施法``); None for anything else.
+
+    >>> declared_kind("闪避"), declared_kind(" 打断施法"), declared_kind("重拳"), declared_kind("")
+    ('闪避', '打断', None, None)
+    """
+    text = note.strip()
+    return next((k for k in KINDS if text.startswith(k)), None)
 
 
 class Interaction(NamedTuple):
@@ -44,20 +74,45 @@ class Interaction(NamedTuple):
     action: Action
     other: Action
     winner: str
-    """"a" (the resolving action), "b" (the target's) or "tie"."""
+    """"a" (the resolving action), "b" (the target's) or "tie": the book's comparison."""
     left: float
+    """The larger impact minus the smaller (book 交互)."""
+    rule: Rule = "full"
+    """Which rule applied: ``other`` defends, ``action`` interrupts, or neither (full hit)."""
+    kind: str | None = None
+    """The declared kind that decided it (闪避/招架/护盾 of ``other``, 打断 of ``action``)."""
+    landed: float = 0.0
+    """What ``action`` achieves on the target: the full impact, or what gets past the defence."""
+
+
+def judge(a: Action, x: Action) -> Interaction:
+    """Rule ``a`` (resolving, aimed at ``x``'s owner) against ``x`` (in its windup then).
+
+    >>> from .battle_state import Action as Act
+    >>> hit = Act(1, "c1", 0, 3, 200, note="", target="c2")
+    >>> [judge(hit, Act(2, "c2", 0, 3, 150, note=n))[3:] for n in ("护盾", "招架", "")]
+    [(50.0, 'defence', '护盾', 50.0), (50.0, 'defence', '招架', 50.0), (50.0, 'full', None, 200.0)]
+    >>> judge(hit, Act(2, "c2", 0, 5, 250, note="闪避"))[2:]
+    ('b', 50.0, 'defence', '闪避', 0.0)
+    >>> cut = Act(1, "c1", 0, 3, 80, note="打断", target="c2")
+    >>> judge(cut, Act(2, "c2", 0, 5, 30))[2:], judge(cut, Act(2, "c2", 0, 5, 90))[2:]
+    (('a', 50.0, 'interrupt', '打断', 50.0), ('b', 10.0, 'interrupt', '打断', 0.0))
+    """
+    winner, left = interaction(a.impact, x.impact)
+    mine, theirs = declared_kind(a.note), declared_kind(x.note)
+    if mine == INTERRUPT:
+        return Interaction(a, x, winner, left, "interrupt", mine, left if winner == "a" else 0.0)
+    if theirs in DEFENCES and x.target in (None, a.key):
+        return Interaction(a, x, winner, left, "defence", theirs, left if winner == "a" else 0.0)
+    return Interaction(a, x, winner, left, "full", None, float(a.impact))
 
 
 def interactions_of(state: BattleState, a: Action) -> list[Interaction]:
-    """The target's actions that ``a`` meets when it resolves (none if it has no target)."""
+    """The target's actions that ``a`` meets when it resolves (none if it has no target), each
+    judged by :func:`judge`."""
     if a.target is None or a.cancelled:
         return []
-    out = []
-    for x in state.actions_of(a.target):
-        if x.active_at(a.end):
-            winner, left = interaction(a.impact, x.impact)
-            out.append(Interaction(a, x, winner, left))
-    return out
+    return [judge(a, x) for x in state.actions_of(a.target) if x.active_at(a.end)]
 
 
 def why_not(a: Action, b: Action) -> str | None:
@@ -136,4 +191,16 @@ def apply_control(
     return state, ev, moved_actions
 
 
-__all__ = ["Interaction", "apply_control", "control_duration", "interactions_of", "why_not"]
+__all__ = [
+    "DEFENCES",
+    "INTERRUPT",
+    "KINDS",
+    "Interaction",
+    "Rule",
+    "apply_control",
+    "control_duration",
+    "declared_kind",
+    "interactions_of",
+    "judge",
+    "why_not",
+]

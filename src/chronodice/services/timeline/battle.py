@@ -119,7 +119,9 @@ bat = define(
         "在此之前结算的行动已发生，之后的仍可取消（.bat 取消 #编号）。开场时所有角色同时宣言，"
         "谁先打字都不算晚到：新加入者从0t开始，直到GM .bat 开始（可列出参战角色，未宣言者让战斗时间停在0t）"
         "或第一个行动结算（GM带#编号记伤害/控制，或推进），此后从当前战斗时间开始。"
-        ">目标 指定行动对象（也可以是尚未宣言的本群角色），结算时若对方正在前摇会提示交互；"
+        ">目标 指定行动对象（也可以是尚未宣言的本群角色），结算时若对方正在前摇会判定交互；"
+        "备注以 打断/闪避/招架/护盾 开头即声明交互类型（如 .bat 敏捷 100 闪避）："
+        "闪避/招架/护盾抵消打向自己的影响（大者减小者），打断比较双方影响数值，其余行动全额命中；"
         "推进N：到N为止没有行动的角色等待到N。\n"
         "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM，.tlconf open 开放）；"
         ".undo 撤销最近一条时间轴操作。"
@@ -141,7 +143,7 @@ bat = define(
         opt("target", TARGET),
         rest("note"),
     ],
-    help="宣言行动（属性与数值顺序不限，>目标 指定对象，可加备注）；角色名:/@玩家 代他人行动",
+    help="宣言行动（属性与数值顺序不限，>目标 指定对象，可加备注，备注以打断/闪避/招架/护盾开头声明交互）；角色名:/@玩家 代他人行动",
 )
 async def bat_action(
     call: Call, actor: str | None, who: str | None, action: Action | str, target: str | None, note: str
@@ -449,21 +451,32 @@ def _name(state: bt.BattleState, key: str | None) -> str:
 
 def settle_notes(before: bt.BattleState, after: bt.BattleState, display: view.Display) -> list[str]:
     """What this command settled: each resolved action aimed at somebody whose own action was
-    in its windup (or resolved at the same moment) — the interaction, with the numbers."""
+    in its windup (or resolved at the same moment), judged by its declared kind
+    (:func:`ix.judge`): the numbers and which rule applied, in one line each."""
     lines = []
     for a in bt.newly_settled(before, after):
         for hit in ix.interactions_of(after, a):
             x = hit.other
             who, other = _name(after, a.key), _name(after, x.key)
-            verdict = (
-                "影响数值相同，相互抵消"
-                if hit.winner == "tie"
-                else f"{who if hit.winner == 'a' else other}胜出，最终造成{fmt(hit.left)}"
-            )
             lines.append(
                 f"⚔ 交互：{who}的行动#{a.id}（{fmt(a.impact)}）在{display.windup(a.end)}t作用于{other}，"
                 f"{other}的行动#{x.id}（{fmt(x.impact)}，{display.windup(x.start)}→{display.windup(x.end)}t）"
-                f"正在前摇：可打断/闪避/招架，{fmt(max(a.impact, x.impact))}−{fmt(min(a.impact, x.impact))} → {verdict}"
-                f"（打断：.bat 取消 #{x.id}；伤害：.crd {other}:hp -N #{a.id}；眩晕：.bat 控制 #{a.id} 属性）"
+                f"正在前摇：{_ruling(hit, who, other)}"
             )
     return lines
+
+
+def _ruling(hit: ix.Interaction, who: str, other: str) -> str:
+    """The rule that applied to ``hit`` and its outcome, in Chinese (issue 25 defect 4)."""
+    a, x = hit.action, hit.other
+    sums = f"{fmt(max(a.impact, x.impact))}−{fmt(min(a.impact, x.impact))}"
+    record = f"（伤害：.crd {other}:hp -{fmt(hit.landed)} #{a.id}）"
+    if hit.rule == "interrupt":
+        if hit.winner == "a":
+            return f"{who}打断，{sums} → 打断成功，余下影响{fmt(hit.left)}（GM确认：.bat 取消 #{x.id}）"
+        return f"{who}打断，{sums} → 打断未成功，#{x.id}照常进行"
+    if hit.rule == "defence":
+        if hit.landed > 0:
+            return f"{other}{hit.kind}，{sums} → {who}命中{fmt(hit.landed)}{record}"
+        return f"{other}{hit.kind}，{sums} → 完全挡下，{who}未造成影响"
+    return f"#{x.id}不是防御动作，全额命中{fmt(hit.landed)}{record}"
