@@ -121,3 +121,14 @@ async def test_a_note_that_only_mentions_a_kind_later_declares_nothing(app: App)
     await say(app, ".bat 力量 80 >白鸦", user=LICH)  # #3 巫妖 0 → 9.14
     text = await start(app)
     assert "正在前摇：#2不是防御动作，全额命中80.0" in text
+
+
+async def test_a_defence_aimed_at_the_attacker_does_not_hit_him(app: App) -> None:
+    """Found playing: 巫妖's ``.bat 敏捷 50 >白鸦 闪避`` was announced as a full hit of 50 on 白鸦."""
+    for user, name in (("10001", "白鸦"), ("10002", "巫妖")):
+        assert "设置完成" in await say(app, SHEET.format(name=name, intel=35), user=user)
+    await say(app, ".bat 开始 白鸦 巫妖", **GM)
+    await say(app, ".bat 力量 120 >巫妖 飞刀", user="10001")
+    text = await say(app, ".bat 敏捷 50 >白鸦 闪避", user="10002")
+    text += await say(app, ".bat 推进 20", **GM)
+    assert "巫妖的行动#2（50.0）在5.71t作用于白鸦" not in text, text

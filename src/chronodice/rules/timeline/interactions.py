@@ -109,8 +109,10 @@ def judge(a: Action, x: Action) -> Interaction:
 
 def interactions_of(state: BattleState, a: Action) -> list[Interaction]:
     """The target's actions that ``a`` meets when it resolves (none if it has no target), each
-    judged by :func:`judge`."""
-    if a.target is None or a.cancelled:
+    judged by :func:`judge`.  A defence (闪避/招架/护盾) aimed at someone says whom it guards
+    against: it does not hit them (found playing: ``.bat 敏捷 50 >白鸦 闪避`` was announced as
+    巫妖 hitting 白鸦 in full)."""
+    if a.target is None or a.cancelled or declared_kind(a.note) in DEFENCES:
         return []
     return [judge(a, x) for x in state.actions_of(a.target) if x.active_at(a.end)]
 
