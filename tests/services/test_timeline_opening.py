@@ -169,10 +169,10 @@ def test_engine_opening_rules() -> None:
     assert bt.hit_time(s, None) == 0.0
 
 
-async def test_a_control_effect_in_the_opening_settles_its_action(app: App) -> None:
-    # as a hit with #N: 阿星, aimed at, holds the clock at 0; the GM says #1 (0→3.2t) landed
+async def test_a_control_effect_in_the_opening_asks_to_start_first(app: App) -> None:
+    # 阿星, aimed at, holds the clock at 0: a control needs the clock, so the GM starts first
     await table(app)
     await say(app, ".bat 哥布林:力量 3.2t >阿星", **GM)
     text = await say(app, ".bat 控制 #1 意志", **GM)
-    assert "阿星被行动#1控制" in text and "尚未发生" not in text
-    assert "开场中" not in await say(app, ".bat", **GM)
+    assert text.startswith("还在开场，战斗时间未开始：请GM先 .bat 开始"), text  # no clock: start first
+    assert "开场中" in await say(app, ".bat", **GM)

@@ -67,7 +67,7 @@ def test_control_duration_is_the_targets_windup_to_resist() -> None:
 def test_stun_pauses_the_windup_and_delays_the_chain() -> None:
     s = act(b.new_battle(), JIA, 4, 150, target=YI.key)  # 甲's 侵蚀 resolves at 4
     s = act(act(s, YI, 10, 80), YI, 5)  # 乙 0 → 10 → 15
-    s = act(s, JIA, 30)  # clock 15 → 甲's #1 settled
+    s = b.open_battle(act(s, JIA, 30), [])[0]  # the GM starts: clock 15 → 甲's #1 settled
     s, ev, moved = ix.apply_control(s, 1, YI.key, 20.0)
     assert (ev.kind, ev.time, ev.after) == ("stun", 4.0, 24.0)
     assert (s.action(2).end, s.action(2).delay) == (30.0, 20.0)  # 6 t of windup left after 24
@@ -79,12 +79,12 @@ def test_stun_pauses_the_windup_and_delays_the_chain() -> None:
 def test_stun_blocks_the_start_of_actions_inside_it() -> None:
     s = act(b.new_battle(), JIA, 4, 150, target=YI.key)
     s = act(act(s, YI, 4), YI, 2)  # 乙 0 → 4 (resolves at the stun: right-closed), 4 → 6
-    s = act(s, JIA, 10)
+    s = b.open_battle(act(s, JIA, 10), [])[0]
     s, _ev, _ = ix.apply_control(s, 1, YI.key, 20.0)
     assert s.action(2).end == 4.0 and s.action(2).delay == 0.0
     assert (s.action(3).start, s.action(3).end) == (24.0, 26.0)
     s2 = act(act(b.new_battle(), JIA, 4, 150, target=YI.key), YI, 4)
-    s2 = act(s2, JIA, 1)  # clock 4, 乙 idle at 4
+    s2 = b.open_battle(act(s2, JIA, 1), [])[0]  # clock 4, 乙 idle at 4
     s2, _, _ = ix.apply_control(s2, 1, YI.key, 20.0)
     assert s2.free_at(YI.key) == 24.0
     s2 = act(s2, YI, 1)
@@ -95,9 +95,10 @@ def test_stun_blocks_the_start_of_actions_inside_it() -> None:
 
 def test_control_needs_a_resolved_source() -> None:
     s = act(act(b.new_battle(), JIA, 10, 150, target=YI.key), YI, 3)
-    # in the opening the GM's word settles #1 (issue 25); once the battle runs (GM .bat 开始),
-    # an action resolving after the clock has not happened yet
-    assert ix.apply_control(s, 1, YI.key, 5)[0].started
+    # the opening has no clock: the GM starts first (a control there could push back an action
+    # whose own effect is entered); once the battle runs, an action after the clock has not happened
+    with pytest.raises(IllegalAction, match="还在开场"):
+        ix.apply_control(s, 1, YI.key, 5)
     s = act(b.open_battle(s, [])[0], YI, 1)  # clock 4
     with pytest.raises(IllegalAction, match="尚未发生"):
         ix.apply_control(s, 1, YI.key, 5)

@@ -150,18 +150,19 @@ def apply_control(
     """Control ``target`` from the moment action ``source_id`` resolved, for ``duration`` t.
 
     Returns the state, the ``stun`` event and the target's actions that moved (as they are now).
-    The controlling action must have resolved — in the opening, where there is no clock yet, the
-    GM entering its effect says it did, as for a 体力 change with ``#N`` (issue 25); either way
-    this closes the opening."""
-    opening = not state.started
-    state = settle(state, start=True)
+    The controlling action must have resolved; in the opening, which has no clock yet, the GM
+    starts the battle first (``.bat 开始``)."""
+    if not state.started:
+        # the opening has no clock yet: a control there could push back an action whose own
+        # effect is already entered (found by the random-play invariants), so the GM starts first
+        raise IllegalAction("还在开场，战斗时间未开始：请GM先 .bat 开始，行动结算后再 .bat 控制")
     source = state.action(source_id)
     p = state.participant(target)
     if p is None or p.status != "active":
         raise IllegalAction("控制目标不在战斗中")
     if source.cancelled:
         raise IllegalAction(f"行动#{source_id}已取消，不能造成控制")
-    if not opening and source.end > state.clock:
+    if source.end > state.clock:
         raise IllegalAction(
             f"行动#{source_id}在{fmt(source.end)}t结算，尚未发生（当前战斗时间{fmt(state.clock)}t）"
         )
