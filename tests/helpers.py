@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import time
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from chronodice.app import App
 from chronodice.core.context import Context, Role
@@ -143,3 +145,18 @@ class Scripted(random.Random):
             assert (a, b) == (1, self.faces), (a, b)
         assert a <= value <= b, (a, b, value)
         return value
+
+
+async def eventually(read: Any, ok: Any, seconds: float = 5.0) -> Any:
+    """``await read()`` until ``ok(result)`` (at most ``seconds``), the last result either way.
+
+    Another process's write reaches this process's caches by PostgreSQL's notification, so a
+    read may be a moment behind it (the store's documented contract); a test of two processes
+    asserts on what the read settles to, not on the first read after the write."""
+    got = await read()
+    for _ in range(int(seconds / 0.01)):
+        if ok(got):
+            break
+        await asyncio.sleep(0.01)
+        got = await read()
+    return got

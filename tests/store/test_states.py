@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import say
+from helpers import eventually, say
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -150,13 +150,9 @@ async def test_two_processes_writing_one_session_at_once_lose_nothing(any_store:
         assert len(log) == 201
         for k in range(3):
             assert await other.undo("g", "box") is not None
-            # another process's undo reaches this one's cache by its notification (PostgreSQL):
-            # a read may be a moment behind it, never lose it
-            for _ in range(500):
-                got = await any_store.load_state("g", BOX)
-                if got is not None and got.total == 199 - k:
-                    break
-                await asyncio.sleep(0.01)
+            got = await eventually(  # another process's undo: a read may be a moment behind
+                lambda: any_store.load_state("g", BOX), lambda g, k=k: g is not None and g.total == 199 - k
+            )
             assert got is not None and got.total == 199 - k
     finally:
         await other.close()

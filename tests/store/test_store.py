@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from helpers import eventually
 
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.store import DuplicateEvent, Store
@@ -96,7 +97,8 @@ async def test_two_processes_updating_one_card_lose_nothing_and_claim_once(any_s
 
         await asyncio.gather(*(bumps(s) for s in (any_store, other) for _ in range(5)))
         for s in (any_store, other):
-            assert (await s.get_character(c.id)).attributes["n"] == 100
+            got = await eventually(lambda s=s: s.get_character(c.id), lambda r: r.attributes["n"] == 100)
+            assert got.attributes["n"] == 100
         with any_store.event("10001", "card-1"):
             await any_store.update_character(c.id, bump)
         for s in (any_store, other):
@@ -105,7 +107,7 @@ async def test_two_processes_updating_one_card_lose_nothing_and_claim_once(any_s
         with pytest.raises(IllegalAction, match="同名"):
             await other.update_character(c.id, lambda r: replace(r, name="y"))
         for s in (any_store, other):
-            got = await s.get_character(c.id)
+            got = await eventually(lambda s=s: s.get_character(c.id), lambda r: r.version == 102)
             assert got.attributes["n"] == 101 and got.name == "x" and got.version == 102
     finally:
         await other.close()
