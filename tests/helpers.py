@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from chronodice.app import App
@@ -160,3 +162,18 @@ async def eventually(read: Any, ok: Any, seconds: float = 5.0) -> Any:
         await asyncio.sleep(0.01)
         got = await read()
     return got
+
+
+@contextlib.contextmanager
+def pack_dir_first(folder: Path) -> Iterator[Path]:
+    """``folder`` in front of the 萌E pack folders (as the plugin puts ``data/packs``), the pack
+    cache cleared on the way in and out."""
+    from chronodice.rules.moe import pack as moe_pack
+
+    moe_pack.PACK_DIRS.insert(0, folder)
+    moe_pack.load_pack.cache_clear()
+    try:
+        yield folder
+    finally:
+        moe_pack.PACK_DIRS.remove(folder)
+        moe_pack.load_pack.cache_clear()

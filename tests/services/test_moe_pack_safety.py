@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import say
+from helpers import pack_dir_first, say
 
 from chronodice.app import App
 from chronodice.rules.moe import catalog
@@ -31,13 +31,8 @@ def data_packs(tmp_path: Path) -> Iterator[Path]:
     folder, as the plugin sets it (so ``../../../secret_conf`` from it is ``tmp_path``)."""
     folder = tmp_path / "data" / "bot" / "packs"
     folder.mkdir(parents=True)
-    moe_pack.PACK_DIRS.insert(0, folder)
-    load_pack.cache_clear()
-    try:
+    with pack_dir_first(folder):
         yield folder
-    finally:
-        moe_pack.PACK_DIRS.remove(folder)
-        load_pack.cache_clear()
 
 
 @pytest.fixture

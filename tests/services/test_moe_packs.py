@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import run, say
+from helpers import pack_dir_first, run, say
 
 from chronodice.app import App
 from chronodice.rules.moe import catalog
@@ -26,13 +26,8 @@ def data_packs(tmp_path: Path) -> Iterator[Path]:
     """A data directory's ``packs/`` in front of the built-in folder, as the plugin sets it."""
     folder = tmp_path / "packs"
     folder.mkdir()
-    moe_pack.PACK_DIRS.insert(0, folder)
-    load_pack.cache_clear()
-    try:
+    with pack_dir_first(folder):
         yield folder
-    finally:
-        moe_pack.PACK_DIRS.remove(folder)
-        load_pack.cache_clear()
 
 
 def demo_raw() -> dict:  # type: ignore[type-arg]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import pack_dir_first
 
-from chronodice.rules.moe import pack as moe_pack
-from chronodice.rules.moe.pack import load_pack, validate_pack
+from chronodice.rules.moe.pack import validate_pack
 from chronodice.rules.moe.packcheck import ARGS, FUNCTIONS, TIMINGS
 from chronodice.rules.moe.soak import play_game
 
@@ -26,13 +26,8 @@ def example() -> str:
 @pytest.fixture
 def mini_dir(tmp_path: Path) -> Iterator[Path]:
     (tmp_path / "mini.yaml").write_text(example(), encoding="utf-8")
-    moe_pack.PACK_DIRS.insert(0, tmp_path)
-    load_pack.cache_clear()
-    try:
+    with pack_dir_first(tmp_path):
         yield tmp_path
-    finally:
-        moe_pack.PACK_DIRS.remove(tmp_path)
-        load_pack.cache_clear()
 
 
 def test_the_example_is_valid() -> None:
