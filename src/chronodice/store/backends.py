@@ -360,11 +360,29 @@ async def _no_reset(_conn: Any) -> None:
     """Pool connections keep no session state (see :meth:`PgBackend.start`)."""
 
 
+def asyncpg_dsn(url: str) -> str:
+    """The libpq-style DSN that ``asyncpg.connect``/``create_pool`` take for a store URL.
+
+    SQLAlchemy's asyncpg dialect wants ``?ssl=require`` (a keyword of ``asyncpg.connect``), which
+    :func:`~chronodice.store.url.normalize_database_url` writes; in a DSN, though, asyncpg reads
+    only ``sslmode`` and sends every other query key to the server as a run-time setting — the
+    server then refused ``ssl`` ("parameter "ssl" cannot be changed now") and the bot exited.
+
+    >>> asyncpg_dsn("postgresql+asyncpg://dice:pw@db:5432/chronodice?ssl=require")
+    'postgresql://dice:pw@db:5432/chronodice?sslmode=require'
+    """
+    parsed = make_url(url).set(drivername="postgresql")
+    if "ssl" in parsed.query:
+        query = {("sslmode" if key == "ssl" else key): value for key, value in parsed.query.items()}
+        parsed = parsed.set(query=query)
+    return parsed.render_as_string(hide_password=False)
+
+
 class PgBackend:
     dialect = "postgresql"
 
     def __init__(self, url: str) -> None:
-        self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.dsn = asyncpg_dsn(url)
         self._pool: Any = None
         self._listener: Any = None
         self._own_pids: set[int] = set()
