@@ -1,7 +1,7 @@
-"""Write the command list into README.md between the COMMANDS markers, from the command specs.
+"""Write the command list into docs/commands.md between the COMMANDS markers, from the command specs.
 
-``python scripts/gen_commands.py`` rewrites README.md; ``--check`` exits 1 when it is stale
-(a test runs the check, so the README never drifts from the help text).
+``python scripts/gen_commands.py`` rewrites docs/commands.md; ``--check`` exits 1 when it is stale
+(a test runs the check, so the reference never drifts from the help text).
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ def render(readme: str) -> str:
 
 
 def main() -> int:
-    path = ROOT / "README.md"
+    path = ROOT / "docs" / "commands.md"
     old = path.read_text(encoding="utf-8")
     new = render(old)
     if "--check" in sys.argv:
         if new != old:
-            print("README.md command list is stale: run python scripts/gen_commands.py")
+            print("docs/commands.md command list is stale: run python scripts/gen_commands.py")
             return 1
         return 0
     path.write_text(new, encoding="utf-8")
