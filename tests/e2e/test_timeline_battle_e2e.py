@@ -48,11 +48,11 @@ async def test_battle_on_the_rule_books_clock(bot_process: BotProcess) -> None:
         # -- the GM starts the battle (issue 25: a second declaration no longer does); #2 resolves at 4
         text = await gm(".bat 开始")
         assert "⏱ 战斗时间 4.0t" in text
-        assert (
-            "⚔ 交互：甲的行动#2（35.0）在4.0t作用于Goblin，Goblin的行动#1（43.8，0.0→10.0t）正在前摇" in text
-        )
         # issue 25 defect 4: Goblin's #1 is not declared as a defence, so 甲's 35.0 lands in full
-        assert "正在前摇：#1不是防御动作，全额命中35.0（伤害：.crd Goblin:hp -35.0 #2）" in text
+        assert (
+            "✔#2 甲 重拳 35.0 @4.0t →Goblin：Goblin#1（43.8）前摇中，非防御动作，全额命中35.0，"
+            "记伤害：.crd Goblin:hp -35.0 #2"
+        ) in text
         # -- 甲 types ahead; the battle is only where somebody has nothing declared
         text = await say(".bat 力量 2t")  # #5 甲 4 → 6
         assert "⏱ 战斗时间 6.0t" in text
@@ -65,8 +65,10 @@ async def test_battle_on_the_rule_books_clock(bot_process: BotProcess) -> None:
         await gm(".bat Goblin:力量 4t")  # #8 Goblin 6 → 10
         await say(".bat 敏捷 4t >狼人", user=YI)  # #9 乙 6 → 10, 35.0
         text = await gm(".bat 狼人:力量 6t")  # #10 狼人 8 → 14, 52.5: the clock reaches 10, #9 resolves
-        assert "⚔ 交互：乙的行动#9（35.0）在10.0t作用于狼人，狼人的行动#10（52.5，8.0→14.0t）正在前摇" in text
-        assert "正在前摇：#10不是防御动作，全额命中35.0（伤害：.crd 狼人:hp -35.0 #9）" in text
+        assert (
+            "✔#9 乙 敏捷 35.0 @10.0t →狼人：狼人#10（52.5）前摇中，非防御动作，全额命中35.0，"
+            "记伤害：.crd 狼人:hp -35.0 #9"
+        ) in text
         await say(".bat 敏捷 4t", user=YI)  # #11 乙 10 → 14
         text = await say(".bat 敏捷 4t", user=YI)  # #12 乙 14 → 18
         assert "⏱ 战斗时间 10.0t" in text

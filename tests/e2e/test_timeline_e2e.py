@@ -41,7 +41,8 @@ async def test_three_character_battle_survives_a_restart(bot_process: BotProcess
         text = await c.group(".bat 力量 175 重拳", user=JIA, expect=1)
         assert "行动#1 甲：0.0t → 20.0t" in text
         text = await c.group(".bat wp 3", user=YI, expect=1)
-        assert "[3/6]" in text and "1.5t (1.5t) : 9.0" in text
+        assert "行动#2 乙：0.0t → 1.5t（前摇1.5t）影响 9.0 左轮[3/6]" in text  # issue 25: compact
+        assert "1.5t (1.5t) : 9.0" in await c.group(".bat", user=YI, expect=1)
         text = await c.group(".bat 哥布林:力量 87.5", user=GM, role="admin", expect=1)
         assert "[哥布林]（NPC）在0.0t加入战斗" in text
         # everyone has declared: the GM starts the clock (the opening no longer ends by itself)

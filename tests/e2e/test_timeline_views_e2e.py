@@ -32,8 +32,8 @@ async def test_battle_views_and_rules_over_the_websocket(bot_process: BotProcess
         for user, name, lv in ((XUN, "荀彧", 10), (LONG, "龍騎士", 10), (JIA, "甲", 10), (GM, "Goblin", 5)):
             assert "设置完成√" in await c.group(SHEET.format(name=name, lv=lv), user=user, expect=1)
         assert "穿上护甲[皮甲]√" in await c.group(".armor 皮甲 30 20", user=LONG, expect=1)
-        text = await c.group(".bat 力量 175 拔剑", user=XUN, expect=1)
-        assert "体力 150.0/150.0  意志 150.0/150.0" in text
+        await c.group(".bat 力量 175 拔剑", user=XUN, expect=1)
+        assert "体力 150.0/150.0  意志 150.0/150.0" in await c.group(".bat", user=XUN, expect=1)
         await c.group(".bat 力量 87.5", user=LONG, expect=1)
         await c.group(".bat Goblin:力量 43.75", user=GM, role="admin", expect=1)
         await c.group(".bat 开始", user=GM, role="admin", expect=1)  # all declared: the GM starts

@@ -70,7 +70,10 @@ async def test_worked_session_section_4_13(app: App) -> None:
     assert await say(app, ".neg 10 35") == "已设定交涉对象！"
     assert "成功率：50%" in await say(app, ".neg 100")
     assert "成功率：21%" in await say(app, ".neg 0")
+    # issue 25: a declaration answers compactly; MayuriBot's block is one bare .bat away
     text = await say(app, ".bat 力量 150 重拳")
+    assert "行动#1 甲：0.0t → 17.14t（前摇17.14t）影响 150.0 重拳" in text and len(text.splitlines()) <= 6
+    text = await say(app, ".bat")
     assert (
         "甲 : 150.0\n17.14t (17.14t) : 150.0 ⌛\n力量 : 重拳\n体力 150.0/150.0  意志 150.0/150.0\n———————"
         in text
@@ -79,7 +82,8 @@ async def test_worked_session_section_4_13(app: App) -> None:
             in text
         )
     )
-    text = await say(app, ".bat 敏捷 5t")
+    assert "行动#2 甲：17.14t → 22.14t（前摇5.0t）影响 43.8" in await say(app, ".bat 敏捷 5t")
+    text = await say(app, ".bat")
     assert "甲 : 193.8\n22.14t (5.0t) : 43.8" in text and "\n敏捷\n" in text
     text = await say(app, ".crd hp -30")
     assert text.startswith("甲: \n[体力]变更: [↓]-30.0\n150.0→120.0/150.0 (-30.0)\n100%→80%")
@@ -209,6 +213,8 @@ async def test_amplifier_weapon_in_battle(app: App) -> None:
         app, ".setupWP 名称:手术刀,类型:增幅,增幅属性:敏捷,伤害:10,前摇:,射程:,载弹量:,装填时间:,负重:0,备注:"
     )
     text = await say(app, ".bat wp 100")
+    assert "行动#1 甲：0.0t → 11.43t（前摇11.43t）影响 110.0 手术刀" in text
+    text = await say(app, ".bat")
     assert "甲 : 110.0\n11.43t (11.43t) : 110.0" in text and "手术刀 : 敏捷" in text
 
 

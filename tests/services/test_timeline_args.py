@@ -509,6 +509,13 @@ ROWS: list[tuple[str, object]] = [
         ("bat", "控制", {"ref": ActionRef(id=2), "attr": "constitution", "target": "乙"}),
     ),
     (".bat 控制 2 意志", "「2」不是有效的#行动"),
+    # issue 25: the GM's battle settings
+    (".bat 自动伤害 开", ("bat", "自动伤害", {"on": True})),
+    (".bat autodamage off", ("bat", "自动伤害", {"on": False})),
+    (".bat 自动伤害", ("bat", "自动伤害", {"on": None})),
+    (".bat 详细 关", ("bat", "详细", {"on": False})),
+    (".bat verbose on", ("bat", "详细", {"on": True})),
+    (".bat 详细 好", "「好」不是有效的开/关"),
     (
         ".crd 乙:hp -50 #3",
         (

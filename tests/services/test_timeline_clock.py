@@ -38,9 +38,11 @@ async def test_interrupt_stun_cancel_older_hit_time_advance_undo(app: App) -> No
     text = await say(app, ".bat 开始", user="99999", **GM)
     assert "⏱ 战斗时间 2.0t" in text
     # #2 resolved at 2 while 乙's #1 was winding up: the bot offers the interaction (交互)
-    assert "⚔ 交互：甲的行动#2（17.5）在2.0t作用于乙，乙的行动#1（175.0，0.0→20.0t）正在前摇" in text
-    # issue 25 defect 4: 乙's #1 is not declared as a defence, so 甲's 17.5 lands in full
-    assert "正在前摇：#1不是防御动作，全额命中17.5（伤害：.crd 乙:hp -17.5 #2）" in text
+    # issue 25 defect 4: 乙's #1 is not declared as a defence, so 甲's 17.5 lands in full; the
+    # feed (defect 6) names the settled action and gives the ready command
+    assert (
+        "✔#2 甲 侵蚀 17.5 @2.0t →乙：乙#1（175.0）前摇中，非防御动作，全额命中17.5，记伤害：.crd 乙:hp -17.5 #2"
+    ) in text
     text = await say(app, ".bat 力量 17.5", user=JIA)  # #3 甲 2 → 4
     assert "⏱ 战斗时间 4.0t" in text and "▶ 下一个行动：甲（4.0t）" in text
     await say(app, ".bat 力量 17.5", user=YI)  # #4 乙 20 → 22
@@ -146,6 +148,6 @@ async def test_a_target_typed_after_the_note_aims_the_action(app: App) -> None:
     text = await say(app, ".bat 力量 17.5 侵蚀 >乙", user=JIA)
     assert "行动#2 甲：0.0t → 2.0t（前摇2.0t）影响 17.5 →乙" in text and "侵蚀 >乙" not in text
     text = await say(app, ".bat 开始", user="99999", **GM)  # issue 25: the GM ends the opening
-    assert "⚔ 交互：甲的行动#2（17.5）在2.0t作用于乙" in text
+    assert "✔#2 甲 侵蚀 17.5 @2.0t →乙：乙#1（175.0）前摇中" in text
     text = await say(app, ".bat 力量 17.5 往前 →撤退", user=JIA)
-    assert "行动#3 甲：2.0t → 4.0t（前摇2.0t）影响 17.5\n" in text and "往前 →撤退" in text
+    assert "行动#3 甲：2.0t → 4.0t（前摇2.0t）影响 17.5 往前 →撤退\n" in text

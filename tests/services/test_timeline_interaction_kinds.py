@@ -49,8 +49,8 @@ async def test_repro_a_dagger_at_somebody_else_is_not_a_defence(app: App) -> Non
     text = await start(app)
     assert "⏱ 战斗时间 9.14t" in text
     assert (
-        "⚔ 交互：巫妖的行动#3（80.0）在9.14t作用于白鸦，白鸦的行动#2（120.0，0.0→13.71t）正在前摇："
-        "#2不是防御动作，全额命中80.0（伤害：.crd 白鸦:hp -80.0 #3）"
+        "✔#3 巫妖 力量 80.0 @9.14t →白鸦：白鸦#2（120.0）前摇中，非防御动作，全额命中80.0，"
+        "记伤害：.crd 白鸦:hp -80.0 #3"
     ) in text
     assert "胜出" not in text
 
@@ -61,7 +61,8 @@ async def test_a_dodge_bigger_than_the_hit_stops_it_all(app: App) -> None:
     await say(app, ".bat 敏捷 50 闪避", user=CROW)  # #2 白鸦 0 → 5.71
     await say(app, ".bat 力量 30 >白鸦", user=LICH)  # #3 巫妖 0 → 3.43
     text = await start(app)
-    assert ("白鸦的行动#2（50.0，0.0→5.71t）正在前摇：白鸦闪避，50.0−30.0 → 完全挡下，巫妖未造成影响") in text
+    assert "✔#3 巫妖 力量 30.0 @3.43t →白鸦：白鸦#2闪避50.0，50.0−30.0 → 完全挡下" in text
+    assert "✔#2 白鸦 闪避 50.0 @5.71t" not in text  # not settled yet: the clock is 3.43t
 
 
 async def test_a_shield_resolving_at_the_same_moment_subtracts_like_the_book(app: App) -> None:
@@ -71,9 +72,10 @@ async def test_a_shield_resolving_at_the_same_moment_subtracts_like_the_book(app
     await say(app, ".bat 智力 20t >白鸦", user=LICH)  # #3 巫妖 0 → 20, 350
     text = await start(app)
     assert (
-        "白鸦的行动#2（175.0，0.0→20.0t）正在前摇：白鸦护盾，350.0−175.0 → 巫妖命中175.0"
-        "（伤害：.crd 白鸦:hp -175.0 #3）"
+        "✔#3 巫妖 智力 350.0 @20.0t →白鸦：白鸦#2护盾175.0，350.0−175.0 → 命中175.0，"
+        "记伤害：.crd 白鸦:hp -175.0 #3"
     ) in text
+    assert "✔#2 白鸦 护盾 175.0 @20.0t（护盾）" in text  # settled at the same moment, listed first
 
 
 async def test_a_parry_aimed_at_somebody_else_does_not_cover_its_owner(app: App) -> None:
@@ -82,7 +84,7 @@ async def test_a_parry_aimed_at_somebody_else_does_not_cover_its_owner(app: App)
     await say(app, ".bat 敏捷 120 >哥布林 招架", user=CROW)  # #2 白鸦 0 → 13.71
     await say(app, ".bat 力量 80 >白鸦", user=LICH)  # #3 巫妖 0 → 9.14
     text = await start(app)
-    assert "正在前摇：#2不是防御动作，全额命中80.0（伤害：.crd 白鸦:hp -80.0 #3）" in text
+    assert "→白鸦：白鸦#2招架防备的是哥布林，全额命中80.0，记伤害：.crd 白鸦:hp -80.0 #3" in text
 
 
 async def test_a_parry_aimed_at_the_attacker_subtracts(app: App) -> None:
@@ -90,7 +92,7 @@ async def test_a_parry_aimed_at_the_attacker_subtracts(app: App) -> None:
     await say(app, ".bat 敏捷 120 >巫妖 招架", user=CROW)  # #2 白鸦 0 → 13.71
     await say(app, ".bat 力量 80 >白鸦", user=LICH)  # #3 巫妖 0 → 9.14
     text = await start(app)
-    assert "正在前摇：白鸦招架，120.0−80.0 → 完全挡下，巫妖未造成影响" in text
+    assert "✔#3 巫妖 力量 80.0 @9.14t →白鸦：白鸦#2招架120.0，120.0−80.0 → 完全挡下" in text
 
 
 async def test_an_interrupt_that_outweighs_the_windup_stops_it(app: App) -> None:
@@ -101,7 +103,7 @@ async def test_an_interrupt_that_outweighs_the_windup_stops_it(app: App) -> None
     await say(app, ".bat 智力 10t >白鸦 打断", user=LICH)  # #3 巫妖 0 → 10, 175
     text = await start(app)
     assert (
-        "白鸦的行动#2（100.0，0.0→11.43t）正在前摇：巫妖打断，175.0−100.0 → 打断成功，余下影响75.0"
+        "✔#3 巫妖 打断 175.0 @10.0t →白鸦：打断白鸦#2（100.0），175.0−100.0 → 打断成功，余下影响75.0"
         "（GM确认：.bat 取消 #2）"
     ) in text
 
@@ -111,7 +113,7 @@ async def test_an_interrupt_weaker_than_the_windup_fails(app: App) -> None:
     await say(app, ".bat 力量 300", user=CROW)  # #2 白鸦 0 → 34.29
     await say(app, ".bat 智力 10t >白鸦 打断", user=LICH)  # #3 巫妖 0 → 10, 175
     text = await start(app)
-    assert "正在前摇：巫妖打断，300.0−175.0 → 打断未成功，#2照常进行" in text
+    assert "→白鸦：打断白鸦#2（300.0），300.0−175.0 → 打断未成功，#2照常进行" in text
 
 
 async def test_a_note_that_only_mentions_a_kind_later_declares_nothing(app: App) -> None:
@@ -120,7 +122,7 @@ async def test_a_note_that_only_mentions_a_kind_later_declares_nothing(app: App)
     await say(app, ".bat 敏捷 120 转身后闪避", user=CROW)  # #2 白鸦 0 → 13.71
     await say(app, ".bat 力量 80 >白鸦", user=LICH)  # #3 巫妖 0 → 9.14
     text = await start(app)
-    assert "正在前摇：#2不是防御动作，全额命中80.0" in text
+    assert "→白鸦：白鸦#2（120.0）前摇中，非防御动作，全额命中80.0" in text
 
 
 async def test_a_defence_aimed_at_the_attacker_does_not_hit_him(app: App) -> None:
@@ -131,4 +133,5 @@ async def test_a_defence_aimed_at_the_attacker_does_not_hit_him(app: App) -> Non
     await say(app, ".bat 力量 120 >巫妖 飞刀", user="10001")
     text = await say(app, ".bat 敏捷 50 >白鸦 闪避", user="10002")
     text += await say(app, ".bat 推进 20", **GM)
-    assert "巫妖的行动#2（50.0）在5.71t作用于白鸦" not in text, text
+    assert "✔#2 巫妖 闪避 50.0 @5.71t（闪避，防备白鸦）" in text, text
+    assert "hp -50.0" not in text

@@ -24,7 +24,8 @@ async def test_bat_shows_vitals_and_picture_pages(app: App) -> None:
     await setup(app, "甲", "10001")
     await setup(app, "荀彧", "10002")
     await say(app, ".bat 力量 175", user="10001")
-    text = await say(app, ".bat 力量 350", user="10002")
+    await say(app, ".bat 力量 350", user="10002")
+    text = await say(app, ".bat")
     assert "荀彧 : 350.0" in text and "体力 150.0/150.0  意志 150.0/150.0\n———————" in text
     await say(app, ".crd hp -30", user="10002")
     await say(app, ".crd mp -15", user="10001")

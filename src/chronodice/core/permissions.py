@@ -90,6 +90,18 @@ def require(
         raise NotPermitted(f"只有{who or perm.value}可以{what}")
 
 
+def become_gm(open_switch: str = "") -> str:
+    """How a member comes to be allowed what a GM-only refusal refused, to put after it: the
+    group's owner or an admin appoints them with ``.gm add``; where the system has a switch
+    that opens such actions to everyone (TimeLine's ``.tlconf open``), a GM can turn it on.
+
+    >>> become_gm(".tlconf open")
+    '（群主或管理员可用 .gm add @你 设你为本群GM；或请GM用 .tlconf open 向所有人开放）'
+    """
+    also = f"；或请GM用 {open_switch} 向所有人开放" if open_switch else ""
+    return f"（群主或管理员可用 .gm add @你 设你为本群GM{also}）"
+
+
 PRIVATE_OWN_ONLY = "私聊里只能查看或修改你自己的角色卡；别人的角色卡请GM在那位玩家所在的群里操作"
 
 
@@ -137,4 +149,13 @@ def require_card_access(
         )
 
 
-__all__ = ["GM_WHO", "PRIVATE_OWN_ONLY", "Perm", "allowed", "is_gm", "require", "require_card_access"]
+__all__ = [
+    "GM_WHO",
+    "PRIVATE_OWN_ONLY",
+    "Perm",
+    "allowed",
+    "become_gm",
+    "is_gm",
+    "require",
+    "require_card_access",
+]

@@ -1,54 +1,80 @@
 """The ``.bat 图`` picture: a phone-sized page of the battle timeline.
 
 Layout (1080 px wide, so the smallest text — :data:`SMALL` px — is at least 24 px high when a
-phone shows the picture 1080 px wide; the old grid was 1480–2140 px wide with 12 px text):
+phone shows the picture 1080 px wide):
 
 * a title band: battle time, number of actions, page;
 * who acts next;
 * one block per participant: name (own colour), status, 体力 and 意志 (current/max), the current
-  action (the latest one, with its window) and when they decide next;
-* a time chart, one row per item in time order: each action its own bar from where it starts to
-  where it resolves (pending ones light, cancelled ones thin and grey), each 体力/意志 change and
-  each death a marker at its own time, the battle clock as a red line.
+  action (the latest one, with its window and state) and when they decide next;
+* a time chart, one row per item in time order (:mod:`.battle_rows`): each action its own bar
+  from where it starts to where it resolves — solid once settled, tinted in its windup, white
+  while it has not begun, thin and grey when cancelled — with what, impact, →target and note;
+  a stun (眩晕) a red hatched band over its window, and hatched again over the bars it paused;
+  体力/意志 changes, deaths and debuffs (减益) markers at their time; the battle clock a red line
+  that no label crosses (:func:`label_slot`).
 
-Long battles are split into pages of :data:`ROWS_PER_PAGE` rows, counted back from the present
-(the last page is always full); each page's axis spans its own rows.  The default page is the
-last one.
+Long battles are split into pages of :data:`ROWS_PER_PAGE` rows counted back from the present;
+the picture opens on the page holding now (:func:`~.battle_rows.now_page`).  A participant keeps
+one colour for the whole battle (:func:`~.battle_rows.colour_index`).
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.battle import Action, BattleState, Event, Participant, next_up
-from chronodice.rules.timeline.modifiers import RESOURCE_CN
 from chronodice.rules.timeline.rounding import fmt
 
+from .battle_rows import (
+    ROWS_PER_PAGE,
+    Row,
+    action_label,
+    action_state,
+    chart_rows,
+    colour_index,
+    debuff_used,
+    event_label,
+    now_page,
+    page_count,
+    page_rows,
+    pages_for,
+    row_end,
+)
 from .fonts import font
+from .picture_palette import (
+    BG,
+    COLORS,
+    GREEN,
+    GRID,
+    HEAD,
+    INK,
+    MUTED,
+    RED,
+    RED_TINT,
+    STRIPE,
+    WHITE,
+    png,
+    tint,
+)
 
 WIDTH = 1080
 PAD = 28
 TITLE, BODY, SMALL = 40, 32, 28
 """Font sizes in px.  ``SMALL`` is the smallest text anywhere in the picture."""
 ROW = 50
-ROWS_PER_PAGE = 18
 LABEL_W = 230
 """Left column of the chart (who, action number)."""
 AXIS_L, AXIS_R = PAD + LABEL_W, WIDTH - PAD
-
-BG = (250, 248, 242)
-INK = (40, 40, 40)
-MUTED = (120, 115, 105)
-GRID = (215, 210, 200)
-HEAD = (228, 222, 208)
-RED = (200, 40, 40)
-COLORS = [(52, 110, 220), (200, 70, 40), (20, 140, 80), (150, 60, 170), (215, 120, 0), (0, 135, 150)]
+GAP = 10
+"""Between a bar or marker and its label."""
+NOW_CLEAR = 8
+"""No label comes nearer than this to the now-line."""
+MARK = 12
+"""Half the width of a marker."""
 
 
 @dataclass(frozen=True)
@@ -88,53 +114,152 @@ def vitals_from_events(state: BattleState, known: Mapping[str, Vitals] | None = 
     return out
 
 
-# ---------------------------------------------------------------------- rows of the chart
-@dataclass(frozen=True)
-class Row:
-    time: float
-    order: int
-    key: str
-    action: Action | None = None
-    event: Event | None = None
+def colour(state: BattleState, key: str) -> tuple[int, int, int]:
+    """The participant's colour, the same in every picture of the battle."""
+    return COLORS[colour_index(state, key) % len(COLORS)]
 
 
-def chart_rows(state: BattleState) -> list[Row]:
-    """Actions (at their start) and 体力/意志/death events (at their time), in time order."""
-    rows = [Row(a.start, 0, a.key, action=a) for a in state.actions]
-    rows += [Row(e.time, 1, e.key, event=e) for e in state.events if e.kind in ("hp", "mp", "death")]
-    return sorted(
-        rows, key=lambda r: (r.time, r.order, r.action.id if r.action else r.event.id if r.event else 0)
+# ---------------------------------------------------------------------- label placement
+def _free(lo: float, hi: float, cuts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``[lo, hi]`` less the intervals ``cuts``."""
+    segs = [(lo, hi)]
+    for a, b in cuts:
+        out = []
+        for s, e in segs:
+            if b <= s or a >= e:
+                out.append((s, e))
+                continue
+            if a > s:
+                out.append((s, a))
+            if b < e:
+                out.append((b, e))
+        segs = out
+    return segs
+
+
+def label_slot(
+    w: float,
+    x0: float,
+    x1: float,
+    now: float | None,
+    lo: float = AXIS_L,
+    hi: float = WIDTH - 8,
+    hatched: tuple[tuple[float, float], ...] = (),
+) -> tuple[float, float, bool]:
+    """Where a label ``w`` px wide goes for the bar (or marker) ``[x0, x1]``: ``(x, room, inside)``.
+
+    Beside the bar (right, then left), then inside the bar, then beside the now-line; where it
+    fits nowhere, the widest free place (the caller cuts the text to ``room``).  Never within
+    :data:`NOW_CLEAR` px of the now-line (issue 25: labels ran over it); never inside the bar
+    over a ``hatched`` stretch (a stun's pause), where the text would not read."""
+    band = [] if now is None else [(now - NOW_CLEAR, now + NOW_CLEAR)]
+    outside = _free(lo, hi, [(x0 - GAP, x1 + GAP), *band])
+    inside = _free(x0 + 12, x1 - 12, [*band, *((a - 6, b + 6) for a, b in hatched)])
+    for x in (x1 + GAP, x0 - GAP - w):
+        if any(s <= x and x + w <= e for s, e in outside):
+            return x, w, False
+    for s, e in inside:
+        if e - s >= w:
+            return s, w, True
+    for x in () if now is None else (now + NOW_CLEAR, now - NOW_CLEAR - w):
+        if any(s <= x and x + w <= e for s, e in outside):
+            return x, w, False
+    best = max(
+        [(e - s, s, False) for s, e in outside] + [(e - s, s, True) for s, e in inside],
+        default=(0.0, lo, False),
     )
+    return best[1], max(0.0, best[0]), best[2]
 
 
-def page_count(state: BattleState) -> int:
-    return max(1, -(-len(chart_rows(state)) // ROWS_PER_PAGE))
-
-
-def page_rows(rows: list[Row], page: int, pages: int) -> list[Row]:
-    """Pages counted back from the present: the last page is always full, page 1 may be short."""
-    end = len(rows) - (pages - page) * ROWS_PER_PAGE
-    return rows[max(0, end - ROWS_PER_PAGE) : max(0, end)]
-
-
-def action_label(a: Action) -> str:
-    name = a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute)
-    if a.kind == "reload":
-        return f"{name} 整备"
-    value = f"{name} {fmt(a.impact)}"
-    return f"{value} 已取消" if a.cancelled else value
-
-
-# ---------------------------------------------------------------------- drawing helpers
-def fit(draw: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text`` cut with … so that it is at most ``width`` px long."""
-    if draw.textlength(text, font=f) <= width:
+def fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut with … so that it is at most ``width`` px long ("" when not even … fits)."""
+    if f.getlength(text) <= width:
         return text
-    while text and draw.textlength(text + "…", font=f) > width:
+    while text and f.getlength(text + "…") > width:
         text = text[:-1]
-    return text + "…"
+    return text + "…" if text else ""
 
 
+@dataclass(frozen=True)
+class Placed:
+    """One chart row as drawn: its span on the axis and its label."""
+
+    row: Row
+    x0: int
+    x1: int
+    text: str
+    tx: float
+    inside: bool
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One page's time chart: the axis and where everything goes (``now``: the red line's x)."""
+
+    t0: float
+    t1: float
+    now: int | None
+    rows: list[Placed]
+
+    def x_of(self, t: float) -> int:
+        return int(AXIS_L + (t - self.t0) / (self.t1 - self.t0) * (AXIS_R - AXIS_L))
+
+
+def chart_layout(state: BattleState, chunk: list[Row], *, holds_now: bool) -> Chart | None:
+    """Axis and labels of a page's rows (None for no rows).  ``holds_now``: the axis reaches the
+    clock even where no row does."""
+    if not chunk:
+        return None
+    f = font(SMALL)
+    t0 = min(r.time for r in chunk)
+    t1 = max(max(row_end(r) for r in chunk), t0 + 1)
+    if holds_now:
+        t0, t1 = min(t0, state.clock), max(t1, state.clock)
+    probe = Chart(t0, t1, None, [])
+    now = probe.x_of(state.clock) if t0 <= state.clock <= t1 else None
+    used = debuff_used(state)
+    stuns = [e for e in state.events if e.kind == "stun" and e.after is not None]
+    placed = []
+    for r in chunk:
+        hatched: tuple[tuple[float, float], ...] = ()
+        if r.action is not None:
+            hatched = tuple(
+                (probe.x_of(lo), probe.x_of(hi))
+                for lo, hi in paused(r.action, [e for e in stuns if e.key == r.key])
+            )
+            x0, x1 = (
+                probe.x_of(r.action.start),
+                max(probe.x_of(r.action.effective_end), probe.x_of(r.action.start) + 6),
+            )
+            text = action_label(state, r.action, used.get(r.action.id, 0.0))
+        elif r.event is not None and r.event.kind == "stun":
+            x0, x1 = probe.x_of(r.time), max(probe.x_of(row_end(r)), probe.x_of(r.time) + 6)
+            text = event_label(state, r.event)
+        else:
+            x = probe.x_of(r.time)
+            x0, x1 = x - MARK, x + MARK
+            text = event_label(state, r.event) if r.event else ""
+        tx, room, inside = label_slot(f.getlength(text), x0, x1, now, hatched=hatched)
+        if room < f.getlength(text) and r.action is not None and r.action.note.strip():
+            short = action_label(state, r.action, used.get(r.action.id, 0.0), note=False)
+            slot = label_slot(f.getlength(short), x0, x1, now, hatched=hatched)
+            if slot[1] >= f.getlength(short):  # whole without the note beats cut
+                text, (tx, room, inside) = short, slot
+        placed.append(Placed(r, x0, x1, fit(text, f, room), tx, inside))
+    return Chart(t0, t1, now, placed)
+
+
+def paused(a: Action, stuns: list[Event]) -> list[tuple[float, float]]:
+    """The stretches (in t) of ``a``'s bar that its owner's stuns cover."""
+    out = []
+    for e in stuns:
+        lo, hi = max(a.start, e.time), min(a.effective_end, e.after if e.after is not None else e.time)
+        if lo < hi:
+            out.append((lo, hi))
+    return out
+
+
+# ---------------------------------------------------------------------- the picture
 def _status(p: Participant) -> str:
     return {"dead": "☠ 死亡", "out": "已退出"}.get(p.status, "")
 
@@ -148,11 +273,10 @@ def _current(state: BattleState, p: Participant, fmt_t: Callable[[float], str]) 
     if not own:
         return f"{fmt_t(p.joined_at)}t 加入，尚未行动 · {nxt}"
     a = own[-1]
-    mark = "已取消" if a.cancelled else ("已结算" if a.resolved(state.clock) else "前摇中")
-    return f"#{a.id} {action_label(a)} {fmt_t(a.start)}→{fmt_t(a.effective_end)}t {mark} · {nxt}"
+    what = action_label(state, a).removesuffix(" 已取消")
+    return f"#{a.id} {what} {fmt_t(a.start)}→{fmt_t(a.effective_end)}t {action_state(state, a)} · {nxt}"
 
 
-# ---------------------------------------------------------------------- the picture
 def battle_image(
     state: BattleState,
     windup: Callable[[float], str] = fmt,
@@ -160,18 +284,18 @@ def battle_image(
     vitals: Mapping[str, Vitals] | None = None,
     page: int | None = None,
 ) -> bytes:
-    """The page ``page`` (1-based; default and out of range: the last) as PNG bytes.
+    """The page ``page`` (1-based; default and out of range: the page holding now) as PNG.
 
     ``windup`` formats a time (the group's display: two decimals, or whole t like the sheet).
     """
     fmt_t = windup
     vit = vitals_from_events(state, vitals)
     rows = chart_rows(state)
-    pages = max(1, -(-len(rows) // ROWS_PER_PAGE))
-    page = pages if page is None or page > pages or page < 1 else page
+    pages = pages_for(len(rows))
+    here = now_page(state, rows)
+    page = here if page is None or page > pages or page < 1 else page
     chunk = page_rows(rows, page, pages)
     parts = list(state.participants)
-    index = {p.key: i for i, p in enumerate(parts)}
     compact = len(parts) > 12
     block_h = 46 if compact else 84
     height = 128 + 56 + len(parts) * block_h + 24 + 64 + max(1, len(chunk)) * ROW + 70
@@ -184,8 +308,9 @@ def battle_image(
     draw.text((PAD, 14), f"战斗时间轴 · 当前 {fmt_t(state.clock)}t", fill=INK, font=f_title)
     sub = f"行动 {len(state.actions)} 个 · 第 {page}/{pages} 页"
     if pages > 1:
-        sub += "（.bat 图 页码 翻页）"
-    draw.text((PAD, 66), sub, fill=MUTED, font=f_small)
+        sub += "（当前时刻所在页）" if page == here else f"（当前时刻在第 {here} 页）"
+        sub += " .bat 图 页码 翻页"
+    draw.text((PAD, 66), fit(sub, f_small, WIDTH - 2 * PAD), fill=MUTED, font=f_small)
     y = 128
     nxt = next_up(state)
     line = (
@@ -193,174 +318,134 @@ def battle_image(
         if nxt is None
         else f"▶ 下一个行动：{'、'.join(p.name for p in nxt[1])}（{fmt_t(nxt[0])}t）"
     )
-    draw.text((PAD, y), fit(draw, line, f_body, WIDTH - 2 * PAD), fill=INK, font=f_body)
+    draw.text((PAD, y), fit(line, f_body, WIDTH - 2 * PAD), fill=INK, font=f_body)
     y += 56
 
     # participants
-    for i, p in enumerate(parts):
-        color = COLORS[i % len(COLORS)] if p.status == "active" else MUTED
-        draw.rectangle([PAD, y + 6, PAD + 10, y + block_h - 12], fill=color)
+    for p in parts:
+        c = colour(state, p.key)
+        draw.rectangle([PAD, y + 6, PAD + 10, y + block_h - 12], fill=c)
         name = p.name + ("[NPC]" if p.npc else "")
-        status = _status(p)
-        v = vit.get(p.key, Vitals()).line()
         due = f"下次 {fmt_t(state.free_at(p.key))}t" if compact and p.status == "active" else ""
-        right = "  ".join(x for x in (status, due, v) if x)
-        right_w = draw.textlength(right, font=f_small)
-        draw.text(
-            (PAD + 22, y), fit(draw, name, f_body, WIDTH - 2 * PAD - 40 - right_w), fill=color, font=f_body
-        )
+        right = "  ".join(x for x in (_status(p), due, vit.get(p.key, Vitals()).line()) if x)
+        right_w = f_small.getlength(right)
+        draw.text((PAD + 22, y), fit(name, f_body, WIDTH - 2 * PAD - 40 - right_w), fill=c, font=f_body)
         draw.text(
             (WIDTH - PAD - right_w, y + 4), right, fill=RED if p.status == "dead" else INK, font=f_small
         )
         if not compact:
-            text = fit(draw, _current(state, p, fmt_t), f_small, WIDTH - 2 * PAD - 22)
+            text = fit(_current(state, p, fmt_t), f_small, WIDTH - 2 * PAD - 22)
             draw.text((PAD + 22, y + 40), text, fill=MUTED, font=f_small)
         y += block_h
     y += 24
 
-    # chart
-    if not chunk:
+    chart = chart_layout(state, chunk, holds_now=page == here)
+    if chart is None:
         draw.text((PAD, y), "还没有行动", fill=MUTED, font=f_body)
-        return _png(img)
-    t0 = min(r.time for r in chunk)
-    t1 = max(max(r.action.effective_end if r.action else r.time for r in chunk), t0 + 1)
-    if pages == page:
-        t1 = max(t1, state.clock)
-    span = t1 - t0
-
-    def x_of(t: float) -> int:
-        return int(AXIS_L + (t - t0) / span * (AXIS_R - AXIS_L))
-
-    draw.line([AXIS_L, y + 52, AXIS_R, y + 52], fill=INK, width=2)
-    for k in range(5):
-        t = t0 + span * k / 4
-        label = f"{fmt_t(round(t, 2))}t"
-        w = draw.textlength(label, font=f_small)
-        x = min(max(x_of(t) - w / 2, AXIS_L - 20), WIDTH - PAD - w)
-        draw.text((x, y + 10), label, fill=MUTED, font=f_small)
-        draw.line([x_of(t), y + 46, x_of(t), y + 58], fill=INK, width=2)
+        return png(img)
+    bottom = _axis(draw, chart, y, len(chunk), fmt_t, f_small)
     top = y + 64
-    bottom = top + len(chunk) * ROW
-    for k in range(5):
-        draw.line([x_of(t0 + span * k / 4), top, x_of(t0 + span * k / 4), bottom], fill=GRID)
-    for n, r in enumerate(chunk):
+    stuns = [e for e in state.events if e.kind == "stun" and e.after is not None]
+    for n, placed in enumerate(chart.rows):
         ry = top + n * ROW
         if n % 2:
             draw.rectangle([0, ry, WIDTH, ry + ROW], fill=STRIPE)
+        r = placed.row
         p = state.participant(r.key)
-        i = index.get(r.key, 0)
-        color = COLORS[i % len(COLORS)]
-        who = p.name if p else ""
         tag = f"#{r.action.id}" if r.action else ""
-        draw.text((PAD, ry + 9), fit(draw, f"{who}{tag}", f_small, LABEL_W - 12), fill=color, font=f_small)
-        if r.action is not None:
-            _bar(draw, r.action, state, x_of, ry, color, f_small)
-        elif r.event is not None:
-            _marker(draw, r.event, x_of, ry, f_small)
-    if t0 <= state.clock <= t1:
-        cx = x_of(state.clock)
-        draw.line([cx, top - 10, cx, bottom], fill=RED, width=3)
-    y = bottom + 16
-    legend = "红线：战斗时间　实心：已结算　浅色：前摇中　灰：取消"
-    draw.text((PAD, y), fit(draw, legend, f_small, WIDTH - 2 * PAD), fill=MUTED, font=f_small)
-    return _png(img)
+        who = fit(f"{p.name if p else ''}{tag}", f_small, LABEL_W - 12)
+        draw.text((PAD, ry + 9), who, fill=colour(state, r.key), font=f_small)
+        ink = _draw_row(draw, state, chart, placed, ry, [e for e in stuns if e.key == r.key])
+        draw.text((placed.tx, ry + 9), placed.text, fill=ink, font=f_small)
+    if chart.now is not None:
+        draw.line([chart.now, top - 10, chart.now, bottom], fill=RED, width=3)
+    legend = "红线=当前  实心=已结算  浅色=前摇中  白=未开始  灰=取消  斜线=眩晕"
+    draw.text((PAD, bottom + 16), fit(legend, f_small, WIDTH - 2 * PAD), fill=MUTED, font=f_small)
+    return png(img)
 
 
-def _bar(
+def _axis(
     draw: ImageDraw.ImageDraw,
-    a: Action,
-    state: BattleState,
-    x_of: Callable[[float], int],
-    ry: int,
-    color: tuple[int, int, int],
+    chart: Chart,
+    y: int,
+    rows: int,
+    fmt_t: Callable[[float], str],
     f: ImageFont.FreeTypeFont,
-) -> None:
-    x0, x1 = x_of(a.start), max(x_of(a.effective_end), x_of(a.start) + 6)
-    if a.cancelled:
-        draw.rectangle([x0, ry + 22, x1, ry + 28], fill=MUTED)
-    elif a.resolved(state.clock):
-        draw.rectangle([x0, ry + 12, x1, ry + 38], fill=color)
-    else:  # pending: a light tint of the colour, outlined
-        draw.rectangle([x0, ry + 6, x1, ry + 44], fill=_tint(color), outline=color, width=3)
-    label = action_label(a)
-    w = draw.textlength(label, font=f)
-    if x1 + 10 + w <= WIDTH - 8:
-        draw.text((x1 + 10, ry + 9), label, fill=INK, font=f)
-    elif x0 - 10 - w >= AXIS_L - 10:
-        draw.text((x0 - 10 - w, ry + 9), label, fill=INK, font=f)
-    else:  # inside the bar: white on a solid bar, ink on a pending one's tint
-        ink = INK if not a.resolved(state.clock) or a.cancelled else (255, 255, 255)
-        draw.text((x0 + 12, ry + 9), fit(draw, label, f, x1 - x0 - 24), fill=ink, font=f)
+) -> int:
+    """The time axis with 5 ticks and the grid; returns the chart's bottom."""
+    span = chart.t1 - chart.t0
+    draw.line([AXIS_L, y + 52, AXIS_R, y + 52], fill=INK, width=2)
+    top, bottom = y + 64, y + 64 + rows * ROW
+    for k in range(5):
+        t = chart.t0 + span * k / 4
+        label = f"{fmt_t(round(t, 2))}t"
+        w = f.getlength(label)
+        x = min(max(chart.x_of(t) - w / 2, AXIS_L - 20), WIDTH - PAD - w)
+        draw.text((x, y + 10), label, fill=MUTED, font=f)
+        draw.line([chart.x_of(t), y + 46, chart.x_of(t), y + 58], fill=INK, width=2)
+        draw.line([chart.x_of(t), top, chart.x_of(t), bottom], fill=GRID)
+    return bottom
 
 
-def _marker(
-    draw: ImageDraw.ImageDraw, e: Event, x_of: Callable[[float], int], ry: int, f: ImageFont.FreeTypeFont
-) -> None:
-    x = x_of(e.time)
+def _hatch(draw: ImageDraw.ImageDraw, x0: int, x1: int, y0: int, y1: int) -> None:
+    """Red diagonal lines over ``[x0, x1] × [y0, y1]`` (a stun window)."""
+    h = y1 - y0
+    for x in range(x0 - h, x1, 12):
+        a, b = max(x, x0), min(x + h, x1)
+        if a < b:
+            draw.line([a, y1 - (a - x), b, y1 - (b - x)], fill=RED, width=2)
+
+
+def _draw_row(
+    draw: ImageDraw.ImageDraw, state: BattleState, chart: Chart, placed: Placed, ry: int, stuns: list[Event]
+) -> tuple[int, int, int]:
+    """Draw a row's bar, band or marker; returns the ink its label takes."""
+    r, x0, x1 = placed.row, placed.x0, placed.x1
+    c = colour(state, r.key)
+    if r.action is not None:
+        a = r.action
+        mark = action_state(state, a)
+        if mark == "已取消":
+            draw.rectangle([x0, ry + 22, x1, ry + 28], fill=MUTED)
+            return MUTED
+        fill = {"已结算": c, "前摇中": tint(c)}.get(mark, WHITE)
+        draw.rectangle([x0, ry + 8, x1, ry + 42], fill=fill, outline=c, width=3)
+        for lo, hi in paused(a, stuns):  # the part of the bar a stun paused
+            _hatch(draw, chart.x_of(lo), chart.x_of(hi), ry + 11, ry + 39)
+        return WHITE if placed.inside and mark == "已结算" else INK
+    e = r.event
+    if e is None:
+        return INK
+    if e.kind == "stun":
+        draw.rectangle([x0, ry + 8, x1, ry + 42], fill=RED_TINT, outline=RED, width=2)
+        _hatch(draw, x0, x1, ry + 10, ry + 40)
+        return RED
+    x = (x0 + x1) // 2
     if e.kind == "death":
         draw.line([x, ry + 4, x, ry + ROW - 4], fill=RED, width=4)
-        text = "☠ 死亡"
-        color = RED
-    else:
-        sign = "+" if e.delta > 0 else ""
-        text = f"{RESOURCE_CN[e.kind]}{sign}{fmt(e.delta)} → {fmt(e.after or 0)}/{fmt(e.full or 0)}"
-        color = GREEN if e.delta > 0 else RED
-        draw.polygon([(x, ry + 40), (x - 11, ry + 14), (x + 11, ry + 14)], fill=color)
-    w = draw.textlength(text, font=f)
-    tx = x + 16 if x + 16 + w <= WIDTH - 8 else x - 16 - w
-    draw.text((tx, ry + 9), text, fill=color, font=f)
-
-
-STRIPE = (243, 240, 232)
-WHITE = (255, 255, 255)
-GREEN = (20, 140, 80)
-
-
-def _tint(c: tuple[int, int, int]) -> tuple[int, int, int]:
-    r, g, b = (int(v * 0.22 + 255 * 0.78) for v in c)
-    return (r, g, b)
-
-
-def _mix(a: tuple[int, int, int], b: tuple[int, int, int], k: float) -> tuple[int, int, int]:
-    r, g, bl = (round(x + (y - x) * k) for x, y in zip(a, b, strict=True))
-    return (r, g, bl)
-
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """A fixed palette: every colour drawn, and 4 anti-aliasing steps of each ink on each ground.
-
-    Mapping onto a fixed palette takes a few ms, where an adaptive quantizer takes ~60 ms and
-    an RGB PNG's filters ~150 ms for a 1080×1900 page.
-    """
-    inks = [INK, MUTED, RED, GREEN, *COLORS]
-    grounds = [BG, STRIPE, HEAD]
-    colours = [BG, STRIPE, HEAD, INK, MUTED, GRID, RED, GREEN, WHITE, *COLORS, *map(_tint, COLORS)]
-    pairs = [(i, g) for i in inks for g in grounds]
-    pairs += [(WHITE, c) for c in COLORS] + [(INK, _tint(c)) for c in COLORS]
-    for ink, ground in pairs:
-        colours += [_mix(ground, ink, k / 5) for k in range(1, 5)]
-    colours = list(dict.fromkeys(colours))[:256]
-    colours += [INK] * (256 - len(colours))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in colours for v in c])
-    return pal
-
-
-def _png(img: Image.Image) -> bytes:
-    """PNG of the page mapped onto :func:`_palette` (a third of an RGB PNG's bytes, ~10× faster)."""
-    buf = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+        return RED
+    if e.kind == "debuff":
+        draw.polygon([(x, ry + 12), (x + MARK, ry + 25), (x, ry + 38), (x - MARK, ry + 25)], fill=c)
+        return INK
+    ink = GREEN if e.delta > 0 else RED
+    draw.polygon([(x, ry + 40), (x - 11, ry + 14), (x + 11, ry + 14)], fill=ink)
+    return ink
 
 
 __all__ = [
     "ROWS_PER_PAGE",
     "SMALL",
     "WIDTH",
+    "Chart",
+    "Placed",
     "Vitals",
     "battle_image",
+    "chart_layout",
     "chart_rows",
+    "colour",
+    "label_slot",
+    "now_page",
     "page_count",
+    "page_rows",
     "vitals_from_events",
 ]

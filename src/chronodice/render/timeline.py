@@ -38,9 +38,12 @@ LOG_PAGE = 15
 
 @dataclass(frozen=True)
 class Display:
-    """Per-group display: ``sheet=True`` shows windup as whole t and caps rates at 100 %."""
+    """Per-group display: ``sheet=True`` shows windup as whole t and caps rates at 100 %;
+    ``verbose=True`` (``.bat 详细 开``) answers a battle command with the whole timeline, as
+    before issue 25, instead of the compact reply."""
 
     sheet: bool = False
+    verbose: bool = False
 
     def windup(self, t: float) -> str:
         return fmt_int(t) if self.sheet else fmt(t)

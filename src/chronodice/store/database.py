@@ -862,6 +862,15 @@ class Store(SessionStore, GameLogStore):
         rec = await self._active(None, user_id, scope, fallback=fallback)
         return _copy_char(rec) if rec else None
 
+    async def bindings(self, user_id: str) -> dict[str, int]:
+        """Every scope where ``user_id`` has bound a card ("" = default) → the card's id."""
+
+        async def body(t: Tx) -> dict[str, int]:
+            rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
+            return {r[0]: r[1] for r in rows}
+
+        return dict(await self._cached(self._cache.binds, user_id, None, body))
+
     # ------------------------------------------------------------------ one-statement writes
     @contextlib.asynccontextmanager
     async def _in_turn(self, key: tuple[str, str]) -> AsyncIterator[None]:

@@ -127,6 +127,9 @@ class BattleState:
     schema_version: int = SCHEMA_VERSION
     started: bool = False
     """False during the opening (everybody declaring a first action; newcomers start at 0)."""
+    auto_damage: bool = False
+    """The GM's ``.bat 自动伤害 开``: each hit that settles is applied to its target's 体力 by the
+    bot (as ``.crd 目标:hp -N #k`` would), instead of being offered as a ready command."""
 
     def to_dict(self) -> dict[str, Any]:
         return plain(self)
@@ -146,6 +149,7 @@ class BattleState:
             initiative=data.get("initiative"),
             schema_version=SCHEMA_VERSION,
             started=bool(data.get("started", False)),
+            auto_damage=bool(data.get("auto_damage", False)),
         )
         return _migrate_v1(state) if version < 2 else state
 

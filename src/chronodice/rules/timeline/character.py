@@ -16,7 +16,8 @@ from chronodice.core.plain import plain
 
 from .armour import armour_weight, with_armour
 from .attributes import ATTRIBUTE_KEYS
-from .modifiers import Buff, Reduction, apply_buffs, sort_buffs, sort_reductions
+from .mayuri_order import insert_buff, insert_reduction, insert_weapon
+from .modifiers import Buff, Reduction, apply_buffs
 from .rounding import r1
 from .sheet import Derived, Resources, Sheet, change_level, derive, new_resources, recompute_resources
 
@@ -166,7 +167,7 @@ def add_weapon(char: TLCharacter, fields_: dict[str, Any]) -> TLCharacter:
         raise IllegalAction(f"每个角色最多{MAX_ROWS}件武器")
     weapon = Weapon.from_dict({**fields_, "uid": char.next_uid})
     kept = tuple(w for w in char.weapons if w.name != weapon.name)
-    weapons = tuple(sorted((*kept, weapon), key=lambda w: (w.type, w.name)))
+    weapons = tuple(insert_weapon(kept, weapon))  # numbered as MayuriBot's .wp (by name)
     return _recomputed(replace(char, weapons=weapons, active_weapon=weapon.uid, next_uid=char.next_uid + 1))
 
 
@@ -197,10 +198,13 @@ def set_ammo(char: TLCharacter, uid: int, current: int) -> TLCharacter:
     return replace(char, weapons=weapons)
 
 
-def add_buff(char: TLCharacter, buff: Buff) -> TLCharacter:
+def add_buff(char: TLCharacter, buff: Buff, typed: str | None = None) -> TLCharacter:
+    """``.buff``: the row added where MayuriBot's file would put it (``typed``: the value as typed
+    when a plain number, see :func:`.mayuri_order.insert_buff`), so ``.buff del k`` means the
+    same row in both bots."""
     if len(char.buffs) >= MAX_ROWS:
         raise IllegalAction(f"每个角色最多{MAX_ROWS}个属性修饰")
-    return replace(char, buffs=tuple(sort_buffs([*char.buffs, buff])))
+    return replace(char, buffs=tuple(insert_buff(char.buffs, buff, typed)))
 
 
 def delete_buff(char: TLCharacter, index: int | None) -> TLCharacter:
@@ -215,9 +219,10 @@ def delete_buff(char: TLCharacter, index: int | None) -> TLCharacter:
 
 
 def add_reduction(char: TLCharacter, row: Reduction) -> TLCharacter:
+    """``.dr``: the row added where MayuriBot's file would put it (``.dr del k`` agrees)."""
     if len(char.reductions) >= MAX_ROWS:
         raise IllegalAction(f"每个角色最多{MAX_ROWS}个资源变化修饰")
-    return replace(char, reductions=tuple(sort_reductions([*char.reductions, row])))
+    return replace(char, reductions=tuple(insert_reduction(char.reductions, row)))
 
 
 def delete_reduction(char: TLCharacter, index: int | None) -> TLCharacter:

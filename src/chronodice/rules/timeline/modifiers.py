@@ -33,6 +33,7 @@ from chronodice.core.plain import plain
 
 from .attributes import lookup_range, range_covers
 from .importing import parse_number
+from .mayuri_order import insert_buff, insert_reduction
 from .rounding import r1, r2
 
 BuffType = Literal["direct_add", "direct_time", "final_add", "final_time"]
@@ -131,11 +132,9 @@ def make_buff(source: str, range_text: str, value_text: str, type_text: str | No
 
 
 def sort_buffs(buffs: list[Buff]) -> list[Buff]:
-    """MayuriBot's order: range desc, type desc, value asc, source asc."""
-    out = sorted(buffs, key=lambda b: b.source)
-    out.sort(key=lambda b: b.value)
-    out.sort(key=lambda b: (b.range, b.type), reverse=True)
-    return out
+    """MayuriBot's order: range desc (by its English names), type desc, value asc, source asc
+    (:mod:`.mayuri_order`; a list is sorted at each addition, :func:`.mayuri_order.insert_buff`)."""
+    return insert_buff(buffs[:-1], buffs[-1]) if buffs else []
 
 
 def buffs_for(buffs: list[Buff], attribute: str) -> list[Buff]:
@@ -235,11 +234,10 @@ def make_reduction(source: str, range_text: str, value_text: str, damage_type: s
 
 
 def sort_reductions(rows: list[Reduction]) -> list[Reduction]:
-    """MayuriBot's order: defence desc, range desc, type desc, value asc, source asc."""
-    out = sorted(rows, key=lambda r: r.source)
-    out.sort(key=lambda r: r.value)
-    out.sort(key=lambda r: (r.kind == "defence", r.range, r.damage_type), reverse=True)
-    return out
+    """MayuriBot's order: defence desc, range desc, type desc, value asc, source asc, the last
+    row being the one added (:func:`.mayuri_order.insert_reduction`: how its file compares a
+    percentage with a number)."""
+    return insert_reduction(rows[:-1], rows[-1]) if rows else []
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,12 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.armour`: ``.armor`` (extra 体力 above the maximum, with its 负重);
 * :mod:`.checks`: ``.tar .ex .neg .pre .coop .opp .clash .tlconf``;
 * :mod:`.battle`: ``.bat`` and its helpers (the clock: :mod:`chronodice.rules.timeline.battle`);
+* :mod:`.feed`: the clock-moving ``.bat`` commands' one logged write, resolution feed, automatic
+  damage and compact reply (issue 25);
 * :mod:`.opening`: ``.bat 开始`` (the GM ends the opening, optionally with the roster);
 * :mod:`.targets`: whom ``>目标`` and the roster name (participants, cards of this group);
 * :mod:`.control`: ``.bat 控制`` (control effects on the timeline);
+* :mod:`.options`: ``.bat 自动伤害`` (a battle setting) and ``.bat 详细`` (a group setting);
 * :mod:`.recovery`: ``.crd 休息`` (rest) and ``.heal`` (医学 check);
 * :mod:`.field`: ``.dist`` (box distance, movement windup, weapon range);
 * :mod:`.debuffs`: ``.debuff`` (减益 pools that reduce the next impacts) and the ``.bat`` hook.
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
 from . import characters, modifiers, weapons, armour, checks, battle  # isort: skip
-from . import opening, control, recovery, field, debuffs  # isort: skip
+from . import opening, control, options, recovery, field, debuffs  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "field",
     "modifiers",
     "opening",
+    "options",
     "recovery",
     "weapons",
 ]

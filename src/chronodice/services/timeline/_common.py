@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction, NotFound
-from chronodice.core.permissions import Perm, is_gm, require
+from chronodice.core.permissions import Perm, become_gm, is_gm, require
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter
@@ -44,7 +44,10 @@ async def _update_settings(call: Call, fn: Callable[[dict[str, Any]], dict[str, 
 
 
 async def _display(call: Call) -> view.Display:
-    return view.Display(sheet=bool((await _settings(call)).get("sheet", False)))
+    settings = await _settings(call)
+    return view.Display(
+        sheet=bool(settings.get("sheet", False)), verbose=bool(settings.get("verbose", False))
+    )
 
 
 async def _group(call: Call) -> GroupRecord:
@@ -55,7 +58,7 @@ async def _require_unless_open(call: Call, what: str) -> None:
     """GM only (:mod:`chronodice.core.permissions`), unless ``.tlconf open`` opened it to all."""
     group = await _group(call)
     opened = bool(group.settings.get(SYSTEM, {}).get("open"))
-    require(call.ctx, Perm.ANYONE if opened else Perm.GM, what, gms=group.gms)
+    require(call.ctx, Perm.ANYONE if opened else Perm.GM, what + become_gm(".tlconf open"), gms=group.gms)
 
 
 def _load(rec: CharacterRecord) -> TLCharacter:
@@ -152,7 +155,9 @@ async def _actor(
     elif who is not None:
         group = await _group(call)
         opened = bool(group.settings.get(SYSTEM, {}).get("open"))
-        rec = await member_card(call, who, "替其他玩家的角色行动", write=True, open_to_all=opened)
+        rec = await member_card(
+            call, who, "替其他玩家的角色行动" + become_gm(".tlconf open"), write=True, open_to_all=opened
+        )
         if rec is None or rec.system != SYSTEM:
             raise NotFound(f"{who}没有可用的时间线角色")
     else:

@@ -3,13 +3,17 @@
 
 The battle is the session ``(scope, "timeline")`` holding a
 :class:`~chronodice.rules.timeline.battle.BattleState`; every change goes through
-``apply_battle`` so ``.undo`` reverts the last timeline command.  Artillery ammunition is kept in
-the battle while it runs and written back to the character on ``.bat out`` / ``.bat end``.
+``apply_battle`` (a command that can settle actions through :func:`.feed.move_clock`, which lists
+what settled) so ``.undo`` reverts the last timeline command.  Replies are compact (issue 25:
+at most six lines, :mod:`chronodice.render.timeline_feed`); bare ``.bat`` and ``.bat 记录`` keep
+the long form, and ``.bat 详细 开`` (:mod:`.options`) brings it back everywhere.  ``.bat end``
+gives the battle's summary.  Artillery ammunition is kept in the battle while it runs and written
+back to the character on ``.bat out`` / ``.bat end``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -19,15 +23,17 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.permissions import is_gm
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
+from chronodice.render.timeline_feed import fit, summary_lines
 from chronodice.rules.timeline import battle as bt
-from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
 from chronodice.rules.timeline.load import overload_refusal
 from chronodice.rules.timeline.rounding import fmt, r0
+from chronodice.rules.timeline.summary import summarize
 from chronodice.store import CharacterRecord
 
-from ._common import SYS_CN, SYSTEM, T, _actor, _battle, _display, _mutate, _require_unless_open
+from ._common import SYS_CN, SYSTEM, _actor, _battle, _display, _mutate, _require_unless_open
 from .debuffs import record_weakened
+from .feed import apply_battle, battle_reply, fit_replies, move_clock
 from .kinds import ACTION_REF, Action, ActionKind, ActionRef, Amount, AmountKind, Number
 from .targets import TARGET, aim
 from .views import battle_vitals
@@ -39,33 +45,6 @@ OUT_WORDS = ("out", "退出")
 CANCEL_WORDS = ("取消", "cancel")
 RELOAD = "re"
 WP_ARG = OneOf(Choice({"re": RELOAD, "reload": RELOAD, "装填": RELOAD, "换弹": RELOAD}), AmountKind())
-
-
-async def apply_battle(
-    call: Call,
-    fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]],
-    *,
-    create: bool = False,
-    characters_before: Sequence[tuple[CharacterRecord, int]] = (),
-) -> T:
-    """Run the pure transition ``fn`` on this group's battle in one logged store transaction
-    (``create``: start one when there is none)."""
-
-    def outer(state: bt.BattleState | None) -> tuple[bt.BattleState | None, T]:
-        if state is None:
-            if not create:
-                raise IllegalAction("没有战斗数据×")
-            state = bt.new_battle()
-        return fn(state)
-
-    return await call.app.store.apply_state(
-        call.ctx.scope,
-        bt.BATTLE_CODEC,
-        outer,
-        user_id=call.ctx.user_id,
-        command=call.command_text,
-        characters_before=characters_before,
-    )
 
 
 async def _write_back_ammo(
@@ -122,7 +101,10 @@ bat = define(
         ">目标 指定行动对象（也可以是尚未宣言的本群角色），结算时若对方正在前摇会判定交互；"
         "备注以 打断/闪避/招架/护盾 开头即声明交互类型（如 .bat 敏捷 100 闪避）："
         "闪避/招架/护盾抵消打向自己的影响（大者减小者），打断比较双方影响数值，其余行动全额命中；"
-        "推进N：到N为止没有行动的角色等待到N。\n"
+        "推进N：到N为止没有行动的角色等待到N。"
+        "每条推动时间的指令列出结算的行动（谁、做什么、影响、目标、交互结果），命中附 .crd 指令；"
+        ".bat 自动伤害 开 则由骰娘直接扣体力。回复不超过6行，.bat 查看完整时间轴（.bat 详细 开 每次都附）；"
+        ".bat end 给出战斗总结。\n"
         "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM，.tlconf open 开放）；"
         ".undo 撤销最近一条时间轴操作。"
     ),
@@ -166,7 +148,8 @@ async def bat_action(
         )
         return new, (new, act, events)
 
-    return _noted(await record_weakened(call, ref, _enlisting(whom, fn), display, _record), overridden)
+    replies = await record_weakened(call, ref, _enlisting(whom, fn), display, _record)
+    return fit_replies(_noted(replies, overridden), display)
 
 
 @bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
@@ -180,7 +163,7 @@ async def bat_show(call: Call) -> list[Reply]:
     "pic",
     "img",
     params=[opt("page", Int(label="页", min=1))],
-    help="时间轴图片（可加页码，默认最新一页）",
+    help="时间轴图片（可加页码，默认当前时刻所在页）",
 )
 async def bat_picture(call: Call, page: int | None) -> list[Reply]:
     return await _show(call, await _display(call), picture=True, page=page)
@@ -211,7 +194,8 @@ async def bat_weapon(
     overridden = await _overload_gate(call, char, named=bool(actor) or who is not None)
     whom, note = await aim(call, target, note)
     fn = _weapon_action(call, char, ref, arg, note[:60], whom.key if whom else None)
-    return _noted(await record_weakened(call, ref, _enlisting(whom, fn), display, _record), overridden)
+    replies = await record_weakened(call, ref, _enlisting(whom, fn), display, _record)
+    return fit_replies(_noted(replies, overridden), display)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
@@ -227,13 +211,11 @@ async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]
     # `.undo` takes both back
     cards = await _write_back_ammo(call, [p] if p else [])
 
-    def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.BattleState]]:
-        new, _ = bt.leave(s, ref.key)
-        return new, (s, new)
+    def fn(s: bt.BattleState) -> tuple[bt.BattleState, None]:
+        return bt.leave(s, ref.key)[0], None
 
-    old, state = await apply_battle(call, fn, characters_before=cards)
-    notes = settle_notes(old, state, await _display(call))
-    return [Reply.say("\n".join([f"角色[{ref.name}]退出战斗√", *notes]))]
+    moved = await move_clock(call, fn, characters_before=cards)
+    return await battle_reply(call, [f"角色[{ref.name}]退出战斗√"], moved, await _display(call))
 
 
 @bat.sub(
@@ -255,21 +237,18 @@ async def bat_cancel(call: Call, ref: ActionRef | None, actor: str | None, who: 
     else:
         _rec, _char, pref = await _actor(call, actor, who)
         key, name = pref.key, pref.name
-    before = await _battle(call)
-    state, action = await apply_battle(call, lambda s: _cancel(s, key, ref.id if ref else None))
+    moved = await move_clock(call, lambda s: _cancel(s, key, ref.id if ref else None))
+    state, action = moved.after, moved.result
     when = (
         "（尚未开始）"
         if action.cancelled_at == action.start
         else f"于{display.windup(action.cancelled_at or 0)}t"
     )
-    lines = [
-        f"[{name}]取消行动#{action.id}{when}√ 下一个行动从{display.windup(state.free_at(action.key))}t开始",
-        *settle_notes(before, state, display),
-    ]
-    return [Reply.say("\n".join(lines))]
+    head = f"[{name}]取消行动#{action.id}{when}√ 下一个行动从{display.windup(state.free_at(action.key))}t开始"
+    return await battle_reply(call, [head], moved, display)
 
 
-@bat.sub("end", "结束", help="结束战斗，时间轴归位（默认仅GM）")
+@bat.sub("end", "结束", help="结束战斗，时间轴归位，并给出战斗总结（默认仅GM）")
 async def bat_end(call: Call) -> list[Reply]:
     await _require_unless_open(call, "结束战斗")
     # The ammunition goes back to the cards first, then the battle ends in one logged command
@@ -277,8 +256,9 @@ async def bat_end(call: Call) -> list[Reply]:
     state = await _battle(call)
     cards = await _write_back_ammo(call, list(state.participants))
 
-    await apply_battle(call, lambda _s: (None, None), characters_before=cards)
-    return [Reply.say("战斗结束，时间轴归位√")]
+    # issue 25: the summary of the battle as it ended (a group reply: a recording .log keeps it)
+    summary = await apply_battle(call, lambda s: (None, summarize(s)), characters_before=cards)
+    return [Reply.say("\n".join(fit(summary_lines(summary, await _display(call)))))]
 
 
 @bat.sub(
@@ -290,15 +270,13 @@ async def bat_end(call: Call) -> list[Reply]:
 async def bat_advance(call: Call, to: float) -> list[Reply]:
     await _require_unless_open(call, "推进战斗时间")
     display = await _display(call)
-    before = await _battle(call)
-    state, done = await apply_battle(call, lambda s: _pair(bt.advance(s, to)))
+    moved = await move_clock(call, lambda s: bt.advance(s, to))
+    before, state = moved.before, moved.after
     waited = [p.name for p in state.living() if before.free_at(p.key) < state.clock]
-    text = f"战斗时间推进到{display.windup(state.clock)}t，结算{len(done)}个行动"
+    text = f"战斗时间推进到{display.windup(state.clock)}t，结算{len(moved.resolutions)}个行动"
     if waited:
         text += f"；{'、'.join(waited)}等待到{display.windup(state.clock)}t"
-    notes = settle_notes(before, state, display)
-    shown = view.timeline_text(state, display, vitals=await battle_vitals(call, state))
-    return [Reply.say("\n".join([text, *notes, shown]))]
+    return await battle_reply(call, [text], moved, display)
 
 
 @bat.sub("先攻", "init", params=[ACTOR_AFTER, WHO], help="设定先攻者，被动方从其前摇过半时开始（默认仅GM）")
@@ -357,13 +335,8 @@ async def _record(
     fn: Callable[[bt.BattleState], tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]],
     display: view.Display,
 ) -> list[Reply]:
-    def with_before(
-        s: bt.BattleState,
-    ) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.BattleState, bt.Action, list[bt.Event]]]:
-        new, (_, action, events) = fn(s)
-        return new, (s, new, action, events)
-
-    before, state, action, events = await apply_battle(call, with_before, create=True)
+    moved = await move_clock(call, fn, create=True)
+    state, (_, action, events) = moved.after, moved.result
     lines = []
     if any(e.kind == "join" and e.key == ref.key for e in events):
         lines.append(f"[{ref.name}]{'（NPC）' if ref.npc else ''}在{display.windup(action.start)}t加入战斗")
@@ -373,17 +346,20 @@ async def _record(
                 f"[{_name(state, e.key)}]作为目标在{display.windup(e.time)}t加入战斗（尚未宣言行动，战斗时间等其宣言）"
             )
     label = "整备中..." if action.kind == "reload" else f"影响 {fmt(action.impact)}"
+    if action.weapon:
+        w = action.weapon
+        label += f" {w['name']}" + (f"[{w['after']}/{w['load']}]" if w["type"] == "artillery" else "")
     lines.append(
         f"行动#{action.id} {ref.name}：{display.windup(action.start)}t → {display.windup(action.end)}t"
         f"（前摇{display.windup(action.windup)}t）{label}"
         + (f" →{_name(state, action.target)}" if action.target else "")
+        + (f" {action.note}" if action.note else "")
     )
     if not state.started and len(state.actions_of(ref.key)) == 2:
         # issue 25: a second declaration no longer ends the opening; say so once, where it did
         lines.append("（开场中：还没宣言的角色仍从0t开始；GM .bat 开始 后按战斗时间结算）")
-    lines.extend(settle_notes(before, state, display))
-    lines.append(view.timeline_text(state, display, vitals=await battle_vitals(call, state)))
-    return [Reply.say("\n".join(lines))]
+    # not fitted here: the overload and debuff notes come first, then the whole reply is fitted
+    return await battle_reply(call, lines, moved, display, fitted=False)
 
 
 def _weapon_action(
@@ -427,56 +403,15 @@ def _weapon_action(
     return swing
 
 
-def _pair(
-    result: tuple[bt.BattleState, list[bt.Action]],
-) -> tuple[bt.BattleState, tuple[bt.BattleState, list[bt.Action]]]:
-    return result[0], result
-
-
 def _drop_events(result: tuple[bt.BattleState, float, list[bt.Event]]) -> tuple[bt.BattleState, float]:
     return result[0], result[1]
 
 
-def _cancel(
-    s: bt.BattleState, key: str | None, action_id: int | None
-) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action]]:
+def _cancel(s: bt.BattleState, key: str | None, action_id: int | None) -> tuple[bt.BattleState, bt.Action]:
     new, action, _ = bt.cancel_action(s, key, action_id)
-    return new, (new, action)
+    return new, action
 
 
 def _name(state: bt.BattleState, key: str | None) -> str:
     p = state.participant(key or "")
     return p.name if p else "?"
-
-
-def settle_notes(before: bt.BattleState, after: bt.BattleState, display: view.Display) -> list[str]:
-    """What this command settled: each resolved action aimed at somebody whose own action was
-    in its windup (or resolved at the same moment), judged by its declared kind
-    (:func:`ix.judge`): the numbers and which rule applied, in one line each."""
-    lines = []
-    for a in bt.newly_settled(before, after):
-        for hit in ix.interactions_of(after, a):
-            x = hit.other
-            who, other = _name(after, a.key), _name(after, x.key)
-            lines.append(
-                f"⚔ 交互：{who}的行动#{a.id}（{fmt(a.impact)}）在{display.windup(a.end)}t作用于{other}，"
-                f"{other}的行动#{x.id}（{fmt(x.impact)}，{display.windup(x.start)}→{display.windup(x.end)}t）"
-                f"正在前摇：{_ruling(hit, who, other)}"
-            )
-    return lines
-
-
-def _ruling(hit: ix.Interaction, who: str, other: str) -> str:
-    """The rule that applied to ``hit`` and its outcome, in Chinese (issue 25 defect 4)."""
-    a, x = hit.action, hit.other
-    sums = f"{fmt(max(a.impact, x.impact))}−{fmt(min(a.impact, x.impact))}"
-    record = f"（伤害：.crd {other}:hp -{fmt(hit.landed)} #{a.id}）"
-    if hit.rule == "interrupt":
-        if hit.winner == "a":
-            return f"{who}打断，{sums} → 打断成功，余下影响{fmt(hit.left)}（GM确认：.bat 取消 #{x.id}）"
-        return f"{who}打断，{sums} → 打断未成功，#{x.id}照常进行"
-    if hit.rule == "defence":
-        if hit.landed > 0:
-            return f"{other}{hit.kind}，{sums} → {who}命中{fmt(hit.landed)}{record}"
-        return f"{other}{hit.kind}，{sums} → 完全挡下，{who}未造成影响"
-    return f"#{x.id}不是防御动作，全额命中{fmt(hit.landed)}{record}"

@@ -31,6 +31,7 @@ from chronodice.store import CharacterRecord
 
 from ..characters import bind_here, check_name
 from ._common import SYS_CN, SYSTEM, _active, _actor, _battle, _mutate
+from .feed import settled_lines
 from .kinds import ACTION_REF, ActionRef, Token
 from .targets import remember_card
 
@@ -79,7 +80,7 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
     else:
         rec = existing
         _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet_, c), None))
-    await bind_here(store, ctx, rec.id)
+    everywhere = await bind_timeline(call, rec.id)
     await remember_card(call, rec)  # aimable / listable here before it declares (issue 25)
     d, res = char.derived(), char.resources
     lines = [
@@ -87,11 +88,38 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
         f"体力 {fmt(res.hp)}/{fmt(res.hp_full)} 意志 {fmt(res.mp)}/{fmt(res.mp_full)}"
         f" 负重 {fmt(d.carried)}/{fmt(d.max_load)} 现金 {fmt(res.cash)}",
     ]
+    if everywhere:
+        lines.append(everywhere)
     if imported.warnings:
         lines.append("注意：" + "；".join(imported.warnings))
     if imported.ignored:
         lines.append("已忽略：" + "、".join(imported.ignored[:8]))
     return [Reply.say("\n".join(lines))]
+
+
+async def bind_timeline(call: Call, character_id: int) -> str:
+    """Make the card the sender's active TimeLine card here; returns a line for the reply.
+
+    In a private chat MayuriBot has one active card per QQ, so a card set up or chosen there is
+    the one its owner plays in every group (issue 25): it becomes the default card and replaces
+    the sender's TimeLine card wherever one was bound (a group's CoC card stays).  Only the
+    sender's own bindings change, each to the sender's own card — private chat still touches
+    nothing of anyone else's (issue 23).  In a group the choice is for that group, as before."""
+    store, ctx = call.app.store, call.ctx
+    await bind_here(store, ctx, character_id)
+    if ctx.group_id is not None:
+        return ""
+    await store.bind(ctx.user_id, "", character_id)
+    moved = 0
+    for scope, bound in (await store.bindings(ctx.user_id)).items():
+        if scope in ("", ctx.scope) or bound == character_id:
+            continue
+        card = await store.get_character(bound)
+        if card is not None and card.system == SYSTEM and card.owner_id == ctx.user_id:
+            await store.bind(ctx.user_id, scope, character_id)
+            moved += 1
+    also = f"（{moved}个群原先用的时间线角色已换成它）" if moved else ""
+    return f"已设为你在所有群的当前时间线角色{also}"
 
 
 chr_ = define("chr", aliases=("ch",), summary="时间线角色：列表 / 选择 / 查看（图片） / 删除", system=SYS_CN)
@@ -113,9 +141,11 @@ async def chr_select(call: Call, index: int | None) -> list[Reply]:
     if not chars:
         raise NotFound("还没有角色× 请先用 .TLsetup 导入人物卡")
     k = min(max(index, 1), len(chars))
-    await bind_here(store, ctx, chars[k - 1].id)
+    everywhere = await bind_timeline(call, chars[k - 1].id)
     await remember_card(call, chars[k - 1])
-    return [Reply.say(f"已选择角色 [{chars[k - 1].name}]√")]
+    return [
+        Reply.say("\n".join([f"已选择角色 [{chars[k - 1].name}]√", *([everywhere] if everywhere else [])]))
+    ]
 
 
 @chr_.sub("show", "查看", "显示", help="查看当前角色（图片）")
@@ -305,6 +335,7 @@ async def _battle_resource(
         new, events = bt.resource_event(s, key, resource, delta, after, full, hit=hit)  # type: ignore[arg-type]
         death = next((e for e in events if e.kind == "death"), None)
         notes = death_notes(s, new, key, death.time) if death is not None else []
+        notes += settled_lines(s, new, view.Display())  # issue 25: what this change settled
         return new, (events[0].time if events else None, notes)
 
     at, notes = await call.app.store.apply_state(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from chronodice.core.args import Flag, Mention, OneOf, arg, many, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, NotFound
-from chronodice.core.permissions import Perm
+from chronodice.core.permissions import Perm, become_gm
 from chronodice.core.reply import CheckNote, Reply
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
@@ -410,7 +410,7 @@ async def tlconf_show(call: Call) -> list[Reply]:
     ],
     help="修改设置",
     perm=Perm.GM,
-    what="修改时间线设置",
+    what="修改时间线设置" + become_gm(),
 )
 async def tlconf_set(call: Call, open: bool | None, sheet: bool | None) -> list[Reply]:
     changes = {k: v for k, v in (("open", open), ("sheet", sheet)) if v is not None}

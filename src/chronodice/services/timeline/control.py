@@ -8,8 +8,6 @@ moment the controlling action resolved and lets nothing of the target start insi
 
 from __future__ import annotations
 
-from typing import Any
-
 from chronodice.core.args import arg, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction
@@ -20,7 +18,8 @@ from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.rounding import fmt
 
 from ._common import _battle, _display, _load, _require_unless_open
-from .battle import apply_battle, bat, settle_notes
+from .battle import bat
+from .feed import battle_reply, move_clock
 from .kinds import ACTION_REF, ActionRef, Attribute
 from .targets import TARGET, target_key
 
@@ -52,11 +51,12 @@ async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None)
     resist = _load(rec).check(attr)
     duration = ix.control_duration(source.impact, resist)
 
-    def fn(s: bt.BattleState) -> tuple[bt.BattleState, Any]:
+    def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.Event, list[bt.Action]]]:
         new, ev, moved = ix.apply_control(s, ref.id, key, duration)
-        return new, (new, ev, moved)
+        return new, (ev, moved)
 
-    state, ev, moved = await apply_battle(call, fn)
+    done = await move_clock(call, fn)
+    state, (ev, moved) = done.after, done.result
     lines = [
         f"💫 {aim.name}被行动#{ref.id}控制：{fmt(source.impact)} vs {CN[attr]} {fmt(resist)} → "
         f"持续{display.windup(duration)}t（{display.windup(ev.time)}→{display.windup(ev.after or 0)}t）"
@@ -81,5 +81,4 @@ async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None)
     lines.append(
         f"{aim.name}最早于{display.windup(state.free_at(key))}t再次行动；当前战斗时间{display.windup(state.clock)}t"
     )
-    lines.extend(settle_notes(before, state, display))
-    return [Reply.say("\n".join(lines))]
+    return await battle_reply(call, lines, done, display)

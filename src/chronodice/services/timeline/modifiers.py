@@ -17,6 +17,7 @@ from chronodice.rules.timeline.character import (
     delete_buff,
     delete_reduction,
 )
+from chronodice.rules.timeline.mayuri_order import typed_plain
 from chronodice.rules.timeline.modifiers import (
     BUFF_TYPE_CN,
     BUFF_USAGE,
@@ -101,7 +102,7 @@ async def cmd_buff(
     if value is None:
         raise call.usage_error("参数不足")
     new = make_buff(source, range, value, kind, char.level)
-    await _mutate(call, rec, lambda c: (add_buff(c, new), None))
+    await _mutate(call, rec, lambda c: (add_buff(c, new, typed_plain(value)), None))
     return [
         Reply.say(
             f"{char.name}增加buff[{new.source}]√\n⚙{view.range_name(new.range)} [{view.buff_value(new)}] "

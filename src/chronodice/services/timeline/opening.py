@@ -15,14 +15,13 @@ from chronodice.core.args import rest
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
-from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.store import CharacterRecord
 
 from ._common import SYSTEM, _display, _require_unless_open
-from .battle import apply_battle, bat, settle_notes
+from .battle import bat
+from .feed import battle_reply, move_clock
 from .targets import card_ref, group_card
-from .views import battle_vitals
 
 
 @bat.sub(
@@ -43,11 +42,8 @@ async def bat_start(call: Call, names: str) -> list[Reply]:
         # an empty roster would make everybody who types next a late joiner but the first
         raise IllegalAction("还没有人宣言行动× 请列出参战角色（.bat 开始 甲 乙 @玩家），或等大家宣言后再开始")
 
-    def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, list[bt.Event]]]:
-        new, events = bt.open_battle(s, refs)
-        return new, (new, events)
-
-    state, events = await apply_battle(call, fn, create=True)
+    moved = await move_clock(call, lambda s: bt.open_battle(s, refs), create=True)
+    state, events = moved.after, moved.result
     was_running = before is not None and before.started
     if not refs:
         head = "战斗已在进行" if was_running else "战斗开始√ 以已宣言的角色为准，此后加入者从当前战斗时间开始"
@@ -63,9 +59,7 @@ async def bat_start(call: Call, names: str) -> list[Reply]:
         lines.append(
             f"尚未宣言：{'、'.join(waiting)}（战斗时间停在{display.windup(state.clock)}t，等其宣言）"
         )
-    lines.extend(settle_notes(before or bt.new_battle(), state, display))
-    lines.append(view.timeline_text(state, display, vitals=await battle_vitals(call, state)))
-    return [Reply.say("\n".join(lines))]
+    return await battle_reply(call, lines, moved, display)
 
 
 async def _roster(call: Call, names: str) -> list[CharacterRecord]:

@@ -1,0 +1,200 @@
+"""The battle commands that move the clock: one logged write, the resolution feed, automatic
+damage and the compact reply (issue 25 defects 6 and 10).
+
+Every ``.bat`` command that can settle actions (a declaration, ``推进``, ``取消``, ``out``,
+``开始``, ``控制``) goes through :func:`move_clock`: the pure transition runs on the group's battle
+in one logged store transaction (so ``.undo`` reverts it), and what it settled is resolved by
+:func:`chronodice.rules.timeline.resolution.play` — the reply lists each action with what it
+did.  Where the GM turned automatic damage on for the battle (``.bat 自动伤害 开``,
+:mod:`.options`) each hit is applied to its target's card as ``.crd 目标:hp -N #k`` would be,
+in the same logged command: ``.undo`` puts the battle and the cards back together.
+
+Automatic damage needs the cards changed before the battle is written (the store's ``.undo``
+keeps a card as it was with its version after).  So the transition runs once on the battle as
+it is to learn which hits settle, the cards are changed, and then the battle is written with
+those changes replayed.  Should another command change the battle in between, the replay gives
+the recorded hits only to the actions that still settle; any other hit is offered as the ready
+command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Generic
+
+from chronodice.core.commands import Call
+from chronodice.core.errors import IllegalAction
+from chronodice.core.reply import Reply
+from chronodice.render import timeline as view
+from chronodice.render.timeline_feed import clock_line, feed_lines, fit
+from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline.character import TLCharacter, change_resource
+from chronodice.rules.timeline.modifiers import resource_change
+from chronodice.rules.timeline.resolution import Applied, Resolution, play
+from chronodice.rules.timeline.rounding import r1
+from chronodice.store import CharacterRecord
+
+from ._common import SYSTEM, T, _load, _mutate
+from .views import battle_vitals
+
+CardBefore = tuple[CharacterRecord, int]
+"""A card as it was before this command and its version after (for ``.undo``)."""
+
+
+async def apply_battle(
+    call: Call,
+    fn: Callable[[bt.BattleState], tuple[bt.BattleState | None, T]],
+    *,
+    create: bool = False,
+    characters_before: Sequence[CardBefore] = (),
+) -> T:
+    """Run the pure transition ``fn`` on this group's battle in one logged store transaction
+    (``create``: start one when there is none)."""
+
+    def outer(state: bt.BattleState | None) -> tuple[bt.BattleState | None, T]:
+        if state is None:
+            if not create:
+                raise IllegalAction("没有战斗数据×")
+            state = bt.new_battle()
+        return fn(state)
+
+    return await call.app.store.apply_state(
+        call.ctx.scope,
+        bt.BATTLE_CODEC,
+        outer,
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        characters_before=characters_before,
+    )
+
+
+@dataclass(frozen=True)
+class Moved(Generic[T]):
+    """What a clock-moving command did: the battle before and after, the transition's own
+    result, and each action it settled with what it did."""
+
+    before: bt.BattleState
+    after: bt.BattleState
+    result: T
+    resolutions: list[Resolution]
+
+
+def hurt(char: TLCharacter, amount: float) -> tuple[TLCharacter, Applied]:
+    """``char`` after a hit of ``amount`` to 体力, as ``.crd 名:hp -amount`` applies it (the card's
+    ``.dr`` rows, no damage type)."""
+    delta = -amount
+    if char.reductions:
+        delta = resource_change(-amount, "hp", char.level, list(char.reductions), None).result
+    new, old, after = change_resource(char, "hp", delta)
+    return new, Applied(r1(after - old), old, after, char.resources.hp_full)
+
+
+async def move_clock(
+    call: Call,
+    fn: Callable[[bt.BattleState], tuple[bt.BattleState, T]],
+    *,
+    create: bool = False,
+    characters_before: Sequence[CardBefore] = (),
+) -> Moved[T]:
+    """Run ``fn`` like :func:`apply_battle` and resolve what it settled (automatic damage
+    applied when the battle has it on)."""
+    current = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    applied: dict[int, Applied] = {}
+    cards = list(characters_before)
+    if current is not None and current.auto_damage:
+        plan = await _plan(call, current, fn)
+        applied, changed = await _apply(call, current, plan)
+        cards.extend(changed)
+
+    def outer(s: bt.BattleState) -> tuple[bt.BattleState, Moved[T]]:
+        new, result = fn(s)
+        damage = (lambda a, _key, _amount: applied.get(a.id)) if applied else None
+        final, resolutions = play(s, new, damage)
+        return final, Moved(s, final, result, resolutions)
+
+    return await apply_battle(call, outer, create=create, characters_before=cards)
+
+
+async def _plan(
+    call: Call, current: bt.BattleState, fn: Callable[[bt.BattleState], tuple[bt.BattleState, Any]]
+) -> list[tuple[int, str, float]]:
+    """The hits automatic damage applies if ``fn`` runs on ``current``: (action, target, amount)
+    in the order they resolve, found on copies of the cards (nothing is written)."""
+    new, _ = fn(current)
+    chars: dict[str, TLCharacter] = {}
+    for p in new.living():
+        rec = await call.app.store.get_character(p.character_id)
+        if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
+            chars[p.key] = _load(rec)
+    plan: list[tuple[int, str, float]] = []
+
+    def simulate(a: bt.Action, key: str, amount: float) -> Applied | None:
+        char = chars.get(key)
+        if char is None:
+            return None
+        chars[key], result = hurt(char, amount)
+        plan.append((a.id, key, amount))
+        return result
+
+    play(current, new, simulate)
+    return plan
+
+
+async def _apply(
+    call: Call, current: bt.BattleState, plan: list[tuple[int, str, float]]
+) -> tuple[dict[int, Applied], list[CardBefore]]:
+    """Apply the planned hits to the cards; returns each hit's change and each card as it was
+    (first change) with its version after the last (one entry per card, for ``.undo``)."""
+    applied: dict[int, Applied] = {}
+    first: dict[int, CardBefore] = {}
+    for action_id, key, amount in plan:
+        p = current.participant(key)
+        rec = await call.app.store.get_character(p.character_id) if p else None
+        if rec is None or rec.system != SYSTEM:
+            continue
+        undo: dict[str, Any] = {}
+        _, _, result = await _mutate(call, rec, lambda c, n=amount: hurt(c, n), undo)
+        applied[action_id] = result
+        before, version = undo["before"]
+        first[rec.id] = (first[rec.id][0] if rec.id in first else before, version)
+    return applied, list(first.values())
+
+
+async def battle_reply(
+    call: Call,
+    head: list[str],
+    moved: Moved[Any],
+    display: view.Display,
+    *,
+    fitted: bool = True,
+) -> list[Reply]:
+    """``head``, the feed of ``moved``, then who is next (compact, at most six lines when
+    ``fitted``) — or the whole timeline where the group asked for it (``.bat 详细 开``)."""
+    state = moved.after
+    vitals = None
+    if display.verbose or any(r.hit and r.applied is None for r in moved.resolutions):
+        vitals = await battle_vitals(call, state)  # the cards: only where a line needs them
+    lines = [*head, *feed_lines(moved.resolutions, state, display, vitals)]
+    if display.verbose:
+        lines.append(view.timeline_text(state, display, vitals=vitals))
+        return [Reply.say("\n".join(lines))]
+    lines.append(clock_line(state, display))
+    return [Reply.say("\n".join(fit(lines) if fitted else lines))]
+
+
+def settled_lines(before: bt.BattleState, after: bt.BattleState, display: view.Display) -> list[str]:
+    """The feed of a change made outside ``.bat`` (``.crd 名:hp -N #k``: the first result the GM
+    enters closes the opening, a death can move the clock on): no automatic damage there, the
+    hits it settles are offered as ready commands."""
+    return feed_lines(play(before, after)[1], after, display)
+
+
+def fit_replies(replies: list[Reply], display: view.Display) -> list[Reply]:
+    """The first reply within the compact limit (nothing to do in the verbose form)."""
+    if display.verbose or not replies:
+        return replies
+    return [replace(replies[0], text="\n".join(fit(replies[0].text.split("\n")))), *replies[1:]]
+
+
+__all__ = ["Moved", "apply_battle", "battle_reply", "fit_replies", "hurt", "move_clock", "settled_lines"]
