@@ -50,6 +50,10 @@ def command_for(g: Any, rnd: random.Random) -> str:
             return f".moe play {hand.index(o['card']) + 1}{tg}"
         return ".moe end"
     if ask.kind == "respond":
+        if not ask.options:  # everyone is asked: nothing to answer with
+            return ".moe pass"
+        if ask.reason == "secret":  # a 奥秘 pause: the first 奥秘 offered
+            return ".moe resp 1"
         return f".moe resp {hand.index(ask.options[0]) + 1}" if rnd.random() < 0.7 else ".moe pass"
     if ask.kind == "invoke":
         return ".moe yes"

@@ -1,6 +1,7 @@
 """萌E end to end: ``python bot.py`` over a real reverse WebSocket, three players, a SIGKILL in
 the middle of a settlement, then everyone on 托管 until a winner is announced in the group —
-and no hand content ever sent to the group."""
+and no hand content ever sent to the group; four players whose every attack opens the same
+response window whoever holds 防御 (issue 27)."""
 
 from __future__ import annotations
 
@@ -73,7 +74,9 @@ class Table:
         k = ask.kind
         if k == "play":
             return user, ".moe end", False
-        if k == "respond":
+        if k == "respond":  # everyone who could answer is asked: pass when nothing fits
+            if not ask.options or ask.reason == "secret":
+                return user, ".moe pass", False
             return user, f".moe resp {hand.index(ask.options[0]) + 1}", False
         if k == "invoke":
             return user, ".moe no", False
@@ -123,7 +126,7 @@ async def test_three_players_restart_and_autoplay_to_a_winner(bot_process: BotPr
         for _ in range(80):
             state, g = load(bot_process)
             ask = g.pending
-            if ask.kind == "respond":
+            if ask.kind == "respond" and ask.options and ask.reason != "secret":
                 asked = (state, g)
                 break
             if ask.kind == "play":
@@ -179,3 +182,60 @@ async def test_three_players_restart_and_autoplay_to_a_winner(bot_process: BotPr
         state, g = load(bot_process)
         assert state["status"] == "over" and g.state.winners is not None
         assert any(c.to_group and "游戏结束" in c.text for c in client.all_calls)
+
+
+USERS4 = [40011, 40012, 40013, 40014]
+
+
+async def test_four_players_every_attack_opens_the_same_window(bot_process: BotProcess) -> None:
+    """Issue 27 over the WebSocket, read as a spectator: every card with a response opens the
+    same window whether or not anybody holds the answer, everyone asked declines in private,
+    and the group hears nothing until the window is decided — then one text for what followed."""
+    async with OneBotClient(bot_process.url) as client:
+        t = Table(client, bot_process)
+        await t.say(".moe new 乱斗森林", USERS4[0])
+        for u in USERS4[1:]:
+            await t.say(".moe join", u)
+        await t.say(".moe start", USERS4[0])
+        t.started = True
+        for _ in USERS4:
+            state, g = load(bot_process)
+            await t.say(".moe choose 1", int(state["players"][g.pending.seat]["user"]), private=True)
+        await asyncio.sleep(2.5)  # the sweeper delivers the group part of the private choices
+        windows = {"held": 0, "empty": 0}
+        for _ in range(150):
+            state, g = load(bot_process)
+            if g.pending is None or sum(windows.values()) >= 6:
+                break
+            ask = g.pending
+            user = int(state["players"][ask.seat]["user"])
+            if ask.kind == "play":
+                opt = next((o for o in ask.options if o["a"] == "card" and o["mode"] == "one"), None)
+                if opt is None or g.cdef(g.card(opt["card"]).key).offset_by == []:
+                    await t.say(".moe end", user)
+                    continue
+                target = opt["targets"][0]
+                holds = any(
+                    g.card(c).key in g.cdef(g.card(opt["card"]).key).offset_by for c in g.hand(target)
+                )
+                n = g.hand(ask.seat).index(opt["card"]) + 1
+                calls = await t.say(f".moe play {n} {target + 1}号", user)
+                group = [c.text for c in calls if c.to_group]
+                # the same text whether or not the target holds 防御: the window always opens
+                assert group and group[-1].endswith("等待响应……"), group
+                windows["held" if holds else "empty"] += 1
+                while True:  # everyone asked declines in private: the group hears nothing
+                    state, g = load(bot_process)
+                    if g.pending is None or g.pending.kind != "respond":
+                        break
+                    *first, last = g.pending.waiting
+                    before = len(client.all_calls)
+                    for seat in first:
+                        await t.say(".moe pass", int(state["players"][seat]["user"]), private=True)
+                    assert not any(c.to_group for c in client.all_calls[before:])
+                    await t.say(".moe pass", int(state["players"][last]["user"]), private=True)
+                    await asyncio.sleep(2.5)  # the outcome reaches the group through the outbox
+                continue
+            _u, text, private = t.answer_for(state, g)
+            await t.say(text, user, private=private)
+        assert windows["empty"] >= 1, windows

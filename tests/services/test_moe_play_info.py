@@ -73,7 +73,8 @@ async def test_skill_kind_said_once_and_no_numbers_while_choosing(app: App) -> N
 # ---------------------------------------------------------------------- by name
 async def test_play_and_respond_by_card_name(app: App) -> None:
     await started(app)
-    for _ in range(60):
+    await moe.sweep(app)  # the sweeper sends the group part of the private choices first
+    for _ in range(200):
         state, g = await game(app)
         ask = g.pending
         user = state["players"][ask.seat]["user"]
@@ -90,7 +91,7 @@ async def test_play_and_respond_by_card_name(app: App) -> None:
             )
             assert "使用了" in text and f"【{name}】" in text
             state, g = await game(app)
-            if g.pending is not None and g.pending.kind == "respond":
+            if g.pending is not None and g.pending.kind == "respond" and g.pending.options:
                 ask = g.pending
                 card = g.cdef(g.card(ask.options[0]).key).name
                 user = state["players"][ask.seat]["user"]
@@ -100,7 +101,9 @@ async def test_play_and_respond_by_card_name(app: App) -> None:
             continue
         await run(
             app,
-            ".moe pass" if ask.optional or ask.kind in ("invoke", "respond") else ".moe choose 1",
+            ".moe pass"
+            if ask.optional or ask.kind in ("invoke", "respond")
+            else ".moe choose " + " ".join(str(i + 1) for i in range(max(ask.lo, 1))),
             user=user,
             group=G,
         )
@@ -160,9 +163,23 @@ def test_invoke_prompt_says_what_triggered_it() -> None:
     play(
         h,
         h.use_card(0, VirtualCard.of(h.card(atk)), [1]),
-        lambda a: got.append(R.private_prompt(h, a, NAMES[:2])) or False if a.kind == "invoke" else None,
+        lambda a: got.append(R.private_prompt(h, a, NAMES[:2])) if a.reason == "secret" else None,
     )
     assert got[0].startswith("1号甲(白板)对你使用了【攻击】，是否翻开奥秘")
+    # a 奥秘 pause offering nothing reads as a pass, and says why it was asked all the same
+    h2 = scenario(["blank", "blank"])
+    h2.set_secret(1, ["thorn"])
+    (atk,) = h2.give_cards(0, ["attack"])
+    got = []
+    play(
+        h2,
+        h2.use_card(0, VirtualCard.of(h2.card(atk)), [1]),
+        lambda a: got.append(R.private_prompt(h2, a, NAMES[:2])) if a.kind == "respond" else None,
+    )
+    assert got[0] == (
+        "1号甲(白板)对你使用了【攻击】，你的奥秘此时都不能翻开。.moe pass 继续（有没有可用的牌都会询问，群里看不出区别）"
+    )
+    assert got[1].startswith("1号甲(白板)的【攻击】：你没有可用于抵消的牌。")
     k = scenario(["snow_white", "blank"])
     k.add_skill(0, "waking_kiss")
     k.give_cards(1, ["defend"])

@@ -51,6 +51,7 @@ def _after(g, seat: int, before: int) -> list[dict]:  # type: ignore[no-untyped-
 
 async def test_quit_in_ones_play_phase_stops_at_once(app: App) -> None:
     await started(app)
+    await moe.sweep(app)  # the sweeper sends the group part of the private choices first
     await to_play(app)
     state, g = await game(app)
     seat = g.pending.seat
@@ -70,6 +71,7 @@ async def test_quit_in_ones_play_phase_stops_at_once(app: App) -> None:
 
 async def test_kicked_player_does_not_respond_or_act(app: App) -> None:
     await started(app)
+    await moe.sweep(app)  # the sweeper sends the group part of the private choices first
     await to_play(app)
     state, g = await game(app)
     seat = g.pending.seat

@@ -313,11 +313,25 @@ def public_prompt(g: Game, ask: Ask, names: list[str]) -> str:
     """What the group sees while a request is open: never which card or option is asked for."""
     if ask.kind == "play":
         return f"轮到{seat_label(g, ask.seat, names)}出牌（.moe play 序号 目标 / .moe end）"
-    if ask.kind == "respond" or ask.reason == "secret":
+    if ask.kind == "respond":
         return "等待响应……"  # neither who may answer nor with what (a 奥秘 stays a secret)
     if ask.reason == "character":
         return f"等待{seat_label(g, ask.seat, names)}私聊选择角色"
     return f"等待{seat_label(g, ask.seat, names)}做出选择"
+
+
+ASKED_ALWAYS = "有没有可用的牌都会询问，群里看不出区别"
+
+
+def _secret_prompt(g: Game, ask: Ask, names: list[str]) -> str:
+    """A 奥秘 pause: the 奥秘 that may be flipped now, or none (asked all the same)."""
+    why = _why(g, ask, names)
+    if not ask.options:
+        return f"{why}你的奥秘此时都不能翻开。.moe pass 继续（{ASKED_ALWAYS}）"
+    if len(ask.options) == 1:
+        return f"{why}是否翻开奥秘{card_text(g, ask.options[0])}？.moe yes / .moe no"
+    opts = "；".join(f".moe resp {i + 1} {card_text(g, c)}" for i, c in enumerate(ask.options))
+    return f"{why}可以翻开一张奥秘：{opts}；或 .moe pass 不翻开"
 
 
 def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
@@ -344,14 +358,20 @@ def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
         lines.append("  .moe end  结束出牌")
         lines.append("（序号也可写牌名，如 .moe play 攻击 2号；.moe card 序号 / .moe skill 技能名 查看说明）")
         return "\n".join(lines)
+    if k == "respond" and ask.reason == "secret":
+        return _secret_prompt(g, ask, names)
     if k == "respond":
         what = {"offset": "抵消", "rescue": "救援", "nullify": "反制"}.get(ask.reason, "响应")
         info = ask.info
         ctx = ""
         if "user" in info and "card" in info:
             ctx = f"{L(info['user'])}的【{g.cdef(info['card']).name}】"
+            if info.get("target") is not None:
+                ctx += f"（目标{L(info['target'])}）"
         if "dying" in info:
             ctx = f"{L(info['dying'])}濒死"
+        if not ask.options:
+            return f"{ctx}：你没有可用于{what}的牌。.moe pass 继续（{ASKED_ALWAYS}）"
         opts = "；".join(f".moe resp {pos[c]} {card_text(g, c)}" for c in ask.options)
         return f"{ctx}：你可以使用牌{what}：{opts}；或 .moe pass 不响应"
     if k == "invoke":

@@ -6,9 +6,9 @@ from chronodice.rules.moe.base import Ctx
 from chronodice.rules.moe.cards import VirtualCard
 from chronodice.rules.moe.engine import GameOver
 from chronodice.rules.moe.state import ALL
-from chronodice.rules.moe.testing import Script, fired, play, scenario
+from chronodice.rules.moe.testing import Script, fired, first_option, flip_first, play, scenario
 
-YES = Script(lambda a: True if a.kind == "invoke" else ...)
+YES = Script(lambda a: True if a.kind == "invoke" else ..., flip_first)
 
 
 def use(g, seat, key, targets, script=None, as_key=None):  # type: ignore[no-untyped-def]
@@ -123,7 +123,7 @@ def test_fireball_distance_offset_and_counter() -> None:
     use(g, 0, "fireball", [2])
     assert g.p(2).hp == 3 and [e["attribute"] for e in g.events if e["t"] == "damage"] == ["元素"]
     g.give_cards(2, ["defend"])
-    use(g, 0, "fireball", [2], Script(lambda a: a.options[0] if a.kind == "respond" else ...))
+    use(g, 0, "fireball", [2], Script(first_option))
     assert g.p(2).hp == 3
     g.give_cards(4, ["counter"])
     use(
@@ -131,7 +131,7 @@ def test_fireball_distance_offset_and_counter() -> None:
         0,
         "fireball",
         [2],
-        Script(lambda a: a.options[0] if a.kind == "respond" and a.reason == "nullify" else ...),
+        Script(lambda a: first_option(a) if a.reason == "nullify" else ...),
     )
     assert g.p(2).hp == 3 and g.hand(4) == []
 
@@ -185,7 +185,8 @@ def test_secrets_mirror_thorn_prophecy() -> None:
     g.set_secret(0, ["prophecy"])
     top = g.zone("deck")[:3]
     s = Script(
-        lambda a: True if a.kind == "invoke" else list(reversed(a.options)) if a.kind == "arrange" else ...
+        lambda a: True if a.kind == "invoke" else list(reversed(a.options)) if a.kind == "arrange" else ...,
+        flip_first,
     )
     play(g, g.fire("phase.prepare.start", 0, {}), s)
     assert g.zone("deck")[:3] == list(reversed(top))

@@ -13,7 +13,7 @@ from chronodice.rules.moe.cards import VirtualCard
 from chronodice.rules.moe.record import new_record, start
 from chronodice.rules.moe.soak import HiddenCardLeak, PublicAudit, play_game, public_card_ids
 from chronodice.rules.moe.state import ALL
-from chronodice.rules.moe.testing import Script, play, scenario
+from chronodice.rules.moe.testing import Script, flip_first, play, scenario
 
 NAMES = [f"P{i}" for i in range(8)]
 
@@ -46,7 +46,7 @@ def test_3_9_placing_a_secret_names_no_card_in_public() -> None:
     play(
         g,
         g.use_card(1, VirtualCard.of(g.card(g.give_cards(1, ["attack"])[0])), [0]),
-        Script(lambda a: True if a.kind == "invoke" else ...),
+        Script(flip_first),
     )
     events = g.drain_events()
     flip = next(e for e in events if e["t"] == "secret_flip")
@@ -158,7 +158,7 @@ def test_another_players_trigger_prompt_does_not_name_a_secret_being_placed() ->
 
     def answer(ask):  # type: ignore[no-untyped-def]
         prompts.append(R.private_prompt(g, ask, NAMES[:2]))
-        return False
+        return None if ask.kind == "respond" else False
 
     use(g, 0, "mirror", [0], answer)
     (atk,) = g.give_cards(0, ["attack"])

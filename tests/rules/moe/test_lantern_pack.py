@@ -10,9 +10,9 @@ import pytest
 from chronodice.rules.moe.base import Ctx
 from chronodice.rules.moe.cards import VirtualCard
 from chronodice.rules.moe.pack import load_pack
-from chronodice.rules.moe.testing import Script, play, scenario
+from chronodice.rules.moe.testing import Script, first_option, flip_first, play, scenario
 
-YES = Script(lambda a: True if a.kind == "invoke" else ...)
+YES = Script(lambda a: True if a.kind == "invoke" else ..., flip_first)
 
 
 def lantern(chars: list[str]):  # type: ignore[no-untyped-def]
@@ -123,9 +123,7 @@ def test_harpoon_discards_after_the_attack_is_defended() -> None:
     g = lantern(["sailor", "ferryman"])
     g.equip_cards(0, ["harpoon"])
     g.give_cards(1, ["defend", "recover"])
-    script = Script(
-        lambda a: a.options[0] if a.kind == "respond" else ..., lambda a: True if a.kind == "invoke" else ...
-    )
+    script = Script(first_option, lambda a: True if a.kind == "invoke" else ...)
     use(g, 0, "attack", [1], script)
     assert g.p(1).hp == 5 and g.hand(1) == []
 

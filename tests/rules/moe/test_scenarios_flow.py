@@ -9,7 +9,7 @@ from chronodice.rules.moe.base import Ctx, Frame
 from chronodice.rules.moe.cards import VirtualCard
 from chronodice.rules.moe.record import new_record, start
 from chronodice.rules.moe.state import ALL
-from chronodice.rules.moe.testing import Script, fired, index_of, play, scenario
+from chronodice.rules.moe.testing import Script, fired, first_option, index_of, play, scenario
 
 
 def use(g, seat, key, targets, script=None):  # type: ignore[no-untyped-def]
@@ -95,7 +95,7 @@ def test_t25_rescue_from_dying() -> None:
     g = scenario(["blank", "blank", "blank"])
     g.give_cards(2, ["recover"])
     g.p(1).hp = 1
-    s = Script(lambda a: a.options[0] if a.kind == "respond" else ...)
+    s = Script(first_option)
     play(g, g.damage(0, 1, 1), s)
     assert g.p(1).alive and g.p(1).hp == 1 and g.hand(2) == []
 
@@ -227,7 +227,7 @@ def test_t34_cancel_offset_invalidate() -> None:
     g.add_skill(2, "t_cancel_self")
     g.add_skill(3, "t_nullify_self")
     g.give_cards(1, ["defend"])
-    s = Script(lambda a: a.options[0] if a.kind == "respond" and a.reason == "offset" else ...)
+    s = Script(lambda a: first_option(a) if a.reason == "offset" else ...)
     use(g, 0, "volley", [1, 2, 3], s)
     assert [g.p(i).hp for i in (1, 2, 3)] == [4, 4, 4]
     assert fired(g, "use.offset", 1) == 1 and fired(g, "use.before_effect", 2) == 0

@@ -61,6 +61,8 @@ def auto_answer(game: Game, ask: Ask, rng: random.Random) -> Any:
     if k in ("choose_option", "order"):
         return rng.randrange(len(ask.options))
     if k == "respond":
+        if not ask.options:  # nothing to answer with: the same one tap as declining
+            return None
         return rng.choice(ask.options) if rng.random() < 0.8 else None
     if k == "distribute":
         if rng.random() < 0.4:

@@ -2,8 +2,9 @@
 
 A timing (7.4) is fired with :meth:`EffectsMixin.fire`: for every living seat from the
 current-turn player in 下家 order, the seat's candidate handlers (character skills, equipment
-skills, 奥秘) are collected; with several, the seat chooses the order; passive (5.1) and awakening
-(5.3) skills resolve without a prompt, 可 skills and 奥秘 (3.9) ask first.  Each resolution is a
+skills) are collected; with several, the seat chooses the order; passive (5.1) and awakening
+(5.3) skills resolve without a prompt, 可 skills ask first; then the seat's 奥秘 pause (3.9), the
+same whichever 奥秘 it holds (:mod:`.windows`).  Each resolution is a
 settlement pushed on the stack, so anything it does is nested inside the firing settlement.
 
 1.3.2: while a weapon's skill is used, or its attack range is (a use with a target at distance
@@ -231,11 +232,15 @@ class EffectsMixin:
                 yield from h[2](ctx)
                 if data.get("_stop_timing"):
                     return
+            yield from self.secret_pause(seat, timing, about, data)
+            if data.get("_stop_timing"):
+                return
 
     def handlers(
         self: Game, seat: int, timing: str, about: int | None, data: dict[str, Any]
     ) -> list[tuple[str, str, Callable[[Ctx], Gen]]]:
-        """Candidates of ``seat`` at ``timing``: (key, display key, runner)."""
+        """Visible candidates of ``seat`` at ``timing`` (skills, equipment): (key, display key,
+        runner).  奥秘 are not among them: they get the uniform pause of :mod:`.windows`."""
         out: list[tuple[str, str, Callable[[Ctx], Gen]]] = []
         for inst in self.skill_insts(seat):
             sd = self.sdef(inst.key)
@@ -256,14 +261,6 @@ class EffectsMixin:
                 if not self.eval(ctx, sd.condition):
                     continue
                 out.append((f"e{cid}:{key}", key, self._equip_runner(cid, key, timing)))
-        for cid in self.secrets(seat):
-            cd = self.cdef(self.card(cid).key)
-            if cd.secret_timing != timing:
-                continue
-            ctx = Ctx(me=seat, target=about, data=data, source_card=cid)
-            if not self.eval(ctx, cd.secret_condition):
-                continue
-            out.append((f"x{cid}", cd.key, self._secret_runner(cid, timing)))
         return out
 
     @staticmethod
@@ -355,22 +352,16 @@ class EffectsMixin:
 
         return run
 
-    def _secret_runner(self: Game, cid: int, timing: str) -> Callable[[Ctx], Gen]:
-        def run(ctx: Ctx) -> Gen:
-            info = {"card": cid, "trigger": self.trigger_info(timing, ctx)}
-            ok = yield Ask_("invoke", ctx.me, "secret", info=info)
-            if not ok:
-                return
-            # 3.9: flip it face up, then its effect; it then goes to the discard pile
-            self.set_known(cid, [ALL])
-            self.emit("secret_flip", who=ctx.me, card=cid)
-            yield from self.move([cid], "processing", reason="secret", by=ctx.me)
-            ctx.card = VirtualCard.of(self.card(cid))
-            yield from self.run_effects(ctx, list(self.cdef(self.card(cid).key).effect))
-            if cid in self.zone("processing"):
-                yield from self.move([cid], "discard", reason="secret", quiet=True)
-
-        return run
+    def flip_secret(self: Game, cid: int, timing: str, ctx: Ctx) -> Gen:
+        """3.9: flip the 奥秘 face up, then its effect; it then goes to the discard pile."""
+        self.set_known(cid, [ALL])
+        self.emit("secret_flip", who=ctx.me, card=cid)
+        yield from self.move([cid], "processing", reason="secret", by=ctx.me)
+        ctx.card = VirtualCard.of(self.card(cid))
+        ctx.source_card = cid
+        yield from self.run_effects(ctx, list(self.cdef(self.card(cid).key).effect))
+        if cid in self.zone("processing"):
+            yield from self.move([cid], "discard", reason="secret", quiet=True)
 
     def run_skill(
         self: Game, seat: int, inst: SkillInst, ctx: Ctx, cost_cards: list[int] | None = None
@@ -519,18 +510,17 @@ class EffectsMixin:
         yield from self.fire("use.before_effect", t, data)
         if t in data["nullified"] or t in data["cancelled"]:
             return  # 7.5 无效
-        if cd.nullifiable:
-            for s in self.action_order():
-                used = yield from self.ask_respond(
-                    s,
-                    [self.pack.rules.nullify_card],
-                    "nullify",
-                    {"user": data["user"], "card": vcard.key, "target": t},
-                )
-                if used is not None:
-                    data["offset"].append(t)
-                    yield from self.fire("use.offset", t, data)
-                    return
+        if cd.nullifiable:  # every living character but the user, holding a 反制 or not
+            got = yield from self.respond_window(
+                [s for s in self.action_order() if s != data["user"]],
+                [self.pack.rules.nullify_card],
+                "nullify",
+                {"user": data["user"], "card": vcard.key, "target": t},
+            )
+            if got is not None:
+                data["offset"].append(t)
+                yield from self.fire("use.offset", t, data)
+                return
         if cd.offset_by:
             used = yield from self.ask_respond(
                 t, list(cd.offset_by), "offset", {"user": data["user"], "card": vcard.key}

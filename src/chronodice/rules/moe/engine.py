@@ -35,9 +35,10 @@ from .flow import FlowMixin
 from .ops import OpsMixin
 from .pack import CardDef, Pack, SkillDef
 from .state import ALL, GameState, Player, SkillInst
+from .windows import WindowsMixin
 
 
-class Game(FlowMixin, OpsMixin, EffectsMixin):
+class Game(FlowMixin, OpsMixin, EffectsMixin, WindowsMixin):
     """One game: state + pack + rng, a running generator and the open request."""
 
     def __init__(self, pack: Pack, state: GameState, rng: random.Random) -> None:
@@ -98,9 +99,9 @@ class Game(FlowMixin, OpsMixin, EffectsMixin):
             raise IllegalAction("当前没有等待中的请求")
         if serial is not None and serial != ask.serial:
             raise IllegalAction("该请求已过期")
-        if seat != ask.seat:
+        if seat not in ask.waiting:
             raise IllegalAction("现在不是在等你的回应")
-        value = validate_answer(ask, answer)
+        value = validate_answer(ask.for_seat(seat), answer)
         self.inputs.append({"serial": ask.serial, "seat": seat, "answer": value, "source": source})
         if source == "player":
             self.state.players[seat].timeouts = 0
@@ -114,7 +115,9 @@ class Game(FlowMixin, OpsMixin, EffectsMixin):
                 p.timeouts += 1
             if p.timeouts >= 2:
                 p.auto = True
-        self._advance(value)
+        resume = ask.record(seat, value) if ask.seats else value
+        if resume is not ...:  # a window stays open until its answers decide it
+            self._advance(resume)
         if self.on_step is not None:
             self.on_step(self)
         return value

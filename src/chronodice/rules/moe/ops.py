@@ -8,9 +8,10 @@ settlements (7.4).  Decisions the glossary leaves open, settled here:
   8.22 "shuffle after obtaining" is therefore not performed separately (it is unobservable).
 * Faith (4.2.1): after damage is applied, the source (if alive) and the victim each gain 1,
   capped at the maximum; a prevented damage gives none.  HP loss gives none.
-* Dying (濒死, gap §5.1): when HP is 0 or less after a decrease, every living character from the
-  current-turn player in 下家 order is asked in turn for 恢复 (each recovers 1) while the dying
-  character's HP is below 1; then death.  Rewards/penalties come from the map card and apply
+* Dying (濒死, gap §5.1): when HP is 0 or less after a decrease, every living character is asked
+  for 恢复 at once (one window, precedence from the current-turn player in 下家 order; each 恢复
+  recovers 1; a character who declined is not asked again) while the dying character's HP is
+  below 1; then death.  Rewards/penalties come from the map card and apply
   only when a source killed the character (5.16, 5.33).
 * Empty deck (gap §5.5): shuffle the discard pile into a new deck; both empty → the game is a
   draw.
@@ -24,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from chronodice.core.errors import IllegalAction
 
 from .base import Ask, Frame, GameOver, Gen
-from .cards import VirtualCard
 from .state import ALL
 
 if TYPE_CHECKING:
@@ -514,14 +514,16 @@ class OpsMixin:
         self.emit("dying", who=seat, hp=p.hp)
         yield from self.fire("dying.enter", seat, {"source": source})
         rescue = self.pack.rules.rescue_card
-        for helper in self.action_order():
-            while p.alive and p.hp < 1 and self.p(helper).alive:
-                used = yield from self.ask_respond(helper, [rescue], "rescue", {"dying": seat})
-                if used is None:
-                    break
-                yield from self.recover(seat, 1)
-            if p.hp >= 1:
+        declined: set[int] = set()
+        while p.alive and p.hp < 1:
+            helpers = [h for h in self.action_order() if h not in declined]
+            if not helpers:
                 break
+            got = yield from self.respond_window(helpers, [rescue], "rescue", {"dying": seat})
+            if got is None:
+                break
+            declined.update(got["passed"])
+            yield from self.recover(seat, 1)
         if p.alive and p.hp < 1:
             yield from self.die(seat, source)
 
@@ -543,23 +545,6 @@ class OpsMixin:
             yield from self.reward(killer, seat)
         if self.check_victory():
             raise GameOver
-
-    # ------------------------------------------------------------------ responses
-    def ask_respond(self: Game, seat: int, names: list[str], reason: str, info: dict[str, Any]) -> Gen:
-        """ "需使用" a card named in ``names``: returns the card used, "virtual" (视为, e.g. by an
-        armour) or None.  Only characters who could answer are asked (moe-engine.md §2.6)."""
-        data: dict[str, Any] = {"names": names, "done": False, "reason": reason, **info}
-        yield from self.fire("respond.need", seat, data)
-        if data["done"]:
-            return "virtual"
-        options = [c for c in self.hand(seat) if self.card(c).key in names]
-        if not options:
-            return None
-        ans = yield Ask_("respond", seat, reason, options=options, optional=True, info=info)
-        if ans is None:
-            return None
-        yield from self.use_card(seat, VirtualCard.of(self.card(ans)), [], response=True)
-        return ans
 
 
 def Ask_(kind: str, seat: int, reason: str, **kw: Any) -> Any:

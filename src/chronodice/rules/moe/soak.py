@@ -101,7 +101,7 @@ def check_invariants(g: Game) -> None:
     if ask is not None:
         if ask.kind in ("choose_cards", "choose_blind", "choose_players"):
             assert ask.optional or len(ask.options) >= ask.lo, ask
-        if ask.kind in ("choose_option", "order", "respond"):
+        if ask.kind in ("choose_option", "order"):  # a response window may offer nothing
             assert ask.options, ask
         if ask.kind == "play":
             assert ask.options[-1]["a"] == "end"

@@ -131,6 +131,19 @@ class Script:
         return [a.kind for a in self.asks if seat is None or a.seat == seat]
 
 
+def first_option(ask: Ask) -> Any:
+    """A :class:`Script` rule: answer a response window or a 奥秘 pause with its first card (a
+    pass when it offers none: everyone is asked, holding a card or not)."""
+    if ask.kind != "respond":
+        return ...
+    return ask.options[0] if ask.options else None
+
+
+def flip_first(ask: Ask) -> Any:
+    """A :class:`Script` rule: flip the first 奥秘 a 奥秘 pause offers (pass when none)."""
+    return first_option(ask) if ask.reason == "secret" else ...
+
+
 def fired(g: Game, name: str, about: int | None = None) -> int:
     """How many times timing ``name`` fired (about ``about`` when given)."""
     return sum(1 for t in g.trace if t[0] == name and (about is None or t[1] == about))

@@ -60,7 +60,8 @@ FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与�
 .moe auto [on|off]  托管   .moe quit  投降
 GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒  .moe recover [继续|结束]（对局出错后）
 """
-RULES = """规则取舍：攻击每回合限一次；防御为“使用”；起始手牌4张、摸牌阶段摸2张；濒死时从当前回合角色起依次询问【恢复】；
+RULES = """规则取舍：攻击每回合限一次；防御为“使用”；起始手牌4张、摸牌阶段摸2张；濒死时同时询问所有存活角色【恢复】（从当前回合角色起依次优先）；
+响应总会询问：攻击的目标、可反制的牌的使用者以外的所有角色、有暗置奥秘的角色（在任何奥秘可能触发的时机），有没有可用的牌都一样，群里看不出区别；
 奖惩由地图机制牌决定；施法阶段无默认动作；距离为存活角色间较短的座次差；牌堆耗尽时洗混弃牌堆，两者皆空则平局；
 同一时机多个效果：当前回合角色起按座次，各自决定顺序；40轮后平局。
 选角色：每人从 min(3, 角色数÷人数) 个角色中选一个（至少1个，同一角色不会发给两人；余下的角色依座次多发一个）。"""
@@ -147,20 +148,32 @@ def deadline(state: dict[str, Any], g: Game, at: float) -> float | None:
     return at + float(state["timeouts"][R.ask_class(g.pending)])
 
 
+def is_fresh(state: dict[str, Any], g: Game) -> bool:
+    """Whether the open request is new since the session was saved (a response window that some
+    seats answered is the same request: it is not announced again)."""
+    return g.pending is not None and state.get("ask_serial") != g.pending.serial
+
+
 def set_deadline(state: dict[str, Any], g: Game, at: float) -> None:
     """Start the clock of the open request: its ``deadline``, and when it was asked and its class
     (``asked_at``, ``ask_class``) so that ``.moe timeout`` can move the deadline of the request
-    already waiting."""
+    already waiting.  A window still open keeps the deadline it opened with, so it lasts as long
+    whoever answered already and whatever they hold."""
+    if not is_fresh(state, g) and g.pending is not None and state.get("deadline") is not None:
+        return
     state["deadline"] = deadline(state, g, at)
     waiting = state["deadline"] is not None and g.pending is not None
     state["asked_at"] = at if waiting else None
     state["ask_class"] = R.ask_class(g.pending) if waiting and g.pending is not None else None
+    state["ask_serial"] = g.pending.serial if waiting and g.pending is not None else None
 
 
 def run_auto(g: Game, rng: random.Random) -> None:
-    """Players on 托管 answer at once (logged as ``auto`` inputs)."""
+    """Players on 托管 answer at once (logged as ``auto`` inputs), in a response window too —
+    each for itself, whatever the others still have to answer."""
     for _ in range(AUTO_LIMIT):
         ask = g.pending
-        if ask is None or not g.p(ask.seat).auto:
+        seat = None if ask is None else next((s for s in ask.waiting if g.p(s).auto), None)
+        if ask is None or seat is None:
             return
-        g.submit(ask.seat, auto_answer(g, ask, rng), source="auto")
+        g.submit(seat, auto_answer(g, ask.for_seat(seat), rng), source="auto")

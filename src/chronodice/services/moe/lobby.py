@@ -216,8 +216,8 @@ async def moe_hand(call: Call) -> list[Reply]:
     seat = seat_of(state, call.ctx.user_id)
     g = load_game(scope, state["record"])
     text = R.render_hand(g, seat, names(state))
-    if g.pending is not None and g.pending.seat == seat:
-        text += "\n" + R.private_prompt(g, g.pending, names(state))
+    if g.pending is not None and seat in g.pending.waiting:
+        text += "\n" + R.private_prompt(g, g.pending.for_seat(seat), names(state))
     replies = [Reply.whisper(text, to_user=call.ctx.user_id, fallback=fallback(state, seat))]
     if call.ctx.group_id is not None:
         replies.insert(0, Reply.say("手牌已私聊发送"))

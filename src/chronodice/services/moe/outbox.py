@@ -26,7 +26,7 @@ from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import to_record
 from chronodice.store import StoreBusy
 
-from ._common import SYSTEM, WAY_ON, GameBroken, load_game, log, names, run_auto, set_deadline
+from ._common import SYSTEM, WAY_ON, GameBroken, is_fresh, load_game, log, names, run_auto, set_deadline
 from ._common import now as _clock_now
 from .delivery import Send, deliver, forget_except, queue
 
@@ -47,28 +47,24 @@ def outcome(
     state: dict[str, Any], g: Game, events: list[dict[str, Any]], *, prompt: bool = True
 ) -> list[Reply]:
     """Replies for what happened: public lines to the group, private lines and the open request
-    to the players concerned."""
+    to the players concerned — every seat a response window waits for.  ``prompt=False``: the
+    request is not new (a window some seats answered already), so it is not announced again."""
     who = names(state)
     public, private = R.render_events(g, events, who)
     replies: list[Reply] = []
     ask = g.pending if prompt else None
+    asked = ask.waiting if ask is not None else []
     if ask is not None:
         public.append(R.public_prompt(g, ask, who))
     if public:
         replies.append(Reply.say(R.fit_lines(public)))
-    for seat, lines in sorted(private.items()):
-        text = R.fit_lines(lines)
-        if ask is not None and ask.seat == seat:
-            text += "\n" + R.private_prompt(g, ask, who)
-        replies.append(
-            Reply.whisper(text, to_user=state["players"][seat]["user"], fallback=fallback(state, seat))
-        )
-    if ask is not None and ask.seat not in private:
+    for seat in sorted({*private, *asked}):
+        lines = [R.fit_lines(private[seat])] if seat in private else []
+        if ask is not None and seat in asked:
+            lines.append(R.private_prompt(g, ask.for_seat(seat), who))
         replies.append(
             Reply.whisper(
-                R.private_prompt(g, ask, who),
-                to_user=state["players"][ask.seat]["user"],
-                fallback=fallback(state, ask.seat),
+                "\n".join(lines), to_user=state["players"][seat]["user"], fallback=fallback(state, seat)
             )
         )
     return replies
@@ -80,17 +76,20 @@ def commit(
     """Save the game into the session and render what happened.  For a command typed in private
     chat the public part is queued in the session's ``outbox`` (same transaction); the sweeper
     delivers it to the group, so nothing public is answered into the private chat and nothing
-    private reaches the group."""
+    private reaches the group.  A group command's public part is queued too while earlier texts
+    still wait there: every group-visible text of a game goes out in the order things happened,
+    whichever chat caused it."""
     events = g.drain_events()
     state.pop("error", None)  # the game works again: a later error is told again
     state["record"] = to_record(g, rec)
+    fresh = is_fresh(state, g)
     set_deadline(state, g, at)
     if g.finished:
         state["status"] = "over"
-    replies = outcome(state, g, events)
-    if private:
+    replies = outcome(state, g, events, prompt=fresh)
+    if private or state.get("outbox"):
         held = hold(state, replies)
-        if len(held) < len(replies):  # the public reply (always first) is told it is on its way
+        if private and len(held) < len(replies):  # the public reply (first) is on its way
             held.insert(0, Reply.say(SUBMITTED))
         replies = held
     return state, replies
@@ -196,16 +195,20 @@ async def _sweep_one(
         ask = g.pending
         if ask is None:
             return {**st, "deadline": None}, []
-        g.submit(ask.seat, default_answer(ask), source="timeout")
-        note = f"{ask.seat + 1}号{st['players'][ask.seat]['name']}超时，按默认处理" + (
-            "，已进入托管" if g.p(ask.seat).auto else ""
-        )
+        late = list(ask.waiting)  # a window: every seat still waiting passes, whatever it holds
+        for seat in late:
+            if g.pending is ask and seat in ask.waiting:
+                g.submit(seat, default_answer(ask.for_seat(seat)), source="timeout")
+        who = "、".join(f"{s + 1}号{st['players'][s]['name']}" for s in late)
+        auto = [s for s in late if g.p(s).auto]
+        tail = "" if auto == late else "、".join(f"{s + 1}号" for s in auto)
+        note = f"{who}超时，按默认处理" + (f"，{tail}已进入托管" if auto else "")
         run_auto(g, random.Random(seed))
+        if st.get("outbox"):  # earlier texts still wait for the group: the note goes behind them
+            queue(st, note)
+            return commit(st, g, rec, at)  # and so does what followed (commit queues it)
         new, replies = commit(st, g, rec, at)
-        replies = [Reply.say(note), *replies]
-        if new.get("outbox"):  # earlier texts still wait for the group: these go behind them
-            replies = hold(new, replies)
-        return new, replies
+        return new, [Reply.say(note), *replies]
 
     replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
     if replies:

@@ -85,13 +85,16 @@ async def act(call: Call, build: Answer) -> list[Reply]:
         ask = g.pending
         if ask is None:
             raise IllegalAction("现在没有需要回答的请求")
-        if ask.seat != seat:
+        if seat not in ask.waiting:
             raise IllegalAction("现在不是在等你的回应")
-        g.submit(seat, build(g, seat, ask, state), source="player")
+        g.submit(seat, build(g, seat, ask.for_seat(seat), state), source="player")
         if g.p(seat).auto and not g.p(seat).flags.get("conceded"):
             admin(g, {"admin": "auto", "seat": seat, "on": False})  # acting again ends 托管
         run_auto(g, random.Random(seed))
-        return commit(state, g, rec, at, private=ctx.group_id is None)
+        saved, replies = commit(state, g, rec, at, private=ctx.group_id is None)
+        if not replies and g.pending is ask:  # a window others still answer: nothing is public yet
+            replies = [Reply.say(WINDOW_WAIT)]
+        return saved, replies
 
     return await call.app.store.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
@@ -127,6 +130,20 @@ def _need(ask: Any, *kinds: str, refusal: str) -> None:
 
 
 NOT_PLAY_TIME = "现在不是你的出牌时机"
+WINDOW_WAIT = "已记下你的回应，等其他角色回应后一起结算"
+
+
+def secret_choice(g: Game, ask: Any, ref: int | str) -> int:
+    """The 奥秘 meant by ``ref`` in a 奥秘 pause: the n-th one offered, or the one of that name."""
+    if isinstance(ref, int):
+        if not 1 <= ref <= len(ask.options):
+            raise IllegalAction(f"没有第{ref}个可翻开的奥秘（共{len(ask.options)}个）")
+        return int(ask.options[ref - 1])
+    key = find_card(g.pack, ref)
+    found = [c for c in ask.options if g.card(c).key == key]
+    if not found:
+        raise IllegalAction(f"现在不能翻开「{ref[:12]}」")
+    return int(found[0])
 
 
 # ---------------------------------------------------------------------- the answers
@@ -202,6 +219,8 @@ async def moe_resp(call: Call, n: int | str | None) -> list[Reply]:
         _need(ask, "respond", refusal="现在不需要响应")
         if n is None:
             return None
+        if ask.reason == "secret":
+            return secret_choice(g, ask, n)
         cids = hand_cards_named(g, seat, n)
         return next((c for c in cids if c in ask.options), cids[0])
 
@@ -224,7 +243,19 @@ async def moe_pass(call: Call) -> list[Reply]:
 
 
 def _yes_no(value: bool) -> Answer:
+    """是/否 to a 是否发动 question, or to a 奥秘 pause (是: its one 奥秘 that can be flipped)."""
+
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
+        if ask.kind == "respond" and ask.reason == "secret":
+            if not value:
+                return None
+            if len(ask.options) != 1:
+                raise IllegalAction(
+                    "你的奥秘此时都不能翻开，请 .moe pass"
+                    if not ask.options
+                    else "请用 .moe resp 序号 选择要翻开的奥秘"
+                )
+            return ask.options[0]
         _need(ask, "invoke", refusal="现在不是是否发动的询问")
         return value
 
@@ -268,6 +299,8 @@ async def moe_choose(call: Call, nums: list[int]) -> list[Reply]:
         if k == "arrange":
             return [ask.options[n - 1] if 1 <= n <= len(ask.options) else -1 for n in nums]
         if k == "respond":
+            if nums and ask.reason == "secret":
+                return secret_choice(g, ask, nums[0])
             return hand_card(g, seat, nums[0]) if nums else None
         if k == "invoke":
             return bool(nums and nums[0])
