@@ -20,11 +20,12 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
  && /opt/venv/bin/pip install -c requirements.lock -r requirements.txt \
  && /opt/venv/bin/pip uninstall -q -y pip setuptools
 COPY bot.py ./app/
-COPY plugins ./app/plugins
+# src/ holds the library and the NoneBot plugin nonebot_plugin_chronodice (pyproject's
+# [tool.nonebot.plugins] loads it, as an existing bot loads the installed wheel).
 COPY src ./app/src
 RUN cp pyproject.toml ./app/ \
  && find ./app -name '__pycache__' -prune -exec rm -rf {} + \
- && /opt/venv/bin/python -m compileall -q ./app/src ./app/plugins
+ && /opt/venv/bin/python -m compileall -q ./app/src
 
 FROM python:${PYTHON_VERSION}-slim-bookworm
 RUN useradd --system --uid 10001 --user-group --home-dir /app --no-create-home --shell /usr/sbin/nologin chronodice \

@@ -5,9 +5,12 @@ OneBot v11 implementations (NapCat, Lagrange.OneBot, LLOneBot) connect by revers
 database, whether an access token is set, the superusers and the data directory.
 ``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat.
 
-Before the server starts, the settings are checked: a plugin that failed to import, or a
-database URL the store cannot open, ends the process with one log line and a non-zero status
-(1 and 2) instead of a bot that runs without its commands or dies with a traceback.
+The commands are the NoneBot plugin ``nonebot_plugin_chronodice`` (``src/``, shipped in the
+wheel), loaded from ``pyproject.toml``'s ``[tool.nonebot.plugins]`` as any NoneBot project
+loads an installed plugin.  Before the server starts, the settings are checked: a plugin that
+failed to import, or a database URL the store cannot open, ends the process with one log line
+and a non-zero status (1 and 2) instead of a bot that runs without its commands or dies with a
+traceback.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
 from nonebot.log import logger
 
 ROOT = Path(__file__).resolve().parent
-os.chdir(ROOT)  # relative paths (data/, plugins/, pyproject.toml) start at the repository
-sys.path.insert(0, str(ROOT / "src"))
+os.chdir(ROOT)  # relative paths (data/, pyproject.toml) start at the repository
+sys.path.insert(0, str(ROOT / "src"))  # the plugin and library from a checkout, installed or not
+
+PLUGIN = "nonebot_plugin_chronodice"
 
 EXIT_PLUGIN_FAILED = 1
 EXIT_BAD_SETTINGS = 2
@@ -129,17 +134,27 @@ def _check_plugins_and_settings() -> None:
     """Exit with one log line if a plugin did not load or the settings are unusable."""
     from chronodice.store.url import DatabaseURLError
 
-    expected = {p.name for p in (ROOT / "plugins").iterdir() if (p / "__init__.py").is_file()}
-    missing = sorted(expected - {p.name for p in nonebot.get_loaded_plugins()})
-    if missing:
+    top = nonebot.get_plugin(PLUGIN)
+    missing: list[str] = top.module.missing_plugins() if top is not None else [PLUGIN]
+    if top is None or missing:
         logger.error(f"插件加载失败：{'、'.join(missing)}（原因见上方日志），ChronoDice 退出")
         sys.exit(EXIT_PLUGIN_FAILED)
-    core = nonebot.get_plugin("chronodice_core")
+    core = nonebot.get_plugin(top.module.CORE_ID)
     assert core is not None and core.module is not None
     try:
         core.module.load_settings()
     except DatabaseURLError as exc:
         logger.error(f"CHRONODICE_DATABASE_URL 无效：{exc}")
+        sys.exit(EXIT_BAD_SETTINGS)
+    from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
+
+    from chronodice.web import WebSettingsError, check_exposure, read_public_url
+
+    try:  # pages on a public address, but the OneBot endpoint open to anyone: refuse (issue 28)
+        token = nonebot.get_plugin_config(OneBotConfig).onebot_access_token
+        check_exposure(read_public_url(driver_config=driver.config), token)
+    except WebSettingsError as exc:
+        logger.error(str(exc))
         sys.exit(EXIT_BAD_SETTINGS)
 
 

@@ -55,7 +55,7 @@ async def main(n: int, url: str | None) -> None:
     nonebot.init(driver="~fastapi", log_level="WARNING", chronodice_flood_enabled=False)
     nonebot.get_driver().register_adapter(Adapter)
     nonebot.load_from_toml("pyproject.toml")
-    core = nonebot.get_plugin("chronodice_core").module  # type: ignore[union-attr]
+    core = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core").module  # type: ignore[union-attr]
     from chronodice.app import App
     from chronodice.core.ratelimit import FloodSettings
     from chronodice.datadir import DataDir

@@ -71,7 +71,7 @@ async def after_nonebot_init(after_nonebot_init: None) -> None:
     driver.register_adapter(OneBotAdapter)
     driver.register_adapter(ConsoleAdapter)
     cwd = os.getcwd()
-    os.chdir(ROOT)  # plugin_dirs in pyproject.toml are relative to the project root
+    os.chdir(ROOT)  # pyproject.toml's [tool.nonebot.plugins]: nonebot_plugin_chronodice (src/)
     try:
         nonebot.load_from_toml("pyproject.toml")
     finally:

@@ -19,7 +19,7 @@ from nonebug import App
 @pytest.fixture
 def bridge(nbapp: App):  # type: ignore[no-untyped-def]
     """The plugin's event bridge (importable once NoneBot is initialised)."""
-    from plugins.chronodice_core import bridge
+    from nonebot_plugin_chronodice.chronodice_core import bridge
 
     return bridge
 
@@ -118,7 +118,7 @@ async def test_an_event_naming_another_account_takes_no_lease(nbapp: App) -> Non
     real account answers the next message at once (it was silent for 30.7 s)."""
     from nonebot.adapters.onebot.v11 import Adapter, Bot, Message
 
-    from plugins.chronodice_core import get_app
+    from nonebot_plugin_chronodice.chronodice_core import get_app
 
     spoofed = _group_event(".nn 冒名", self_id=999999, group_id=20777)
     real = _group_event(".nn 真名", group_id=20777)

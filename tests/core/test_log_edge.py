@@ -9,7 +9,7 @@ from chronodice.app import App
 
 
 def edge():  # type: ignore[no-untyped-def]
-    plugin = nonebot.get_plugin("chronodice_core")
+    plugin = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core")
     assert plugin is not None and plugin.module is not None
     return plugin.module.gamelog
 
@@ -76,7 +76,7 @@ async def test_log_records_chatter_commands_and_replies_through_nonebot(nbapp) -
         ctx.receive_event(bot, ev)
         ctx.should_call_send(ev, Message("好的，以后叫你 艾拉酱"), result={"message_id": 902})
         ctx.receive_event(bot, group_msg("改了昵称", group_id=group, card="艾拉"))
-    app = nonebot.get_plugin("chronodice_core").module.get_app()  # type: ignore[union-attr]
+    app = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core").module.get_app()  # type: ignore[union-attr]
     log = await app.store.find_log(str(group))
     lines = await app.store.log_lines(log.id)
     assert [(ln.is_bot, ln.nickname, plain(ln.parts)) for ln in lines] == [

@@ -40,7 +40,7 @@ PYPROJECT: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(en
 LOCK = ROOT / "requirements.lock"
 REGENERATE = (
     "regenerate it: uv pip compile pyproject.toml --extra test --universal --python-version 3.10 "
-    "-o requirements.lock (README, 'Dependencies and the lockfile')"
+    "-o requirements.lock (docs/development.md, 'Dependencies and the lockfile')"
 )
 
 
@@ -118,9 +118,9 @@ def test_installed_environment_is_the_lock() -> None:
 
 def readme_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    quick = readme.split("## 快速开始", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```bash\n(.*?)\n```", quick, re.S)
-    assert len(blocks) == 2, "README's Quick start has exactly two commands: run the bot, run the tests"
+    assert len(blocks) == 2, "README's 快速开始 has exactly two commands: run the bot, run the tests"
     return blocks
 
 
@@ -154,7 +154,7 @@ def test_dockerfile_installs_from_the_lock_and_runs_the_bot_as_non_root() -> Non
     assert any("['project']['dependencies']" in r for r in installs), "the image installs pyproject's deps"
     copied = [args.split() for op, args in steps if op == "COPY" and "--from" not in args]
     sources = {src for parts in copied for src in parts[:-1]}
-    for needed in ("pyproject.toml", "requirements.lock", "bot.py", "plugins", "src"):
+    for needed in ("pyproject.toml", "requirements.lock", "bot.py", "src"):  # src/ holds the plugin
         assert needed in sources, f"the Dockerfile does not COPY {needed}"
     for src in sources:
         assert (ROOT / src).exists(), f"the Dockerfile copies {src}, which does not exist"
@@ -184,9 +184,10 @@ def known_settings() -> set[str]:
 def test_env_example_documents_every_plugin_setting() -> None:
     import nonebot
 
-    plugin = nonebot.get_plugin("chronodice_core")
-    assert plugin is not None and plugin.module is not None
-    fields = {name.upper() for name in plugin.module.Config.model_fields}
+    plugin = nonebot.get_plugin("nonebot_plugin_chronodice")
+    assert plugin is not None and plugin.metadata is not None and plugin.metadata.config is not None
+    fields = {name.upper() for name in plugin.metadata.config.model_fields}
+    assert len(fields) == 18
     assert fields <= known_settings(), f"not in .env.example: {sorted(fields - known_settings())}"
 
 
@@ -244,9 +245,28 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
 
 
 def test_package_data_and_licence_files_exist() -> None:
-    base = ROOT / "src" / "chronodice"
-    for pattern in PYPROJECT["tool"]["setuptools"]["package-data"]["chronodice"]:
-        assert list(base.glob(pattern)), f"pyproject package-data {pattern!r} matches no file"
+    package_data = PYPROJECT["tool"]["setuptools"]["package-data"]
+    assert set(package_data) == {"chronodice", "nonebot_plugin_chronodice"}
+    for package, patterns in package_data.items():
+        for pattern in patterns:
+            assert list((ROOT / "src" / package).glob(pattern)), f"package-data {pattern!r} of {package}"
     for name in PYPROJECT["project"]["license-files"]:
         assert (ROOT / name).is_file(), name
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+
+
+def test_every_data_file_in_the_packages_ships_in_the_wheel() -> None:
+    """A file beside the code that is not Python (fonts, packs, decks, the web pages' static
+    files) reaches the wheel only through package-data: one left out breaks the installed
+    plugin at start (test_wheel_install.py), so name it here first."""
+    package_data = PYPROJECT["tool"]["setuptools"]["package-data"]
+    for package, patterns in package_data.items():
+        base = ROOT / "src" / package
+        shipped = {path for pattern in patterns for path in base.glob(pattern) if path.is_file()}
+        data = {
+            path
+            for path in base.rglob("*")
+            if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
+        }
+        missing = sorted(str(path.relative_to(base)) for path in data - shipped)
+        assert not missing, f"not in pyproject's package-data of {package}: {missing}"

@@ -81,7 +81,7 @@ def test_data_dir_resolution(tmp_path: Path) -> None:
 def test_plugin_settings_and_banner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import nonebot
 
-    plugin = nonebot.get_plugin("chronodice_core")
+    plugin = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core")
     assert plugin is not None and plugin.module is not None
     core: Any = plugin.module
     monkeypatch.setenv("CHRONODICE_DATA_DIR", str(tmp_path / "dd"))
@@ -115,7 +115,7 @@ def test_describe_error_gives_the_onebot_reason() -> None:
     import nonebot
     from nonebot.adapters.onebot.v11.exception import ActionFailed
 
-    plugin = nonebot.get_plugin("chronodice_core")
+    plugin = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core")
     assert plugin is not None and plugin.module is not None
     describe = plugin.module.describe_error
     exc = ActionFailed(status="failed", retcode=1200, data=None, message="send failed", wording="不是好友")

@@ -16,6 +16,8 @@ from onebot_client import ROOT, BotProcess, OneBotClient
 
 pytestmark = pytest.mark.e2e
 
+CORE = "nonebot_plugin_chronodice:chronodice_core"
+"""The core sub-plugin's id, which NoneBot's log lines name."""
 LINE = re.compile(r"^\d\d-\d\d \d\d:\d\d:\d\d \[(?P<level>[A-Z]+)\] (?P<name>\S+) \| (?P<msg>.*)$")
 
 
@@ -31,7 +33,7 @@ def log_lines(proc: BotProcess) -> list[tuple[str, str, str]]:
 
 def banner(proc: BotProcess) -> dict[str, str]:
     """The banner's lines by their label (the text before the first ：)."""
-    lines = [msg for level, name, msg in log_lines(proc) if level == "INFO" and name == "chronodice_core"]
+    lines = [msg for level, name, msg in log_lines(proc) if level == "INFO" and name == CORE]
     return {msg.split("：", 1)[0]: msg.split("：", 1)[1] for msg in lines if "：" in msg}
 
 
@@ -111,7 +113,7 @@ async def test_nonebot_lines_follow_log_level_while_serving(tmp_path: Path, leve
         msg for lv, name, msg in lines if lv == "DEBUG" and name == "nonebot" and "Loaded Config" not in msg
     ]
     assert bool(debug) is (level == "DEBUG"), debug[:3]
-    assert any(lv == "INFO" and name == "chronodice_core" for lv, name, _ in lines)
+    assert any(lv == "INFO" and name == CORE for lv, name, _ in lines)
 
 
 async def test_failed_private_message_is_logged_with_its_cause(tmp_path: Path) -> None:

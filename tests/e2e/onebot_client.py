@@ -38,7 +38,12 @@ def free_port() -> int:
 
 @dataclass
 class BotProcess:
-    """``python bot.py`` as an admin would run it, configured by environment variables."""
+    """``python bot.py`` as an admin would run it, configured by environment variables.
+
+    By default this repository's ``bot.py`` under this interpreter; ``python``, ``entry`` and
+    ``cwd`` run another project's bot instead (a fresh NoneBot project in its own venv that
+    installed our wheel: ``tests/deploy/test_wheel_install.py``).
+    """
 
     workdir: Path
     database_url: str | None = None
@@ -46,6 +51,9 @@ class BotProcess:
     extra_env: dict[str, str] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
+    python: str = sys.executable
+    entry: Path = ROOT / "bot.py"
+    cwd: Path = ROOT
 
     @property
     def url(self) -> str:
@@ -73,7 +81,7 @@ class BotProcess:
         )
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "bot.py")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            [self.python, str(self.entry)], cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -30,7 +30,7 @@ T0 = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 
 def edge() -> Any:
     """The NoneBot plugin's ``.log`` recording module (what the bot runs for every message)."""
-    plugin = nonebot.get_plugin("chronodice_core")
+    plugin = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core")
     assert plugin is not None and plugin.module is not None
     return plugin.module.gamelog
 

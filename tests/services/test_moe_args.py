@@ -220,7 +220,7 @@ async def test_private_answers_stay_private(app: App) -> None:
 
 
 async def test_package_keeps_the_plugin_api(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``plugins/moe`` imports ``chronodice.services.moe`` and calls ``sweep(app)``; replacing
+    """``nonebot_plugin_chronodice.moe`` imports ``chronodice.services.moe`` and calls ``sweep(app)``; replacing
     ``moe.clock`` moves every deadline check."""
     import chronodice.services.moe as moe
 

@@ -1,7 +1,7 @@
 """Which 萌E packs there are: the built-in ones and those a group added under ``<data dir>/packs``.
 
 :func:`catalog` reads every ``*.yaml`` of :data:`.pack.PACK_DIRS` (the bot puts the data
-directory's ``packs/`` first, see ``plugins/chronodice_core``).  A file that fails validation is
+directory's ``packs/`` first, see ``nonebot_plugin_chronodice.chronodice_core``).  A file that fails validation is
 kept in the list with its problems (``.moe packs`` shows them, the log has them) and is never
 used; when a valid pack of the same name exists further down (a built-in one), that one is used.
 The result is cached on the folders' file names, sizes and modification times, so a pack dropped

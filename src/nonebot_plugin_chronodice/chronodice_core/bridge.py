@@ -65,6 +65,32 @@ _MENTION_SCAN = 200
 """Message segments looked at for them."""
 
 
+_SUPPORTED: dict[type, bool] = {}
+"""Event type → whether it comes from an adapter we answer (decided once per type)."""
+_CONSOLE_MODULE = "nonebot.adapters.console"
+
+
+def is_supported(event: Event) -> bool:
+    """Whether ``event`` comes from an adapter ChronoDice answers: OneBot v11 or the console.
+
+    Any other adapter's event (QQ's official API, Kook, Telegram…) is ignored, never taken for a
+    private chat; the first of each event type is logged with one DEBUG line.  The console
+    adapter is recognised by its module, so a bot that never enables it never imports it.
+    """
+    kind = type(event)
+    known = _SUPPORTED.get(kind)
+    if known is None:
+        from nonebot.adapters.onebot.v11 import Event as OneBotV11Event
+
+        known = issubclass(kind, OneBotV11Event) or any(
+            base.__module__.startswith(_CONSOLE_MODULE) for base in kind.__mro__
+        )
+        _SUPPORTED[kind] = known
+        if not known:
+            logger.debug(f"忽略不支持的适配器的事件：{kind.__module__}.{kind.__qualname__}")
+    return known
+
+
 def build_context(event: Event) -> Context | None:
     """Who said it and where, or None for a message we never answer:
 
@@ -72,10 +98,12 @@ def build_context(event: Event) -> Context | None:
       anonymous group member, who has no QQ id of their own: all of them share 80000000);
     * the console adapter's terminal, a private chat;
     * nothing else: a OneBot ``discuss``/``guild`` message (it would be judged as a private chat
-      and answered in the group), or another adapter's event (logged once at DEBUG).
+      and answered in the group), or another adapter's event (:func:`is_supported`).
     """
     from nonebot.adapters.onebot.v11 import GroupMessageEvent, PrivateMessageEvent
 
+    if not is_supported(event):
+        return None
     roles: set[Role] = set()
     user_id = str(event.get_user_id())
     if user_id in _superusers():
@@ -111,21 +139,11 @@ def build_context(event: Event) -> Context | None:
             roles=frozenset(roles),
             self_id=str(event.self_id),
         )
-    if type(event).__module__.startswith("nonebot.adapters.console"):
+    if type(event).__module__.startswith(_CONSOLE_MODULE):
         user = getattr(event, "user", None)
         name = getattr(user, "nickname", "") or "" if user is not None else ""
         return Context(user_id=user_id, group_id=None, sender_name=name, roles=frozenset(roles))
-    _ignored_once(type(event))
-    return None
-
-
-_IGNORED: set[type] = set()
-
-
-def _ignored_once(kind: type) -> None:
-    if kind not in _IGNORED:
-        _IGNORED.add(kind)
-        logger.debug(f"忽略不支持的消息事件：{kind.__module__}.{kind.__qualname__}")
+    return None  # a OneBot discuss/guild message, or another OneBot event
 
 
 async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply]) -> None:

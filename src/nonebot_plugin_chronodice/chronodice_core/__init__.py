@@ -34,81 +34,41 @@ from nonebot.adapters import Bot, Event
 from nonebot.log import LoguruHandler, logger
 from nonebot.matcher import current_bot, current_event
 from nonebot.plugin import PluginMetadata
-from pydantic import BaseModel
 
 import chronodice.services.common  # (registers the common commands)
 import chronodice.services.decks  # (registers .draw .drawh)
 import chronodice.services.gamelog  # (registers .log)
 import chronodice.services.social  # (registers .jrrp .send .bot exit)
 import chronodice.services.teams  # noqa: F401  (registers .ob .team)
+from chronodice import web
 from chronodice.app import App
 from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context
-from chronodice.core.limits import LogLimits
-from chronodice.core.ratelimit import FloodSettings
-from chronodice.datadir import DEFAULT_DATA_DIR, DataDir
+from chronodice.datadir import DataDir
 from chronodice.rules.moe import pack as moe_pack
 from chronodice.store import Store
 from chronodice.store.url import display_database_url, normalize_database_url
 
+from ..config import HOMEPAGE, SUPPORTED_ADAPTERS, Config
 from . import gamelog
-from .bridge import build_context, describe_error, send_replies
+from .bridge import build_context, describe_error, is_supported, send_replies
 from .bridge import send_group_msg as send_group_msg  # for other plugins: a group send .log sees
 
-
-class Config(BaseModel):
-    chronodice_database_url: str | None = None
-    """Default: SQLite ``chronodice.db`` in the data directory."""
-    chronodice_data_dir: str = DEFAULT_DATA_DIR
-    chronodice_rng_seed: int | None = None
-    """Testing only: a fixed seed makes rolls repeatable.  Never set it in production."""
-    chronodice_console: bool = False
-    chronodice_lease_seconds: float = 30.0
-    """How long a bot account keeps serving a group after its last message there (several
-    accounts in one group: another takes over after this when it goes away without closing)."""
-    chronodice_prune_seconds: float = 600.0
-    chronodice_flood_enabled: bool = True
-    chronodice_flood_user_burst: float = FloodSettings.user_burst
-    chronodice_flood_user_rate: float = FloodSettings.user_rate
-    chronodice_flood_gm_burst: float = FloodSettings.gm_burst
-    chronodice_flood_gm_rate: float = FloodSettings.gm_rate
-    chronodice_flood_group_burst: float = FloodSettings.group_burst
-    chronodice_flood_group_rate: float = FloodSettings.group_rate
-    chronodice_log_max_lines: int = LogLimits.max_lines
-    chronodice_log_max_logs: int = LogLimits.max_logs
-    chronodice_log_max_export_bytes: int = LogLimits.max_export_bytes
-    chronodice_log_max_line_chars: int = LogLimits.max_line_chars
-    chronodice_log_utc_offset_hours: float = LogLimits.utc_offset_hours
-
-    def log_limits(self) -> LogLimits:
-        """``.log`` limits (``CHRONODICE_LOG_*``; see ``.env.example``)."""
-        return LogLimits(
-            max_lines=self.chronodice_log_max_lines,
-            max_logs=self.chronodice_log_max_logs,
-            max_export_bytes=self.chronodice_log_max_export_bytes,
-            max_line_chars=self.chronodice_log_max_line_chars,
-            utc_offset_hours=self.chronodice_log_utc_offset_hours,
-        )
-
-    def flood(self) -> FloodSettings:
-        """Flood-control settings (``CHRONODICE_FLOOD_*``; see ``.env.example``)."""
-        prefix = "chronodice_flood_"
-        return FloodSettings.from_mapping(
-            {k.removeprefix(prefix): v for k, v in self.model_dump().items() if k.startswith(prefix)}
-        )
-
-
 __plugin_meta__ = PluginMetadata(
-    name="ChronoDice",
-    description="TRPG 骰娘：掷骰、角色卡、时间线、无限恐怖、D20刻度、萌E",
+    name="ChronoDice 核心",
+    description="指令路由、角色卡与数据库、跑团日志（.log）、刷屏控制；各规则系统的指令由同级子插件登记",
     usage=".help",
+    type="application",
+    homepage=HOMEPAGE,
     config=Config,
+    supported_adapters=set(SUPPORTED_ADAPTERS),
 )
 
 config = get_plugin_config(Config)
 driver = get_driver()
 _state: dict[str, App] = {}
 _tasks: list[asyncio.Task[None]] = []
+_sites: list[web.Site] = []
 
 
 def route_stdlib_logging() -> None:
@@ -227,7 +187,8 @@ async def _startup() -> None:
         token_set=_token_set(),
         superusers={str(s) for s in driver.config.superusers},
     )
-    for line in lines:
+    _sites.append(web.install(nonebot.get_app(), _state["app"], web.settings_from(driver.config)))
+    for line in [*lines, web.banner_line(_sites[-1].settings)]:
         logger.info(line)
 
 
@@ -248,6 +209,8 @@ async def _shutdown() -> None:
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await t
     _tasks.clear()
+    while _sites:
+        await web.uninstall(_sites.pop())
     app = _state.pop("app", None)
     if app is not None:
         for self_id in list(nonebot.get_bots()):
@@ -337,8 +300,8 @@ async def _is_command(event: Event) -> bool:
     state`` on both cost twelve task spawns and six pydantic validations per message — more than
     the rest of a ``.r 1d100``.  What the rule found reaches the handler through
     :data:`_admitted`, keyed by the event object (the same object NoneBot hands the handler)."""
-    if event.get_type() != "message":
-        return False
+    if event.get_type() != "message" or not is_supported(event):
+        return False  # another adapter's message (QQ's official API, Kook…): one DEBUG line
     app = _state.get("app")
     group = getattr(event, "group_id", None)
     if app is not None and group is not None and app.store.cached_active_log(str(group)) is not None:

@@ -18,12 +18,19 @@ from nonebot import get_driver
 from nonebot.plugin import PluginMetadata
 
 import chronodice.services.moe as moe_service  # registers .moe
+from chronodice.app import App
 from chronodice.core.reply import Reply
+
+from .. import chronodice_core as core
+from ..config import HOMEPAGE, SUPPORTED_ADAPTERS
 
 __plugin_meta__ = PluginMetadata(
     name="萌E",
     description="萌战Evolution 卡牌对战：群内开局，手牌与私密选择私聊发送，超时托管，重启不丢局",
     usage=".moe new / join / start / hand / play 序号 目标 / resp 序号 / pass / end / auto / help",
+    type="application",
+    homepage=HOMEPAGE,
+    supported_adapters=set(SUPPORTED_ADAPTERS),
 )
 
 SWEEP_SECONDS = 2.0
@@ -32,21 +39,16 @@ driver = get_driver()
 _tasks: list[asyncio.Task[None]] = []
 
 
-def _app():  # type: ignore[no-untyped-def]
-    core = nonebot.get_plugin("chronodice_core")
-    if core is None or core.module is None:
-        return None
+def _app() -> App | None:
+    """The core's App once it has started (None before its start-up hook ran)."""
     try:
-        return core.module.get_app()
+        return core.get_app()
     except KeyError:
         return None
 
 
 async def _send(group_id: str, replies: list[Reply]) -> None:
-    core = nonebot.get_plugin("chronodice_core")
-    if core is None or core.module is None:
-        return
-    bot = await core.module.bot_for(group_id)  # the account serving that group
+    bot = await core.bot_for(group_id)  # the account serving that group
     if bot is None:
         return
     for r in replies:
@@ -59,9 +61,9 @@ async def _send(group_id: str, replies: list[Reply]) -> None:
                 except Exception as exc:
                     log.warning("萌E: 私聊 %s 发送失败：%r", r.to_user, exc)
                     if r.fallback and not group_id.startswith("p"):
-                        await core.module.send_group_msg(bot, group_id, r.fallback)
+                        await core.send_group_msg(bot, group_id, r.fallback)
             elif not group_id.startswith("p"):
-                await core.module.send_group_msg(bot, group_id, r.text)  # seen by .log
+                await core.send_group_msg(bot, group_id, r.text)  # seen by .log
         except Exception:
             log.exception("萌E: sending to %s failed", group_id)
 
@@ -69,15 +71,12 @@ async def _send(group_id: str, replies: list[Reply]) -> None:
 async def _deliver(group_id: str, text: str) -> bool:
     """Send one outbox text to the group: ``True`` once sent, ``False`` (or an exception) when
     it must wait for a later sweep."""
-    core = nonebot.get_plugin("chronodice_core")
-    if core is None or core.module is None:
-        return False
     if group_id.startswith("p"):
         return True  # no group to tell
-    bot = await core.module.bot_for(group_id)  # the account serving that group
+    bot = await core.bot_for(group_id)  # the account serving that group
     if bot is None:
         return False
-    await core.module.send_group_msg(bot, group_id, text)  # seen by .log
+    await core.send_group_msg(bot, group_id, text)  # seen by .log
     return True
 
 

@@ -1,0 +1,103 @@
+"""The web view's settings: ``CHRONODICE_PUBLIC_URL`` and the rule that guards the OneBot door.
+
+The pages are served by the bot's own server, on the port the OneBot implementation connects
+to.  Giving players that address must not let strangers connect as a bot account, so a public
+URL without ``ONEBOT_ACCESS_TOKEN`` is refused at start (:func:`check_exposure`, exit 2 from
+``bot.py`` with one line) rather than served on a second port: one port, one process, and the
+token NapCat needs anyway.
+
+>>> WebSettings.from_values("https://dice.example.org/").link("tl", "123", "tok")
+'https://dice.example.org/web/tl/123/tok'
+>>> WebSettings.from_values("").public_url is None
+True
+>>> check_exposure("https://x.org", "")
+Traceback (most recent call last):
+...
+chronodice.web.config.WebSettingsError: 设置了 CHRONODICE_PUBLIC_URL 却没有设置 ONEBOT_ACCESS_TOKEN：...
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+ENV_KEY = "CHRONODICE_PUBLIC_URL"
+PREFIX = "/web"
+HOW_TO_SET = (
+    "网页视图未开启：请骰主在 .env 中设置 CHRONODICE_PUBLIC_URL=玩家能访问到的地址"
+    "（如 https://dice.example.org，反向代理到本机的 HOST:PORT），同时设置 ONEBOT_ACCESS_TOKEN，然后重启"
+)
+
+
+class WebSettingsError(ValueError):
+    """A web setting the bot refuses to start with (one line, for the log)."""
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    public_url: str | None = None
+    """Scheme and host (and a path prefix behind a proxy), without the trailing ``/``."""
+    utc_offset_hours: float = 8.0
+    interval: float = 0.35
+
+    @classmethod
+    def from_values(cls, url: str | None, **kw: Any) -> WebSettings:
+        url = (url or "").strip().rstrip("/")
+        if url:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+                raise WebSettingsError(f"{ENV_KEY} 应为 http(s)://主机[:端口][/路径]，而不是 {url[:80]!r}")
+        return cls(public_url=url or None, **kw)
+
+    def link(self, kind: str, scope: str, token: str) -> str:
+        assert self.public_url is not None
+        return f"{self.public_url}{PREFIX}/{kind}/{scope}/{token}"
+
+
+def read_public_url(env: Mapping[str, str] | None = None, driver_config: Any = None) -> str | None:
+    """The environment wins over ``.env`` (NoneBot's config), as for the other settings."""
+    env = os.environ if env is None else env
+    return env.get(ENV_KEY) or getattr(driver_config, ENV_KEY.lower(), None) or None
+
+
+def settings_from(driver_config: Any, env: Mapping[str, str] | None = None) -> WebSettings:
+    """The settings as the bot has them (NoneBot's config, the environment winning)."""
+    env = os.environ if env is None else env
+    offset = env.get("CHRONODICE_LOG_UTC_OFFSET_HOURS") or getattr(
+        driver_config, "chronodice_log_utc_offset_hours", 8.0
+    )
+    return WebSettings.from_values(read_public_url(env, driver_config), utc_offset_hours=float(offset))
+
+
+def check_exposure(public_url: str | None, access_token: str | None) -> None:
+    """:class:`WebSettingsError` when pages would be public while the OneBot endpoint is open."""
+    if public_url and not access_token:
+        raise WebSettingsError(
+            f"设置了 {ENV_KEY} 却没有设置 ONEBOT_ACCESS_TOKEN：网页与 OneBot 接入共用一个端口，"
+            "公开地址会让任何人都能以机器人身份接入。请设置 ONEBOT_ACCESS_TOKEN（NapCat 里填同一个值）"
+        )
+    if public_url:
+        WebSettings.from_values(public_url)
+
+
+def banner_line(settings: WebSettings) -> str:
+    """The start-up banner's line about the web view."""
+    if settings.public_url:
+        return f"网页视图：{settings.public_url}{PREFIX}/…（.bat 网页 / .init 网页 / .moe 网页 / .log 网页 发链接）"
+    return f"网页视图：未设置公开地址（设置 {ENV_KEY} 后 .bat 网页 等指令才能发链接）"
+
+
+__all__ = [
+    "ENV_KEY",
+    "HOW_TO_SET",
+    "PREFIX",
+    "WebSettings",
+    "WebSettingsError",
+    "banner_line",
+    "check_exposure",
+    "read_public_url",
+    "settings_from",
+]

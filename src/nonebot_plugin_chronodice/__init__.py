@@ -1,0 +1,55 @@
+"""ChronoDice as one NoneBot plugin: ``nonebot.load_plugin("nonebot_plugin_chronodice")``.
+
+An existing NoneBot bot installs the ``chronodice`` distribution with pip and loads this package
+(or lists it in its ``pyproject.toml``: ``[tool.nonebot.plugins] chronodice =
+["nonebot_plugin_chronodice"]``); ChronoDice's own ``bot.py`` does the same.  Loading it loads
+the sub-plugins in :data:`SUB_PLUGINS` as NoneBot's nested plugins (ids
+``nonebot_plugin_chronodice:coc7`` …): ``chronodice_core`` (the one command matcher, the store,
+``.log``) first, then one per rule system.  The commands themselves live in the ``chronodice``
+library, which never imports NoneBot.
+
+A sub-plugin that fails to import is logged by NoneBot and left out; ``bot.py`` then ends the
+process with one line naming it (:func:`missing_plugins`).
+"""
+
+from __future__ import annotations
+
+import nonebot
+from nonebot.plugin import PluginMetadata
+
+from .config import HOMEPAGE, SUPPORTED_ADAPTERS, Config
+
+PLUGIN_ID = "nonebot_plugin_chronodice"
+"""This plugin's NoneBot id (its module name: loaded at the top level)."""
+
+SUB_PLUGINS: tuple[str, ...] = ("chronodice_core", "coc7", "dnd5e", "timeline", "tick20", "pool10", "moe")
+"""Loaded in this order: the core first, since 萌E's sweeper sends through it."""
+
+CORE_ID = f"{PLUGIN_ID}:chronodice_core"
+"""``nonebot.get_plugin(CORE_ID)``: the core sub-plugin (``get_app``, ``load_settings``…)."""
+
+__plugin_meta__ = PluginMetadata(
+    name="ChronoDice",
+    description="TRPG 骰娘：掷骰、角色卡、跑团日志，CoC7、DnD5e、时间线、D20刻度、D10骰池、萌E",
+    usage=".help 查看全部指令；.help 指令名 查看用法",
+    type="application",
+    homepage=HOMEPAGE,
+    config=Config,
+    supported_adapters=set(SUPPORTED_ADAPTERS),
+)
+
+
+def _load_sub_plugins() -> None:
+    """Each sub-plugin by its module path: loaded while this plugin loads, NoneBot makes it a
+    sub-plugin of this one (``nonebot.load_plugins`` over a folder would need the folder under
+    the working directory, which an installed package is not)."""
+    for name in SUB_PLUGINS:
+        nonebot.load_plugin(f"{__name__}.{name}")
+
+
+_load_sub_plugins()
+
+
+def missing_plugins() -> list[str]:
+    """The sub-plugins that did not load (their short names), in :data:`SUB_PLUGINS` order."""
+    return [name for name in SUB_PLUGINS if nonebot.get_plugin(f"{PLUGIN_ID}:{name}") is None]

@@ -1,0 +1,67 @@
+"""The plugin's settings (``CHRONODICE_*``) and the facts every sub-plugin's metadata shares.
+
+NoneBot reads ``Config`` from its own configuration (``.env``, ``.env.{ENVIRONMENT}`` and the
+environment, case-insensitive), as for any plugin; ``chronodice_core.load_settings`` lets the
+process environment win over ``.env`` for the data directory and the database URL.  The class is
+the ``config`` of the top plugin's ``PluginMetadata``, so NoneBot's plugin store and ``nb``
+show these settings.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from chronodice.core.limits import LogLimits
+from chronodice.core.ratelimit import FloodSettings
+from chronodice.datadir import DEFAULT_DATA_DIR
+
+HOMEPAGE = "https://github.com/chronodice/chronodice"
+"""Where the project lives (``PluginMetadata.homepage``; pyproject's ``[project.urls]``)."""
+
+SUPPORTED_ADAPTERS = frozenset({"~onebot.v11", "~console"})
+"""OneBot v11 (NapCat, Lagrange, LLOneBot) and NoneBot's terminal chat; any other adapter's
+events are ignored (``bridge.build_context``)."""
+
+
+class Config(BaseModel):
+    """``CHRONODICE_*`` settings; each is documented in ``.env.example``."""
+
+    chronodice_database_url: str | None = None
+    """Default: SQLite ``chronodice.db`` in the data directory."""
+    chronodice_data_dir: str = DEFAULT_DATA_DIR
+    chronodice_rng_seed: int | None = None
+    """Testing only: a fixed seed makes rolls repeatable.  Never set it in production."""
+    chronodice_console: bool = False
+    chronodice_lease_seconds: float = 30.0
+    """How long a bot account keeps serving a group after its last message there (several
+    accounts in one group: another takes over after this when it goes away without closing)."""
+    chronodice_prune_seconds: float = 600.0
+    chronodice_flood_enabled: bool = True
+    chronodice_flood_user_burst: float = FloodSettings.user_burst
+    chronodice_flood_user_rate: float = FloodSettings.user_rate
+    chronodice_flood_gm_burst: float = FloodSettings.gm_burst
+    chronodice_flood_gm_rate: float = FloodSettings.gm_rate
+    chronodice_flood_group_burst: float = FloodSettings.group_burst
+    chronodice_flood_group_rate: float = FloodSettings.group_rate
+    chronodice_log_max_lines: int = LogLimits.max_lines
+    chronodice_log_max_logs: int = LogLimits.max_logs
+    chronodice_log_max_export_bytes: int = LogLimits.max_export_bytes
+    chronodice_log_max_line_chars: int = LogLimits.max_line_chars
+    chronodice_log_utc_offset_hours: float = LogLimits.utc_offset_hours
+
+    def log_limits(self) -> LogLimits:
+        """``.log`` limits (``CHRONODICE_LOG_*``; see ``.env.example``)."""
+        return LogLimits(
+            max_lines=self.chronodice_log_max_lines,
+            max_logs=self.chronodice_log_max_logs,
+            max_export_bytes=self.chronodice_log_max_export_bytes,
+            max_line_chars=self.chronodice_log_max_line_chars,
+            utc_offset_hours=self.chronodice_log_utc_offset_hours,
+        )
+
+    def flood(self) -> FloodSettings:
+        """Flood-control settings (``CHRONODICE_FLOOD_*``; see ``.env.example``)."""
+        prefix = "chronodice_flood_"
+        return FloodSettings.from_mapping(
+            {k.removeprefix(prefix): v for k, v in self.model_dump().items() if k.startswith(prefix)}
+        )
