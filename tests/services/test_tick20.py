@@ -42,10 +42,15 @@ async def setup_basic(app: App) -> None:
 async def test_turn_card_mentions_the_player_whose_turn_it_is(app: App) -> None:
     await setup_basic(app)
     start = (await run(app, ".init start", **GM))[0]
-    assert start.mentions == (P1["user"],)  # a real QQ @, so the player is notified
+    # a real QQ @, so the player is notified; the next player too (「请准备」, issue 26)
+    assert start.mentions == (P1["user"], P2["user"])
+    assert "请准备：布鲁诺（下一个回合）" in start.text
     assert (await run(app, ".init", **GM))[0].mentions == ()
-    assert (await run(app, ".init next", **P1))[0].mentions == (P2["user"],)
-    assert (await run(app, ".init next", **P2))[0].mentions == ()  # the NPC's turn: nobody to ping
+    assert (await run(app, ".init next", **P1))[0].mentions == (P2["user"],)  # next: the NPC
+    # the NPC's turn: nobody to ping for it, but 艾琳 comes next (round 2)
+    assert (await run(app, ".init next", **P2))[0].mentions == (P1["user"],)
+    await say(app, ".init meta -提醒 关", **GM)  # the GM can turn the pings of the next player off
+    assert (await run(app, ".init next", **GM))[0].mentions == (P1["user"],)
 
 
 async def test_begin_join_start_and_turn_card(app: App) -> None:

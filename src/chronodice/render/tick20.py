@@ -14,7 +14,7 @@ from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
 from chronodice.rules.tick20.durations import format_duration
 from chronodice.rules.tick20.engine import first_round_order, forecast
 from chronodice.rules.tick20.health import LEVEL_NAMES, gauge_total, in_crisis, part_status
-from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase, Variant
+from chronodice.rules.tick20.model import Combat, Combatant, Event, InitMod, Phase, Variant
 from chronodice.rules.tick20.modifiers import GENERAL, Modifier
 from chronodice.rules.tick20.variants import rules_for
 
@@ -94,8 +94,16 @@ def effects_text(st: Combat, cid: str, gm: bool) -> str:
             mod = f"先攻{e.init_mod.value:+d}{e.init_mod.type}"
             # ``.init mod`` names its effect after the modifier: list it once
             mod = "" if mod in e.name else f" {mod}"
-        out.append(f"[{e.name}{mod} {dur}]")
+        out.append(f"[{e.name}{mod}{effect_check_text((e.check_mod, e.edge))} {dur}]")
     return "".join(out)
+
+
+def effect_check_text(what: tuple[InitMod | None, str | None]) -> str:
+    """What an effect does to its bearer's checks: ``，检定-2状态、劣势`` (empty: nothing)."""
+    mod, edge = what
+    bits = [f"{mod.value:+d}{'' if mod.type == GENERAL else mod.type}"] if mod is not None else []
+    bits += [edge] if edge else []
+    return f" 检定{'、'.join(bits)}" if bits else ""
 
 
 def list_order(st: Combat, combatants: Iterable[Combatant]) -> list[Combatant]:
@@ -283,21 +291,36 @@ def turn_line(st: Combat) -> str:
     return f"▶ {name} 的回合{ping}{ap}{hint}"
 
 
-def forecast_line(st: Combat, n: int = 3, *, consume: bool = False) -> str:
+def forecast_line(st: Combat, n: int = 3, *, consume: bool = False, ready: list[str] | None = None) -> str:
     """The next ``n`` turns; a hidden NPC's turns are left out (when it acts is the GM's).
-    ``consume``: the turns are simulated on ``st`` itself (see :func:`forecast`)."""
+    ``consume``: the turns are simulated on ``st`` itself (see :func:`forecast`).
+
+    ``ready``: filled with the player to ping 「请准备」 (issue 26): the one whose turn comes
+    right after this one, when another player than the current one controls it (and the
+    combat's reminders are on); the line then says so."""
     hidden = {c.id for c in st.combatants if c.hidden}
     names = {c.id: name_of(st, c.id) for c in st.combatants}
+    owners = {c.id: c.controller for c in st.combatants if not c.hidden}
+    current_owner = owners.get(st.current or "")
+    remind = st.options.remind
     now = st.round
-    nxt = [x for x in forecast(st, n + 2 * len(hidden), consume=consume) if x[2] not in hidden][:n]
+    raw = forecast(st, n + 2 * len(hidden), consume=consume)
+    nxt = [x for x in raw if x[2] not in hidden][:n]
     bits = []
     for r, t, cid in nxt:
         where = f"第{t}刻" if r == now else f"第{r}轮 第{t}刻"
         bits.append(f"{where} {names.get(cid, cid)}")
-    return "  接下来：" + " → ".join(bits) if bits else ""
+    line = "  接下来：" + " → ".join(bits) if bits else ""
+    after = owners.get(raw[0][2]) if raw else None
+    if ready is not None and remind and after and after != current_owner:
+        ready.append(after)
+        line += f"\n  请准备：{names.get(raw[0][2])}（下一个回合）"
+    return line
 
 
-def turn_card(st: Combat, events: Iterable[Event], *, consume: bool = False) -> str:
+def turn_card(
+    st: Combat, events: Iterable[Event], *, consume: bool = False, ready: list[str] | None = None
+) -> str:
     """The card posted after every advance (player view), laid out as tick20.md §4.4::
 
     —— 第2轮开始 ——            (round starts and their reminders, when any)
@@ -307,6 +330,7 @@ def turn_card(st: Combat, events: Iterable[Event], *, consume: bool = False) -> 
       接下来：第8刻 X → 第3轮 第20刻 X
 
     ``consume``: ``st`` is the caller's to throw away: the forecast simulates on it, no copy.
+    ``ready``: gets the player to ping 「请准备」 (see :func:`forecast_line`).
     """
     before: list[str] = []
     after: list[str] = []
@@ -317,7 +341,7 @@ def turn_card(st: Combat, events: Iterable[Event], *, consume: bool = False) -> 
         lines.append(f"⚔ 第{st.round}轮 · 第{st.tick}刻（{VARIANT_NAMES[st.variant]}）")
         lines.append(turn_line(st))
         lines += after[-4:]
-        fc = forecast_line(st, consume=consume)
+        fc = forecast_line(st, consume=consume, ready=ready)
         if fc:
             lines.append(fc)
     else:

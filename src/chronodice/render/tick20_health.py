@@ -35,6 +35,8 @@ def conditions(c: Combatant, numbers: bool) -> list[str]:
     out: list[str] = []
     if h.sp is not None and numbers:
         out.append(f"SP{h.sp}/{h.sp_max}")
+    if c.defeated:
+        out.append("已击败")
     if h.dead:
         out.append("死亡")
     else:

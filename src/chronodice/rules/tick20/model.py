@@ -79,6 +79,10 @@ class Effect(BaseModel):
     init_mod: InitMod | None = None
     parent: int | None = None
     concentration: bool = False
+    check_mod: InitMod | None = None
+    """A typed modifier on every check its bearer makes while it lasts (issue 26: 「效果改变检定」)."""
+    edge: Literal["优势", "劣势"] | None = None
+    """Advantage or disadvantage on its bearer's checks while it lasts."""
 
 
 class InitRoll(BaseModel):
@@ -199,6 +203,13 @@ class Combatant(BaseModel):
     pre_turn: PreTurn | None = None
     health: Health = Field(default_factory=Health)
     note: str = ""
+    card: str = ""
+    """The group's NPC card she was added from (``.ri 3# 哥布林`` → 哥布林), read by her checks
+    and attacks; empty for a player (her controller's card) or an NPC without a card."""
+    dr: int = 0
+    """Her DR (002 伤害减免) from the card, what a one-command attack (``.atk``) subtracts."""
+    defeated: bool = False
+    """Marked defeated by the GM (``.init 击败``: fled, surrendered, HP gone): takes no more turns."""
 
     @property
     def gm_played(self) -> bool:
@@ -227,6 +238,9 @@ class Options(BaseModel):
     carry_rule: Literal["carry", "reset"] = "carry"
     remind: bool = True
     hp_display: Literal["show", "fuzzy", "hide"] = "fuzzy"
+    defense: Literal["passive", "roll"] = "passive"
+    """How a one-command attack (``.atk``) finds the target's DEF when none is declared: her
+    passive 闪避 (10 + modifiers) or a rolled defence check (002 防御检定) — the GM's choice."""
     name: str = ""
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from chronodice.core.commands import Call, CommandSpec
 from chronodice.core.context import Context
+from chronodice.core.errors import ChronoDiceError
 from chronodice.dice import evaluate, parse
 from chronodice.dice.trace import detail
 from chronodice.rules.coc7.checks import CheckOutcome, Difficulty, judge
@@ -47,10 +48,21 @@ def coc_gate(spec: CommandSpec, *, card: bool = False) -> CommandSpec:
     async def resolve(app: Any, ctx: Context, view: Any, args: str) -> CommandSpec | None:
         if not coc_answered(await settings_for(app, ctx, view)):
             return None
-        return guard_card(spec, "coc7", view, args, ctx.at_ids) if card else spec
+        if not card or names_npc(spec, args, ctx.at_ids):
+            return spec
+        return guard_card(spec, "coc7", view, args, ctx.at_ids)
 
     spec.resolve = resolve
     return spec
+
+
+def names_npc(spec: CommandSpec, args: str, mentions: tuple[str, ...] = ()) -> bool:
+    """Whether the check names an NPC card (``.ra 哥布林:侦查``): the sender's own card is not read."""
+    try:
+        _, values = spec.select(args, mentions)
+    except ChronoDiceError:
+        return False
+    return ":" in str(values.get("skill") or "")
 
 
 @dataclass(frozen=True)

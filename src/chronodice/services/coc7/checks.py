@@ -16,14 +16,16 @@ from typing import Any
 from chronodice.core.args import Candidates, Int, Name, ParseEnv, Pattern, Rest, is_ascii_digit, opt
 from chronodice.core.commands import Call, CommandSpec, define
 from chronodice.core.context import Context
-from chronodice.core.errors import ChronoDiceError, NotFound
+from chronodice.core.errors import ChronoDiceError, NotFound, NotPermitted
 from chronodice.core.reply import CheckNote, Reply
+from chronodice.core.text import safe_name
 from chronodice.rules.coc7.checks import CheckOutcome, Difficulty
 from chronodice.rules.coc7.derived import derive
 from chronodice.rules.coc7.skills import CHARACTERISTICS, SKILL_BASE, canonical, skill_value
 from chronodice.rules.tick20 import checks as tick20_rules
 from chronodice.services.hidden import hidden_result
 from chronodice.services.modes import RC_BY_MODE, _Glueless, group_mode, guard_card
+from chronodice.services.npc_cards import PRIVATE_NO_NPC, find_npc_card
 from chronodice.services.tick20.checks import rc
 
 from ._common import (
@@ -109,6 +111,18 @@ async def run_check(
     if not 1 <= n <= MAX_TIMES:
         raise call.usage_error(f"检定次数应为1到{MAX_TIMES}")
     char = call.view.character if call.view is not None else None
+    who = call.name
+    actor, _, rest = (skill or "").rpartition(":")
+    if actor and rest:  # ``.ra 哥布林:侦查``: the group's NPC card 哥布林 (GM only, services.npc_cards)
+        skill = rest
+        if call.ctx.group_id is None:
+            raise NotPermitted(PRIVATE_NO_NPC)
+        char = await find_npc_card(call, actor)
+        if char is None:
+            raise NotFound(
+                f"本群没有NPC卡「{safe_name(actor)}」（GM用 .npc {safe_name(actor)} 技能数值 录入）"
+            )
+        who = safe_name(char.name)
     label = canonical(skill) if skill else ""
     if value is None:
         assert skill is not None
@@ -124,7 +138,7 @@ async def run_check(
         value = max(0, value + adjust)
     rule = house_rule(await call_settings(call))
     diff = difficulty or Difficulty.REGULAR
-    head = call.name + " 的" + (f"{diff.label}" if diff != Difficulty.REGULAR else "") + f"{label}检定"
+    head = who + " 的" + (f"{diff.label}" if diff != Difficulty.REGULAR else "") + f"{label}检定"
     if bonus:
         head += f"（{'奖励骰' if bonus > 0 else '惩罚骰'}×{abs(bonus)}）"
     if reason:
@@ -149,7 +163,7 @@ ra = define(
 )
 
 
-@ra.sub(params=CHECK, help="技能检定（值可省略：取角色卡或规则书初始值）")
+@ra.sub(params=CHECK, help="技能检定（值可省略：取角色卡或规则书初始值）；NPC名: 用本群NPC卡（GM）")
 async def cmd_ra(
     call: Call,
     times: int | None,
@@ -236,7 +250,13 @@ def reads_as_tick20(args: str, mentions: tuple[str, ...] = ()) -> bool:
     what: Any = values.get("what")
     if not isinstance(what, str):
         return True
-    if values.get("adv") or values.get("dis") or values.get("passive") or values.get("mods"):
+    if (
+        values.get("adv")
+        or values.get("dis")
+        or values.get("passive")
+        or values.get("mods")
+        or values.get("hidden")
+    ):
         return True
     if values.get("opposed") is not None:
         return True

@@ -26,6 +26,7 @@ from chronodice.store import CharacterRecord
 
 from ..card_access import member_card
 from ..characters import numeric_attributes
+from ..npc_cards import find_npc_card
 
 SYSTEM = "pool10"
 SYSTEM_LABEL = "无限恐怖"
@@ -77,10 +78,12 @@ class Attacker:
 
 async def attacker_of(call: Call, actor: str | None) -> Attacker:
     """The sender (their card, or :data:`NPC_LABEL` for a GM without one), or with ``守卫:`` the
-    NPC a GM rolls for: labelled with its name, and the attack is the NPC's action."""
+    NPC a GM rolls for: labelled with its name, its pool read from the group's NPC card of that
+    name when there is one (issue 26, :mod:`chronodice.services.npc_cards`), and the attack is
+    the NPC's action."""
     if actor is not None:
         await require_gm(call, "以NPC的名义掷骰")
-        return Attacker(Side(actor, None), actor, npc_key(actor))
+        return Attacker(Side(actor, await find_npc_card(call, actor)), actor, npc_key(actor))
     me = await side_of(call, None)
     return Attacker(me, await attacker_label(call, me), key_of(me.char) if me.char else None)
 

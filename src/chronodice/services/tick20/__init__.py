@@ -15,7 +15,9 @@ Where things live:
 * :mod:`.gm_tools` — ``.init`` set/add/rm/swap/first/opt/meta/gm/surprise;
 * :mod:`.effects` — ``.init`` eff/mod/re/focus (effects and their durations);
 * :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``;
-* :mod:`.actions` — ``.init 动作数``, ``.动作`` (004 actions), ``.mov`` (002 Mov), ``.濒死``.
+* :mod:`.actions` — ``.init 动作数``, ``.动作`` (004 actions), ``.mov`` (002 Mov), ``.濒死``;
+* :mod:`.attack` — ``.atk``, an attack in one command; :mod:`.effect_mods` — effects that change checks;
+* :mod:`.comfort` — ``.init 击败/清场/跳至``.
 
 The import order below is the order the commands are registered (and listed in the help).
 """
@@ -30,6 +32,8 @@ from . import gm_tools  # .init set/add/rm/swap/first/opt/meta/gm/surprise
 from . import effects  # .init eff/mod/re/focus
 from . import resources  # .ap .wound .hp
 from . import actions  # .init 动作数, .动作, .mov, .濒死
+from . import attack  # .atk
+from . import comfort  # .init 击败/清场/跳至
 # isort: on
 
-__all__ = ["actions", "checks", "effects", "gm_tools", "joining", "resources", "tracker"]
+__all__ = ["actions", "attack", "checks", "comfort", "effects", "gm_tools", "joining", "resources", "tracker"]

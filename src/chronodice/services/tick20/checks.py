@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from chronodice.core.args import Flag, Mod, Prefixed, arg, many, opt
+from chronodice.core.args import Flag, Mod, Prefixed, arg, flag, many, opt
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.reply import CheckNote, Reply
 from chronodice.core.text import safe_name
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.modifiers import Modifier
+from chronodice.services.hidden import hidden_result
+from chronodice.services.npc_cards import find_npc_card
 
 from ._glue import SYS_NAME, find, find_me, load
+from .effect_mods import EffectEdge, effect_edge, tagged_status
 from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
 from .kinds_rules import DAMAGE, PART_USED
 
@@ -25,7 +28,9 @@ rc = define(
         "成功度=判定值−目标值，≥10 大成功；失败度≥10 大失败；N1/N20 只在主动技能检定中 ∓10\n"
         "对抗N：以对方判定值N为目标（平手时发起者胜）\n"
         "名称: 为NPC检定（不用角色卡，如 .rc 哥布林:d8+d6 13）；-部位 臂部（或 -部位 哥布林/臂部）：用<残障>的部位检定 −4状态\n"
-        "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4"
+        "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4\n"
+        "暗：暗中检定（GM），结果连同N1/N20与成功度私聊，群里只说进行了暗中检定，如 .rc 暗 暗影:洞悉 15\n"
+        "战斗中，检定者身上带检定修正或优势/劣势的效果（.init eff 名 效果 2轮 -劣势）会自动计入"
     ),
     system=SYS_NAME,
 )
@@ -37,7 +42,17 @@ rc = define(
         opt("target", TARGET),
         many("reason", REASON, required=False, label="理由"),
     ],
-    flags=[ADV, DIS, PASSIVE, MODS, OPPOSED, DAMAGE, PART_USED, Flag("actor", Prefixed(label="名称:"))],
+    flags=[
+        ADV,
+        DIS,
+        PASSIVE,
+        MODS,
+        OPPOSED,
+        DAMAGE,
+        PART_USED,
+        Flag("actor", Prefixed(label="名称:")),
+        flag("hidden", "暗", label="暗"),
+    ],
     help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
 )
 async def cmd_rc(
@@ -53,13 +68,44 @@ async def cmd_rc(
     opposed: int | None,
     damage: int | None = None,
     part: tuple[str | None, str] | None = None,
+    hidden: bool = False,
 ) -> list[Reply]:
+    edge, secret = await checker_edge(call, actor)
+    replies = await _check(
+        call, actor, what, target, reason, adv, dis, passive, mods, opposed, damage, part, edge
+    )
+    if not (hidden or secret):  # a hidden combatant's check is hidden without being asked
+        return replies
+    return hidden_result(call, replies[0].text, what="暗中检定")
+
+
+async def _check(
+    call: Call,
+    actor: str | None,
+    what: str | int | tuple[str, str],
+    target: int | None,
+    reason: list[str],
+    adv: bool,
+    dis: bool,
+    passive: bool,
+    mods: list[Mod],
+    opposed: int | None,
+    damage: int | None,
+    part: tuple[str | None, str] | None,
+    edge: EffectEdge,
+) -> list[Reply]:
+    """The check itself (``.rc`` and ``.rc 暗``, which sends it privately); ``edge``: what the
+    checker's effects add (:func:`checker_edge`)."""
     char = call.view.character if call.view is not None else None
-    if actor is not None and char is not None and char.name != actor:
-        char = None  # ``哥布林:`` — an NPC without a card: written dice and modifiers only
+    if actor is not None and (char is None or char.name != actor):
+        # ``哥布林:`` — the group's NPC card of that name (GM only), else an NPC without a card:
+        # written dice and modifiers only
+        char = await find_npc_card(call, actor)
     attrs = dict(char.attributes) if char is not None else {}
     who = safe_name(actor) if actor is not None else call.name
     typed = modifiers(mods)
+    typed += edge.mods
+    adv, dis = adv or edge.adv, dis or edge.dis
     if part is not None:
         typed += await part_penalty(call, part[0] or actor, part[1])
     note = " ".join(reason)[:30]
@@ -73,7 +119,7 @@ async def cmd_rc(
         )
         roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
         label = "+".join(what).upper()
-        text = R.two_die_text(who, label, roll2, goal)
+        text = R.two_die_text(who, label, roll2, goal) + (("\n" + edge.note) if edge.note else "")
         if damage is not None:
             text += "\n" + damage_line(roll2, goal, damage)
         if goal is None:
@@ -105,6 +151,7 @@ async def cmd_rc(
     roll = C.roll_d20(call.app.rng, all_mods, advantage=adv, disadvantage=dis, passive=passive, skill=skill)
     judgement = C.judge(roll.total, goal) if goal is not None else None
     text = R.d20_text(who, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods))
+    text += ("\n" + edge.note) if edge.note else ""
     if judgement is None:
         check = CheckNote(label, f"判定值{roll.total}", None)
     else:
@@ -136,9 +183,32 @@ async def part_penalty(call: Call, who: str | None, part: str) -> list[Modifier]
     else:
         mine = [x for x in state.combatants if x.controller == call.ctx.user_id]
         c = find_me(state, call.ctx) if mine or state.current is None else state.get(state.current)
-    status = H.part_status(H.find_part(c.health.model_copy(deep=True), part))
+    status = tagged_status(state, c.id, part) or H.part_status(
+        H.find_part(c.health.model_copy(deep=True), part)
+    )
     if status == "欠损":
         raise IllegalAction(f"{c.name} 的{part}已<欠损>，视为不存在")
     if status == "残障":
         return [Modifier(-4, "状态", source=f"{part}残障")]
     return []
+
+
+async def checker_edge(call: Call, actor: str | None) -> tuple[EffectEdge, bool]:
+    """What the effects on the combatant making this check do to it (``名字:``'s combatant, else
+    the sender's own, in this group's running combat; nothing outside a combat), and whether she
+    is hidden (her check then goes to the GM privately, as ``.rc 暗`` does)."""
+    if call.ctx.group_id is None:
+        return EffectEdge(), False
+    state = await load(call)
+    if state is None:
+        return EffectEdge(), False
+    try:
+        if actor is not None:
+            c = await find(call, state, actor)
+        elif any(x.controller == call.ctx.user_id for x in state.combatants):
+            c = find_me(state, call.ctx)
+        else:
+            return EffectEdge(), False
+    except ChronoDiceError:  # an NPC not in the combat (or not visible to the sender)
+        return EffectEdge(), False
+    return effect_edge(state, c.id), c.hidden

@@ -50,6 +50,8 @@ async def init_eff(
     replace: bool = False,
     hidden: bool = False,
     boundary: str | None = None,
+    check_mod: Mod | None = None,
+    edge: str | None = None,
 ) -> list[Reply]:
     state = need(await load(call))
     bearers = [await find(call, state, t) for t in targets]
@@ -61,6 +63,10 @@ async def init_eff(
     flags: dict[str, Any] = {}
     if init_mod is not None:
         flags["init_mod"] = InitMod(value=init_mod.value, type=parse_mod_type(init_mod.type))
+    if check_mod is not None:
+        flags["check_mod"] = InitMod(value=check_mod.value, type=parse_mod_type(check_mod.type))
+    if edge is not None:
+        flags["edge"] = edge
     if description is not None:
         flags["description"] = description
     if concentration:
@@ -91,15 +97,27 @@ async def init_eff(
         return each(need(st), bearers, lambda s, t: E.add_effect(s, t.id, name, dur, source=src, **flags))
 
     state, events = await apply(call, fn)
-    return _effect_replies(call, state, events, name, dur, src)
+    return _effect_replies(call, state, events, name, dur, src, flags)
+
+
+def check_mod_of(flags: dict[str, Any]) -> tuple[InitMod | None, str | None]:
+    """What an effect being added does to checks (for its reply)."""
+    return flags.get("check_mod"), flags.get("edge")
 
 
 def _effect_replies(
-    call: Call, state: Combat, events: list[Any], name: str, dur: Any, src: str | None
+    call: Call,
+    state: Combat,
+    events: list[Any],
+    name: str,
+    dur: Any,
+    src: str | None,
+    flags: dict[str, Any] | None = None,
 ) -> list[Reply]:
     """What was added, to whom, from whom.  Lines about a hidden bearer (its effect, its new
     initiative) and hidden durations go to the GM privately; the group gets the rest."""
     plain, secret, hidden_seen = [], [], False
+    flags = flags or {}
     real = R.format_duration(dur.model_copy(update={"hidden": False}))
     for ev in events:
         cid = ev.data.get("bearer") or ev.data.get("cid")
@@ -109,7 +127,7 @@ def _effect_replies(
         by = f"，来源：{R.name_of(state, src, hidden)}" if src is not None and src != cid else ""
         if ev.kind == "effect_add":
             shown = real if hidden else "?（暗）" if ev.data["hidden"] else R.format_duration(dur)
-            line = f"{who} 获得「{name}」（{shown}{by}）"
+            line = f"{who} 获得「{name}」（{shown}{by}）{R.effect_check_text(check_mod_of(flags))}"
         elif ev.kind == "not_stacked":
             kept = "保留原有效果（剩余时间更长）" if ev.data["kept"] == "old" else "以新效果替换"
             line = f"{who} 已有同名效果「{name}」：{kept}"

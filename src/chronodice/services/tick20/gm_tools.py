@@ -222,7 +222,12 @@ HP_DISPLAY_WORDS = {"show": "显示", "fuzzy": "模糊", "hide": "隐藏"}
 """How ``.init meta -血量`` options read back (the words a GM types, not the stored keys)."""
 
 
-@init.sub("meta", "设置", flags=META_FLAGS, help="战斗设置：沉淀、延后规则、当前先攻、提醒、血量显示（GM）")
+@init.sub(
+    "meta",
+    "设置",
+    flags=META_FLAGS,
+    help="战斗设置：沉淀、延后规则、当前先攻、提醒、血量显示、.atk 的防御（被动/掷骰）（GM）",
+)
 async def init_meta(call: Call, **values: Any) -> list[Reply]:
     changes = {k: v for k, v in values.items() if v is not None}
     if not changes:
@@ -234,7 +239,8 @@ async def init_meta(call: Call, **values: Any) -> list[Reply]:
     return [
         Reply.say(
             f"战斗设置：沉淀{'开' if o.settle else '关'}，延后={'下一刻' if o.delay_rule == 'next_tick' else '原文+1'}，"
-            f"当前先攻={'累加' if o.carry_rule == 'carry' else '每轮重置'}，血量={HP_DISPLAY_WORDS[o.hp_display]}"
+            f"当前先攻={'累加' if o.carry_rule == 'carry' else '每轮重置'}，血量={HP_DISPLAY_WORDS[o.hp_display]}，"
+            f"防御={'被动' if o.defense == 'passive' else '掷骰'}"
         )
     ]
 

@@ -12,18 +12,25 @@ from chronodice.core.reply import Reply
 from chronodice.dice import roll_command
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
+from chronodice.rules.tick20 import damage as D
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.card import card_lv, card_proficiency, lookup, sp_max_002, speed_002
 from chronodice.rules.tick20.model import Combat, Health, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier, stack
+from chronodice.services.npc_cards import find_npc_card
+from chronodice.store import CharacterRecord
 
 from ._glue import GM_WHO, MAX_BATCH, SYS_NAME, apply, each, fresh, gm_scope, load, whisper_gms
 from .kinds import RI_ENTRY, RiEntry, modifiers
 
 
-def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[str, Any], str]:
-    """One ``.ri`` entry; returns (name, add_combatant kwargs, roll text)."""
+def _roll_entry(
+    call: Call, state: Combat, entry: RiEntry, npc: CharacterRecord | None = None
+) -> tuple[str, dict[str, Any], str]:
+    """One ``.ri`` entry; returns (name, add_combatant kwargs, roll text).  ``npc``: the group's
+    NPC card of the entry's name (:mod:`chronodice.services.npc_cards`), read as a player's card
+    is: 洞悉 for the roll, LV, SP, 速度, DR, 抗性/易伤."""
     mods = modifiers(list(entry.mods))
     kwargs: dict[str, Any] = {"hidden": entry.hidden}
     char = call.view.character if call.view is not None else None
@@ -34,6 +41,9 @@ def _roll_entry(call: Call, state: Combat, entry: RiEntry) -> tuple[str, dict[st
     else:
         name = str(entry.name)
     attrs = dict(char.attributes) if (char is not None and own) else {}
+    if npc is not None:
+        attrs = dict(npc.attributes)
+        kwargs["card"] = npc.name
     if attrs:
         kwargs.update(card_stats(attrs, state.variant))
     if entry.fixed is not None:
@@ -130,6 +140,32 @@ def card_stats(attrs: dict[str, Any], variant: Variant = Variant.BASE) -> dict[s
         out["health"] = spd_health(attrs, lv or 0)
     if lv is not None:
         out["lv"] = lv
+    dr = lookup(attrs, *DR_KEYS)
+    if dr is not None and 0 <= dr <= 99:
+        out["dr"] = dr
+    resist, vuln = typed_values(attrs, "抗性"), typed_values(attrs, "易伤")
+    if resist or vuln:
+        out["health"].resist.update(resist)
+        out["health"].vuln.update(vuln)
+    return out
+
+
+DR_KEYS = ("DR", "dr", "伤害减免")
+"""How a card writes its DR (002 DR (Damage Reduction)：伤害减免)."""
+
+
+def typed_values(attrs: dict[str, Any], suffix: str) -> dict[str, int]:
+    """``灼烧抗性1 冷冻易伤2`` on a card: damage type → value for ``suffix`` 抗性 or 易伤 (002 抗性,
+    易伤: "拥有「灼烧抗性 1」的角色").
+
+    >>> typed_values({"灼烧抗性": 1, "冷冻易伤": 2, "力量": 10}, "抗性")
+    {'灼烧': 1}
+    """
+    out: dict[str, int] = {}
+    for key, value in attrs.items():
+        kind = key[: -len(suffix)] if key.endswith(suffix) else ""
+        if kind in D.DAMAGE_TYPES and isinstance(value, int) and 0 < value <= 99:
+            out[kind] = value
     return out
 
 
@@ -149,18 +185,25 @@ Plan = list[tuple[str, dict[str, Any], str]]
 """Combatants to add: (name, :func:`engine.add_combatant` keyword arguments, roll text)."""
 
 
+def _own_copy(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments with a health of her own (``3# 哥布林``: each copy's wounds apart)."""
+    health = kwargs.get("health")
+    return kwargs | {"health": health.model_copy(deep=True)} if isinstance(health, Health) else kwargs
+
+
 def join_all(state: Combat, plan: Plan) -> E.Outcome:
     """Add every planned combatant in one transition."""
-    return each(state, plan, lambda st, p: E.add_combatant(st, p[0], **p[1]))
+    return each(state, plan, lambda st, p: E.add_combatant(st, p[0], **_own_copy(p[1])))
 
 
-def expand_names(name: str, count: int | None) -> list[str]:
-    """``3#卫兵`` → 卫兵a, 卫兵b, 卫兵c."""
+def expand_names(name: str, count: int | None, *, numbered: bool = False) -> list[str]:
+    """``3#卫兵`` → 卫兵a, 卫兵b, 卫兵c; from an NPC card (``numbered``) 哥布林1, 哥布林2, 哥布林3,
+    the names ``.rc 哥布林2:运动`` and ``.atk 哥布林2:艾琳`` find the card by."""
     if count is None:
         return [name]
     if not 1 <= count <= MAX_BATCH:
         raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
-    return [f"{name}{chr(ord('a') + i)}" for i in range(count)]
+    return [f"{name}{i + 1}" if numbered else f"{name}{chr(ord('a') + i)}" for i in range(count)]
 
 
 ri = define(
@@ -189,12 +232,17 @@ async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
     scope = await gm_scope(call, state)
     plan: Plan = []
     for entry in entries or [RiEntry()]:
-        name, kwargs, text = _roll_entry(call, state, entry)
-        if "controller" not in kwargs:
+        if entry.name is not None:
             require(call.ctx, Perm.GM, "加入NPC（不写名称则以自己的角色加入）", **scope, who=GM_WHO)
-        for i, n in enumerate(expand_names(name, entry.count)):
+        card = (
+            None
+            if entry.name is None
+            else await find_npc_card(call, entry.name, extra=scope["extra"], exact=True)
+        )
+        name, kwargs, text = _roll_entry(call, state, entry, card)
+        for i, n in enumerate(expand_names(name, entry.count, numbered=card is not None)):
             if i and entry.each:
-                _n2, kwargs2, text2 = _roll_entry(call, state, entry)
+                _n2, kwargs2, text2 = _roll_entry(call, state, entry, card)
                 plan.append((n, kwargs2, text2))
             else:
                 plan.append((n, dict(kwargs), text))

@@ -211,7 +211,7 @@ OPPOSED = Flag(
     ),
     label="对抗N",
 )
-CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害")
+CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害", "暗")
 
 
 @dataclass(frozen=True)
@@ -283,6 +283,8 @@ EFF_FLAGS = (
     option("parent", ("-父", "-parent"), PARENT, "-父 目标/效果"),
     option("description", ("-说明", "-desc"), Rest1(), "-说明 …"),
     flag("concentration", "-专注", "专注", label="-专注"),
+    option("check_mod", ("-检定",), TYPED_MOD, "-检定 ±n类型"),
+    Flag("edge", Choice(table={"-优势": "优势", "-劣势": "劣势"}, label="-优势/-劣势")),
     flag("replace", "-replace", "-替换", label="-替换"),
     flag("hidden", "暗", "-暗", label="暗"),
     Flag("boundary", Choice(table={"-开始": "start", "-结束": "end"}, label="-开始/-结束")),
@@ -299,6 +301,11 @@ META_FLAGS = (
         "hp_display",
         ("-血量",),
         Choice(table={"显示": "show", "模糊": "fuzzy", "隐藏": "hide"}, label="显示/模糊/隐藏"),
+    ),
+    option(
+        "defense",
+        ("-防御",),
+        Choice(table={"被动": "passive", "掷骰": "roll", "检定": "roll"}, label="被动/掷骰"),
     ),
 )
 

@@ -127,10 +127,13 @@ async def init_begin(
 
 
 def _card(state: Combat, events: list[Event]) -> Reply:
-    """The turn card, @-mentioning the player whose turn it is (QQ notifies them)."""
+    """The turn card, @-mentioning the player whose turn it is (QQ notifies them) and the player
+    whose turn comes next (「请准备」, issue 26)."""
     current = state.maybe(state.current) if state.phase is Phase.ACTIVE else None
     ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
-    return Reply(text=R.turn_card(state, events, consume=True), mentions=ping)  # state: not read again
+    ready: list[str] = []
+    text = R.turn_card(state, events, consume=True, ready=ready)  # state: not read again
+    return Reply(text=text, mentions=(*ping, *ready))
 
 
 @init.sub("start", "开战", help="开战：第1轮，发出回合卡（GM）")

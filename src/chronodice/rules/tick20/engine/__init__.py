@@ -30,8 +30,8 @@ Where things live:
   within a tick, effect bookkeeping, placement);
 * :mod:`.loop` — the tick loop (:class:`.loop.Engine`) and the :func:`.loop.transition` decorator;
 * :mod:`.joining` — new_combat, find, add_combatant;
-* :mod:`.turns` — start, end_turn (next/skip), delay, end, forecast, g_of;
-* :mod:`.gm` — place, remove, surprise, first, swap, edit, set_options, add_gm;
+* :mod:`.turns` — start, end_turn (next/skip), jump_to, delay, end, forecast, g_of;
+* :mod:`.gm` — place, remove, surprise, first, swap, edit, set_options, add_gm, set_defeated;
 * :mod:`.effects` — add_effect, remove_effect, focus;
 * :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta; 004 set_actions, use_action; 002 spend_mov;
 * :mod:`.wounds` — wound, heal_wound, set_temp, set_traits, dying_check, set_sp, set_gauges,
@@ -43,10 +43,10 @@ from __future__ import annotations
 from ._base import MAX_COMBATANTS, MAX_EFFECTS, Outcome
 from .ap import ACTION_KINDS, pay_ta, set_actions, set_ap, spend_ap, spend_mov, start_ta, use_action
 from .effects import add_effect, focus, remove_effect
-from .gm import add_gm, edit, first, place, remove, set_options, surprise, swap
+from .gm import add_gm, edit, first, place, remove, set_defeated, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
 from .loop import owned
-from .turns import delay, end, end_turn, first_round_order, forecast, g_of, start
+from .turns import delay, end, end_turn, first_round_order, forecast, g_of, jump_to, start
 from .wounds import (
     dying_check,
     heal_wound,
@@ -82,6 +82,7 @@ __all__ = [
     "g_of",
     "heal_wound",
     "hit_gauges",
+    "jump_to",
     "new_combat",
     "owned",
     "pay_ta",
@@ -92,6 +93,7 @@ __all__ = [
     "self_heal",
     "set_actions",
     "set_ap",
+    "set_defeated",
     "set_gauges",
     "set_options",
     "set_sp",

@@ -82,8 +82,8 @@ class EngineBase:
 
     @staticmethod
     def out(c: Combatant) -> bool:
-        """<解体> or dead: she takes no more turns (002 伤势恶化, 精力)."""
-        return c.health.dissolved or c.health.dead
+        """<解体>, dead, or marked defeated by the GM: she takes no more turns (002 伤势恶化, 精力)."""
+        return c.health.dissolved or c.health.dead or c.defeated
 
     def eligible(self, c: Combatant, tick: int) -> bool:
         return not c.pending and not self.out(c) and self.rules.tick_position(c) == tick

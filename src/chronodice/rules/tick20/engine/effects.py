@@ -4,6 +4,8 @@ initiative modifier is :class:`._base.EngineBase` bookkeeping."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from chronodice.core.errors import AmbiguousInput, InputSyntaxError, LimitExceeded, NotFound
 
 from ..model import Duration, DurationKind, Effect, InitMod, Phase
@@ -24,8 +26,11 @@ def add_effect(
     concentration: bool = False,
     description: str = "",
     replace: bool = False,
+    check_mod: InitMod | None = None,
+    edge: Literal["优势", "劣势"] | None = None,
 ) -> None:
-    """Give ``bearer`` an effect (tick20.md §2.6)."""
+    """Give ``bearer`` an effect (tick20.md §2.6); ``check_mod``/``edge``: what it does to her
+    checks while it lasts (issue 26)."""
     st = eng.st
     require_phase(st, Phase.SETUP, Phase.ACTIVE)
     target = st.get(bearer)
@@ -60,6 +65,8 @@ def add_effect(
         init_mod=init_mod,
         parent=parent,
         concentration=concentration,
+        check_mod=check_mod,
+        edge=edge,
     )
     for old in [e for e in st.effects if e.bearer == target.id and e.name == name]:
         if not replace and eng.remaining_ticks(old) >= eng.remaining_ticks(effect):

@@ -150,6 +150,25 @@ def set_options(eng: Engine, **changes: Any) -> None:
 
 
 @transition
+def set_defeated(eng: Engine, cid: str, on: bool = True) -> None:
+    """Mark (or unmark) a combatant defeated (issue 26): she keeps her place in the list, marked,
+    and takes no more turns; the current actor's turn ends at once."""
+    st = eng.st
+    require_phase(st, Phase.SETUP, Phase.ACTIVE)
+    c = st.get(cid)
+    if c.defeated == on:
+        raise IllegalAction(f"{c.shown} {'已经' if on else '没有'}被标记为击败")
+    c.defeated = on
+    eng.emit("defeated", cid=c.id, on=on)
+    if on:
+        st.queue = [q for q in st.queue if q != c.id]
+        if st.current == c.id:
+            eng.end_turn("skip")
+    elif st.phase is Phase.ACTIVE and st.current is None and not st.waiting:
+        eng.after_turn()
+
+
+@transition
 def add_gm(eng: Engine, user_id: str) -> None:
     if user_id not in eng.st.gms:
         eng.st.gms.append(user_id)

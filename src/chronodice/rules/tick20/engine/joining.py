@@ -59,8 +59,11 @@ def add_combatant(
     speed: int = 0,
     surprised: bool = False,
     health: Health | None = None,
+    card: str = "",
+    dr: int = 0,
 ) -> None:
-    """Join with a rolled (``roll``) or given (``value``) initiative."""
+    """Join with a rolled (``roll``) or given (``value``) initiative; ``card``/``dr``: the NPC
+    card she comes from and her DR (see :class:`~..model.Combatant`)."""
     st = eng.st
     require_phase(st, Phase.SETUP, Phase.ACTIVE)
     name = name.strip()
@@ -94,6 +97,8 @@ def add_combatant(
         ap_max=cap,
         ap=min(st.options.ap_start, cap),
         health=health or Health(),
+        card=card,
+        dr=dr,
     )
     st.next_cid += 1
     st.next_join += 1

@@ -123,6 +123,30 @@ def forecast(state: Combat, n: int = 4, *, consume: bool = False) -> list[tuple[
     return out
 
 
+@transition
+def jump_to(eng: Engine, cid: str) -> None:
+    """The GM jumps to ``cid``'s turn (issue 26): every turn before hers is skipped (``.init
+    skip``) — at most up to her turn in the next round; refused when she has none coming."""
+    st = eng.st
+    require_phase(st, Phase.ACTIVE)
+    target = st.get(cid)
+    if eng.out(target):
+        raise IllegalAction(f"{target.shown} 已经不再行动")
+    for _ in range(2 * len(st.combatants) + 2):
+        if st.current == cid:
+            return
+        if st.waiting:
+            st.waiting = False
+            st.empty_rounds = 0
+            eng.emit("resume")
+            eng.run("round_start")
+            continue
+        require_current(st)
+        eng.end_turn("skip")
+    if st.current != cid:
+        raise IllegalAction(f"到下一轮结束前都没有 {target.shown} 的回合")
+
+
 def first_round_order(state: Combat) -> list[str]:
     """The order round 1 will run in, seen from setup (issue 26: the list before ``.init start``
     showed ties in join order while the round ran them by the tie rule — GM-played first among

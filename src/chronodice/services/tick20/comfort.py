@@ -1,0 +1,92 @@
+"""GM comfort (issue 26): ``.init 击败`` (mark defeated NPCs, skipped from then on), ``.init 清场``
+(remove the defeated and fallen NPCs on request) and ``.init 跳至`` (jump to a combatant's turn).
+The 「请准备」 ping of the next player is part of every turn card (:func:`.tracker._card`)."""
+
+from __future__ import annotations
+
+from chronodice.core.args import arg, flag, many
+from chronodice.core.commands import Call
+from chronodice.core.errors import IllegalAction
+from chronodice.core.reply import Reply
+from chronodice.render import tick20 as R
+from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20.model import Combat, Event
+
+from ._glue import apply, each, find, load, must_be_gm, need
+from .kinds import COMBATANT, Targets
+from .tracker import init
+
+
+def _card(state: Combat, events: list[Event]) -> list[Reply]:
+    """The turn card when the command moved the turn on; a hidden name stays ``???``."""
+    if not any(e.kind == "turn" for e in events):
+        return []
+    ready: list[str] = []
+    text = R.turn_card(state, events, ready=ready)
+    current = state.maybe(state.current)
+    ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
+    return [Reply(text=text, mentions=(*ping, *ready))]
+
+
+@init.sub(
+    "击败",
+    "down",
+    params=[many("names", Targets(label="名称"), label="名称")],
+    flags=[flag("undo", "-取消", "取消", label="-取消")],
+    help="标记参战者被击败：留在列表里、不再行动；-取消 恢复（GM）",
+)
+async def init_defeated(call: Call, names: list[list[str]], undo: bool) -> list[Reply]:
+    state = need(await load(call))
+    await must_be_gm(call, state, "标记击败")
+    ids = [(await find(call, state, n)).id for group in names for n in group]
+    state, events = await apply(
+        call, lambda st: each(need(st), ids, lambda s, cid: E.set_defeated(s, cid, not undo))
+    )
+    who = "，".join(R.name_of(state, cid) for cid in ids)
+    head = f"已恢复：{who}（重新参与行动）" if undo else f"已击败：{who}（不再行动；.init 清场 移出列表）"
+    card = _card(state, events)
+    return [
+        Reply(text=head + ("\n" + card[0].text if card else ""), mentions=card[0].mentions if card else ())
+    ]
+
+
+@init.sub("清场", "cleanup", help="移除被击败、<解体>或死亡的NPC（GM）")
+async def init_cleanup(call: Call) -> list[Reply]:
+    state = need(await load(call))
+    await must_be_gm(call, state, "清场")
+    out = [
+        c.id for c in state.combatants if c.gm_played and (c.defeated or c.health.dissolved or c.health.dead)
+    ]
+    if not out:
+        raise IllegalAction("没有被击败、<解体>或死亡的NPC")
+    names = {c.id: R.name_of(state, c.id) for c in state.combatants}
+    state, events = await apply(
+        call, lambda st: each(need(st), out, lambda s, cid: E.remove(s, cid, force=True))
+    )
+    card = _card(state, [e for e in events if e.kind != "removed"])
+    text = "移出列表：" + "，".join(names[cid] for cid in out)
+    return [
+        Reply(text=text + ("\n" + card[0].text if card else ""), mentions=card[0].mentions if card else ())
+    ]
+
+
+@init.sub(
+    "跳至",
+    "jump",
+    params=[arg("who", COMBATANT, label="名称")],
+    help="跳到某参战者的回合（之前的回合跳过；GM）",
+)
+async def init_jump(call: Call, who: str) -> list[Reply]:
+    state = need(await load(call))
+    await must_be_gm(call, state, "跳转回合")
+    c = await find(call, state, who)
+    state, events = await apply(call, lambda st: E.jump_to(need(st), c.id))
+    skipped = [R.name_of(state, e.data["cid"]) for e in events if e.kind == "turn_end"]
+    head = "跳过：" + "，".join(skipped) if skipped else "已经是该参战者的回合"
+    card = _card(state, events)
+    return [
+        Reply(text=head + ("\n" + card[0].text if card else ""), mentions=card[0].mentions if card else ())
+    ]
+
+
+__all__ = ["init_cleanup", "init_defeated", "init_jump"]
