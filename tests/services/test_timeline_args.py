@@ -516,6 +516,9 @@ ROWS: list[tuple[str, object]] = [
     (".bat 详细 关", ("bat", "详细", {"on": False})),
     (".bat verbose on", ("bat", "详细", {"on": True})),
     (".bat 详细 好", "「好」不是有效的开/关"),
+    # issue 28: the live page's link
+    (".bat 网页", ("bat", "网页", {})),
+    (".bat web", ("bat", "网页", {})),
     (
         ".crd 乙:hp -50 #3",
         (

@@ -236,3 +236,26 @@ async def test_end_gives_the_summary(app: App) -> None:
         "乙：行动1 造成18.0 承受7.0"
     )
     assert "没有战斗数据" in await say(app, ".bat", **GM)
+
+
+async def test_a_gm_crd_that_kills_answers_in_six_lines(app: App) -> None:
+    """The issue's e2e bar: no reply over six lines but bare ``.bat``/``.bat 记录``.  A ``.crd``
+    that kills used to take seven (MayuriBot's four lines, the death, the timeline stamp and the
+    voided actions): the stamp now joins the death line."""
+    await table(app)
+    await say(app, ".bat 开始", **GM)
+    text = await say(app, ".crd 哥布林:hp -87.5 #2", **GM)
+    assert text == (
+        "哥布林: \n"
+        "[体力]变更: [↓]-87.5\n"
+        "18.0→0.0/150.0 (-150.0)\n"
+        "12%→0%\n"
+        "☠ 哥布林的体力降至0，角色死亡（已记入时间轴 @10.0t）\n"
+        "#3 因哥布林在10.0t死亡而作废"
+    )
+
+
+async def test_tlconf_lists_the_verbose_setting(app: App) -> None:
+    assert "详细（战斗指令附完整时间轴，.bat 详细 开/关）：关" in await say(app, ".tlconf", **GM)
+    await say(app, ".bat 详细 开", **GM)
+    assert "详细（战斗指令附完整时间轴，.bat 详细 开/关）：开" in await say(app, ".tlconf", **GM)

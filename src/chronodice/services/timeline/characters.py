@@ -15,6 +15,7 @@ from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.limits import MAX_MESSAGE_CHARS
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
+from chronodice.render.timeline_feed import fit
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import (
@@ -304,7 +305,14 @@ async def _crd_change(
             call, rec.id, resource, new_v - old_v, new_v, full, undo.get("before"), hit=hit
         )
         if note:
-            lines.append(note)
+            # on a phone the reply stays within the compact six lines (issue 25): the timeline
+            # stamp joins the death line, and what the change settled or voided is folded
+            first, *rest = note.split("\n")
+            if lines[-1].startswith("☠"):
+                lines[-1] += first
+            else:
+                lines.append(first)
+            lines = fit([*lines, *rest])
     return [Reply.say("\n".join(lines))]
 
 

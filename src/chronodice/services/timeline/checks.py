@@ -393,7 +393,8 @@ async def _tlconf_text(call: Call) -> list[Reply]:
     return [
         Reply.say(
             f"时间线设置：\nopen（设目标/结束战斗/代他人行动对所有人开放）：{'开' if s.get('open') else '关'}\n"
-            f"sheet（按人物卡显示：整数前摇、成功率封顶100%）：{'开' if s.get('sheet') else '关'}"
+            f"sheet（按人物卡显示：整数前摇、成功率封顶100%）：{'开' if s.get('sheet') else '关'}\n"
+            f"详细（战斗指令附完整时间轴，.bat 详细 开/关）：{'开' if s.get('verbose') else '关'}"
         )
     ]
 
