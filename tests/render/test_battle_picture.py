@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
 
@@ -213,6 +214,8 @@ def test_windup_only_for_actions_that_have_begun() -> None:
     s, a3 = act(s, m, 3, 100)  # 0→3
     assert s.clock == 3.0
     assert [rows_mod.action_state(s, a) for a in (a1, a2, a3)] == ["前摇中", "未开始", "已结算"]
+    at_start = dataclasses.replace(s, clock=a2.start)  # now is 5t, a2 (5→25t) begins now
+    assert rows_mod.action_state(at_start, a2) == "前摇中"
     s, *_ = b.cancel_action(s, None, a2.id)
     assert rows_mod.action_state(s, s.action(a2.id)) == "已取消"
     opening = battle(3, 3)

@@ -92,15 +92,16 @@ def now_page(state: BattleState, rows: list[Row] | None = None) -> int:
 
 # ---------------------------------------------------------------------- words
 def action_state(state: BattleState, a: Action) -> str:
-    """已取消 / 已宣言 (the opening: nothing has happened yet) / 已结算 / 前摇中 (begun before now) /
-    未开始 (begins now or later: issue 25 had every unresolved action 前摇中)."""
+    """已取消 / 已宣言 (the opening: nothing has happened yet) / 已结算 / 前摇中 (begun, or beginning
+    now: an action declared at the current time is winding up) / 未开始 (begins later: issue 25
+    had every unresolved action 前摇中)."""
     if a.cancelled:
         return "已取消"
     if not state.started:
         return "已宣言"
     if a.end <= state.clock:
         return "已结算"
-    return "前摇中" if a.start < state.clock else "未开始"
+    return "前摇中" if a.start <= state.clock else "未开始"
 
 
 def debuff_used(state: BattleState) -> dict[int, float]:
