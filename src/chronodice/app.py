@@ -26,6 +26,7 @@ from .core.ratelimit import FloodControl, FloodSettings, Verdict
 from .core.reply import Reply
 from .core.text import clean_text, safe_name, safe_reply
 from .datadir import DataDir
+from .front_end import FrontEnd
 from .services.ext import OFF_KEY, is_off
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
 from .store import DuplicateEvent, Store
@@ -35,8 +36,8 @@ log = logging.getLogger("chronodice")
 __all__ = ["GM_WHO", "App"]
 
 
-class App:
-    """Everything a service needs (``call.app``)."""
+class App(FrontEnd):
+    """Everything a service needs (``call.app``), and all a front end talks to (:class:`FrontEnd`)."""
 
     def __init__(
         self,
@@ -115,7 +116,8 @@ class App:
         if name is not ctx.sender_name:
             ctx = replace(ctx, sender_name=name)
         if routed is None:
-            routed = self.registry.route(text[:MAX_MESSAGE_CHARS])
+            router = self.registry.route if ctx.group_id is not None else self.registry.route_private
+            routed = router(text[:MAX_MESSAGE_CHARS])
         if routed is None:
             return None
         if verdict is None:

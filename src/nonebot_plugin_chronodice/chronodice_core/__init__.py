@@ -45,9 +45,8 @@ from chronodice.app import App
 from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context
 from chronodice.datadir import DataDir
+from chronodice.front_end import display_database_url, normalize_database_url, open_store
 from chronodice.rules.moe import pack as moe_pack
-from chronodice.store import Store
-from chronodice.store.url import display_database_url, normalize_database_url
 
 from ..config import HOMEPAGE, SUPPORTED_ADAPTERS, Config
 from . import gamelog
@@ -158,14 +157,12 @@ async def _startup() -> None:
         logger.error(f"无法创建数据目录 {settings.data_dir.root}：{describe_error(exc)}")
         raise
     moe_pack.use_pack_dir(settings.data_dir.packs)
-    store = Store(settings.database_url, lease_seconds=config.chronodice_lease_seconds)
     try:
-        await store.migrate()
+        store = await open_store(settings.database_url, lease_seconds=config.chronodice_lease_seconds)
     except Exception as exc:
         logger.error(
             f"无法打开或迁移数据库 {describe_database(settings.database_url)}：{describe_error(exc)}"
         )
-        await store.close()
         raise
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -177,7 +174,7 @@ async def _startup() -> None:
         log_limits=config.log_limits(),
         owners=tuple(sorted(str(s) for s in driver.config.superusers)),
     )
-    _tasks.append(asyncio.get_running_loop().create_task(_upkeep(store)))
+    _tasks.append(asyncio.get_running_loop().create_task(_upkeep(_state["app"])))
     if seed is not None:
         logger.warning(f"CHRONODICE_RNG_SEED={seed}：掷骰结果可预测，只用于测试")
     lines = banner_lines(
@@ -192,12 +189,12 @@ async def _startup() -> None:
         logger.info(line)
 
 
-async def _upkeep(store: Store) -> None:
+async def _upkeep(app: App) -> None:
     """Prune old event claims, lapsed leases and the log of long-ended sessions."""
     while True:
         await asyncio.sleep(config.chronodice_prune_seconds)
         try:
-            await store.prune()
+            await app.prune()
         except Exception as exc:
             logger.error(f"清理数据库失败：{describe_error(exc)}")
 
@@ -213,10 +210,7 @@ async def _shutdown() -> None:
         await web.uninstall(_sites.pop())
     app = _state.pop("app", None)
     if app is not None:
-        for self_id in list(nonebot.get_bots()):
-            with contextlib.suppress(Exception):
-                await app.store.release(self_id)
-        await app.store.close()
+        await app.close(list(nonebot.get_bots()))
 
 
 @driver.on_bot_connect
@@ -225,7 +219,7 @@ async def _bot_here(bot: Bot) -> None:
     app = _state.get("app")
     if app is not None and bot.adapter.get_name() == "OneBot V11":
         try:
-            await app.store.hold_account(str(bot.self_id))
+            await app.account_connected(str(bot.self_id))
         except Exception as exc:
             logger.error(f"登记账号 {bot.self_id} 失败：{describe_error(exc)}")
 
@@ -236,7 +230,7 @@ async def _bot_gone(bot: Bot) -> None:
     app = _state.get("app")
     if app is not None:
         try:
-            await app.store.release(str(bot.self_id))
+            await app.account_gone(str(bot.self_id))
         except Exception as exc:
             logger.error(f"释放账号 {bot.self_id} 服务的群失败：{describe_error(exc)}")
 
@@ -255,12 +249,12 @@ async def bot_for(scope: str) -> Bot | None:
     app = _state.get("app")
     if app is not None and not scope.startswith("p"):
         try:
-            holder = await app.store.lease_holder(scope)
+            holder = await app.serving_account(scope)
             if holder in bots:
                 return bots[holder]
             if holder is None:
                 for self_id, bot in bots.items():
-                    if await app.store.serves(scope, self_id):
+                    if await app.serves(scope, self_id):
                         return bot
         except Exception as exc:
             logger.error(f"为 {scope} 选择发送账号失败：{describe_error(exc)}")
@@ -304,7 +298,7 @@ async def _is_command(event: Event) -> bool:
         return False  # another adapter's message (QQ's official API, Kook…): one DEBUG line
     app = _state.get("app")
     group = getattr(event, "group_id", None)
-    if app is not None and group is not None and app.store.cached_active_log(str(group)) is not None:
+    if app is not None and group is not None and app.log_may_record(str(group)):
         bot = nonebot.get_bots().get(str(getattr(event, "self_id", "")))
         if bot is not None:  # a log may be on here: every message counts
             await gamelog.record_incoming(app, bot, event)
@@ -312,7 +306,8 @@ async def _is_command(event: Event) -> bool:
         text = event.get_plaintext()
     except Exception:
         return False
-    routed = REGISTRY.route(text[:2000])
+    private = getattr(event, "message_type", None) == "private"
+    routed = (REGISTRY.route_private if private else REGISTRY.route)(text[:2000])
     if routed is None:
         return False
     ctx = build_context(event)
@@ -321,9 +316,9 @@ async def _is_command(event: Event) -> bool:
     if ctx.self_id and ctx.self_id not in nonebot.get_bots():
         return False  # an event naming an account not connected here would take its groups' lease
     message_id = getattr(event, "message_id", None)
-    if message_id is not None and ctx.self_id and not app.store.first_delivery(ctx.self_id, str(message_id)):
+    if message_id is not None and ctx.self_id and not app.first_delivery(ctx.self_id, str(message_id)):
         return False  # delivered twice (a re-send after a reconnect): handled the first time
-    if ctx.group_id is not None and ctx.self_id and not await app.store.serves(ctx.group_id, ctx.self_id):
+    if ctx.group_id is not None and ctx.self_id and not await app.serves(ctx.group_id, ctx.self_id):
         return False  # another bot account serves this group (cached: no database round trip)
     verdict = app.admit(ctx)
     if verdict == "drop":
@@ -345,11 +340,10 @@ async def _handle() -> None:
         return
     ctx, text, verdict, routed = got.ctx, got.text, got.verdict, got.routed
     message_id = getattr(event, "message_id", None)
-    store = app.store
     if message_id is None or not ctx.self_id:
         replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed)
     else:
-        with store.event(ctx.self_id, str(message_id)):
+        with app.delivery(ctx.self_id, str(message_id)):
             replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed)
     if replies:
         await send_replies(bot, event, ctx, replies)

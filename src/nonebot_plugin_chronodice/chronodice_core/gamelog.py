@@ -33,7 +33,6 @@ from chronodice.core.context import Context
 from chronodice.core.reply import Reply
 from chronodice.core.text import clean_text, safe_name
 from chronodice.services.gamelog import recorder
-from chronodice.store.gamelogs import MISS
 
 from .bridge import GROUP_SENT, describe_error
 
@@ -47,20 +46,12 @@ def bot_name() -> str:
     return names[0] if names else "骰娘"
 
 
-async def _logging(app: App, group_id: str) -> bool:
-    hit = app.store.cached_active_log(group_id)
-    if hit is None:
-        return False
-    log = await app.store.active_log(group_id) if hit is MISS else hit
-    return log is not None and log.recording  # type: ignore[union-attr]
-
-
 async def _at_name(app: App, bot: Bot | None, group_id: str, qq: str) -> str:
     if qq == "all":
         return "全体成员"
     if bot is not None and qq == str(bot.self_id):
         return bot_name()
-    nick = await app.store.get_nickname(qq, group_id)
+    nick = await app.nickname(qq, group_id)
     if nick:
         return safe_name(nick)
     seen = _names.get((group_id, qq))
@@ -128,21 +119,19 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
     cached answer is not "no log")."""
     group_id = str(getattr(event, "group_id", ""))
     try:
-        if not await _logging(app, group_id):
+        if not await app.log_recording(group_id):
             return
-        if not await app.store.serves(group_id, str(bot.self_id)):
+        if not await app.serves(group_id, str(bot.self_id)):
             return
         user_id = str(event.get_user_id())
         sender = getattr(event, "sender", None)
         platform = sender_name(sender)
         if platform:
             _remember(group_id, user_id, platform)
-        nick = await app.store.get_nickname(user_id, group_id)
+        nick = await app.nickname(user_id, group_id)
         message = getattr(event, "original_message", None) or event.get_message()
         when = getattr(event, "time", None)
-        notice = await recorder.record(
-            app.store,
-            app.log_limits,
+        notice = await app.record_log_line(
             group_id,
             user_id=user_id,
             nickname=safe_name(nick or platform or user_id),
@@ -163,19 +152,17 @@ async def record_outgoing(
     """Record a message the bot sent to ``group_id`` if the group has a log recording
     (``result``: the send's answer, whose message id keeps a line from being recorded twice;
     ``answering``: the command and reply it answers, whose check note is recorded with it)."""
-    if app.store.cached_active_log(group_id) is None:
+    if not app.log_may_record(group_id):
         return
     try:
-        if not await _logging(app, group_id):
+        if not await app.log_recording(group_id):
             return
         check = None
         if answering is not None and answering[1].check is not None:
             ctx, reply = answering
             check = recorder.check_dict(reply.check, ctx.user_id, await app.display_name(ctx))  # type: ignore[arg-type]
         message_id = result.get("message_id") if isinstance(result, dict) else None
-        notice = await recorder.record(
-            app.store,
-            app.log_limits,
+        notice = await app.record_log_line(
             group_id,
             user_id=str(bot.self_id),
             nickname=bot_name(),

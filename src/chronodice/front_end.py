@@ -1,0 +1,134 @@
+"""What a front end (the NoneBot plugin) asks of the application besides ``dispatch``.
+
+The plugin talks to one object, the :class:`~chronodice.app.App` (issue 24: it used to call 18
+kinds of store methods itself and import the store).  These are the App's methods for the chat
+edge: opening and closing the store, which bot account serves a group, events delivered twice,
+whether a group's ``.log`` records, and upkeep.  Each is the store's own operation under a name
+that says what the edge wants to know.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from .services.gamelog import recorder
+from .store import Store
+from .store.gamelogs import MISS
+from .store.url import DatabaseURLError, display_database_url, normalize_database_url
+
+if TYPE_CHECKING:
+    from .core.limits import LogLimits
+
+__all__ = ["DatabaseURLError", "FrontEnd", "display_database_url", "normalize_database_url", "open_store"]
+
+
+async def open_store(database_url: str, *, lease_seconds: float) -> Store:
+    """The store at ``database_url``, migrated to the current schema; closed again (and the
+    error raised) when it cannot be opened or migrated."""
+    store = Store(database_url, lease_seconds=lease_seconds)
+    try:
+        await store.migrate()
+    except BaseException:
+        await store.close()
+        raise
+    return store
+
+
+class FrontEnd:
+    """The chat edge's questions, answered from :attr:`store` (mixed into ``App``)."""
+
+    store: Store
+    log_limits: LogLimits
+
+    # ------------------------------------------------------------------ serving account
+    async def serves(self, scope: str, self_id: str) -> bool:
+        """Whether bot account ``self_id`` answers in ``scope`` (several accounts in one group:
+        one serves it; cached, so an ignored message costs no database round trip)."""
+        return await self.store.serves(scope, self_id)
+
+    async def serving_account(self, scope: str) -> str | None:
+        """The account serving ``scope`` now, if any holds it."""
+        return await self.store.lease_holder(scope)
+
+    async def account_connected(self, self_id: str) -> None:
+        """``self_id`` connected to this process: its groups stay its own while it lives."""
+        await self.store.hold_account(self_id)
+
+    async def account_gone(self, self_id: str) -> None:
+        """``self_id`` disconnected: another account may serve its groups at once."""
+        await self.store.release(self_id)
+
+    # ------------------------------------------------------------------ exactly once
+    def first_delivery(self, self_id: str, message_id: str) -> bool:
+        """False when this process already saw the event (no database access)."""
+        return self.store.first_delivery(self_id, message_id)
+
+    @contextlib.contextmanager
+    def delivery(self, self_id: str, message_id: str) -> Iterator[None]:
+        """Handle one delivered event: its first write claims it, so a second delivery (after a
+        reconnect, in another process, after a restart) writes nothing."""
+        with self.store.event(self_id, message_id):
+            yield
+
+    # ------------------------------------------------------------------ .log
+    def log_may_record(self, group_id: str) -> bool:
+        """False only when it is known (from memory) that ``group_id`` has no log going: every
+        group message asks, so this never touches the database."""
+        return self.store.cached_active_log(group_id) is not None
+
+    async def log_recording(self, group_id: str) -> bool:
+        """Whether a log in ``group_id`` is recording now (not paused, not ended)."""
+        hit = self.store.cached_active_log(group_id)
+        if hit is None:
+            return False
+        log = await self.store.active_log(group_id) if hit is MISS else hit
+        return log is not None and bool(getattr(log, "recording", False))
+
+    async def record_log_line(
+        self,
+        group_id: str,
+        *,
+        user_id: str,
+        nickname: str,
+        parts: list[list[str]],
+        when: datetime,
+        self_id: str = "",
+        message_id: str | None = None,
+        is_bot: bool = False,
+        check: dict[str, Any] | None = None,
+    ) -> str | None:
+        """Record one group message in the group's log if it is recording; a notice for the
+        group when this message filled the log (see :func:`recorder.record`)."""
+        return await recorder.record(
+            self.store,
+            self.log_limits,
+            group_id,
+            user_id=user_id,
+            nickname=nickname,
+            parts=parts,
+            when=when,
+            self_id=self_id,
+            message_id=message_id,
+            is_bot=is_bot,
+            check=check,
+        )
+
+    async def nickname(self, user_id: str, scope: str | None) -> str | None:
+        """The ``.nn`` nickname ``user_id`` set for ``scope`` (or everywhere), if any."""
+        return await self.store.get_nickname(user_id, scope)
+
+    # ------------------------------------------------------------------ upkeep
+    async def prune(self) -> dict[str, int]:
+        """Delete old event claims, lapsed leases and the log of long-ended sessions."""
+        return await self.store.prune()
+
+    async def close(self, accounts: list[str] | tuple[str, ...] = ()) -> None:
+        """Let go of ``accounts`` (their groups go to other processes at once) and close the
+        store; a failed release does not keep the store open."""
+        for self_id in accounts:
+            with contextlib.suppress(Exception):
+                await self.store.release(self_id)
+        await self.store.close()
