@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from chronodice.core.text import safe_name
 from chronodice.render.tick20_health import conditions, name_of
 from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
@@ -180,7 +181,11 @@ def combat_list(st: Combat, *, gm: bool = False) -> str:
             bits.append("已行动")
         if c.surprised and st.phase is Phase.SETUP:
             bits.append("被突袭")
-        lines.append("　".join(bits))
+        elif c.surprised and st.round == 1:  # 004 突袭 / 002: −20 in round 1 — say why (issue 26)
+            bits.append("被突袭（第1轮先攻−20）")
+        if c.note:
+            bits.append(f"备注:{safe_name(c.note)}" if gm or not c.gm_played else "")
+        lines.append("　".join(b for b in bits if b))
     if len(shown) > MAX_LIST_LINES:
         lines.append(f"……另有{len(shown) - MAX_LIST_LINES}名")
     if st.variant is Variant.SPD and st.advantage:

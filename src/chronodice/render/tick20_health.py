@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from chronodice.rules.tick20.damage import sp_states
 from chronodice.rules.tick20.health import LEVEL_NAMES, mp_total
-from chronodice.rules.tick20.model import Combat, Combatant, Event
+from chronodice.rules.tick20.model import Combat, Combatant, Event, Health
 
 
 def name_of(st: Combat, cid: str | None, gm: bool = False) -> str:
@@ -47,6 +47,10 @@ def conditions(c: Combatant, numbers: bool) -> list[str]:
         out.append("<昏迷>")
     if h.faults:
         out.append("<故障>")
+    if "智慧" in h.zeroed:
+        out.append("「无认知」")
+    if h.attr_loss and numbers:
+        out.append("属性" + "".join(f"{k}-{v}" for k, v in h.attr_loss.items()))
     for p in h.parts:
         if any("故障" in w.tags for w in p.wounds):
             out.append(f"<故障:{p.name}>")
@@ -55,10 +59,26 @@ def conditions(c: Combatant, numbers: bool) -> list[str]:
             out.append(f"临时生命:{p.name}{len(p.temp_wounds)}/{p.temp}" + (f"({held})" if held else ""))
     if h.mg and numbers:
         cur, cap = mp_total(h)
-        out.append(f"MP{cur}/{cap}[{','.join(str(g.hp) for g in h.mg)}]")
-    if h.hg and numbers and any(g.cap != 5 for g in h.hg):
-        out.append(f"HG[{','.join(f'{g.hp}/{g.cap}' for g in h.hg)}]")
+        out.append(f"MP{cur}/{cap}[{','.join(str(v) for v in mind_values(h))}]")
+    if h.hg and numbers and (h.mp_debt or any(g.cap != 5 for g in h.hg)):
+        debt = h.mp_debt
+        held = ",".join(f"{max(0, g.hp - debt)}/{max(0, g.cap - debt)}" for g in h.hg)
+        out.append(f"HG[{held}]" + (f"（透支{debt}MP，每条容量−{debt}）" if debt else ""))
     return out
+
+
+def mind_values(h: Health) -> list[int]:
+    """Each Mind Gauge's MP, an overdraw shown on the last one (004 透支精神值: "最后一条MG中的MP
+    可以降至负值"; issue 26: an overdraw showed ``[0,0]`` and full-capacity Hit Gauges).
+
+    >>> from chronodice.rules.tick20.model import Gauge
+    >>> mind_values(Health(mg=[Gauge(hp=0), Gauge(hp=0)], mp_debt=2))
+    [0, -2]
+    """
+    values = [g.hp for g in h.mg]
+    if values:
+        values[-1] -= h.mp_debt
+    return values
 
 
 def _check(d: dict) -> str:
@@ -83,6 +103,8 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
             out.append(f"  {who} 无需濒死检定（此前大成功）")
         elif ev.kind == "dissolved":
             out.append(f"  {who} <解体>，不再进行回合")
+        elif ev.kind == "defeated" and d.get("hp0"):
+            out.append(f"  {who} HP降至0：倒下，不再进行回合（.init 清场 移出列表）")
         elif ev.kind == "died":
             out.append(f"  {who} 的SP降至下限：死亡，不再进行回合")
         elif ev.kind == "woke":
@@ -120,6 +142,17 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
             out.append(f"  {who} 本回合追加{d['extra']}个动作（剩余{d['left']}）")
         elif ev.kind == "actions_per_turn":
             out.append(f"  每回合动作数：{d['per_turn']}")
+        elif ev.kind == "attr":
+            out.append(
+                f"  {who} 的{d['name']}"
+                + (f"损失{d['loss']}，现为{d['value']}" if d["loss"] else f"恢复为{d['value']}")
+            )
+        elif ev.kind == "attr_coma":
+            out.append(f"  {who} 的{d['name']}降至0：陷入<昏迷>（属性回到1以上时醒来）")
+        elif ev.kind == "no_cognition":
+            out.append(f"  {who} 的智慧降至0：认知层阶变为「无认知」（对「心灵」标签的效果免疫）")
+        elif ev.kind == "full_move":
+            out.append(f"  {who} 全力移动1格（速度0；进入消耗{d['cost']}点Mov的区域）")
         elif ev.kind == "mov":
             out.append(f"  {who} Mov {d['mov']}（速度{d['speed']}）")
     return out

@@ -16,8 +16,9 @@ private message (a hidden boss's stats are his), the group hears only that a car
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from chronodice.core.args import Pattern, arg, opt
 from chronodice.core.commands import Call, define
@@ -100,7 +101,26 @@ async def find_npc_card(
 
 def card_line(card: CharacterRecord) -> str:
     attrs = " ".join(f"{k}:{v}" for k, v in card.attributes.items()) or "（空）"
-    return f"<{card.name}>（{card.system}）{attrs}"
+    attacks = card.data.get("attacks") if isinstance(card.data, dict) else None
+    named = (
+        "\n攻击：" + "；".join(f"{k} {attack_text(v)}" for k, v in attacks.items() if isinstance(v, dict))
+        if isinstance(attacks, dict) and attacks
+        else ""
+    )
+    return f"<{card.name}>（{card.system}）{attrs}{named}"
+
+
+def attack_text(spec: Mapping[str, Any]) -> str:
+    """A named attack of a D20 card (``.npc 攻击``) as the GM reads it back.
+
+    >>> attack_text({"attack": "近战", "hit": 2, "dp": 3, "tags": ["切割"]})
+    '近战 hit2 dp3 切割'
+    """
+    bits = [str(spec.get("attack", "近战"))]
+    bits += [f"{k}{spec[k]}" for k in ("hit", "dp") if k in spec]
+    bits += [str(t) for t in spec.get("tags", ())]
+    bits += ["直接"] if spec.get("direct") else []
+    return " ".join(bits)
 
 
 def _whisper(text: str) -> Reply:
@@ -115,7 +135,7 @@ npc = define(
     detail=(
         "写法同 .st（体力-2 为修改），卡属于本群，只有本群GM可以录入、查看和使用；数值私聊GM\n"
         "使用：.rc 哥布林:运动 15、.ra 哥布林:侦查、.ri 3# 哥布林（加入哥布林1~3，各自的伤势与效果）、"
-        ".atk 哥布林1:艾琳（hit/dp 取卡上的值）\n"
+        ".atk 哥布林1:艾琳（hit/dp 取卡上的值）、.npc 攻击 哥布林 短剑 hit2 dp3 切割 记下攻击后 .atk 哥布林1:艾琳 短剑\n"
         "卡上可写 DR、抗性（灼烧抗性1）、易伤（冷冻易伤1）、默认攻击的 hit/dp；名字不含数字"
     ),
     system="通用",
@@ -191,7 +211,9 @@ async def npc_set(call: Call, name: str, pairs: list[tuple[str, str | None, int]
 
 __all__ = [
     "MAX_NPC_CARDS",
+    "NPC_NAME",
     "PRIVATE_NO_NPC",
+    "attack_text",
     "base_name",
     "card_line",
     "find_npc_card",

@@ -157,6 +157,11 @@ class Health(BaseModel):
     """Why she is <昏迷> (濒死, 力竭); empty = awake."""
     faults: list[str] = Field(default_factory=list)
     """杂兵 hit by 故障: the whole character is <故障>."""
+    attr_loss: dict[str, int] = Field(default_factory=dict)
+    """Attribute points lost in this combat (002 属性: "属性值最低只能被降至0"), by Chinese name;
+    her checks read the card less these (``.属性 名 力量-3``)."""
+    zeroed: list[str] = Field(default_factory=list)
+    """Attributes at 0 (002 属性: 昏迷 / <解体> / 「无认知」)."""
 
 
 class PreTurn(BaseModel):
@@ -284,6 +289,9 @@ class Combat(BaseModel):
     """Wall-clock time of the last turn advance, written by the caller (the bot's service) to
     recognise near-simultaneous ``.init next`` messages; the engine never reads it."""
     advanced_by: str | None = None
+    session_id: str = ""
+    """Drawn when the combat begins (:func:`chronodice.core.ids.session_id`): tells it from the
+    next combat in the same row (a web link is bound to it)."""
     log: list[Event] = Field(default_factory=list)
 
     # ------------------------------------------------------------------ lookups

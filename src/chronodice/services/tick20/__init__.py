@@ -17,7 +17,9 @@ Where things live:
 * :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``;
 * :mod:`.actions` — ``.init 动作数``, ``.动作`` (004 actions), ``.mov`` (002 Mov), ``.濒死``;
 * :mod:`.attack` — ``.atk``, an attack in one command; :mod:`.effect_mods` — effects that change checks;
-* :mod:`.comfort` — ``.init 击败/清场/跳至``.
+* :mod:`.npc_attacks` — ``.npc 攻击`` (named attacks on an NPC card, used by ``.atk``);
+* :mod:`.comfort` — ``.init 击败/清场/跳至/note``;
+* :mod:`.persona` — ``.量谱``, ``.人格``, ``.属性`` and ``.rc``'s ``量谱``/``自我`` (the last 002 rules).
 
 The import order below is the order the commands are registered (and listed in the help).
 """
@@ -33,7 +35,21 @@ from . import effects  # .init eff/mod/re/focus
 from . import resources  # .ap .wound .hp
 from . import actions  # .init 动作数, .动作, .mov, .濒死
 from . import attack  # .atk
-from . import comfort  # .init 击败/清场/跳至
+from . import npc_attacks  # .npc 攻击
+from . import comfort  # .init 击败/清场/跳至/note
+from . import persona  # .量谱 .人格 .属性
 # isort: on
 
-__all__ = ["actions", "attack", "checks", "comfort", "effects", "gm_tools", "joining", "resources", "tracker"]
+__all__ = [
+    "actions",
+    "attack",
+    "checks",
+    "comfort",
+    "effects",
+    "gm_tools",
+    "joining",
+    "npc_attacks",
+    "persona",
+    "resources",
+    "tracker",
+]

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from chronodice.core.commands import UNDO_HIDDEN, Call
 from chronodice.core.context import Context
 from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
+from chronodice.core.ids import session_id
 from chronodice.core.permissions import Perm, is_gm, require
 from chronodice.core.reply import Reply
 from chronodice.render.tick20_health import name_of
@@ -74,8 +75,10 @@ async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Comb
 
 
 def fresh(owner: str, **options: Any) -> Combat:
-    """A new combat (undo goes through the store's session log)."""
-    return E.new_combat(owner, **options)
+    """A new combat (undo goes through the store's session log) with its own session id."""
+    combat = E.new_combat(owner, **options)
+    combat.session_id = session_id()
+    return combat
 
 
 def need(state: Combat | None) -> Combat:

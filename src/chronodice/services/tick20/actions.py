@@ -100,7 +100,10 @@ mov = define(
     "mov",
     aliases=("移动",),
     summary="基础规则：Mov（回合开始时=速度），移动消耗Mov，不能低于0",
-    detail="例 .mov -2、.mov 哥布林 -1（GM）、.mov 艾琳 =3（GM）；速度取自角色卡或 .init opt 名 -速度 N",
+    detail=(
+        "例 .mov -2、.mov 哥布林 -1（GM）、.mov 艾琳 =3（GM）；速度取自角色卡或 .init opt 名 -速度 N；"
+        "速度0时 .mov 全力 移动1格（「无法移动」时不行）"
+    ),
     system=SYS_NAME,
     group_only=True,
 )
@@ -118,6 +121,25 @@ async def cmd_mov(call: Call, who: str | None, op: tuple[str, int]) -> list[Repl
     else:
         await require_control(call, state, c, "移动")
         state, events = await apply(call, lambda st: E.spend_mov(need(st), c.id, cost=op[1]))
+    return [Reply.say("\n".join(health_lines(state, events)).strip())]
+
+
+@mov.sub(
+    "全力",
+    "全力移动",
+    params=[opt("who", COMBATANT, label="名称"), opt("op", MOV_OP)],
+    help="速度为0时，【全力移动】移动1格（只能进入消耗Mov不超过1点的区域：-1，默认）",
+)
+async def cmd_full_move(call: Call, who: str | None, op: tuple[str, int] | None) -> list[Reply]:
+    """002 速度: 「即便速度为0，只要没有遭受会导致「无法移动」的效果，角色依然可以通过【全力移动】
+    动作移动1格，不过这一移动只能进入消耗的Mov不超过1点的区域」.  ``-n``: what the area costs."""
+    state = need(await load(call))
+    c = await _who(call, state, who)
+    await require_control(call, state, c, "移动")
+    if op is not None and op[0] == "=":
+        raise call.usage_error("全力移动写这格消耗的Mov：.mov 全力 -1")
+    cost = 1 if op is None else op[1]
+    state, events = await apply(call, lambda st: E.full_move(need(st), c.id, cost))
     return [Reply.say("\n".join(health_lines(state, events)).strip())]
 
 

@@ -38,6 +38,7 @@ from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.card import ATTACK_WORDS, lookup
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Variant
 from chronodice.rules.tick20.modifiers import Modifier
+from chronodice.rules.tick20.persona import reduced
 from chronodice.services.npc_cards import find_npc_card
 
 from ._glue import (
@@ -55,6 +56,7 @@ from ._glue import (
 )
 from .effect_mods import effect_edge
 from .kinds import ADV, COMBATANT, DIS, MODS, NoColon, modifiers
+from .npc_attacks import NpcAttack, stored_attacks
 
 DEFENCES = ("闪避", "强韧", "识破", "意志")
 CONCEAL = {"匿迹": -5, "无踪": -10}
@@ -105,6 +107,8 @@ class Plan:
     conceal: str | None = None
     """002 感知: the target is 匿迹 (ATK −5) or 无踪 (ATK −10 in secret: the group learns neither
     the numbers nor why an attack missed; GM only)."""
+    weapon: str = ""
+    """The NPC card's named attack used (``.npc 攻击``), empty when none."""
 
 
 def read_items(items: list[tuple[Any, ...]]) -> Plan:
@@ -125,10 +129,41 @@ def read_items(items: list[tuple[Any, ...]]) -> Plan:
     return plan
 
 
-async def card_attrs(call: Call, state: Combat, c: Combatant, *, target: bool = False) -> dict[str, int]:
-    """The numbers behind ``c``'s checks: her NPC card, else her controller's card here.
+async def named_plan(call: Call, state: Combat, a: Combatant, items: list[tuple[Any, ...]]) -> Plan:
+    """The plan, with the attacker's named attack (``.atk 哥布林1:艾琳 短剑``, stored by ``.npc 攻击``)
+    filled in under what the command wrote: written type, Hit, DP win; damage tags add up."""
+    attacks: dict[str, NpcAttack] = {}
+    if a.controller is None:
+        card = await find_npc_card(call, a.card or a.name, extra=state.gms, exact=bool(a.card))
+        attacks = stored_attacks(card.data) if card is not None else {}
+    chosen = next((x[1] for x in items if x[0] == "tag" and x[1] in attacks), None)
+    if chosen is None:
+        return read_items(items)
+    spec = attacks[chosen]
+    rest = [x for x in items if not (x[0] == "tag" and x[1] == chosen)]
+    plan = read_items(rest)
+    if not any(x[0] == "attack" for x in rest) and spec.get("attack") in ATTACK_WORDS:
+        plan.attack = str(spec["attack"])
+    plan.hit = plan.hit if plan.hit is not None else spec.get("hit")
+    plan.dp = plan.dp if plan.dp is not None else spec.get("dp")
+    plan.tags = tuple([*spec.get("tags", ()), *plan.tags][:6])
+    plan.direct = plan.direct or bool(spec.get("direct"))
+    plan.weapon = chosen
+    return plan
+
+
+async def card_attrs(
+    call: Call, state: Combat, c: Combatant, *, target: bool = False, raw: bool = False
+) -> dict[str, int]:
+    """The numbers behind ``c``'s checks: her NPC card, else her controller's card here, less the
+    attributes she lost in this combat (``.属性``; ``raw``: the card as written).
     ``target``: she is the one attacked (her card is read for the rule, see
     :func:`~chronodice.services.npc_cards.find_npc_card`)."""
+    attrs = await _card_numbers(call, state, c, target)
+    return attrs if raw or not c.health.attr_loss else reduced(attrs, c.health.attr_loss)
+
+
+async def _card_numbers(call: Call, state: Combat, c: Combatant, target: bool) -> dict[str, int]:
     if c.card:
         card = await find_npc_card(call, c.card, extra=state.gms, exact=True, as_target=target)
         return dict(card.attributes) if card is not None else {}
@@ -148,7 +183,8 @@ atk = define(
     "atk",
     summary="一条指令完成攻击：ATK检定→对DEF→DP对DR→伤势（基础规则）",
     detail=(
-        "例 .atk 哥布林1:艾琳 躯干 hit2 dp3 切割、.atk 巨魔（自己的参战者攻击巨魔，近战）、"
+        "例 .atk 哥布林1:艾琳 躯干 hit2 dp3 切割、.atk 哥布林1:艾琳 短剑（NPC卡上 .npc 攻击 记下的攻击）、"
+        ".atk 巨魔（自己的参战者攻击巨魔，近战）、"
         ".atk 哥布林2:艾琳 远程 def14、.atk 暗影:艾琳 掷防御 优势\n"
         "匿迹：ATK−5；无踪（GM）：ATK暗中−10，群里只说命中与否\n"
         "攻击：近战/远程/近战魔法/远程魔法（熟练度取攻击模式）；防御：闪避（默认）/强韧/识破/意志，"
@@ -185,7 +221,7 @@ async def cmd_atk(
     a = await find(call, state, actor) if actor is not None else find_me(state, call.ctx)
     await require_control(call, state, a, "替他攻击")
     t = await find(call, state, target)
-    plan = read_items(items)
+    plan = await named_plan(call, state, a, items)
     a_attrs, t_attrs = await card_attrs(call, state, a), await card_attrs(call, state, t, target=True)
     hit = plan.hit if plan.hit is not None else lookup(a_attrs, "hit", "Hit", "HIT")
     dp = plan.dp if plan.dp is not None else lookup(a_attrs, "dp", "DP", "Dp")
@@ -283,7 +319,8 @@ class Report:
         an, tn = R.name_of(st, a.id, gm_view), R.name_of(st, t.id, gm_view)
         secret = plan.conceal == "无踪" and not gm_view  # 002: "不会告知角色失手的原因"
         show_a, show_t = (gm_view or not a.hidden) and not secret, (gm_view or not t.hidden) and not secret
-        lines = [f"{an} 攻击 {tn}（{plan.attack}，{plan.part}）"]
+        weapon = f"，{plan.weapon}" if plan.weapon else ""
+        lines = [f"{an} 攻击 {tn}（{plan.attack}，{plan.part}{weapon}）"]
         if show_a:
             mods = R.mods_text(self.atk_mods)
             lines.append(
@@ -329,4 +366,4 @@ class Report:
         return f"{self.plan.deftype} {roll}" + (f"（{mods}）" if mods else "")
 
 
-__all__ = ["ATK_ITEM", "Plan", "Report", "atk", "card_attrs", "read_items"]
+__all__ = ["ATK_ITEM", "Plan", "Report", "atk", "card_attrs", "named_plan", "read_items"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from chronodice.core.args import Flag, Mod, Prefixed, arg, flag, many, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
@@ -11,6 +13,7 @@ from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.modifiers import Modifier
+from chronodice.rules.tick20.persona import reduced
 from chronodice.services.hidden import hidden_result
 from chronodice.services.npc_cards import find_npc_card
 
@@ -18,6 +21,7 @@ from ._glue import SYS_NAME, find, find_me, load
 from .effect_mods import EffectEdge, effect_edge, tagged_status
 from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
 from .kinds_rules import DAMAGE, PART_USED
+from .persona import spend_ego, spend_gauge
 
 rc = define(
     "rc",
@@ -29,6 +33,7 @@ rc = define(
         "对抗N：以对方判定值N为目标（平手时发起者胜）\n"
         "名称: 为NPC检定（不用角色卡，如 .rc 哥布林:d8+d6 13）；-部位 臂部（或 -部位 哥布林/臂部）：用<残障>的部位检定 −4状态\n"
         "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4\n"
+        "量谱：消耗1点高等属性量谱获得优势（即时动作，长休恢复，.量谱 查看）；自我：消耗1点自我获得优势（不会因此<发狂>时）\n"
         "暗：暗中检定（GM），结果连同N1/N20与成功度私聊，群里只说进行了暗中检定，如 .rc 暗 暗影:洞悉 15\n"
         "战斗中，检定者身上带检定修正或优势/劣势的效果（.init eff 名 效果 2轮 -劣势）会自动计入"
     ),
@@ -52,6 +57,8 @@ rc = define(
         PART_USED,
         Flag("actor", Prefixed(label="名称:")),
         flag("hidden", "暗", label="暗"),
+        flag("gauge", "量谱", label="量谱"),
+        flag("ego", "自我", label="自我"),
     ],
     help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
 )
@@ -69,11 +76,29 @@ async def cmd_rc(
     damage: int | None = None,
     part: tuple[str | None, str] | None = None,
     hidden: bool = False,
+    gauge: bool = False,
+    ego: bool = False,
 ) -> list[Reply]:
-    edge, secret = await checker_edge(call, actor)
+    edge, secret, losses = await checker_edge(call, actor)
+    spent = await spend_for_advantage(call, actor, what, gauge=gauge, ego=ego, passive=passive)
     replies = await _check(
-        call, actor, what, target, reason, adv, dis, passive, mods, opposed, damage, part, edge
+        call,
+        actor,
+        what,
+        target,
+        reason,
+        adv or bool(spent),
+        dis,
+        passive,
+        mods,
+        opposed,
+        damage,
+        part,
+        edge,
+        losses,
     )
+    if spent:
+        replies[0] = replace(replies[0], text=replies[0].text + "\n" + "；".join(spent))
     if not (hidden or secret):  # a hidden combatant's check is hidden without being asked
         return replies
     return hidden_result(call, replies[0].text, what="暗中检定")
@@ -93,6 +118,7 @@ async def _check(
     damage: int | None,
     part: tuple[str | None, str] | None,
     edge: EffectEdge,
+    losses: dict[str, int] | None = None,
 ) -> list[Reply]:
     """The check itself (``.rc`` and ``.rc 暗``, which sends it privately); ``edge``: what the
     checker's effects add (:func:`checker_edge`)."""
@@ -101,7 +127,7 @@ async def _check(
         # ``哥布林:`` — the group's NPC card of that name (GM only), else an NPC without a card:
         # written dice and modifiers only
         char = await find_npc_card(call, actor)
-    attrs = dict(char.attributes) if char is not None else {}
+    attrs = reduced(dict(char.attributes), losses or {}) if char is not None else {}
     who = safe_name(actor) if actor is not None else call.name
     typed = modifiers(mods)
     typed += edge.mods
@@ -193,22 +219,39 @@ async def part_penalty(call: Call, who: str | None, part: str) -> list[Modifier]
     return []
 
 
-async def checker_edge(call: Call, actor: str | None) -> tuple[EffectEdge, bool]:
+async def checker_edge(call: Call, actor: str | None) -> tuple[EffectEdge, bool, dict[str, int]]:
     """What the effects on the combatant making this check do to it (``名字:``'s combatant, else
-    the sender's own, in this group's running combat; nothing outside a combat), and whether she
-    is hidden (her check then goes to the GM privately, as ``.rc 暗`` does)."""
+    the sender's own, in this group's running combat; nothing outside a combat), whether she
+    is hidden (her check then goes to the GM privately, as ``.rc 暗`` does), and the attribute
+    points she lost in the combat (``.属性``)."""
     if call.ctx.group_id is None:
-        return EffectEdge(), False
+        return EffectEdge(), False, {}
     state = await load(call)
     if state is None:
-        return EffectEdge(), False
+        return EffectEdge(), False, {}
     try:
         if actor is not None:
             c = await find(call, state, actor)
         elif any(x.controller == call.ctx.user_id for x in state.combatants):
             c = find_me(state, call.ctx)
         else:
-            return EffectEdge(), False
+            return EffectEdge(), False, {}
     except ChronoDiceError:  # an NPC not in the combat (or not visible to the sender)
-        return EffectEdge(), False
-    return effect_edge(state, c.id), c.hidden
+        return EffectEdge(), False, {}
+    return effect_edge(state, c.id), c.hidden, dict(c.health.attr_loss)
+
+
+async def spend_for_advantage(
+    call: Call, actor: str | None, what: object, *, gauge: bool, ego: bool, passive: bool
+) -> list[str]:
+    """``量谱`` (「高等属性」, 002 属性阶层) and ``自我`` (002 人格): each spends its point for this
+    skill check's advantage (two sources still give one extra die, 002 优势与劣势).  Only an
+    active skill check: the seed's words are 「技能检定」, and a passive check has no die."""
+    if not (gauge or ego):
+        return []
+    if not isinstance(what, str) or passive:
+        raise IllegalAction("量谱/自我 用于基础规则（002）的主动技能检定（如 .rc 运动 15 量谱）")
+    spent = [await spend_gauge(call, actor, what)] if gauge else []
+    if ego:
+        spent.append(await spend_ego(call, actor))
+    return spent

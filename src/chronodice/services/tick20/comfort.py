@@ -1,18 +1,21 @@
 """GM comfort (issue 26): ``.init 击败`` (mark defeated NPCs, skipped from then on), ``.init 清场``
-(remove the defeated and fallen NPCs on request) and ``.init 跳至`` (jump to a combatant's turn).
+(remove the defeated and fallen NPCs on request), ``.init 跳至`` (jump to a combatant's turn) and
+``.init note 名 文本`` (a note per combatant: on an NPC the GM's alone, on a player's combatant
+everyone's, in the list; an empty text clears it).
 The 「请准备」 ping of the next player is part of every turn card (:func:`.tracker._card`)."""
 
 from __future__ import annotations
 
-from chronodice.core.args import arg, flag, many
+from chronodice.core.args import Pattern, Rest, arg, flag, many, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
+from chronodice.core.text import safe_name
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.model import Combat, Event
 
-from ._glue import apply, each, find, load, must_be_gm, need
+from ._glue import apply, each, find, load, must_be_gm, need, require_control, whisper_gms
 from .kinds import COMBATANT, Targets
 from .tracker import init
 
@@ -89,4 +92,42 @@ async def init_jump(call: Call, who: str) -> list[Reply]:
     ]
 
 
-__all__ = ["init_cleanup", "init_defeated", "init_jump"]
+MAX_NOTE = 40
+"""A note is a reminder in a list line, not a document."""
+NOTE_WHO = Pattern(regex=r"\S{1,20}(?!\S)", label="名称")
+"""The whole first word: ``哥布林1 半血逃跑`` names 哥布林1 (a name kind would split the digit off
+and read ``1 半血逃跑`` as the note)."""
+
+
+@init.sub(
+    "note",
+    "备注",
+    params=[
+        arg("who", NOTE_WHO, label="名称"),
+        opt("text", Rest(label="备注", max_len=MAX_NOTE), default="", label="备注"),
+    ],
+    help="给参战者写备注（列表里显示；NPC的备注只有GM看得到；不写内容=清除）",
+)
+async def init_note(call: Call, who: str, text: str) -> list[Reply]:
+    """A note on one combatant (``.init note 哥布林2 想逃跑``).  Who: the GM for anyone, a player for
+    her own combatant.  The note on an NPC is the GM's (how she fights, when she flees): the
+    group hears only that one was written, the text goes to the GM.  Note text is the sender's
+    words: kept as typed (no newlines), shown with :func:`safe_name` so a list line never starts
+    like a command."""
+    state = need(await load(call))
+    c = await find(call, state, who)
+    await require_control(call, state, c, "写备注")
+    note = " ".join(text.split())
+    state, _ = await apply(call, lambda st: E.edit(need(st), c.id, note=note))
+    name = R.name_of(state, c.id)
+    if not note:
+        return [Reply.say(f"已清除 {name} 的备注")]
+    if c.gm_played:
+        return [
+            Reply.say(f"已记下 {name} 的备注（GM可见）"),
+            *whisper_gms(state, f"{c.name} 的备注：{safe_name(note)}", call.ctx.user_id),
+        ]
+    return [Reply.say(f"{name} 的备注：{safe_name(note)}")]
+
+
+__all__ = ["MAX_NOTE", "init_cleanup", "init_defeated", "init_jump", "init_note"]

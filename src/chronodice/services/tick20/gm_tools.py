@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chronodice.core.args import Int, Name, arg, flag, many, opt
+from chronodice.core.args import Int, Mod, Name, arg, flag, many, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import InputSyntaxError
 from chronodice.core.reply import Reply
@@ -14,6 +14,7 @@ from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.model import InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier
+from chronodice.services.npc_cards import find_npc_card
 
 from ._glue import (
     MAX_BATCH,
@@ -28,8 +29,8 @@ from ._glue import (
     require_control,
     whisper_gms,
 )
-from .joining import join_all
-from .kinds import COMBATANT, META_FLAGS, QQ_ID, WORD10, Targets, num, option
+from .joining import expand_names, join_all, roll_entry
+from .kinds import COMBATANT, META_FLAGS, QQ_ID, WORD10, RiEntry, Targets, num, option
 from .tracker import init
 
 
@@ -110,9 +111,16 @@ async def init_add(
     count = 1 if count is None else count
     if not 1 <= count <= MAX_BATCH:
         raise InputSyntaxError(f"-n 应在1~{MAX_BATCH}之间")
-    names = [name] if count == 1 else [f"{name}{chr(ord('a') + k)}" for k in range(count)]
+    card = await find_npc_card(call, name, extra=state.gms, exact=True)
+    names = expand_names(name, None if count == 1 else count, numbered=card is not None)
     plan = []
     for n in names:
+        if card is not None:  # the group's NPC card: read as .ri 3# 哥布林 reads it (issue 26)
+            entry = RiEntry(name=n, fixed=fixed, mods=(Mod(mod),), hidden=hidden)
+            _n, kw, text = roll_entry(call, state, entry, card)
+            kw.update(opts)
+            plan.append((n, kw, text))
+            continue
         kw = dict(opts)
         if fixed is not None:
             kw.update(value=fixed, init_mod=mod)
@@ -122,7 +130,7 @@ async def init_add(
             kw["roll"] = InitRoll(
                 dice=list(r2.dice), die=sum(r2.dice), total=r2.total, two_die=True, doubles=r2.doubles
             )
-            text = f"[{r2.dice[0]},{r2.dice[1]}]{r2.modifier:+d}={r2.total}"
+            text = f"d6+d6=[{r2.dice[0]},{r2.dice[1]}]{r2.modifier:+d}={r2.total}"
         else:
             r = C.roll_d20(call.app.rng, mod)
             kw["roll"] = InitRoll(dice=list(r.dice), die=r.die, total=r.total, nat=r.nat)

@@ -25,7 +25,7 @@ from ._glue import GM_WHO, MAX_BATCH, SYS_NAME, apply, each, fresh, gm_scope, lo
 from .kinds import RI_ENTRY, RiEntry, modifiers
 
 
-def _roll_entry(
+def roll_entry(
     call: Call, state: Combat, entry: RiEntry, npc: CharacterRecord | None = None
 ) -> tuple[str, dict[str, Any], str]:
     """One ``.ri`` entry; returns (name, add_combatant kwargs, roll text).  ``npc``: the group's
@@ -239,10 +239,10 @@ async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
             if entry.name is None
             else await find_npc_card(call, entry.name, extra=scope["extra"], exact=True)
         )
-        name, kwargs, text = _roll_entry(call, state, entry, card)
+        name, kwargs, text = roll_entry(call, state, entry, card)
         for i, n in enumerate(expand_names(name, entry.count, numbered=card is not None)):
             if i and entry.each:
-                _n2, kwargs2, text2 = _roll_entry(call, state, entry, card)
+                _n2, kwargs2, text2 = roll_entry(call, state, entry, card)
                 plan.append((n, kwargs2, text2))
             else:
                 plan.append((n, dict(kwargs), text))

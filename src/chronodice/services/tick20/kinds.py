@@ -211,7 +211,7 @@ OPPOSED = Flag(
     ),
     label="对抗N",
 )
-CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害", "暗")
+CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害", "暗", "量谱", "自我")
 
 
 @dataclass(frozen=True)

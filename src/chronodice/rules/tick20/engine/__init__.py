@@ -35,7 +35,8 @@ Where things live:
 * :mod:`.effects` — add_effect, remove_effect, focus;
 * :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta; 004 set_actions, use_action; 002 spend_mov;
 * :mod:`.wounds` — wound, heal_wound, set_temp, set_traits, dying_check, set_sp, set_gauges,
-  hit_gauges, spend_mp, self_heal, rest.
+  hit_gauges, spend_mp, self_heal, rest;
+* :mod:`.persona` — lose_attribute (002 属性 to 0), full_move (【全力移动】 at 速度 0).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from .effects import add_effect, focus, remove_effect
 from .gm import add_gm, edit, first, place, remove, set_defeated, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
 from .loop import owned
+from .persona import full_move, lose_attribute
 from .turns import delay, end, end_turn, first_round_order, forecast, g_of, jump_to, start
 from .wounds import (
     dying_check,
@@ -79,10 +81,12 @@ __all__ = [
     "first_round_order",
     "focus",
     "forecast",
+    "full_move",
     "g_of",
     "heal_wound",
     "hit_gauges",
     "jump_to",
+    "lose_attribute",
     "new_combat",
     "owned",
     "pay_ta",

@@ -199,6 +199,8 @@ def spend_mov(eng: Engine, cid: str, *, cost: int | None = None, value: int | No
         n = cost or 0
         if not 0 <= n <= 99:
             raise InputSyntaxError("移动消耗应在0~99之间")
+        if eng.bound(c):
+            raise IllegalAction(f"{c.shown} 处于「无法移动」的效果中：移动动作无效（强制移动除外）")
         if c.mov - n < 0:
             raise IllegalAction(f"Mov不足：{c.shown} 剩{c.mov}，移动需要{n}")
         c.mov -= n

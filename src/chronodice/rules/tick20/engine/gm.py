@@ -128,6 +128,8 @@ def edit(eng: Engine, cid: str, **fields: Any) -> None:
                 raise IllegalAction(f"名称「{val}」不可用")
         if key == "ap_max" and not 1 <= int(val) <= 20:
             raise InputSyntaxError("AP上限应在1~20之间")
+        if key == "speed" and not 0 <= int(val) <= 99:
+            raise InputSyntaxError("速度应在0~99之间（002：速度最低只能被降至0）")
         setattr(c, key, val)
     if "ap_max" in fields:
         c.ap = min(c.ap, c.ap_max)

@@ -236,11 +236,16 @@ class Engine(EngineBase):
         )
         c.ma_used = False
         c.ra_used = False
-        c.mov = c.speed
+        c.mov = 0 if self.bound(c) else c.speed  # 002 移动: 「无法移动」 makes her 速度 0
         c.busy = False
         c.turn_started = True
         if c.ta is not None:
             c.ta.paid_this_turn = 0
+
+    def bound(self, c: Combatant) -> bool:
+        """Under an effect that makes her 「无法移动」 (its name says so): 002 移动 — "她的「速度」将
+        变为0，并且使用的任何`移动`动作都会被无效"."""
+        return any(e.bearer == c.id and "无法移动" in e.name for e in self.st.effects)
 
     def grant(self, c: Combatant) -> None:
         if self.rules.has_ap:

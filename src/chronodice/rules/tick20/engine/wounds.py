@@ -6,7 +6,7 @@ from chronodice.core.errors import IllegalAction, InputSyntaxError
 
 from .. import damage as dmg
 from .. import health as hp
-from ..model import Gauge, Variant
+from ..model import Combatant, Gauge, Phase, Variant
 from .loop import Engine, transition
 
 
@@ -281,6 +281,25 @@ def hit_gauges(
             eng.emit("advantage", side=a.side, cid=a.id, total=st.advantage[a.side])
     if hp.in_crisis(h) and not crisis_before:
         eng.emit("crisis", cid=c.id)
+    knock_out(eng, c)
+
+
+def knock_out(eng: Engine, c: Combatant) -> None:
+    """An NPC whose Hit Gauges are all broken (HP 0) is out of the fight: marked defeated, her turn
+    (if it is hers) ends and she is skipped from then on (issue 26: 速度-variant NPCs at HP 0 kept
+    getting turns).  004 says no more than "HP降至0" for what HP 0 means; a GM-played enemy at 0
+    is down in every 004-style table, while a player at 0 keeps her turns for the GM to rule on
+    (004: "处理方式与因遭受即兴伤害而导致HP降至0时相同").  Healing does not stand her up again:
+    ``.init 击败 名 -取消`` does, as for any defeated combatant."""
+    h = c.health
+    if not c.gm_played or c.defeated or not h.hg or hp.gauge_total(h.hg, h.mp_debt)[0] > 0:
+        return
+    st = eng.st
+    c.defeated = True
+    eng.emit("defeated", cid=c.id, on=True, hp0=True)
+    st.queue = [q for q in st.queue if q != c.id]
+    if st.current == c.id and st.phase is Phase.ACTIVE:
+        eng.end_turn("skip")
 
 
 @transition
@@ -291,6 +310,7 @@ def spend_mp(eng: Engine, cid: str, amount: int) -> None:
     if amount >= 0:
         debt = hp.spend_mp(c.health, amount)
         eng.emit("mp_spend", cid=c.id, amount=amount, debt=debt)
+        knock_out(eng, c)  # 004 透支精神值: HP 0 by an overdraw is HP 0 all the same
     else:
         restored = hp.restore_mp(c.health, -amount)
         eng.emit("mp_restore", cid=c.id, amount=restored)
@@ -330,3 +350,7 @@ def rest(eng: Engine, cids: list[str], *, long: bool = False) -> None:
         before = h.sp if h.sp is not None else h.sp_max
         rep = dmg.change_sp(h, before + (h.sp_max if long else 1), None)
         eng.emit("rest", cid=c.id, word=word, before=before, sp=h.sp, sp_max=h.sp_max, notes=rep.notes)
+        if long:  # 002 临时生命: "未说明持续时间的临时生命，默认在角色完成1次长休后消失"
+            for p in [p for p in h.parts if p.temp]:
+                moved = dmg.set_temp(h, p.name, 0)
+                eng.emit("temp", cid=c.id, part=p.name, amount=0, moved=len(moved))
