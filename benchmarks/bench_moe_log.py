@@ -30,6 +30,7 @@ from chronodice.core.context import Context  # noqa: E402
 from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.rules.moe.record import rebuild  # noqa: E402
 from chronodice.services import load_all  # noqa: E402
+from chronodice.services.moe.numbers import number_map  # noqa: E402
 from chronodice.store import Store  # noqa: E402
 
 load_all()
@@ -37,8 +38,9 @@ load_all()
 G = "20002"
 
 
-def command_for(g: Any, rnd: random.Random) -> str:
-    """What a person would type for the open request (plays one-target cards, answers, ends)."""
+def command_for(g: Any, rnd: random.Random, number: dict[int, int]) -> str:
+    """What a person would type for the open request (plays one-target cards, answers, ends);
+    ``number``: hand card → the number it goes by this turn (numbers hold for the whole turn)."""
     ask = g.pending
     hand = g.hand(ask.seat)
     if ask.kind == "play":
@@ -47,14 +49,14 @@ def command_for(g: Any, rnd: random.Random) -> str:
         if (one or opts) and rnd.random() < 0.8:
             o = rnd.choice(one or opts)
             tg = f" {o['targets'][0] + 1}号" if o["mode"] == "one" else ""
-            return f".moe play {hand.index(o['card']) + 1}{tg}"
+            return f".moe play {number[o['card']]}{tg}"
         return ".moe end"
     if ask.kind == "respond":
         if not ask.options:  # everyone is asked: nothing to answer with
             return ".moe pass"
         if ask.reason == "secret":  # a 奥秘 pause: the first 奥秘 offered
             return ".moe resp 1"
-        return f".moe resp {hand.index(ask.options[0]) + 1}" if rnd.random() < 0.7 else ".moe pass"
+        return f".moe resp {number[ask.options[0]]}" if rnd.random() < 0.7 else ".moe pass"
     if ask.kind == "invoke":
         return ".moe yes"
     if ask.kind == "distribute" or (ask.optional and ask.kind != "choose_cards"):
@@ -64,7 +66,7 @@ def command_for(g: Any, rnd: random.Random) -> str:
     if ask.kind == "arrange":
         return ".moe choose " + " ".join(str(i + 1) for i in range(len(ask.options)))
     if ask.kind == "choose_cards" and all(c in hand for c in ask.options):
-        return ".moe choose " + " ".join(str(hand.index(c) + 1) for c in ask.options[: ask.lo])
+        return ".moe choose " + " ".join(str(number[c]) for c in ask.options[: ask.lo])
     return ".moe choose " + " ".join(str(i + 1) for i in range(max(ask.lo, 1)))
 
 
@@ -92,7 +94,8 @@ async def play(db: Path, players: int, seed: int, limit: int) -> dict[str, Any]:
         if g.pending is None:
             break
         user = state["players"][g.pending.seat]["user"]
-        await say(command_for(g, rnd), user, G if g.pending.reason != "character" else None)
+        number = number_map(dict(state), g, g.pending.seat)
+        await say(command_for(g, rnd, number), user, G if g.pending.reason != "character" else None)
         commands += 1
     state, _v = await store.load_session(G, "moe")
     inputs = len(state["record"]["inputs"])

@@ -18,6 +18,13 @@ from onebot_client import ApiCall, BotProcess, OneBotClient
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
 from chronodice.rules.moe.state import ALL
+from chronodice.services.moe.numbers import number_map
+
+
+def num(state, g, seat, cid):  # type: ignore[no-untyped-def]
+    """The number a hand card goes by this turn (numbers hold for the whole turn)."""
+    return number_map(dict(state), g, seat)[cid]
+
 
 pytestmark = pytest.mark.e2e
 
@@ -88,7 +95,14 @@ class Tables:
         self.checked = len(calls)
 
     async def say(self, text: str, user: int, group: int | None) -> list[ApiCall]:
-        calls = await self.client.send(text, user=user, group=group, card=f"玩家{user % 100}")
+        """Send ``text``; an answer may get no reply at all (its step is held for the group's
+        next message and brings its sender nothing new), so a silence of 3 s is an answer."""
+        try:
+            calls = await self.client.send(
+                text, user=user, group=group, card=f"玩家{user % 100}", timeout=3.0
+            )
+        except TimeoutError:
+            calls = []
         self.check_no_leak()
         return calls
 
@@ -97,7 +111,6 @@ class Tables:
         state, g = load(self.bot, group)
         ask = g.pending
         user = int(state["players"][ask.seat]["user"])
-        hand = g.hand(ask.seat)
         if ask.kind == "play":
             opt = next(
                 (o for o in ask.options if o["a"] == "card" and o["mode"] == "one" and not o.get("as")), None
@@ -107,8 +120,10 @@ class Tables:
                 await self.say(f".moe play {name} {opt['targets'][0] + 1}号", user, group)
                 return
             await self.say(".moe end", user, group)
+        elif ask.kind == "respond" and not ask.options:  # asked all the same: nothing to answer with
+            await self.say(".moe pass", user, group)
         elif ask.kind == "respond":
-            await self.say(f".moe resp {hand.index(ask.options[0]) + 1}", user, group)
+            await self.say(f".moe resp {num(state, g, ask.seat, ask.options[0])}", user, group)
         elif ask.kind == "invoke":
             await self.say(".moe yes", user, group)
         elif ask.kind == "choose_players":

@@ -17,6 +17,13 @@ from chronodice.core.ratelimit import FloodSettings
 from chronodice.core.reply import Reply
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
+from chronodice.services.moe.numbers import number_map
+
+
+def num(state, g, seat, cid):  # type: ignore[no-untyped-def]
+    """The number a hand card goes by this turn (numbers hold for the whole turn)."""
+    return number_map(dict(state), g, seat)[cid]
+
 
 G = "20002"
 USERS = ["30001", "30002", "30003"]
@@ -117,13 +124,15 @@ async def _play_until_response(app: App) -> tuple[list[Reply], int, int] | None:
         if ask.kind == "respond" and ask.options:  # everyone is asked: find one who holds a card
             return [], ask.seat, ask.serial
         if ask.kind == "play":
-            hand = g.hand(ask.seat)
             opt = next((o for o in ask.options if o["a"] == "card" and o["mode"] == "one"), None)
             if opt is None:
                 await run(app, ".moe end", user=user, group=G)
                 continue
             await run(
-                app, f".moe play {hand.index(opt['card']) + 1} {opt['targets'][0] + 1}号", user=user, group=G
+                app,
+                f".moe play {num(state, g, ask.seat, opt['card'])} {opt['targets'][0] + 1}号",
+                user=user,
+                group=G,
             )
             continue
         await run(
@@ -149,7 +158,7 @@ async def test_use_and_answer_then_timeouts_and_auto(app: App) -> None:
     # a wrong user cannot answer; the right one answers
     other = next(u for u in USERS if u != user)
     card = g.pending.options[0] if g.pending.options else g.hand(seat)[0]
-    n = g.hand(seat).index(card) + 1
+    n = num(state, g, seat, card)
     assert "不是在等你" in group_text(await run(app, f".moe resp {n}", user=other, group=G))
     resp = await run(app, f".moe resp {n}", user=user, group=G)
     assert "使用了" in group_text(resp)

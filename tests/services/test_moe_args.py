@@ -15,24 +15,33 @@ ROWS: list[tuple[str, object]] = [
     (".萌e 帮助", ("moe", "help", {})),
     (".moe fly", "「fly」不是 .moe 的子命令（.help moe 查看全部）"),
     # lobby
-    (".moe new", ("moe", "new", {"pack": None, "map": None})),
-    (".moe new 乱斗森林", ("moe", "new", {"pack": None, "map": "melee"})),
-    (".moe new 随机", ("moe", "new", {"pack": None, "map": None})),
-    (".萌e 开局 melee", ("moe", "new", {"pack": None, "map": "melee"})),
-    (".moenew 圣殿", ("moe", "new", {"pack": None, "map": "temple"})),
-    (".moe 开局双王国", ("moe", "new", {"pack": None, "map": "kingdoms"})),
+    (".moe new", ("moe", "new", {"pack": None, "map": None, "ai": None})),
+    (".moe new 乱斗森林", ("moe", "new", {"pack": None, "map": "melee", "ai": None})),
+    (".moe new 随机", ("moe", "new", {"pack": None, "map": None, "ai": None})),
+    (".萌e 开局 melee", ("moe", "new", {"pack": None, "map": "melee", "ai": None})),
+    (".moenew 圣殿", ("moe", "new", {"pack": None, "map": "temple", "ai": None})),
+    (".moe 开局双王国", ("moe", "new", {"pack": None, "map": "kingdoms", "ai": None})),
     # packs: by file name, title or alias; a pack then a map; the test pack is hidden
-    (".moe new demo", ("moe", "new", {"pack": "demo", "map": None})),
-    (".moe new 爱丽丝与童话世界·演示包 乱斗", ("moe", "new", {"pack": "demo", "map": "melee"})),
-    (".moe new DEMO 随机", ("moe", "new", {"pack": "demo", "map": None})),
+    (".moe new demo", ("moe", "new", {"pack": "demo", "map": None, "ai": None})),
+    (".moe new 爱丽丝与童话世界·演示包 乱斗", ("moe", "new", {"pack": "demo", "map": "melee", "ai": None})),
+    (".moe new DEMO 随机", ("moe", "new", {"pack": "demo", "map": None, "ai": None})),
     (".moe new test", "没有地图「test」，可选：乱斗森林、双王国、信仰圣殿、随机"),
     (".moe new demo 火星", "没有地图「火星」，可选：乱斗森林、双王国、信仰圣殿、随机"),
-    (".moe new demo melee x", "多余的「x」"),
+    (".moe new demo melee x", "「x」不是有效的AI 人数（如 AI 2）"),
+    # AI seats (issue 27): after the map, or alone; a bad count says the form
+    (".moe new 双王国 AI 2", ("moe", "new", {"pack": None, "map": "kingdoms", "ai": 2})),
+    (".moe new 双王国 ai2", ("moe", "new", {"pack": None, "map": "kingdoms", "ai": 2})),
+    (".moe new AI 3", ("moe", "new", {"pack": None, "map": None, "ai": 3})),
+    (".moe new 双王国 AI", "AI后面写人数，如 AI 2（1到7个）"),
+    (".moe new 双王国 AI 8", "AI人数应为1到7"),
+    (".moe ai 2", ("moe", "ai", {"n": 2})),
+    (".moe ai 0", ("moe", "ai", {"n": 0})),
+    (".moe ai x", "「x」不是有效的AI人数"),
     (".moe packs", ("moe", "packs", {})),
     (".moe 卡包", ("moe", "packs", {})),
     (".moe packs x", "多余的「x」"),
     (".moe new 火星", "没有地图「火星」，可选：乱斗森林、双王国、信仰圣殿、随机"),
-    (".moe new 乱斗 森林", "多余的「森林」"),
+    (".moe new 乱斗 森林", "「森林」不是有效的AI 人数（如 AI 2）"),
     (".moe join", ("moe", "join", {})),
     (".moe 加入", ("moe", "join", {})),
     (".moe join x", "多余的「x」"),
@@ -59,17 +68,17 @@ ROWS: list[tuple[str, object]] = [
     (".moe play 1 当 当", "「当」不是有效的目标"),
     (".moe play 1000", "序号「1000」超出范围（至多为999）"),
     # skill
-    (".moe skill 警觉", ("moe", "skill", {"name": "警觉", "targets": [], "cost": None})),
+    (".moe skill 警觉", ("moe", "skill", {"name": "警觉", "pref": None, "targets": [], "cost": None})),
     (
         ".moe skill 毒苹果 2号 弃 1 2",
-        ("moe", "skill", {"name": "毒苹果", "targets": [Seat(2)], "cost": [1, 2]}),
+        ("moe", "skill", {"name": "毒苹果", "pref": None, "targets": [Seat(2)], "cost": [1, 2]}),
     ),
     (
         ".moe 技能 silver_edge Alice 弃1，3",
-        ("moe", "skill", {"name": "silver_edge", "targets": [Player("Alice")], "cost": [1, 3]}),
+        ("moe", "skill", {"name": "silver_edge", "pref": None, "targets": [Player("Alice")], "cost": [1, 3]}),
     ),
     (".moe skill", "缺少技能名"),
-    (".moe skill 警觉 弃 x", "「弃」不是有效的目标或弃 序号…"),
+    (".moe skill 警觉 弃 x", "「弃」不是有效的总是/从不/询问、目标或弃 序号…"),
     # resp / pass / yes / no / end
     (".moe resp", ("moe", "resp", {"n": None})),
     (".moe 响应2", ("moe", "resp", {"n": 2})),
@@ -189,7 +198,10 @@ async def test_private_abort_and_kick_need_the_host_or_a_gm_of_that_group(app: A
     # a GM appointed in that group may, from private chat
     await app.store.add_gm(G, P3)
     kicked = await run(app, ".moe kick 2号", user=P3, group=None)
-    assert "已提交" in "\n".join(r.text for r in kicked if not r.private)
+    assert not [r for r in kicked if not r.private]  # nothing public in the private chat
+    state, _v = await app.store.load_session(G, "moe")
+    told = [e["text"] for e in state["outbox"]] + state["feed"]
+    assert any("2号" in t and "被房主或GM移出了对局" in t for t in told)  # for the group, in order
     # the host may, from private chat
     assert [r.text for r in await run(app, ".moe abort", user=HOST, group=None)] == ["萌E对局已解散"]
     state, _v = await app.store.load_session(G, "moe")
@@ -215,7 +227,8 @@ async def test_private_answers_stay_private(app: App) -> None:
     user = state["players"][g.pending.seat]["user"]
     replies = await run(app, ".moe choose 1", user=user, group=None)
     public = [r.text for r in replies if not r.private]
-    assert public == ["已提交，公开信息将发到群里"]
+    assert public == []  # no bare acknowledgement: the choice itself is the answer
+    assert any(r.text.startswith("你选择了【") for r in replies if r.private and r.to_user == user)
     assert all(r.to_user in (HOST, P2, P3) for r in replies if r.private)
 
 

@@ -62,7 +62,7 @@ async def test_packs_lists_built_in_and_added_packs_and_invalid_ones(
         text = await say(app, ".moe packs", user=HOST, group=G)
     lines = text.splitlines()
     assert lines[0].startswith("萌E卡包")
-    assert "· homebrew「自制包」（又名自制）：8名角色，84张牌，地图 竞技场（数据目录）" in lines
+    assert "· homebrew「自制包」（又名自制）：15名角色，92张牌，地图 竞技场（数据目录）" in lines
     assert any(
         line.startswith("· demo「爱丽丝与童话世界·演示包」") and "（内置，默认）" in line for line in lines
     )
@@ -106,7 +106,7 @@ def test_an_invalid_pack_in_the_data_dir_falls_back_to_the_built_in_one(data_pac
     raw["characters"] = {}
     write(data_packs, "demo", raw)
     pack = load_pack("demo")  # the data directory's copy is invalid: the built-in one is used
-    assert len(pack.characters) == 8
+    assert len(pack.characters) == 15
     (bad,) = [e for e in catalog.catalog() if e.pack is None]
     assert bad.problems == ["demo.yaml：卡包没有角色（characters 为空）"]
 

@@ -14,6 +14,13 @@ from chronodice.render import moe as R
 from chronodice.rules.moe.cards import VirtualCard
 from chronodice.rules.moe.state import ALL
 from chronodice.rules.moe.testing import play, scenario
+from chronodice.services.moe.numbers import number_map
+
+
+def num(state, g, seat, cid):  # type: ignore[no-untyped-def]
+    """The number a hand card goes by this turn (numbers hold for the whole turn)."""
+    return number_map(dict(state), g, seat)[cid]
+
 
 G = "20002"
 USERS = ["30001", "30002", "30003", "30004"]
@@ -46,7 +53,7 @@ async def test_card_text_of_a_hand_card_goes_by_private_message(app: App) -> Non
     face = R.card_text(g, g.hand(seat)[0])
     (whisper,) = [r for r in replies if r.private]
     assert whisper.to_user == USERS[1] and face in whisper.text and face not in group_text(replies)
-    assert "你没有第9张手牌" in group_text(await run(app, ".moe card 9", user=USERS[1], group=G))
+    assert "你没有9号手牌（现有：" in group_text(await run(app, ".moe card 9", user=USERS[1], group=G))
     assert "没有进行中的萌E游戏" in group_text(await run(app, ".moe card 1", user="39999", group="1"))
 
 
@@ -86,9 +93,9 @@ async def test_play_and_respond_by_card_name(app: App) -> None:
                 await run(app, ".moe end", user=user, group=G)
                 continue
             name = g.cdef(g.card(opt["card"]).key).name
-            text = group_text(
-                await run(app, f".moe play {name} {opt['targets'][0] + 1}号", user=user, group=G)
-            )
+            got = await run(app, f".moe play {name} {opt['targets'][0] + 1}号", user=user, group=G)
+            # the group hears it with its outcome; a use that opens a window: its actor at once
+            text = "\n".join(r.text for r in got if not r.private or r.to_user == user)
             assert "使用了" in text and f"【{name}】" in text
             state, g = await game(app)
             if g.pending is not None and g.pending.kind == "respond" and g.pending.options:
@@ -209,9 +216,9 @@ async def test_no_group_message_names_a_hidden_card_in_a_game_by_commands(app: A
             secret = next((o for o in opts if g.cdef(g.card(o["card"]).key).action_kind == "secret"), None)
             one = next((o for o in opts if o["mode"] == "one"), None)
             if secret is not None:
-                cmd = f".moe play {g.hand(ask.seat).index(secret['card']) + 1}"
+                cmd = f".moe play {num(state, g, ask.seat, secret['card'])}"
             elif one is not None:
-                cmd = f".moe play {g.hand(ask.seat).index(one['card']) + 1} {one['targets'][0] + 1}号"
+                cmd = f".moe play {num(state, g, ask.seat, one['card'])} {one['targets'][0] + 1}号"
             else:
                 cmd = ".moe end"
         elif ask.kind == "invoke":

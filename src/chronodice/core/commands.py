@@ -284,6 +284,20 @@ class CommandRegistry:
     _roots: list[tuple[str, CommandSpec]] = field(default_factory=list)
     _by_root: dict[str, CommandSpec] | None = field(default=None, repr=False)
     _lengths: list[int] = field(default_factory=list, repr=False)
+    bare_private: list[Callable[[str], str | None]] = field(default_factory=list)
+    """Rewrites of a private message that is no command into one (萌E: a bare ``2`` answers the
+    open prompt, as ``.moe 答 2``); ``None``: not theirs."""
+
+    def route_private(self, text: str) -> Routed | None:
+        """:meth:`route` for a private chat: a command, else the first ``bare_private`` rewrite."""
+        routed = self.route(text)
+        if routed is not None:
+            return routed
+        for rewrite in self.bare_private:
+            command = rewrite(text)
+            if command is not None:
+                return self.route(command)
+        return None
 
     def add(self, spec: CommandSpec) -> None:
         for root in spec.roots:

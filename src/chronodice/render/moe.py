@@ -15,6 +15,8 @@ from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES
 
 from .moe_info import describe_trigger
+from .moe_phone import play_prompt as phone_play_prompt
+from .moe_phone import seat_tag
 
 ATTR = {None: "", "元素": "元素", "光": "光", "暗": "暗"}
 RESULTS = {
@@ -138,10 +140,17 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
             return f"{who}弃置了{cards_text(g, ev['cards'])}"
         if to == "processing" and ev.get("cards") and ev["reason"] in ("judge", "reveal", "retrial"):
             return f"亮出了{cards_text(g, ev['cards'])}"
+        if to == "processing" and ev.get("cards") and ev["reason"] in ("substitute", "replace"):
+            how = "代替" if ev["reason"] == "substitute" else "替换"
+            return f"{L(ev['by'])}打出{cards_text(g, ev['cards'])}{how}判定牌"
+        if to.startswith("pile:") and ev.get("cards"):  # on the character card: face up (8.7)
+            return f"{L(int(to.split(':')[1]))}将{cards_text(g, ev['cards'])}置于角色牌上（{to.split(':', 2)[2]}）"
         return ""
     if t == "use":
         card = vcard_text(g, ev["card"])
-        if ev["response"]:
+        if ev["targets"] == [ev["user"]] and g.cdef(ev["card"]["key"]).category == "equipment":
+            return ""  # the move says it: X装备了Y (never "1号对1号使用了魔法杖")
+        if ev["response"] or ev["targets"] == [ev["user"]]:  # a response, a card on oneself
             return f"{L(ev['user'])}使用了{card}"
         tg = "、".join(L(s) for s in ev["targets"])
         return f"{L(ev['user'])}{'对' + tg if tg else ''}使用了{card}"
@@ -181,6 +190,12 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         return f"{L(ev['by'])}交给{L(ev['to'])}{ev['n']}张牌"
     if t == "view":
         return f"{L(ev['by'])}观看了{ev['n']}张牌"
+    if t == "play":
+        return f"{L(ev['who'])}打出了{card_text(g, ev['card'])}"
+    if t == "removed":
+        return f"{L(ev['by'])}将{L(ev['of'])}的{cards_text(g, ev['cards'])}移出了游戏"
+    if t == "transfer_target":
+        return f"【{g.cdef(ev['card']).name}】的目标由{L(ev['old'])}改为{L(ev['new'])}"
     if t == "show":
         return f"{L(ev['by'])}展示了{cards_text(g, ev['cards'])}"
     if t == "prevented":
@@ -204,7 +219,8 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
     if t == "hand_shuffled":
         return f"{L(ev['who'])}的手牌已洗混"
     if t == "concede":
-        return f"{L(ev['who'])}投降了"
+        why = "被房主或GM移出了对局（按投降处理）" if ev.get("kicked") else "投降了"
+        return f"{L(ev['who'])}{why}"
     if t == "lose_all_skills":
         return f"{L(ev['who'])}失去了所有角色技能"
     if t == "game_over":
@@ -269,9 +285,13 @@ def render_public_state(g: Game, names: list[str]) -> str:
     return "\n".join(lines)
 
 
-def render_hand(g: Game, seat: int, names: list[str]) -> str:
-    """The seat's private view: hand (numbered), equipment, 奥秘, skills and talents."""
+def render_hand(g: Game, seat: int, names: list[str], numbers: dict[int, int] | None = None) -> str:
+    """The seat's private view: hand (numbered: ``numbers`` card id → number, else in order),
+    equipment, 奥秘, skills, talents and teammates.  Before the seat chose its character there
+    are no numbers to show yet."""
     p = g.p(seat)
+    if not p.character:
+        return f"你是{seat + 1}号{names[seat] if seat < len(names) else ''}，还没有选择角色"
     lines = [
         f"你是{seat_label(g, seat, names)}：血量{p.hp}/{p.max_hp} 信仰{p.faith}/{p.max_faith} 手牌上限{g.hand_limit(seat)}"
     ]
@@ -280,9 +300,14 @@ def render_hand(g: Game, seat: int, names: list[str]) -> str:
         lines.append(f"天赋：{tal}")
     if p.skills:
         lines.append("技能：" + "、".join(f"【{skill_name(g, s.key)}】" for s in p.skills))
+    mates = [q.seat for q in g.state.players if q.seat != seat and p.team >= 0 and q.team == p.team]
+    if mates:
+        lines.append("队友：" + "、".join(seat_label(g, s, names) for s in mates))
     hand = g.hand(seat)
+    num = numbers or {c: i + 1 for i, c in enumerate(hand)}
+    hand = sorted(hand, key=lambda c: num.get(c, 999))
     lines.append(
-        "手牌：" + ("；".join(f"{i + 1}.{card_text(g, c)}" for i, c in enumerate(hand)) if hand else "（无）")
+        "手牌：" + ("；".join(f"{num.get(c, 0)}.{card_text(g, c)}" for c in hand) if hand else "（无）")
     )
     if g.equip(seat):
         lines.append("装备：" + cards_text(g, g.equip(seat)))
@@ -334,12 +359,19 @@ def _secret_prompt(g: Game, ask: Ask, names: list[str]) -> str:
     return f"{why}可以翻开一张奥秘：{opts}；或 .moe pass 不翻开"
 
 
-def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
-    """The full request, sent only to the seat it is for."""
+def private_prompt(
+    g: Game, ask: Ask, names: list[str], numbers: dict[int, int] | None = None, *, full: bool = True
+) -> str:
+    """The full request, sent only to the seat it is for.  ``numbers``: the seat's hand numbers
+    (card id → number, :mod:`chronodice.services.moe.numbers`); with them the play prompt is
+    the phone form (:func:`~.moe_phone.play_prompt`: the hand view only when ``full``)."""
     L = lambda s: seat_label(g, s, names)  # noqa: E731
     hand = g.hand(ask.seat)
-    pos = {c: i + 1 for i, c in enumerate(hand)}
+    pos = numbers or {c: i + 1 for i, c in enumerate(hand)}
     k = ask.kind
+    if k == "play" and numbers is not None:
+        head = render_hand(g, ask.seat, names, numbers) if full else None
+        return phone_play_prompt(g, ask, numbers, header=head)
     if k == "play":
         lines = [render_hand(g, ask.seat, names), "你的行动阶段，可以："]
         for o in ask.options:
@@ -409,7 +441,7 @@ def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
     if k == "choose_players":
         return (
             "选择角色："
-            + "、".join(f"{s + 1}号" for s in ask.options)
+            + "、".join(seat_tag(g, ask.seat, s) for s in ask.options)
             + "\n用 .moe choose 座位号 回答"
             + ("（可 .moe pass）" if ask.optional else "")
         )
@@ -418,7 +450,7 @@ def private_prompt(g: Game, ask: Ask, names: list[str]) -> str:
             lines = ["请选择你的角色（.moe choose 序号）："]
             for i, key in enumerate(ask.options):
                 cd = g.pack.characters[key]
-                skills = "、".join(f"【{skill_name(g, s)}】{g.pack.skills[s].text}" for s in cd.skills)
+                skills = " ".join(f"【{skill_name(g, s)}】{g.pack.skills[s].text}" for s in cd.skills)
                 tal = " ".join(f"{k2}{v}" for k2, v in cd.talents.items())
                 lines.append(f"{i + 1}. {cd.name} 血量{cd.max_hp} 信仰上限{cd.max_faith} {tal} {skills}")
             return "\n".join(lines)

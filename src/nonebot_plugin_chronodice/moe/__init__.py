@@ -68,14 +68,19 @@ async def _send(group_id: str, replies: list[Reply]) -> None:
             log.exception("萌E: sending to %s failed", group_id)
 
 
-async def _deliver(group_id: str, text: str) -> bool:
-    """Send one outbox text to the group: ``True`` once sent, ``False`` (or an exception) when
-    it must wait for a later sweep."""
+async def _deliver(group_id: str, text: str, image: bytes | None = None) -> bool:
+    """Send one outbox text (and its picture: the table at a round start) to the group: ``True``
+    once sent, ``False`` (or an exception) when it must wait for a later sweep."""
     if group_id.startswith("p"):
         return True  # no group to tell
     bot = await core.bot_for(group_id)  # the account serving that group
     if bot is None:
         return False
+    if image is not None:
+        from nonebot.adapters.onebot.v11 import MessageSegment
+
+        await core.send_group_msg(bot, group_id, MessageSegment.text(text) + MessageSegment.image(image))
+        return True
     await core.send_group_msg(bot, group_id, text)  # seen by .log
     return True
 

@@ -154,7 +154,7 @@ def test_pack_validation_lists_every_problem() -> None:
     for part in ("explode", "Attribute", "nope", "slot", "点数「Z」无效", "ghost", "defend", "没有角色"):
         assert part in text, part
     assert load_pack("demo").content_hash() == load_pack("demo").content_hash()
-    assert len(load_pack("demo").deck) == 84 and len(load_pack("demo").characters) == 8
+    assert len(load_pack("demo").deck) == 92 and len(load_pack("demo").characters) == 15
 
 
 def test_expression_sandbox() -> None:

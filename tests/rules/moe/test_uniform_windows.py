@@ -48,6 +48,7 @@ def deal(variant: str, chars: list[str], card: str) -> tuple[Game, int]:
     g = scenario(chars, pack="demo")
     (cid,) = g.give_cards(0, [card])
     g.p(0).hp -= 1  # injured: 恢复 and 治愈之光 can be used
+    g.equip_cards(3, ["holy_armour"])  # public: 放逐 has a target
     for seat in (1, 2, 3):  # the same first card in every deal, then the rest
         g.give_cards(seat, HANDS[variant][seat - 1][:1])
     for seat in (1, 2, 3):
@@ -132,8 +133,8 @@ CASES = cases()
 def test_every_card_of_the_default_pack_is_exercised() -> None:
     played = {c[0] for c in CASES}
     pack = load_pack("demo")
-    assert played == {k for k, cd in pack.cards.items() if cd.use_in_play} and len(played) == 24
-    assert len(CASES) == 108
+    assert played == {k for k, cd in pack.cards.items() if cd.use_in_play} and len(played) == 28
+    assert len(CASES) == 128
 
 
 @pytest.mark.parametrize(("card", "ci", "target", "low"), CASES)

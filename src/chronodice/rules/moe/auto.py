@@ -1,10 +1,15 @@
-"""Default answers (timeouts) and the auto-play (托管) policy.
+"""Default answers (timeouts), 托管 and AI seats, and the random legal player.
 
 * Timeout default: decline what is optional (可/需), take the first legal option of what is
   forced (须, 5.11) — except the discard phase, which discards the most recently drawn cards —
   and end the play phase.
-* Auto-play: a random legal choice that prefers acting (used for 托管 and the soak tests).  Its
-  choices are logged as inputs like any answer, so replay never re-runs this code.
+* :func:`takeover_answer`: what a seat on 托管 plays (conservative and team-aware: defend,
+  heal, never harm an ally, end the turn) and what an AI seat plays (the same, plus attacks on
+  enemies): :mod:`.ai`.
+* :func:`auto_answer`: a random legal choice that prefers acting — the soak tests' and
+  benchmarks' explorer, and the "random player" the AI is measured against (the name is kept
+  for them; it no longer plays 托管).
+* Choices are logged as inputs like any answer, so replay never re-runs this code.
 * A player who conceded (投降, or kicked) stops at once: until they die at the next turn
   boundary they only give the timeout default (end the play phase, decline, the forced minimum).
 """
@@ -14,6 +19,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from .ai import policy_answer
 from .engine import Ask
 
 if TYPE_CHECKING:
@@ -42,6 +48,14 @@ def default_answer(ask: Ask) -> Any:
     if k == "play":
         return {"a": "end"}
     raise ValueError(k)
+
+
+def takeover_answer(game: Game, ask: Ask, rng: random.Random) -> Any:
+    """The answer of a seat on 托管 or an AI seat (:mod:`.ai`); the timeout default for a
+    player who conceded."""
+    if game.p(ask.seat).flags.get("conceded"):
+        return default_answer(ask)
+    return policy_answer(game, ask, rng)
 
 
 def auto_answer(game: Game, ask: Ask, rng: random.Random) -> Any:

@@ -35,6 +35,8 @@ class Entry:
     problems: list[str] = field(default_factory=list)
     shadowed: bool = False
     """Another file of the same name comes first in :data:`PACK_DIRS` and is valid."""
+    hidden: bool = False
+    """The file says ``hidden: true`` (the built-in test pack): never listed, valid or not."""
 
     @property
     def usable(self) -> bool:
@@ -80,9 +82,10 @@ def catalog() -> list[Entry]:
                 pack = read_pack_file(path, name)
             except PackError as exc:
                 log.warning("萌E卡包 %s 无效，已跳过：\n%s", path, "\n".join(exc.problems))
-                out.append(Entry(name, path, builtin, problems=list(exc.problems)))
+                out.append(Entry(name, path, builtin, problems=list(exc.problems), hidden=exc.hidden))
                 continue
-            out.append(Entry(name, path, builtin, pack=pack, shadowed=name in valid_names))
+            shadowed = name in valid_names
+            out.append(Entry(name, path, builtin, pack=pack, shadowed=shadowed, hidden=pack.hidden))
             valid_names.add(name)
     _cache.clear()
     _cache[sig] = out
@@ -90,11 +93,25 @@ def catalog() -> list[Entry]:
 
 
 def listed() -> list[Entry]:
-    """What ``.moe packs`` shows: usable packs that are not hidden, then the invalid files."""
+    """What ``.moe packs`` shows: usable packs that are not hidden, then the invalid files that
+    are not hidden either (a broken test pack is the built-in demo's problem, reported there)."""
     entries = catalog()
-    good = [e for e in entries if e.usable and e.pack is not None and not e.pack.hidden]
-    bad = [e for e in entries if e.pack is None]
+    good = [e for e in entries if e.usable and not e.hidden]
+    bad = [e for e in entries if e.pack is None and not e.hidden]
     return good + bad
+
+
+def problems_of(word: str) -> tuple[str, list[str]] | None:
+    """(file name, problems) of the invalid, listed pack file named ``word`` (its file name)
+    when no usable pack has that name: ``.moe new broken`` says why instead of taking the word
+    for a map."""
+    if find(word) is not None:
+        return None
+    w = word.strip().lower()
+    for e in listed():
+        if e.pack is None and e.name.lower() == w:
+            return e.path.name, list(e.problems)
+    return None
 
 
 def find(word: str) -> str | None:

@@ -334,9 +334,11 @@ class FlowMixin:
             converts.update(self.sdef(inst.key).convert)
         for _cid, key in self.equipment_skills(seat):
             converts.update(self.sdef(key).convert)
+        treated = self.treated_faces(seat)  # 8.11.2: a locked 视为 leaves no other choice
         for cid in self.hand(seat):
             key = self.card(cid).key
-            for as_key in (None, converts[key]) if key in converts else (None,):
+            as_keys = (None, converts[key]) if key in converts else (None,)
+            for as_key in (treated[key],) if key in treated else as_keys:
                 k = as_key or key
                 if self.can_use_card(seat, k):
                     mode, targets = self.card_targets(seat, k)

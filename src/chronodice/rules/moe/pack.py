@@ -32,7 +32,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .cards import ATTRIBUTES
-from .packtext import QUOTE_LIMIT, brief
+from .packtext import QUOTE_LIMIT, brief, merge_deck_problems
 
 log = logging.getLogger("chronodice.moe.packs")
 
@@ -115,6 +115,8 @@ class Modifier(_Model):
     distance_from_others: int = 0
     draw_count: int = 0
     prevent_attribute: str | None = None
+    ignore_distance: bool = False
+    """7.6: the owner's card uses ignore distance when their targets are checked."""
 
 
 class SkillDef(_Model):
@@ -141,6 +143,9 @@ class SkillDef(_Model):
     modifiers: Modifier | None = None
     convert: dict[str, str] = {}
     """当 (8.10): ``{from_card_key: to_card_key}`` the owner may use a card as another."""
+    treat_as: dict[str, str] = {}
+    """视为 (8.11.2) as a locked rule: ``{from_card_key: to_card_key}``, the owner's card of the
+    first kind is only ever used as the second (a status skill)."""
     text: str = ""
 
 
@@ -212,11 +217,14 @@ class PackError(ValueError):
     the file, the card/skill/character/map and the field): at most :data:`MAX_PROBLEMS` of them,
     then a line counting the others (:func:`problem_count` reads it back)."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], *, hidden: bool = False) -> None:
         if len(problems) > MAX_PROBLEMS:
             problems = [*problems[:MAX_PROBLEMS], OMITTED.format(n=len(problems) - MAX_PROBLEMS)]
         super().__init__("\n".join(problems))
         self.problems = problems
+        self.hidden = hidden
+        """The file says ``hidden: true`` (the test pack): ``.moe packs`` does not list it even
+        when it is invalid."""
 
 
 def problem_count(problems: list[str]) -> int:
@@ -235,7 +243,7 @@ def validate_pack(raw: dict[str, Any], file: str = "<卡包>") -> Pack:
 
     problems = problems_of(raw, file)
     if problems:
-        raise PackError(problems)
+        raise PackError(merge_deck_problems(problems))
     pack = Pack.model_validate(raw)
     # keys are filled in from the mapping keys
     return pack.model_copy(
@@ -252,19 +260,38 @@ def read_pack_file(path: Path, name: str | None = None) -> Pack:
     """Parse and validate one pack file (its ``extends`` looked up in :data:`PACK_DIRS`).
 
     ``path`` may be a link only to a file in its own folder or in a pack folder; ``extends``
-    must be a plain pack name (:func:`is_pack_name`) whose file is in a pack folder too."""
+    must be a plain pack name (:func:`is_pack_name`) whose file is in a pack folder too.  The
+    base is the first *valid* pack of that name (an invalid copy in the data directory is passed
+    over, as :func:`load_pack` does); with none valid, the problem says the base is invalid and
+    quotes its first problems, instead of every card the extension misses from it."""
+    file = brief(path.name)
+    raw = _merged_raw(path, name or path.stem, ())
+    try:
+        return validate_pack(raw, file)
+    except PackError as exc:
+        exc.hidden = isinstance(raw, dict) and raw.get("hidden") is True
+        raise
+
+
+BASE_PROBLEMS = 3
+"""Problems of an invalid base pack quoted in the problem of a pack that extends it."""
+
+
+def _merged_raw(path: Path, name: str, chain: tuple[str, ...]) -> dict[str, Any]:
+    """The parsed YAML of ``path`` with its ``extends`` chain merged in (each base validated);
+    ``chain`` holds the names met on the way, so a loop of ``extends`` is a problem."""
     file = brief(path.name)
     if not _confined(path, path.parent):
         raise PackError([f"{file}：指向卡包文件夹之外（链接？），已拒绝"])
     raw = _read_yaml(path, file)
-    if isinstance(raw, dict):
-        if raw.get("pack") != (name or path.stem):
-            stem = brief(name or path.stem)
-            raise PackError([f"{file}：pack 字段「{brief(raw.get('pack'))}」应与文件名「{stem}」相同"])
-        base_name = raw.get("extends")
-        if base_name:
-            _merge_base(raw, _read_base(base_name, path, file))
-    return validate_pack(raw, file)
+    if not isinstance(raw, dict):
+        return raw  # validation says what is wrong with it
+    if raw.get("pack") != name:
+        raise PackError([f"{file}：pack 字段「{brief(raw.get('pack'))}」应与文件名「{brief(name)}」相同"])
+    base_name = raw.get("extends")
+    if base_name:
+        _merge_base(raw, _read_base(base_name, path, file, (*chain, name)))
+    return raw
 
 
 def is_pack_name(name: object) -> TypeGuard[str]:
@@ -280,26 +307,44 @@ def is_pack_name(name: object) -> TypeGuard[str]:
     )
 
 
-def _read_base(base_name: object, path: Path, file: str) -> dict[str, Any]:
-    """The parsed pack that ``path`` extends; a name that is not a plain pack name, a pack that
-    is missing, unreadable or leads out of the pack folders is a problem naming ``extends``."""
+def _read_base(base_name: object, path: Path, file: str, chain: tuple[str, ...]) -> dict[str, Any]:
+    """The merged, valid pack that ``path`` extends (the first valid file of that name); a name
+    that is not a plain pack name, a pack that is missing, unreadable, invalid, part of a loop or
+    leads out of the pack folders is a problem naming ``extends``."""
     shown = brief(base_name)
     if not is_pack_name(base_name):
         why = "只能写卡包文件夹中另一个卡包的名字，不能写路径"
         raise PackError([f"{file}：extends「{shown}」不是卡包名（{why}），已拒绝"])
-    try:
-        base_path = _pack_file(base_name, skip=path)
-    except FileNotFoundError:
-        raise PackError([f"{file}：extends 的卡包「{shown}」不存在或无法读取"]) from None
-    if not _confined(base_path):
-        raise PackError([f"{file}：extends 的卡包「{shown}」指向卡包文件夹之外（链接？），已拒绝"])
-    try:
-        base = _read_yaml(base_path, brief(base_path.name))
-    except PackError as exc:
-        raise PackError([f"{file}：extends 的卡包「{shown}」不存在或无法读取", *exc.problems]) from None
-    if not isinstance(base, dict):
-        raise PackError([f"{file}：extends 的卡包「{shown}」不是卡包（应为 YAML 映射）"])
-    return base
+    if base_name in chain:
+        loop = " → ".join(brief(n) for n in (*chain, base_name))
+        raise PackError([f"{file}：extends 形成循环（{loop}），已拒绝"])
+    files = [p for p in _pack_files(base_name) if p != path]
+    if not files:
+        raise PackError([f"{file}：extends 的卡包「{shown}」不存在或无法读取"])
+    first: PackError | None = None
+    for base_path in files:
+        base_file = brief(base_path.name)
+        if not _confined(base_path):
+            first = first or PackError(
+                [f"{file}：extends 的卡包「{shown}」指向卡包文件夹之外（链接？），已拒绝"]
+            )
+            continue
+        try:
+            base = _merged_raw(base_path, base_name, chain)
+            if not isinstance(base, dict):
+                raise PackError([f"{base_file}：文件内容应为 YAML 映射（pack: … name: … cards: …）"])
+            validate_pack(dict(base), base_file)
+            return base
+        except PackError as exc:
+            first = first or exc
+    assert first is not None
+    if first.problems[0].startswith(f"{file}："):
+        raise first
+    total = problem_count(first.problems)
+    quoted = [f"  {p}" for p in first.problems[:BASE_PROBLEMS]]
+    more = [f"  ……另有{total - BASE_PROBLEMS}处" if total > BASE_PROBLEMS else ""]
+    why = f"{file}：extends 的卡包「{shown}」无效（共{total}处问题），本卡包因此无法加载；先修好它："
+    raise PackError([why, *quoted, *[m for m in more if m]])
 
 
 def _merge_base(raw: dict[str, Any], base: dict[str, Any]) -> None:
@@ -395,13 +440,6 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
         return list(node.value)
     return []
-
-
-def _pack_file(name: str, skip: Path | None = None) -> Path:
-    for path in _pack_files(name):
-        if path != skip:
-            return path
-    raise FileNotFoundError(f"no 萌E pack {name[:QUOTE_LIMIT]!r}")
 
 
 def _pack_files(name: str) -> list[Path]:

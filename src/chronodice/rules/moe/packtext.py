@@ -10,6 +10,7 @@ validation errors in Chinese, one message per field.
 
 from __future__ import annotations
 
+import re
 import reprlib
 from typing import Any
 
@@ -94,3 +95,36 @@ def pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
         if msg not in msgs:
             msgs.append(msg)
     return [(loc, "；或".join(msgs)) for loc, msgs in out.items()]
+
+
+_DECK_ROW = re.compile(r"^(?P<head>.*?：)牌堆第(?P<row>[0-9]+)张的 (?P<tail>.*)$")
+
+
+def merge_deck_problems(problems: list[str]) -> list[str]:
+    """One line for the deck rows that share a problem (a missing card in 15 rows reads
+    ``牌堆第1、2…15张（共15张）的 卡牌：卡牌「attack」不存在``), at the first such row's place."""
+    rows: dict[tuple[str, str], list[str]] = {}
+    order: list[str | tuple[str, str]] = []
+    for line in problems:
+        m = _DECK_ROW.match(line)
+        if m is None:
+            order.append(line)
+            continue
+        key = (m["head"], m["tail"])
+        if key not in rows:
+            rows[key] = []
+            order.append(key)
+        rows[key].append(m["row"])
+    out: list[str] = []
+    for item in order:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        head, tail = item
+        nums = rows[item]
+        which = (
+            nums[0] if len(nums) == 1 else f"{'、'.join(nums[:3])}{'…' + nums[-1] if len(nums) > 3 else ''}"
+        )
+        count = f"（共{len(nums)}张）" if len(nums) > 1 else ""
+        out.append(f"{head}牌堆第{which}张{count}的 {tail}")
+    return out

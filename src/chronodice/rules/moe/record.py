@@ -201,7 +201,7 @@ def admin(g: Game, inp: dict[str, Any]) -> None:
             raise IllegalAction("该角色已经死亡")
         p.flags["conceded"] = True
         p.auto = True
-        g.emit("concede", who=seat)
+        g.emit("concede", who=seat, kicked=bool(inp.get("kicked")))
     elif op == "auto":
         p.auto = bool(inp["on"])
         p.timeouts = 0

@@ -15,6 +15,9 @@ Where the code lives (importing this package registers every sub-command, in hel
 * :mod:`.lobby`: ``new join leave start state hand card``;
 * :mod:`.play`: ``play skill resp pass yes no choose give end auto quit`` (cards by number or
   name; ``skill <名字>`` shows the text when it cannot be used now);
+* :mod:`.phone`: ``答`` — a bare number in private chat answers the open request;
+* :mod:`.choice`: everyone chooses a character at once, one deadline;
+* :mod:`.feed`: one group message per action; :mod:`.numbers`: hand numbers that hold a turn;
 * :mod:`.gm`: ``kick abort timeout recover`` (房主 or the group's GM, also from private chat;
   ``recover`` is the way on for a game whose pack changed or whose replay desyncs);
 * here: ``help`` (and the bare ``.moe``).
@@ -35,7 +38,7 @@ clock: Callable[[], float] = time.time
 """Wall clock for deadlines (tests replace it)."""
 
 # The import order is the registration order, which orders the help and the README table.
-from . import lobby, packs, play, gm  # noqa: E402  # isort: skip
+from . import lobby, packs, play, phone, gm  # noqa: E402  # isort: skip
 from ._common import HELP, MAX_PLAYERS, PACK, SYSTEM, moe  # noqa: E402
 from .outbox import sweep  # noqa: E402
 
@@ -45,4 +48,17 @@ async def moe_help(call: Call) -> list[Reply]:
     return [Reply.say(HELP)]
 
 
-__all__ = ["HELP", "MAX_PLAYERS", "PACK", "SYSTEM", "clock", "gm", "lobby", "moe", "packs", "play", "sweep"]
+__all__ = [
+    "HELP",
+    "MAX_PLAYERS",
+    "PACK",
+    "SYSTEM",
+    "clock",
+    "gm",
+    "lobby",
+    "moe",
+    "packs",
+    "phone",
+    "play",
+    "sweep",
+]

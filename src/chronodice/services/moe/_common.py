@@ -12,7 +12,7 @@ from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, define
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.permissions import Perm, require
 from chronodice.render import moe as R
-from chronodice.rules.moe import auto_answer
+from chronodice.rules.moe.auto import takeover_answer
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import DesyncError, rebuild
 from chronodice.rules.moe.recovery import CAUSES
@@ -50,14 +50,16 @@ def load_game(scope: str, rec: dict[str, Any]) -> Game:
 
 
 FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与私密选择通过私聊发送。
-.moe new [卡包] [地图]  开局（地图缺省随机；.moe packs 列出卡包）  .moe join / leave  加入/退出
-.moe start  开始（房主或GM）：随机座次，每人私聊从发到的角色中选一个
+.moe new [卡包] [地图] [AI 人数]  开局（地图缺省随机；.moe packs 列出卡包；AI 2 用两个AI补空位）  .moe join / leave  加入/退出
+.moe ai 人数  开始前用AI补空位（AI·1、AI·2…，0 移除；房主或GM）；玩家加入已满的对局时替换最后一个AI
+.moe start  开始（房主或GM）：随机座次，所有人同时私聊从发到的角色中选一个（限时，超时取第一个）
 .moe state  公开局面   .moe hand  我的手牌（私聊）
 .moe play 序号或牌名 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
 .moe card 牌名或序号 / .moe skill 技能名  查看牌或技能的说明（手牌序号的说明私聊发送）
-.moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动
+.moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动   .moe skill 技能名 总是/从不/询问  可选技能自动发动或不发动
+私聊时直接回复数字即可回答当前请求（出牌：序号 [座位]，0 结束；响应：序号，0 不响应；是否发动：1 是 0 否）；手牌序号整个回合不变
 .moe choose 序号…  选择牌/角色/选项   .moe give 2号:1,2 3号:3  分配牌   .moe end  结束出牌
-.moe auto [on|off]  托管   .moe quit  投降
+.moe auto [on|off]  托管（防御、回复自己或队友、不伤害队友、结束回合）   .moe quit  投降
 GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒  .moe recover [继续|结束]（对局出错后）
 """
 RULES = """规则取舍：攻击每回合限一次；防御为“使用”；起始手牌4张、摸牌阶段摸2张；濒死时同时询问所有存活角色【恢复】（从当前回合角色起依次优先）；
@@ -162,18 +164,40 @@ def set_deadline(state: dict[str, Any], g: Game, at: float) -> None:
     if not is_fresh(state, g) and g.pending is not None and state.get("deadline") is not None:
         return
     state["deadline"] = deadline(state, g, at)
+    ask = g.pending
+    if ask is not None and ask.reason == "character" and state.get("pick_deadline") is not None:
+        state["deadline"] = float(state["pick_deadline"])  # everyone chooses at once: one deadline
     waiting = state["deadline"] is not None and g.pending is not None
     state["asked_at"] = at if waiting else None
     state["ask_class"] = R.ask_class(g.pending) if waiting and g.pending is not None else None
     state["ask_serial"] = g.pending.serial if waiting and g.pending is not None else None
 
 
-def run_auto(g: Game, rng: random.Random) -> None:
+SKILL_PREF = "skill_pref"
+"""Session key: ``{seat: {skill key: True (总是发动) | False (从不)}}`` (``.moe skill X 总是``)."""
+
+
+def preset(state: dict[str, Any] | None, ask: Any, seat: int) -> bool | None:
+    """The seat's standing answer to a 是否发动 question about one of its optional skills."""
+    if state is None or ask.kind != "invoke" or ask.reason != "invoke":
+        return None
+    got = (state.get(SKILL_PREF) or {}).get(str(seat), {}).get(str(ask.info.get("skill")))
+    return got if isinstance(got, bool) else None
+
+
+def run_auto(g: Game, rng: random.Random, state: dict[str, Any] | None = None) -> None:
     """Players on 托管 answer at once (logged as ``auto`` inputs), in a response window too —
-    each for itself, whatever the others still have to answer."""
+    each for itself, whatever the others still have to answer; with the session ``state``, an
+    optional skill set to 总是/从不 is answered so too (logged as ``pref``)."""
     for _ in range(AUTO_LIMIT):
         ask = g.pending
-        seat = None if ask is None else next((s for s in ask.waiting if g.p(s).auto), None)
-        if ask is None or seat is None:
+        if ask is None:
             return
-        g.submit(seat, auto_answer(g, ask.for_seat(seat), rng), source="auto")
+        seat = next((s for s in ask.waiting if g.p(s).auto), None)
+        if seat is not None:
+            g.submit(seat, takeover_answer(g, ask.for_seat(seat), rng), source="auto")
+            continue
+        seat = next((s for s in ask.waiting if preset(state, ask, s) is not None), None)
+        if seat is None:
+            return
+        g.submit(seat, preset(state, ask, seat), source="pref")

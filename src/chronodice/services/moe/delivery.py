@@ -24,14 +24,16 @@ twice.  A delivery problem is logged, never taken for a broken game.
 
 from __future__ import annotations
 
+import base64
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ._common import SYSTEM, log
 
-Send = Callable[[str, str], Awaitable[bool]]
-"""``send(group id, text)``: ``True`` once the group has the text; ``False`` or an exception
+Send = Callable[..., Awaitable[bool]]
+"""``send(group id, text)``, or ``send(group id, text, image)`` for an entry with a picture (PNG
+bytes: the table at a round start): ``True`` once the group has it; ``False`` or an exception
 leaves it in the outbox for a later sweep."""
 
 RESENT = "（补发，如已看到请忽略）"
@@ -77,13 +79,27 @@ def entries(state: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def queue(state: dict[str, Any], text: str) -> None:
-    """Append ``text`` to the session's outbox under the next id (inside the transaction that
-    saves what caused it)."""
+def queue(state: dict[str, Any], text: str, image: bytes | None = None) -> None:
+    """Append ``text`` (and a picture, kept as base64 until sent) to the session's outbox under
+    the next id (inside the transaction that saves what caused it)."""
     box = entries(state)
     seq = int(state.get("outbox_seq") or 0) + 1
     state["outbox_seq"] = seq
-    box.append({"id": seq, "text": text})
+    entry: dict[str, Any] = {"id": seq, "text": text}
+    if image is not None:
+        entry["image"] = base64.b64encode(image).decode("ascii")
+    box.append(entry)
+
+
+def image_of(entry: dict[str, Any]) -> bytes | None:
+    """An entry's picture, if it has a readable one."""
+    raw = entry.get("image")
+    if not isinstance(raw, str):
+        return None
+    try:
+        return base64.b64decode(raw.encode("ascii"), validate=True)
+    except (ValueError, UnicodeError):
+        return None
 
 
 async def deliver(app: Any, scope: str, at: float, send: Send, *, claim: bool = True) -> None:
@@ -132,8 +148,12 @@ async def _send_in_order(
     for i, e in enumerate(todo):
         again = int(e.get("tries") or 0) > 0
         text = f"{RESENT}\n{e['text']}" if again and e["text"] else e["text"]
+        image = image_of(e)
         try:
-            ok = not text or await send(scope, text)
+            if image is not None:
+                ok = await send(scope, text, image)
+            else:
+                ok = not text or await send(scope, text)
         except Exception as exc:
             log.warning("萌E: group %s: sending outbox #%s failed: %s", scope, e["id"], repr(exc)[:200])
             ok = False
@@ -193,6 +213,7 @@ __all__ = [
     "deliver",
     "entries",
     "forget_except",
+    "image_of",
     "queue",
     "sent_record",
 ]

@@ -70,7 +70,7 @@ async def moe_kick(call: Call, who: Any) -> list[Reply]:
             scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
         )
         return [Reply.say(f"已将{name}移出对局")]
-    return await admin_op(call, {"admin": "concede"}, who=seat)
+    return await admin_op(call, {"admin": "concede", "kicked": True}, who=seat)
 
 
 @moe.sub("abort", "解散", help="解散对局（房主或GM）")
@@ -191,7 +191,7 @@ async def moe_recover(call: Call, how: str) -> list[Reply]:
             ) from exc
         log.warning("萌E: group %s resumed its broken game (%s) by %s", scope, cause, done)
         g.events = events + g.drain_events()
-        run_auto(g, random.Random(seed))
+        run_auto(g, random.Random(seed), st)
         saved, replies = commit(st, g, new, at, private=call.ctx.group_id is None)
         return saved, [Reply.say(f"萌E对局出错（{why}）：{HOW[done]}"), *replies]
 

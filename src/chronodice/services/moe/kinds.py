@@ -98,7 +98,11 @@ class MapName(Kind):
         if catalog.pack_of_map(word):
             yield word, end
             return
-        raise InputSyntaxError(f"没有地图「{word[:12]}」，可选：乱斗森林、双王国、信仰圣殿、随机")
+        from .packs import broken_pack_text  # an invalid pack's name is not a map: say why
+
+        raise InputSyntaxError(
+            broken_pack_text(word) or f"没有地图「{word[:12]}」，可选：乱斗森林、双王国、信仰圣殿、随机"
+        )
 
 
 # ---------------------------------------------------------------------- players

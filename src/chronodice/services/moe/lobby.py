@@ -6,16 +6,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from chronodice.core.args import arg, opt
+from chronodice.core.args import Int, arg, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction
+from chronodice.core.ids import session_id
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.render.moe_info import card_info, find_card
+from chronodice.render.moe_picture import table_picture
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import Pack, PackError, load_pack
-from chronodice.rules.moe.record import new_record, start
+from chronodice.rules.moe.record import new_record, start, to_record
 
+from . import ai_seats, choice
 from ._common import (
     DEFAULT_TIMEOUTS,
     MAX_PLAYERS,
@@ -32,17 +35,19 @@ from ._common import (
     seat_of,
     set_deadline,
 )
+from .ai_seats import AI_COUNT
 from .kinds import CARD_REF, MAP, PACK_NAME
-from .outbox import fallback, outcome
+from .numbers import card_at, number_map
+from .outbox import fallback, outcome, prompt_for
 
 
 @moe.sub(
     "new",
     "开局",
-    params=[opt("pack", PACK_NAME), opt("map", MAP)],
-    help="开局（卡包缺省为演示包，地图缺省随机；.moe packs 查看卡包）",
+    params=[opt("pack", PACK_NAME), opt("map", MAP), opt("ai", AI_COUNT)],
+    help="开局（卡包缺省为演示包，地图缺省随机；.moe packs 查看卡包；末尾加 AI 2 补两个AI座位）",
 )
-async def moe_new(call: Call, pack: str | None, map: str | None) -> list[Reply]:
+async def moe_new(call: Call, pack: str | None, map: str | None, ai: int | None) -> list[Reply]:
     ctx = call.ctx
     if ctx.group_id is None:
         raise IllegalAction("请在群里开局")
@@ -71,10 +76,11 @@ async def moe_new(call: Call, pack: str | None, map: str | None) -> list[Reply]:
             # texts of the last game not delivered yet still go out, and ids are never reused
             "outbox": list(old.get("outbox") or []),
             "outbox_seq": old.get("outbox_seq", 0),
+            "session_id": session_id(),  # a web link is bound to this game, not the next
         }
-        return new, "ok"
+        return new, ai_seats.set_ai_seats(new, ai) if ai else ""
 
-    await call.app.store.apply_session(
+    ai_line = await call.app.store.apply_session(
         ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
     )
     m = chosen.maps[map_key].name if map_key else "随机"
@@ -82,6 +88,7 @@ async def moe_new(call: Call, pack: str | None, map: str | None) -> list[Reply]:
     return [
         Reply.say(
             f"{name}创建了萌E对局（{which}地图：{m}）。发送 .moe join 加入，.moe start 开始（2~{MAX_PLAYERS}人）"
+            + (f"\n{ai_line}" if ai_line else "")
         )
     ]
 
@@ -112,15 +119,17 @@ async def moe_join(call: Call) -> list[Reply]:
             raise IllegalAction("本群没有等待加入的萌E对局（.moe new 开局）")
         if any(p["user"] == ctx.user_id for p in state["players"]):
             raise IllegalAction("你已经加入了")
+        gone = ai_seats.make_room(state)  # a full lobby: the player takes an AI seat's place
         if len(state["players"]) >= MAX_PLAYERS:
             raise IllegalAction(f"人数已满（{MAX_PLAYERS}人）")
         state["players"].append({"user": ctx.user_id, "name": name})
-        return state, len(state["players"])
+        return state, (len(state["players"]), gone)
 
-    n = await call.app.store.apply_session(
+    n, gone = await call.app.store.apply_session(
         ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
     )
-    return [Reply.say(f"{name}加入了萌E对局（{n}人）")]
+    instead = f"，替换了{gone}" if gone else ""
+    return [Reply.say(f"{name}加入了萌E对局（{n}人{instead}）")]
 
 
 @moe.sub("leave", "退出", help="开始前退出对局")
@@ -133,14 +142,39 @@ async def moe_leave(call: Call) -> list[Reply]:
             raise IllegalAction("游戏已开始，不能退出（可 .moe quit 投降）")
         seat = seat_of(state, user)
         state["players"].pop(seat)
-        if not state["players"]:
+        host = ai_seats.next_host(state)
+        if host is None:  # nobody left but AI seats
             return None, "closed"
         if state["host"] == user:
-            state["host"] = state["players"][0]["user"]
+            state["host"] = host
         return state, "left"
 
     res = await call.app.store.apply_session(scope, SYSTEM, fn, user_id=user, command=call.command_text)
     return [Reply.say("你退出了萌E对局" + ("，对局已关闭" if res == "closed" else ""))]
+
+
+@moe.sub(
+    "ai",
+    "AI",
+    params=[arg("n", Int(label="AI人数", min=0, max=MAX_PLAYERS - 1))],
+    help="开始前用AI补空位：.moe ai 2（0 移除；房主或GM）",
+)
+async def moe_ai(call: Call, n: int) -> list[Reply]:
+    scope = await game_scope(call)
+    state0, _v = await call.app.store.load_session(scope, SYSTEM)
+    if not state0 or state0.get("status") != "lobby":
+        raise IllegalAction("本群没有等待开始的萌E对局（.moe new 地图 AI 2 开局并补AI）")
+    await require_host_or_gm(call, scope, state0, "设置AI座位")
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+        if not state or state.get("status") != "lobby":
+            raise IllegalAction("本群没有等待开始的萌E对局")
+        return state, ai_seats.set_ai_seats(state, n)
+
+    line = await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+    )
+    return [Reply.say(line)]
 
 
 @moe.sub("start", "开始", help="开始游戏：随机座次，每人私聊选角色（房主或GM）")
@@ -179,15 +213,28 @@ async def moe_start(call: Call) -> list[Reply]:
         state["players"] = players
         rec = new_record(state["pack"], [p["user"] for p in players], seed=seed, map_key=state["map"])
         rec, g, events = start(rec)
-        state["record"] = rec
         state["status"] = "running"
+        if ai_seats.wake(g, random.Random(order_seed), answer=not choice.choosing(g)):
+            events += g.drain_events()  # AI seats are on 托管 from the start (logged)
+            rec = to_record(g, rec)
+        if choice.choosing(g):  # everyone chooses at once (:mod:`.choice`)
+            choice.begin(state, rec, at)
+            choice.settle(state, g, random.Random(order_seed))
+            events += g.drain_events()
+            rec = to_record(g, rec)
+        state["record"] = rec
         set_deadline(state, g, at)
         return state, (g, events, state)
 
     g, events, state = await call.app.store.apply_session(
         ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
     )
-    return outcome(state, g, events)
+    replies = outcome(state, g, events)
+    if choice.choosing(g):
+        text = "\n".join([*(r.text for r in replies if not r.private), choice.announce(state)])
+        private = [r for r in replies if r.private]
+        return [Reply.say(text), *private, *choice.prompts(state, g, names(state))]
+    return replies
 
 
 # ---------------------------------------------------------------------- views
@@ -204,7 +251,7 @@ async def moe_state(call: Call) -> list[Reply]:
     text = R.render_public_state(g, names(state))
     if g.pending is not None and state["status"] == "running":
         text += "\n" + R.public_prompt(g, g.pending, names(state))
-    return [Reply.say(text)]
+    return [Reply(text=text, image=table_picture(g, names(state)))]
 
 
 @moe.sub("hand", "手牌", help="我的手牌与待回答的请求（私聊发送）")
@@ -215,9 +262,13 @@ async def moe_hand(call: Call) -> list[Reply]:
         raise IllegalAction("没有进行中的萌E游戏")
     seat = seat_of(state, call.ctx.user_id)
     g = load_game(scope, state["record"])
-    text = R.render_hand(g, seat, names(state))
-    if g.pending is not None and seat in g.pending.waiting:
-        text += "\n" + R.private_prompt(g, g.pending.for_seat(seat), names(state))
+    text = R.render_hand(g, seat, names(state), number_map(state, g, seat))
+    if choice.choosing(g) and seat in choice.waiting_seats(state, g):
+        text += "".join(
+            "\n" + r.text for r in choice.prompts(state, g, names(state)) if r.to_user == call.ctx.user_id
+        )
+    elif g.pending is not None and seat in g.pending.waiting and not choice.choosing(g):
+        text += "\n" + prompt_for(dict(state), g, g.pending.for_seat(seat), names(state))
     replies = [Reply.whisper(text, to_user=call.ctx.user_id, fallback=fallback(state, seat))]
     if call.ctx.group_id is not None:
         replies.insert(0, Reply.say("手牌已私聊发送"))
@@ -239,11 +290,8 @@ async def moe_card(call: Call, ref: int | str) -> list[Reply]:
         raise IllegalAction("没有进行中的萌E游戏（查看牌的说明请写牌名）")
     seat = seat_of(state, call.ctx.user_id)
     g = load_game(scope, state["record"])
-    hand = g.hand(seat)
-    if not 1 <= ref <= len(hand):
-        raise IllegalAction(f"你没有第{ref}张手牌（共{len(hand)}张）")
-    cid = hand[ref - 1]
-    text = f"第{ref}张手牌{R.card_text(g, cid)}\n" + card_info(g.pack, g.card(cid).key)
+    cid = card_at(state, g, seat, ref)
+    text = f"{ref}号手牌{R.card_text(g, cid)}\n" + card_info(g.pack, g.card(cid).key)
     replies = [Reply.whisper(text, to_user=call.ctx.user_id, fallback=fallback(state, seat))]
     if call.ctx.group_id is not None:
         replies.insert(0, Reply.say("牌的说明已私聊发送"))

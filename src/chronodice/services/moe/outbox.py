@@ -21,16 +21,19 @@ from typing import Any
 
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
+from chronodice.render.moe_picture import table_picture
 from chronodice.rules.moe import default_answer
+from chronodice.rules.moe.ai import is_ai_user
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import to_record
 from chronodice.store import StoreBusy
 
+from . import choice, feed
 from ._common import SYSTEM, WAY_ON, GameBroken, is_fresh, load_game, log, names, run_auto, set_deadline
 from ._common import now as _clock_now
 from .delivery import Send, deliver, forget_except, queue
+from .numbers import number_map, renumber
 
-SUBMITTED = "已提交，公开信息将发到群里"
 BROKEN = "本群的萌E对局出错，已停止计时。" + WAY_ON
 """Told once to a group whose game the sweeper cannot handle (a game that does not rebuild is
 told why: :class:`GameBroken`)."""
@@ -44,24 +47,42 @@ def fallback(state: dict[str, Any], seat: int) -> str:
 
 
 def outcome(
-    state: dict[str, Any], g: Game, events: list[dict[str, Any]], *, prompt: bool = True
+    state: dict[str, Any],
+    g: Game,
+    events: list[dict[str, Any]],
+    *,
+    prompt: bool = True,
+    actor: int | None = None,
+    force: bool = False,
 ) -> list[Reply]:
-    """Replies for what happened: public lines to the group, private lines and the open request
-    to the players concerned — every seat a response window waits for.  ``prompt=False``: the
-    request is not new (a window some seats answered already), so it is not announced again."""
+    """Replies for what happened: the group message when the feed lets one go out
+    (:mod:`.feed`: one message per action, the table picture at a round start), private lines
+    and the open request to the players concerned — every seat a response window waits for.
+    ``prompt=False``: the request is not new (a window some seats answered already), so it is
+    not announced again.  ``actor``: the seat whose command this was; when its step is held
+    from the group, it gets the step's public lines privately (its only news: nothing else)."""
     who = names(state)
-    public, private = R.render_events(g, events, who)
+    _public, private = R.render_events(g, events, who)
+    renumber(state, g)
+    flush = feed.advance(state, g, events, who, force=force)
     replies: list[Reply] = []
+    if flush.text is not None:
+        image = table_picture(g, who) if flush.round_start else None
+        replies.append(Reply(text=flush.text, image=image))
     ask = g.pending if prompt else None
+    if ask is not None and ask.reason == "character":
+        ask = None  # everyone was sent their offer at once (:mod:`.choice`)
     asked = ask.waiting if ask is not None else []
-    if ask is not None:
-        public.append(R.public_prompt(g, ask, who))
-    if public:
-        replies.append(Reply.say(R.fit_lines(public)))
-    for seat in sorted({*private, *asked}):
+    told = {*private, *asked}
+    if flush.text is None and actor is not None and actor not in told and flush.news:
+        private.setdefault(actor, []).extend(flush.news)
+        told.add(actor)
+    for seat in sorted(told):
+        if is_ai_user(state["players"][seat]["user"]):
+            continue  # an AI seat reads the game itself: nothing is sent to it (no fallback either)
         lines = [R.fit_lines(private[seat])] if seat in private else []
         if ask is not None and seat in asked:
-            lines.append(R.private_prompt(g, ask.for_seat(seat), who))
+            lines.append(prompt_for(state, g, ask.for_seat(seat), who))
         replies.append(
             Reply.whisper(
                 "\n".join(lines), to_user=state["players"][seat]["user"], fallback=fallback(state, seat)
@@ -70,15 +91,35 @@ def outcome(
     return replies
 
 
+def prompt_for(state: dict[str, Any], g: Game, ask: Any, who: list[str]) -> str:
+    """The private prompt of ``ask`` (one seat's view) with the seat's turn-long hand numbers;
+    a play prompt shows the whole hand view only the first time in a turn."""
+    numbers = number_map(state, g, ask.seat)
+    full = True
+    if ask.kind == "play":
+        seen = state.setdefault("play_prompted", {})
+        full = seen.get(str(ask.seat)) != g.state.turn_no
+        seen[str(ask.seat)] = g.state.turn_no
+    return R.private_prompt(g, ask, who, numbers, full=full)
+
+
 def commit(
-    state: dict[str, Any], g: Game, rec: dict[str, Any], at: float, *, private: bool = False
+    state: dict[str, Any],
+    g: Game,
+    rec: dict[str, Any],
+    at: float,
+    *,
+    private: bool = False,
+    actor: int | None = None,
+    force: bool = False,
 ) -> tuple[dict[str, Any], list[Reply]]:
     """Save the game into the session and render what happened.  For a command typed in private
     chat the public part is queued in the session's ``outbox`` (same transaction); the sweeper
     delivers it to the group, so nothing public is answered into the private chat and nothing
     private reaches the group.  A group command's public part is queued too while earlier texts
     still wait there: every group-visible text of a game goes out in the order things happened,
-    whichever chat caused it."""
+    whichever chat caused it.  No bare acknowledgement goes back: the sender hears the step's
+    news or the next prompt, or nothing."""
     events = g.drain_events()
     state.pop("error", None)  # the game works again: a later error is told again
     state["record"] = to_record(g, rec)
@@ -86,21 +127,18 @@ def commit(
     set_deadline(state, g, at)
     if g.finished:
         state["status"] = "over"
-    replies = outcome(state, g, events, prompt=fresh)
+    replies = outcome(state, g, events, prompt=fresh, actor=actor, force=force)
     if private or state.get("outbox"):
-        held = hold(state, replies)
-        if private and len(held) < len(replies):  # the public reply (first) is on its way
-            held.insert(0, Reply.say(SUBMITTED))
-        replies = held
+        replies = hold(state, replies)
     return state, replies
 
 
 def hold(state: dict[str, Any], replies: list[Reply]) -> list[Reply]:
-    """Queue the public texts of ``replies`` in the session's outbox, for the sweeper to deliver
-    (:mod:`.delivery`); returns the private ones."""
+    """Queue the public texts (and pictures) of ``replies`` in the session's outbox, for the
+    sweeper to deliver (:mod:`.delivery`); returns the private ones."""
     for r in replies:
         if not r.private:
-            queue(state, r.text)
+            queue(state, r.text, r.image)
     return [r for r in replies if r.private]
 
 
@@ -143,15 +181,15 @@ async def _deliver(
     if send is not None:
         await deliver(app, scope, at, send)
         return
-    texts: list[str] = []
+    texts: list[Reply] = []
 
-    async def collect(_scope: str, text: str) -> bool:
-        texts.append(text)
+    async def collect(_scope: str, text: str, image: bytes | None = None) -> bool:
+        texts.append(Reply(text=text, image=image))
         return True
 
     await deliver(app, scope, at, collect, claim=False)
     if texts:
-        out.append((scope, [Reply.say(t) for t in texts]))
+        out.append((scope, texts))
 
 
 async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bool:
@@ -195,6 +233,10 @@ async def _sweep_one(
         ask = g.pending
         if ask is None:
             return {**st, "deadline": None}, []
+        if choice.choosing(g) and st.get(choice.PICKS) is not None:  # one deadline for everyone
+            feed.hold(st, [choice.expire(st, g, random.Random(seed))])
+            run_auto(g, random.Random(seed), st)
+            return commit(st, g, rec, at, force=True)
         late = list(ask.waiting)  # a window: every seat still waiting passes, whatever it holds
         for seat in late:
             if g.pending is ask and seat in ask.waiting:
@@ -203,12 +245,9 @@ async def _sweep_one(
         auto = [s for s in late if g.p(s).auto]
         tail = "" if auto == late else "、".join(f"{s + 1}号" for s in auto)
         note = f"{who}超时，按默认处理" + (f"，{tail}已进入托管" if auto else "")
-        run_auto(g, random.Random(seed))
-        if st.get("outbox"):  # earlier texts still wait for the group: the note goes behind them
-            queue(st, note)
-            return commit(st, g, rec, at)  # and so does what followed (commit queues it)
-        new, replies = commit(st, g, rec, at)
-        return new, [Reply.say(note), *replies]
+        run_auto(g, random.Random(seed), st)
+        feed.hold(st, [note])  # the group hears it now, with what was held before it
+        return commit(st, g, rec, at, force=True)
 
     replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
     if replies:

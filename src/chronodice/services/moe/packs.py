@@ -43,6 +43,25 @@ def render_packs() -> str:
     return "\n".join(lines)
 
 
+def broken_pack_text(word: str) -> str | None:
+    """Why ``.moe new <word>`` cannot use the invalid pack file ``word`` (its first problems), or
+    ``None`` when no invalid listed file has that name (then the word may be a map)."""
+    found = catalog.problems_of(word)
+    if found is None:
+        return None
+    file, problems = found
+    total = problem_count(problems)
+    lines = [f"卡包「{brief(word, 40)}」（{brief(file, 60)}）无效，不能开局，共{total}处问题："]
+    lines.extend(f"- {p}" for p in problems[:NEW_PROBLEMS])
+    more = f"另有{total - NEW_PROBLEMS}处，" if total > NEW_PROBLEMS else ""
+    lines.append(f"（{more}.moe packs 查看；修好文件后无需重启）")
+    return "\n".join(lines)
+
+
+NEW_PROBLEMS = 3
+"""Problems ``.moe new`` quotes for an invalid pack (``.moe packs`` shows more)."""
+
+
 @moe.sub("packs", "卡包", help="可用的卡包（内置与数据目录中的），以及无效卡包的问题")
 async def moe_packs(call: Call) -> list[Reply]:
     return [Reply.say(render_packs())]

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chronodice.core.args import Name, arg, flag, many, opt
+from chronodice.core.args import Choice, Name, arg, flag, many, opt
 from chronodice.core.commands import Call
 from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.reply import Reply
@@ -22,8 +22,10 @@ from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import load_pack
 from chronodice.rules.moe.record import admin
 
-from ._common import SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, seat_of
+from . import choice
+from ._common import SKILL_PREF, SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, seat_of
 from .kinds import AUTO, CARD_REF, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
+from .numbers import card_at, number_map
 from .outbox import commit
 
 Answer = Callable[[Game, int, Any, dict[str, Any]], Any]
@@ -33,17 +35,11 @@ TARGETS = many("targets", TARGET, required=False, label="目标")
 
 
 # ---------------------------------------------------------------------- helpers
-def hand_card(g: Game, seat: int, n: int) -> int:
-    hand = g.hand(seat)
-    if not 1 <= n <= len(hand):
-        raise IllegalAction(f"你没有第{n}张手牌（共{len(hand)}张）")
-    return hand[n - 1]
-
-
-def hand_cards_named(g: Game, seat: int, ref: int | str) -> list[int]:
-    """The sender's hand cards meant by ``ref``: the n-th card, or every card of that name."""
+def hand_cards_named(state: dict[str, Any], g: Game, seat: int, ref: int | str) -> list[int]:
+    """The sender's hand cards meant by ``ref``: the card numbered n (numbers hold for the whole
+    turn: :mod:`.numbers`), or every card of that name."""
     if isinstance(ref, int):
-        return [hand_card(g, seat, ref)]
+        return [card_at(state, g, seat, ref)]
     key = find_card(g.pack, ref)
     if key is None:
         raise IllegalAction(f"没有名为「{ref[:12]}」的牌")
@@ -90,11 +86,8 @@ async def act(call: Call, build: Answer) -> list[Reply]:
         g.submit(seat, build(g, seat, ask.for_seat(seat), state), source="player")
         if g.p(seat).auto and not g.p(seat).flags.get("conceded"):
             admin(g, {"admin": "auto", "seat": seat, "on": False})  # acting again ends 托管
-        run_auto(g, random.Random(seed))
-        saved, replies = commit(state, g, rec, at, private=ctx.group_id is None)
-        if not replies and g.pending is ask:  # a window others still answer: nothing is public yet
-            replies = [Reply.say(WINDOW_WAIT)]
-        return saved, replies
+        run_auto(g, random.Random(seed), state)
+        return commit(state, g, rec, at, private=ctx.group_id is None, actor=seat)
 
     return await call.app.store.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
@@ -116,8 +109,96 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
         g = load_game(scope, rec)
         g.drain_events()
         admin(g, {**op, "seat": seat})
-        run_auto(g, random.Random(seed))
-        return commit(state, g, rec, at, private=ctx.group_id is None)
+        run_auto(g, random.Random(seed), state)
+        return commit(state, g, rec, at, private=ctx.group_id is None, force=True)
+
+    return await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+    )
+
+
+PREF = Choice(
+    {"总是": "always", "always": "always", "从不": "never", "never": "never", "询问": "ask", "ask": "ask"},
+    label="总是/从不/询问",
+)
+PREF_TEXT = {"always": "总是发动（不再询问）", "never": "从不发动（不再询问）", "ask": "每次询问"}
+
+
+async def set_pref(call: Call, name: str, pref: str) -> list[Reply]:
+    """``.moe skill 奇境 总是``: answer that optional skill's 是否发动 question without asking."""
+    scope = await game_scope(call)
+    ctx = call.ctx
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+        if not state or state.get("status") != "running":
+            raise IllegalAction("没有进行中的萌E游戏")
+        seat = seat_of(state, ctx.user_id)
+        g = load_game(scope, state["record"])
+        key = find_skill(g.pack, name)
+        own = {i.key for i in g.p(seat).skills} | {k for _c, k in g.equipment_skills(seat)}
+        if key is None or key not in own:
+            raise IllegalAction(f"你没有技能「{name[:12]}」")
+        if g.sdef(key).kind not in ("trigger", "limited", "faith"):
+            raise IllegalAction(f"【{g.sdef(key).name}】不是可选择是否发动的技能")
+        mine = state.setdefault(SKILL_PREF, {}).setdefault(str(seat), {})
+        if pref == "ask":
+            mine.pop(key, None)
+        else:
+            mine[key] = pref == "always"
+        return state, f"【{g.sdef(key).name}】：{PREF_TEXT[pref]}"
+
+    text = await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+    )
+    return [Reply.say(text)]
+
+
+def lone_target(ask: Any, cids: list[int], convert: bool) -> list[int]:
+    """The one legal target of a one-target card played without naming one (``1`` on a phone
+    plays an 攻击 at the only seat in range); none when there is a choice."""
+    for o in ask.options:
+        if o["a"] == "card" and o["card"] in cids and bool(o.get("as")) == convert and o["mode"] == "one":
+            return list(o["targets"]) if len(o["targets"]) == 1 else []
+    return []
+
+
+async def in_character_choice(call: Call) -> bool:
+    """Whether the sender's game is still choosing characters (read without a transaction: the
+    pick itself checks again)."""
+    scope = await game_scope(call)
+    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    return bool(state and state.get("status") == "running" and state.get(choice.PICKS) is not None) and (
+        choice.choosing(load_game(scope, state["record"]))
+    )
+
+
+async def pick_character(call: Call, n: int) -> list[Reply]:
+    """A character choice, at any time while everyone chooses (:mod:`.choice`)."""
+    scope = await game_scope(call)
+    seed = call.app.rng.getrandbits(32)
+    at = now()
+    ctx = call.ctx
+
+    def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
+        if not state or state.get("status") != "running":
+            raise IllegalAction("没有进行中的萌E游戏")
+        seat = seat_of(state, ctx.user_id)
+        rec = state["record"]
+        g = load_game(scope, rec)
+        g.drain_events()
+        if not choice.choosing(g):
+            raise IllegalAction("角色已经选定，游戏已开始")
+        line = choice.pick(state, g, seat, n, random.Random(seed))
+        saved, replies = commit(state, g, rec, at, private=ctx.group_id is None)
+        mine = [r for r in replies if r.private and r.to_user == ctx.user_id]
+        if mine:  # the choice completed the table: the hand follows the choice
+            idx = replies.index(mine[0])
+            replies[idx] = Reply.whisper(
+                f"{line}\n{mine[0].text}", to_user=ctx.user_id, fallback=mine[0].fallback
+            )
+        else:
+            replies.append(Reply.whisper(line, to_user=ctx.user_id))
+        return saved, replies
 
     return await call.app.store.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
@@ -130,7 +211,6 @@ def _need(ask: Any, *kinds: str, refusal: str) -> None:
 
 
 NOT_PLAY_TIME = "现在不是你的出牌时机"
-WINDOW_WAIT = "已记下你的回应，等其他角色回应后一起结算"
 
 
 def secret_choice(g: Game, ask: Any, ref: int | str) -> int:
@@ -158,8 +238,9 @@ def secret_choice(g: Game, ask: Any, ref: int | str) -> int:
 async def moe_play(call: Call, n: int | str, targets: list[Any], convert: bool) -> list[Reply]:
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         _need(ask, "play", refusal=NOT_PLAY_TIME)
-        cids = hand_cards_named(g, seat, n)
+        cids = hand_cards_named(state, g, seat, n)
         seats = resolve(call, targets, state)
+        seats = seats or lone_target(ask, cids, convert)
         for cid in cids:  # by name: the first card of that name that can be used this way
             for o in ask.options:
                 if o["a"] == "card" and o["card"] == cid and bool(o.get("as")) == convert:
@@ -177,17 +258,27 @@ async def moe_play(call: Call, n: int | str, targets: list[Any], convert: bool) 
     "skill",
     "技能",
     "技",
-    params=[arg("name", Name(label="技能名")), TARGETS, opt("cost", DISCARD, default=None)],
-    help="发动技能（弃 序号…：作为代价弃置的手牌）",
+    params=[
+        arg("name", Name(label="技能名")),
+        opt("pref", PREF, default=None),
+        TARGETS,
+        opt("cost", DISCARD, default=None),
+    ],
+    help="发动技能（弃 序号…：作为代价弃置的手牌；总是/从不/询问：可选技能是否自动发动）",
 )
-async def moe_skill(call: Call, name: str, targets: list[Any], cost: list[int] | None) -> list[Reply]:
+async def moe_skill(
+    call: Call, name: str, pref: str | None, targets: list[Any], cost: list[int] | None
+) -> list[Reply]:
     """Use a skill in one's 行动阶段; when it cannot be used now (not one's turn, a passive
-    skill, no game at all) and nothing but its name was given, show its text instead."""
+    skill, no game at all) and nothing but its name was given, show its text instead.
+    ``总是``/``从不``/``询问``: the standing answer to its 是否发动 question."""
+    if pref is not None:
+        return await set_pref(call, name, pref)
 
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         _need(ask, "play", refusal=NOT_PLAY_TIME)
         seats = resolve(call, targets, state)
-        paid = [hand_card(g, seat, i) for i in cost or []]
+        paid = [card_at(state, g, seat, i) for i in cost or []]
         for o in ask.options:
             if o["a"] == "skill" and name in (o["key"], g.pack.skills[o["key"]].name):
                 ans: dict[str, Any] = {"a": "skill", "uid": o["uid"], "targets": seats}
@@ -221,7 +312,7 @@ async def moe_resp(call: Call, n: int | str | None) -> list[Reply]:
             return None
         if ask.reason == "secret":
             return secret_choice(g, ask, n)
-        cids = hand_cards_named(g, seat, n)
+        cids = hand_cards_named(state, g, seat, n)
         return next((c for c in cids if c in ask.options), cids[0])
 
     return await act(call, build)
@@ -281,10 +372,15 @@ async def moe_no(call: Call) -> list[Reply]:
     help="选择牌、角色或选项（序号可用空格或逗号分开）",
 )
 async def moe_choose(call: Call, nums: list[int]) -> list[Reply]:
+    if await in_character_choice(call):
+        if len(nums) != 1:
+            raise call.usage_error("请给出一个序号")
+        return await pick_character(call, nums[0])
+
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         k = ask.kind
         if k == "choose_cards":
-            pos = {i + 1: c for i, c in enumerate(g.hand(seat))}
+            pos = {v: c for c, v in number_map(state, g, seat).items()}
             if all(c in pos.values() for c in ask.options):
                 return [pos[n] if n in pos else -1 for n in nums]
             return [ask.options[n - 1] if 1 <= n <= len(ask.options) else -1 for n in nums]
@@ -301,7 +397,7 @@ async def moe_choose(call: Call, nums: list[int]) -> list[Reply]:
         if k == "respond":
             if nums and ask.reason == "secret":
                 return secret_choice(g, ask, nums[0])
-            return hand_card(g, seat, nums[0]) if nums else None
+            return card_at(state, g, seat, nums[0]) if nums else None
         if k == "invoke":
             return bool(nums and nums[0])
         raise IllegalAction("现在不需要选择")
@@ -318,7 +414,7 @@ async def moe_choose(call: Call, nums: list[int]) -> list[Reply]:
 async def moe_give(call: Call, gifts: list[Gift]) -> list[Reply]:
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         _need(ask, "distribute", refusal="现在不需要分配牌")
-        return [[gift.seat - 1, [hand_card(g, seat, n) for n in gift.cards]] for gift in gifts]
+        return [[gift.seat - 1, [card_at(state, g, seat, n) for n in gift.cards]] for gift in gifts]
 
     return await act(call, build)
 

@@ -1,0 +1,99 @@
+"""The play-phase prompt as a phone shows it (issue 27): every hand card under the number it keeps
+for the whole turn, what each playable one can target (teammates marked in 双王国), and why each
+other card cannot be played now — in a few short lines, not the whole hand view again after
+every card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chronodice.rules.moe.base import Ask, Ctx
+from chronodice.rules.moe.cards import SUIT_SYMBOL, VirtualCard, rank_text
+from chronodice.rules.moe.engine import Game
+
+
+def seat_tag(g: Game, me: int, seat: int) -> str:
+    """``2号``, ``2号(队友)`` for a teammate, ``1号(自己)`` for oneself."""
+    if seat == me:
+        return f"{seat + 1}号(自己)"
+    mine, theirs = g.p(me).team, g.p(seat).team
+    return f"{seat + 1}号(队友)" if mine >= 0 and mine == theirs else f"{seat + 1}号"
+
+
+def range_note(g: Game, seat: int) -> str:
+    r = g.attack_range(seat)
+    return "无限" if r is None else str(r)
+
+
+def unplayable_reason(g: Game, seat: int, key: str) -> str:
+    """Why ``seat`` cannot use a ``key`` card in its play phase now (the same checks as the
+    engine's ``can_use_card``, in its order)."""
+    cd = g.cdef(key)
+    if not cd.use_in_play:
+        return "只能在响应时使用"
+    if not g.eval(Ctx(me=seat, card=VirtualCard(key=key)), cd.can_use):
+        return "现在不满足使用条件" + (
+            "（你未受伤）" if not g.p(seat).injured and "injured" in str(cd.can_use) else ""
+        )
+    if cd.per_turn is not None and g.state.turn.attacks >= cd.per_turn:
+        return "本回合已使用过攻击类牌"
+    if cd.action_kind == "secret" and any(g.card(c).key == key for c in g.secrets(seat)):
+        return "奥秘区已有同名奥秘"
+    mode, targets = g.card_targets(seat, key)
+    if mode in ("one", "self", "all") and not targets:
+        _m, far = g.card_targets(seat, key, ignore_distance=True)
+        if far:
+            near = min(g.distance(seat, t) for t in far if t != seat) if any(t != seat for t in far) else 0
+            return f"没有目标在攻击范围内（你的攻击范围{range_note(g, seat)}，最近的目标距离{near}）"
+        return "没有合法目标"
+    return "现在不能使用"
+
+
+def play_prompt(g: Game, ask: Ask, numbers: dict[int, int], *, header: str | None) -> str:
+    """The play prompt: ``header`` (the hand view, first prompt of the turn) then one line per
+    card, numbered as in ``numbers`` (card id → number), then the skills and how to end."""
+    seat = ask.seat
+    by_card: dict[int, list[dict[str, Any]]] = {}
+    skills: list[dict[str, Any]] = []
+    for o in ask.options:
+        if o["a"] == "card":
+            by_card.setdefault(o["card"], []).append(o)
+        elif o["a"] == "skill":
+            skills.append(o)
+    lines = [header] if header else []
+    lines.append("你的行动阶段（回复 序号 目标，如 1 2；序号本回合不变）：")
+    hand = sorted(g.hand(seat), key=lambda c: numbers.get(c, 999))
+    blocked: list[str] = []
+    for cid in hand:
+        n = numbers.get(cid, 0)
+        name = _card(g, cid)
+        opts = by_card.get(cid)
+        if not opts:
+            blocked.append(f"  {n}.{name}：{unplayable_reason(g, seat, g.card(cid).key)}")
+            continue
+        for o in opts:
+            as_ = f" 当【{g.cdef(o['as']).name}】（.moe play {n} 当）" if o.get("as") else ""
+            tg = ""
+            if o["mode"] == "one":
+                tg = " → " + "/".join(seat_tag(g, seat, t) for t in o["targets"])
+            lines.append(f"  {n}.{name}{as_}{tg}")
+    for o in skills:
+        sd = g.pack.skills[o["key"]]
+        tg = " → " + "/".join(seat_tag(g, seat, t) for t in o["targets"]) if o["mode"] == "one" else ""
+        cost = f"（弃{o['cost_n']}张：加 弃 序号）" if o.get("cost_n") else ""
+        lines.append(f"  .moe skill {sd.name}{tg}{cost}")
+    if blocked:
+        lines.append("不能使用：")
+        lines += blocked
+    lines.append("  0 或 .moe end  结束出牌")
+    return "\n".join(lines)
+
+
+def _card(g: Game, cid: int) -> str:
+    """A card's face, as :func:`chronodice.render.moe.card_text` writes it."""
+    c = g.card(cid)
+    return f"{SUIT_SYMBOL[c.suit]}{rank_text(c.rank)}【{g.cdef(c.key).name}】"
+
+
+__all__ = ["play_prompt", "range_note", "seat_tag", "unplayable_reason"]
