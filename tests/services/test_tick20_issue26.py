@@ -172,6 +172,7 @@ async def test_short_and_long_rest_restore_sp(app: App) -> None:
     await say(app, ".hp 艾琳 sp -10", **GM)  # 7 − 10 = −3
     assert "艾琳 短休：SP -3→-2/7" in await say(app, ".hp 全体 短休", **GM)
     assert "艾琳 长休：SP -2→5/7" in await say(app, ".hp 艾琳 长休", **GM)  # +7, not "full"
+    await say(app, ".init 单元", **GM)  # 「同一单元内最多完成1次长休」: the next day
     assert "艾琳 长休：SP 5→7/7" in await say(app, ".hp 艾琳 长休", **GM)  # capped at the maximum
 
 

@@ -126,6 +126,10 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
         elif ev.kind == "rest":
             out.append(f"  {who} {d['word']}：SP {d['before']}→{d['sp']}/{d['sp_max']}")
             out += [f"  {n}" for n in d.get("notes") or []]
+        elif ev.kind == "rest_nap":
+            out.append(f"  {who} 在第{d['unit']}单元已完成过长休：这次视为小憩（SP不变）")
+        elif ev.kind == "exhausted":
+            out.append(f"  {who} 因其他原因陷入<力竭>：SP {d['before']}→0/{d['sp_max']}")
         elif ev.kind == "self_heal":
             out.append(f"  {who} 自愈（LV{d['lv']}）：HP+{d['hp']} MP+{d['mp']}")
         elif ev.kind == "hg_damage" and d.get("crit"):

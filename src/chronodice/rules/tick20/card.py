@@ -13,6 +13,9 @@ Reading a GM would expect of a card that has no 武器熟练 but a ``近战熟�
 the player's record of the weapon kind she uses for that attack type, and is used.  The skill's
 own proficiency (``运动`` for 近战) is never used for an attack, as the seed says.
 
+次要领域 (002): a check for an ability of a 次要领域 uses that domain's proficiency instead of the
+skill's (:func:`domain_proficiency`; ``.rc 洞悉 15 工程``).
+
 Pure module: no I/O.
 """
 
@@ -83,6 +86,22 @@ def card_proficiency(attrs: Mapping[str, int], name: str) -> int:
     return lookup(attrs, name, f"{name}熟练", f"{name}熟练度") or 0
 
 
+SECONDARY_DOMAINS: tuple[str, ...] = ("工程", "学术", "神秘", "游艺")
+"""002 次要领域: 《工程》《学术》《神秘》《游艺》."""
+
+
+def domain_proficiency(attrs: Mapping[str, int], domain: str) -> int:
+    """A 次要领域's proficiency on the card (``工程``, ``工程熟练``, ``工程熟练度``; 0 when absent).
+
+    002 次要领域: "次要领域，以及其中的能力，并不具备等级，但是每个次要领域都具有熟练度。如果角色从
+    次要领域中习得的能力需要进行技能检定，则使用她在该领域上的熟练度，而非技能原本的熟练度。"
+
+    >>> domain_proficiency({"工程熟练": 2, "洞悉": 1}, "工程"), domain_proficiency({}, "神秘")
+    (2, 0)
+    """
+    return card_proficiency(attrs, domain)
+
+
 def attack_proficiency(attrs: Mapping[str, int], word: str) -> int | None:
     """The proficiency an attack check uses (module docstring); ``None`` when ``word`` is not an
     attack word (a plain skill or defence check keeps its own proficiency).
@@ -139,9 +158,11 @@ __all__ = [
     "ATTACK_WORDS",
     "LV_KEYS",
     "MODE_KEYS",
+    "SECONDARY_DOMAINS",
     "attack_proficiency",
     "card_lv",
     "card_proficiency",
+    "domain_proficiency",
     "lookup",
     "sp_max_002",
     "speed_002",

@@ -39,7 +39,15 @@ from typing import Literal
 
 from chronodice.core.errors import InputSyntaxError, NotFound
 
-from .card import ATTACK_SKILL, ATTACK_WORDS, attack_proficiency, card_lv, card_proficiency, lookup
+from .card import (
+    ATTACK_SKILL,
+    ATTACK_WORDS,
+    attack_proficiency,
+    card_lv,
+    card_proficiency,
+    domain_proficiency,
+    lookup,
+)
 from .modifiers import Modifier, stack
 
 Nat = Literal["N1", "N20"]
@@ -151,6 +159,7 @@ def skill_modifiers(
     proficiency: int | None = None,
     lv: int | None = None,
     attribute: str | None = None,
+    domain: str | None = None,
 ) -> list[Modifier]:
     """The modifiers a skill check gets from a character card.
 
@@ -175,6 +184,12 @@ def skill_modifiers(
 
     >>> stack(skill_modifiers({"力量": 12, "运动": 0, "武器熟练": 3, "LV": 4}, "近战"))
     7
+
+    ``domain``: an ability of that 次要领域 uses its proficiency, not the skill's (002 次要领域,
+    :func:`.card.domain_proficiency`); 智慧12 洞悉1 工程熟练3 LV4: +6 PB, not +2:
+
+    >>> [(m.value, m.source) for m in skill_modifiers({"智慧": 12, "洞悉": 1, "工程熟练": 3, "LV": 4}, "洞悉", domain="工程")]
+    [(1, '智慧'), (6, '《工程》熟练'), (0, 'LV')]
 
     >>> mods = skill_modifiers({"力量": 14, "体质": 5, "LV": 3, "运动": 1}, "运动")
     >>> [(m.value, m.type, m.source) for m in mods]
@@ -206,12 +221,20 @@ def skill_modifiers(
         tier = attribute_tier(chosen_value)
         mods.append(Modifier(TIER_PENALTY[tier], source=f"{chosen}{tier}"))
     attack = ATTACK_WORDS.get(word)
+    if proficiency is None and domain is not None:
+        proficiency = domain_proficiency(attrs, domain)
     if proficiency is None:
         proficiency = attack_proficiency(attrs, word)
     if proficiency is None:
         proficiency = card_proficiency(attrs, word if word in DEFENCES else skill)
     if proficiency_bonus(proficiency):
-        source = f"{attack[1]}熟练" if attack is not None else "熟练"
+        source = (
+            f"《{domain}》熟练"
+            if domain is not None
+            else f"{attack[1]}熟练"
+            if attack is not None
+            else "熟练"
+        )
         mods.append(Modifier(proficiency_bonus(proficiency), source=source))
     if lv is None:
         lv = card_lv(attrs)

@@ -162,6 +162,9 @@ class Health(BaseModel):
     her checks read the card less these (``.属性 名 力量-3``)."""
     zeroed: list[str] = Field(default_factory=list)
     """Attributes at 0 (002 属性: 昏迷 / <解体> / 「无认知」)."""
+    long_rest_unit: int = 0
+    """The 单元 (:attr:`Combat.unit`) in which she last completed a 长休; 0 = none yet (002 长休:
+    "角色在同一单元内最多完成1次长休")."""
 
 
 class PreTurn(BaseModel):
@@ -292,6 +295,9 @@ class Combat(BaseModel):
     session_id: str = ""
     """Drawn when the combat begins (:func:`chronodice.core.ids.session_id`): tells it from the
     next combat in the same row (a web link is bound to it)."""
+    unit: int = 1
+    """The current 单元 (002 时间: "一个单元由数个连续的片段构成"; usually a day), counted from 1;
+    the GM starts the next with ``.init 单元`` (at most one 长休 each, :attr:`Health.long_rest_unit`)."""
     log: list[Event] = Field(default_factory=list)
 
     # ------------------------------------------------------------------ lookups

@@ -19,7 +19,8 @@ Where things live:
 * :mod:`.attack` — ``.atk``, an attack in one command; :mod:`.effect_mods` — effects that change checks;
 * :mod:`.npc_attacks` — ``.npc 攻击`` (named attacks on an NPC card, used by ``.atk``);
 * :mod:`.comfort` — ``.init 击败/清场/跳至/note``;
-* :mod:`.persona` — ``.量谱``, ``.人格``, ``.属性`` and ``.rc``'s ``量谱``/``自我`` (the last 002 rules).
+* :mod:`.persona` — ``.量谱``, ``.人格``, ``.属性`` and ``.rc``'s ``量谱``/``自我`` (the last 002 rules);
+  :mod:`.after_roll` — ``.自我``, 自我 spent after the roll.
 
 The import order below is the order the commands are registered (and listed in the help).
 """
@@ -38,10 +39,12 @@ from . import attack  # .atk
 from . import npc_attacks  # .npc 攻击
 from . import comfort  # .init 击败/清场/跳至/note
 from . import persona  # .量谱 .人格 .属性
+from . import after_roll  # .自我
 # isort: on
 
 __all__ = [
     "actions",
+    "after_roll",
     "attack",
     "checks",
     "comfort",

@@ -12,14 +12,16 @@ from chronodice.core.text import safe_name
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import health as H
-from chronodice.rules.tick20.modifiers import Modifier
+from chronodice.rules.tick20.card import domain_proficiency
+from chronodice.rules.tick20.modifiers import Modifier, stack
 from chronodice.rules.tick20.persona import reduced
 from chronodice.services.hidden import hidden_result
 from chronodice.services.npc_cards import find_npc_card
 
 from ._glue import SYS_NAME, find, find_me, load
+from .after_roll import LastCheck, check_reply, remember
 from .effect_mods import EffectEdge, effect_edge, tagged_status
-from .kinds import ADV, CHECK_WHAT, DIS, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
+from .kinds import ADV, CHECK_WHAT, DIS, DOMAIN, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
 from .kinds_rules import DAMAGE, PART_USED
 from .persona import spend_ego, spend_gauge
 
@@ -33,7 +35,9 @@ rc = define(
         "对抗N：以对方判定值N为目标（平手时发起者胜）\n"
         "名称: 为NPC检定（不用角色卡，如 .rc 哥布林:d8+d6 13）；-部位 臂部（或 -部位 哥布林/臂部）：用<残障>的部位检定 −4状态\n"
         "004 攻击：.rc d8+d6 13 伤害5 → 命中 HR+5，未命中仍造成最低伤害 5−4\n"
-        "量谱：消耗1点高等属性量谱获得优势（即时动作，长休恢复，.量谱 查看）；自我：消耗1点自我获得优势（不会因此<发狂>时）\n"
+        "量谱：消耗1点高等属性量谱获得优势（即时动作，长休恢复，.量谱 查看）；自我：消耗1点自我获得优势（不会因此<发狂>时）；"
+        "掷骰后再决定：检定后发 .自我\n"
+        "次要领域：.rc 洞悉 15 工程 — 用卡上《工程》的熟练度（.st 工程熟练2）代替技能的熟练度（工程/学术/神秘/游艺）\n"
         "暗：暗中检定（GM），结果连同N1/N20与成功度私聊，群里只说进行了暗中检定，如 .rc 暗 暗影:洞悉 15\n"
         "战斗中，检定者身上带检定修正或优势/劣势的效果（.init eff 名 效果 2轮 -劣势）会自动计入"
     ),
@@ -59,6 +63,7 @@ rc = define(
         flag("hidden", "暗", label="暗"),
         flag("gauge", "量谱", label="量谱"),
         flag("ego", "自我", label="自我"),
+        DOMAIN,
     ],
     help="技能/属性/修正检定，或 004 双骰检定（DEX+INS、d8+d6）",
 )
@@ -78,10 +83,11 @@ async def cmd_rc(
     hidden: bool = False,
     gauge: bool = False,
     ego: bool = False,
+    domain: str | None = None,
 ) -> list[Reply]:
     edge, secret, losses = await checker_edge(call, actor)
     spent = await spend_for_advantage(call, actor, what, gauge=gauge, ego=ego, passive=passive)
-    replies = await _check(
+    replies, last = await _check(
         call,
         actor,
         what,
@@ -96,9 +102,12 @@ async def cmd_rc(
         part,
         edge,
         losses,
+        domain,
     )
     if spent:
         replies[0] = replace(replies[0], text=replies[0].text + "\n" + "；".join(spent))
+    if last is not None:  # her latest active skill check: ``.自我`` may still give it advantage
+        await remember(call, actor, replace(last, hidden=hidden or secret))
     if not (hidden or secret):  # a hidden combatant's check is hidden without being asked
         return replies
     return hidden_result(call, replies[0].text, what="暗中检定")
@@ -119,9 +128,12 @@ async def _check(
     part: tuple[str | None, str] | None,
     edge: EffectEdge,
     losses: dict[str, int] | None = None,
-) -> list[Reply]:
+    domain: str | None = None,
+) -> tuple[list[Reply], LastCheck | None]:
     """The check itself (``.rc`` and ``.rc 暗``, which sends it privately); ``edge``: what the
-    checker's effects add (:func:`checker_edge`)."""
+    checker's effects add (:func:`checker_edge`); ``domain``: the 次要领域 whose proficiency
+    replaces the skill's (:func:`chronodice.rules.tick20.card.domain_proficiency`).  With the
+    replies, what a later ``.自我`` needs of an active skill check made from a card."""
     char = call.view.character if call.view is not None else None
     if actor is not None and (char is None or char.name != actor):
         # ``哥布林:`` — the group's NPC card of that name (GM only), else an NPC without a card:
@@ -153,15 +165,17 @@ async def _check(
         else:
             ok2 = roll2.total >= goal
             note2 = CheckNote(label, "成功" if ok2 else "失败", ok2)
-        return [Reply(text=text, check=note2)]
+        return [Reply(text=text, check=note2)], None
     if damage is not None:
         raise call.usage_error("伤害N 用于004双骰攻击检定（如 .rc d8+d6 13 伤害5）")
+    if domain is not None and (isinstance(what, int) or is_attribute(what)):
+        raise IllegalAction(f"《{domain}》的熟练度用于技能检定（如 .rc 洞悉 15 {domain}）")
     skill_mods: list[Modifier] = []
     skill = True
     if isinstance(what, int):
         skill_mods = [Modifier(what, source="")]
         label = "D20"
-    elif what in C.ATTRIBUTES or any(what in v for v in C.ATTRIBUTES.values()):
+    elif is_attribute(what):
         name = what if what in C.ATTRIBUTES else next(k for k, v in C.ATTRIBUTES.items() if what in v)
         value = C.attribute_value(attrs, name)
         if value is None:
@@ -171,22 +185,38 @@ async def _check(
         label = name
     else:
         skill_name = C.canonical_skill(what)
-        skill_mods = C.skill_modifiers(attrs, what)  # a defence word keeps its own proficiency
+        if domain is not None and domain_proficiency(attrs, domain) < 1:
+            raise IllegalAction(
+                f"{who} 的卡上没有《{domain}》的熟练度（.st {domain}熟练2 录入）："
+                "002 只能从具有至少1级熟练度的次要领域习得能力"
+            )
+        skill_mods = C.skill_modifiers(attrs, what, domain=domain)  # a defence keeps its own proficiency
         label = what if what == skill_name else f"{what}（{skill_name}）"
+        label += f"《{domain}》" if domain is not None else ""
     all_mods = [*skill_mods, *typed]
     roll = C.roll_d20(call.app.rng, all_mods, advantage=adv, disadvantage=dis, passive=passive, skill=skill)
-    judgement = C.judge(roll.total, goal) if goal is not None else None
-    text = R.d20_text(who, label + (f"（{note}）" if note else ""), roll, judgement, R.mods_text(all_mods))
-    text += ("\n" + edge.note) if edge.note else ""
-    if judgement is None:
-        check = CheckNote(label, f"判定值{roll.total}", None)
-    else:
-        check = CheckNote(label, judgement.outcome, judgement.outcome in ("成功", "大成功"))
-    if opposed is not None:
-        res = C.opposed(roll.total, opposed)
-        text += "\n对抗：" + ("发起者胜" if res.actor_wins else "对方胜") + f"（差{res.margin:+d}）"
-        check = CheckNote(label, "对抗胜" if res.actor_wins else "对抗负", res.actor_wins)
-    return [Reply(text=text, check=check)]
+    last = LastCheck(
+        who,
+        label,
+        note,
+        roll.dice,
+        stack(all_mods),
+        adv,
+        dis,
+        goal,
+        opposed is not None,
+        R.mods_text(all_mods),
+        edge.note,
+        False,
+        char.id if char is not None else 0,
+    )
+    reply = check_reply(last, roll)
+    return [reply], last if skill and not passive and char is not None else None
+
+
+def is_attribute(what: str) -> bool:
+    """Whether ``what`` names an attribute (力量, STR …): an attribute check, not a skill check."""
+    return what in C.ATTRIBUTES or any(what in v for v in C.ATTRIBUTES.values())
 
 
 def damage_line(roll: C.TwoDieRoll, target: int | None, base: int) -> str:

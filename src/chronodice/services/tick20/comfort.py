@@ -1,7 +1,7 @@
 """GM comfort (issue 26): ``.init 击败`` (mark defeated NPCs, skipped from then on), ``.init 清场``
-(remove the defeated and fallen NPCs on request), ``.init 跳至`` (jump to a combatant's turn) and
+(remove the defeated and fallen NPCs on request), ``.init 跳至`` (jump to a combatant's turn),
 ``.init note 名 文本`` (a note per combatant: on an NPC the GM's alone, on a player's combatant
-everyone's, in the list; an empty text clears it).
+everyone's, in the list; an empty text clears it) and ``.init 单元`` (a new 单元: one more 长休 each).
 The 「请准备」 ping of the next player is part of every turn card (:func:`.tracker._card`)."""
 
 from __future__ import annotations
@@ -131,3 +131,14 @@ async def init_note(call: Call, who: str, text: str) -> list[Reply]:
 
 
 __all__ = ["MAX_NOTE", "init_cleanup", "init_defeated", "init_jump", "init_note"]
+
+
+@init.sub("单元", "unit", help="进入新的单元（通常是新的一天）：每名角色可再完成1次长休（GM）")
+async def init_unit(call: Call) -> list[Reply]:
+    """002 休息: "角色在同一单元内最多完成1次长休" — the GM says when a 单元 (usually a day, 002
+    时间) ends; until then a second ``.hp 名 长休`` is refused (:func:`~chronodice.rules.tick20.
+    engine.rest`)."""
+    state = need(await load(call))
+    await must_be_gm(call, state, "进入新的单元")
+    state, _ = await apply(call, lambda st: E.new_unit(need(st)))
+    return [Reply.say(f"进入第{state.unit}单元：每名角色本单元可再完成1次长休（.hp 全体 长休）")]

@@ -135,6 +135,8 @@ def _effect_replies(
             line = f"{who} 先攻{ev.data['delta']:+d} → {R.value_text(state, bearer)}"
         elif ev.kind == "lost_turn":
             line = "\n".join(R.event_lines(state, [ev], gm=hidden))
+        elif ev.kind == "exhausted":  # 002 精力值: <力竭> from another cause sets SP to 0
+            line = f"{who} 因其他原因陷入<力竭>：SP {ev.data['before']}→0/{ev.data['sp_max']}"
         else:
             continue
         if hidden:

@@ -33,6 +33,7 @@ from chronodice.core.args import (
     match_word,
     word_end,
 )
+from chronodice.rules.tick20.card import SECONDARY_DOMAINS
 from chronodice.rules.tick20.durations import looks_like_duration
 from chronodice.rules.tick20.modifiers import MOD_TYPES, Modifier, parse_mod_type
 from chronodice.rules.tick20.variants import VARIANT_ALIASES
@@ -211,7 +212,33 @@ OPPOSED = Flag(
     ),
     label="对抗N",
 )
-CHECK_WORDS = (*EDGE_WORDS, "对抗", "vs", "伤害", "暗", "量谱", "自我")
+DOMAIN = Flag(
+    "domain",
+    Pattern(
+        regex="《("
+        + "|".join(SECONDARY_DOMAINS)
+        + ")》|("
+        + "|".join(SECONDARY_DOMAINS)
+        + r")(?:领域)?(?=\s|$)",
+        label="工程/学术/神秘/游艺",
+        convert=lambda m: m.group(1) or m.group(2),
+    ),
+    label="次要领域",
+)
+"""The 次要领域 of the ability a check is for (002 次要领域): ``工程``, ``《工程》`` or ``工程领域``
+as a word of its own (``神秘的符号`` stays a reason)."""
+CHECK_WORDS = (
+    *EDGE_WORDS,
+    "对抗",
+    "vs",
+    "伤害",
+    "暗",
+    "量谱",
+    "自我",
+    *SECONDARY_DOMAINS,
+    *(f"《{d}》" for d in SECONDARY_DOMAINS),
+    *(f"{d}领域" for d in SECONDARY_DOMAINS),
+)
 
 
 @dataclass(frozen=True)
@@ -408,6 +435,7 @@ __all__ = [
     "CHECK_WHAT",
     "COMBATANT",
     "CONFIRM",
+    "DOMAIN",
     "EFFECT_NAME",
     "EFF_FLAGS",
     "HP_OP",

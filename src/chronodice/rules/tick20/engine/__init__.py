@@ -35,7 +35,7 @@ Where things live:
 * :mod:`.effects` — add_effect, remove_effect, focus;
 * :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta; 004 set_actions, use_action; 002 spend_mov;
 * :mod:`.wounds` — wound, heal_wound, set_temp, set_traits, dying_check, set_sp, set_gauges,
-  hit_gauges, spend_mp, self_heal, rest;
+  hit_gauges, spend_mp, self_heal, rest, new_unit (单元), exhaust (<力竭> by an effect);
 * :mod:`.persona` — lose_attribute (002 属性 to 0), full_move (【全力移动】 at 速度 0).
 """
 
@@ -53,6 +53,7 @@ from .wounds import (
     dying_check,
     heal_wound,
     hit_gauges,
+    new_unit,
     rest,
     self_heal,
     set_gauges,
@@ -88,6 +89,7 @@ __all__ = [
     "jump_to",
     "lose_attribute",
     "new_combat",
+    "new_unit",
     "owned",
     "pay_ta",
     "place",

@@ -11,6 +11,7 @@ from chronodice.core.errors import AmbiguousInput, InputSyntaxError, LimitExceed
 from ..model import Duration, DurationKind, Effect, InitMod, Phase
 from ._base import COUNTED, MAX_EFFECTS, MAX_NAME
 from .loop import Engine, require_phase, transition
+from .wounds import exhaust
 
 
 @transition
@@ -91,6 +92,8 @@ def add_effect(
     )
     if init_mod is not None:
         eng.refresh_init(target.id)
+    if name.strip("<>") == "力竭":  # 002 精力值: <力竭> from another cause sets SP to 0
+        exhaust(eng, target)
 
 
 @transition

@@ -330,15 +330,24 @@ def self_heal(eng: Engine, cids: list[str]) -> None:
         eng.emit("self_heal", cid=c.id, hp=got_hp, mp=got_mp, lv=c.lv)
 
 
+NEW_UNIT_HINT = "新的单元（通常是新的一天）请GM发送 .init 单元"
+
+
 @transition
 def rest(eng: Engine, cids: list[str], *, long: bool = False) -> None:
     """短休 / 长休 for SP (002 精力值: "完成短休可以恢复1点SP。完成长休则可以恢复最多等于精力值
     上限的SP"): +1 SP, or + the maximum, never above it (SP −3 of 5 after a 长休: 2).  Through
     :func:`..damage.change_sp`, so SP 1 or more wakes a <力竭> coma.  For several combatants
-    (``.hp 全体 短休``) one without an SP maximum, or dead, is left out; for one alone, refused."""
+    (``.hp 全体 短休``) one without an SP maximum, or dead, is left out; for one alone, refused.
+
+    At most one 长休 per 单元 (002 休息: "角色在同一单元内最多完成1次长休，多余的休息时间会被视为
+    连续的小憩"): a second one in the same :attr:`~..model.Combat.unit` is refused for one
+    combatant (with how the GM starts a new 单元) and, for several, counted as 小憩 — which
+    restores nothing — for her while the others rest."""
     if eng.st.variant is not Variant.BASE:
         raise IllegalAction("短休/长休恢复的是SP，只用于基础规则（002）；速度规则（004）没有SP")
     word = "长休" if long else "短休"
+    unit = eng.st.unit
     for cid in cids:
         c = eng.st.get(cid)
         h = c.health
@@ -347,6 +356,16 @@ def rest(eng: Engine, cids: list[str], *, long: bool = False) -> None:
                 why = "已经死亡" if h.dead else f"还没有SP上限（.hp {c.name} sp上限 N）"
                 raise IllegalAction(f"{c.shown} {why}")
             continue
+        if long and h.long_rest_unit == unit:
+            if len(cids) == 1:
+                raise IllegalAction(
+                    f"{c.shown} 在第{unit}单元已完成过1次长休（002：同一单元内最多完成1次长休，"
+                    f"多余的休息时间视为小憩）；{NEW_UNIT_HINT}"
+                )
+            eng.emit("rest_nap", cid=c.id, unit=unit)
+            continue
+        if long:
+            h.long_rest_unit = unit
         before = h.sp if h.sp is not None else h.sp_max
         rep = dmg.change_sp(h, before + (h.sp_max if long else 1), None)
         eng.emit("rest", cid=c.id, word=word, before=before, sp=h.sp, sp_max=h.sp_max, notes=rep.notes)
@@ -354,3 +373,26 @@ def rest(eng: Engine, cids: list[str], *, long: bool = False) -> None:
             for p in [p for p in h.parts if p.temp]:
                 moved = dmg.set_temp(h, p.name, 0)
                 eng.emit("temp", cid=c.id, part=p.name, amount=0, moved=len(moved))
+
+
+@transition
+def new_unit(eng: Engine) -> None:
+    """The GM starts the next 单元 (002 时间: "每经过1个单元，通常意味着度过了1天"): every
+    combatant may complete one more 长休 (:func:`rest`)."""
+    eng.st.unit += 1
+    eng.emit("unit", unit=eng.st.unit)
+
+
+def exhaust(eng: Engine, c: Combatant) -> None:
+    """<力竭> from another cause (an effect named 力竭): 002 精力值 "角色因其他原因而陷入<力竭>
+    时，如果她的SP高于0，则也会变为0。"  SP 3 of 7 → 0; SP 0 or less, no SP (004), or dead:
+    unchanged.  Reading: going to 0 this way is the state's consequence, not a loss while she is
+    <力竭>, so it asks for no 力竭 check (that check follows a fall *from* 0 or less)."""
+    h = c.health
+    if h.sp_max is None or h.dead:
+        return
+    before = h.sp if h.sp is not None else h.sp_max
+    if before <= 0:
+        return
+    dmg.change_sp(h, 0, None)
+    eng.emit("exhausted", cid=c.id, before=before, sp_max=h.sp_max)
