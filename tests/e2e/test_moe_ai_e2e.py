@@ -5,34 +5,28 @@ message, nothing is ever sent to an AI seat, and the group is never told one can
 
 from __future__ import annotations
 
-import asyncio
-import json
-import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from onebot_client import ApiCall, BotProcess, OneBotClient
+from moe_table import MoeTable, fast_bot, load
+from onebot_client import BotProcess, OneBotClient
 
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.ai import is_ai_user
-from chronodice.rules.moe.record import rebuild
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture
+def bot_process(tmp_path: Path) -> Iterator[BotProcess]:
+    """The bot without flood control (answers at machine speed)."""
+    yield from fast_bot(tmp_path)
+
+
 G = 20007
 HOST, FRIEND = 40021, 40022
-
-
-def load(bot: BotProcess) -> tuple[dict[str, Any], Any]:
-    con = sqlite3.connect(bot.workdir / "chronodice.db")
-    try:
-        (raw,) = con.execute(
-            "SELECT state FROM sessions WHERE scope=? AND system='moe'", (str(G),)
-        ).fetchone()
-    finally:
-        con.close()
-    state = json.loads(raw) if isinstance(raw, str) else raw
-    return state, rebuild(state["record"])
 
 
 def ai_hidden_faces(g: Any) -> set[str]:
@@ -65,47 +59,44 @@ def human_answer(state: dict[str, Any], g: Any) -> tuple[int, str]:
     return user, ".moe choose 1"
 
 
-async def say(client: OneBotClient, text: str, user: int, *, private: bool = False) -> list[ApiCall]:
-    try:
-        return await client.send(
-            text, user=user, group=None if private else G, card=f"玩家{user % 100}", timeout=4
-        )
-    except asyncio.TimeoutError:  # a step the feed holds back from the group may answer nothing
-        return []
-
-
 async def test_two_humans_and_two_ai_seats_to_the_end(bot_process: BotProcess) -> None:
     async with OneBotClient(bot_process.url) as client:
-        opened = "".join(c.text for c in await say(client, ".moe new 双王国 AI 1", HOST))
+        t = MoeTable(client, bot_process, G)
+
+        async def said(text: str, user: int) -> str:
+            return "".join(c.text for c in await t.act(text, user, moves=False))
+
+        opened = await said(".moe new 双王国 AI 1", HOST)
         assert "创建了萌E对局" in opened and "AI·1" in opened
-        assert "「x」不是有效的AI人数" in "".join(c.text for c in await say(client, ".moe ai x", HOST))
-        assert "AI·1、AI·2" in "".join(c.text for c in await say(client, ".moe ai 2", HOST))
-        assert "加入了萌E对局（4人）" in "".join(c.text for c in await say(client, ".moe join", FRIEND))
-        await say(client, ".moe start", HOST)
-        state, g = load(bot_process)
+        assert "「x」不是有效的AI人数" in await said(".moe ai x", HOST)
+        assert "AI·1、AI·2" in await said(".moe ai 2", HOST)
+        assert "加入了萌E对局（4人）" in await said(".moe join", FRIEND)
+        await t.act(".moe start", HOST)
+        t.started = True  # from now on no group message names a card hidden from anyone
+        state, g = load(bot_process, G)
         ai = {p.seat for p in g.state.players if is_ai_user(p.user)}
         assert len(ai) == 2 and all(g.p(s).auto for s in ai)
         for u in (HOST, FRIEND):  # both choose at once, in private
-            await say(client, ".moe choose 1", u, private=True)
-        await asyncio.sleep(2.5)  # the sweeper delivers the group part of the private choices
+            await t.act(".moe choose 1", u, private=True)
+        await t.drained()  # the sweeper delivers the group part of the private choices
         for _ in range(600):
-            state, g = load(bot_process)
+            state, g = load(bot_process, G)
             if state["status"] == "over":
                 break
             assert g.pending is not None and not set(g.pending.waiting) & ai
             user, text = human_answer(state, g)
-            calls = await say(client, text, user)
-            _state, after = load(bot_process)
+            calls = await t.act(text, user)
+            _state, after = load(bot_process, G)
             faces = ai_hidden_faces(after)
             for c in calls:
                 if c.to_group:
                     assert not [f for f in faces if f in c.text], c.text
-        state, g = load(bot_process)
+        state, g = load(bot_process, G)
         assert state["status"] == "over" and g.state.winners
-        await asyncio.sleep(2.5)  # the last texts the outbox holds
+        await t.drained()  # the last texts the outbox holds
         group = [c.text for c in client.all_calls if c.to_group]
-        assert any("游戏结束" in t for t in group)
-        assert not any("无法私聊" in t for t in group)
+        assert any("游戏结束" in x for x in group)
+        assert not any("无法私聊" in x for x in group)
         assert not any(
             c.is_private and not str(c.params.get("user_id", "")).isdigit() for c in client.all_calls
         )

@@ -58,13 +58,10 @@ async def test_group_reply_goes_behind_a_private_commands_public_part(app: App) 
     lines = [re.sub(r"\([^)]*\)", "", t) for t in texts[0].split("\n")]  # without characters
     assert lines == [
         "游戏开始！座次：1号PL01，2号PL02，3号PL03",
-        "1号PL01获得起始手牌4张牌",
-        "2号PL02获得起始手牌4张牌",
-        "3号PL03获得起始手牌4张牌",
+        "每人获得4张起始手牌",
         "—— 第1轮 ——",
         "1号PL01的回合",
         "1号PL01摸了2张牌",
-        "行动阶段",
         "轮到1号PL01出牌（.moe play 序号 目标 / .moe end）[图]",
     ]
     state, g = await game(app)

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from chronodice.rules.moe.ai import is_ai_user
 from chronodice.rules.moe.base import Ask
 from chronodice.rules.moe.cards import SUIT_SYMBOL, rank_text
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES
 
 from .moe_info import describe_trigger
+from .moe_phone import ASKED_ALWAYS, character_piles, play_card_prompt, seat_tag
 from .moe_phone import play_prompt as phone_play_prompt
-from .moe_phone import seat_tag
 
 ATTR = {None: "", "元素": "元素", "光": "光", "暗": "暗"}
 RESULTS = {
@@ -137,7 +138,8 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
             and ev["reason"] in ("discard", "cost", "discard_phase", "replace_equip")
         ):
             who = L(ev["by"]) if ev.get("by") is not None else ""
-            return f"{who}弃置了{cards_text(g, ev['cards'])}"
+            when = "在弃牌阶段" if ev["reason"] == "discard_phase" else ""
+            return f"{who}{when}弃置了{cards_text(g, ev['cards'])}"
         if to == "processing" and ev.get("cards") and ev["reason"] in ("judge", "reveal", "retrial"):
             return f"亮出了{cards_text(g, ev['cards'])}"
         if to == "processing" and ev.get("cards") and ev["reason"] in ("substitute", "replace"):
@@ -274,8 +276,10 @@ def render_public_state(g: Game, names: list[str]) -> str:
             continue
         equip = "、".join(card_text(g, c) for c in g.equip(p.seat)) or "无装备"
         extra = f" 奥秘×{len(g.secrets(p.seat))}" if g.secrets(p.seat) else ""
+        piles = character_piles(g, p.seat)
+        extra += f" 角色牌上：{piles}" if piles else ""
         team = f" 队伍{p.team + 1}" if p.team >= 0 else ""
-        auto = " [托管]" if p.auto else ""
+        auto = " [AI]" if is_ai_user(p.user) else " [托管]" if p.auto else ""
         lines.append(
             f"{mark}{seat_label(g, p.seat, names)} 血量{p.hp}/{p.max_hp} 信仰{p.faith}/{p.max_faith} "
             f"手牌{len(g.hand(p.seat))} {equip}{extra}{team}{auto}"
@@ -345,9 +349,6 @@ def public_prompt(g: Game, ask: Ask, names: list[str]) -> str:
     return f"等待{seat_label(g, ask.seat, names)}做出选择"
 
 
-ASKED_ALWAYS = "有没有可用的牌都会询问，群里看不出区别"
-
-
 def _secret_prompt(g: Game, ask: Ask, names: list[str]) -> str:
     """A 奥秘 pause: the 奥秘 that may be flipped now, or none (asked all the same)."""
     why = _why(g, ask, names)
@@ -392,6 +393,8 @@ def private_prompt(
         return "\n".join(lines)
     if k == "respond" and ask.reason == "secret":
         return _secret_prompt(g, ask, names)
+    if k == "respond" and ask.reason == "play_card":
+        return play_card_prompt(g, ask, pos, L)
     if k == "respond":
         what = {"offset": "抵消", "rescue": "救援", "nullify": "反制"}.get(ask.reason, "响应")
         info = ask.info

@@ -1,16 +1,19 @@
 """The play-phase prompt as a phone shows it (issue 27): every hand card under the number it keeps
 for the whole turn, what each playable one can target (teammates marked in 双王国), and why each
 other card cannot be played now — in a few short lines, not the whole hand view again after
-every card.
+every card.  Also the cards on a character (``pile`` zones, glossary 3.1) as ``.moe state``
+and the table picture show them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from chronodice.rules.moe.base import Ask, Ctx
 from chronodice.rules.moe.cards import SUIT_SYMBOL, VirtualCard, rank_text
 from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.state import ALL
 
 
 def seat_tag(g: Game, me: int, seat: int) -> str:
@@ -19,6 +22,36 @@ def seat_tag(g: Game, me: int, seat: int) -> str:
         return f"{seat + 1}号(自己)"
     mine, theirs = g.p(me).team, g.p(seat).team
     return f"{seat + 1}号(队友)" if mine >= 0 and mine == theirs else f"{seat + 1}号"
+
+
+ASKED_ALWAYS = "有没有可用的牌都会询问，群里看不出区别"
+"""Said to a seat asked with nothing to answer: every seat that could be is asked."""
+
+
+def play_card_prompt(g: Game, ask: Ask, numbers: dict[int, int], label: Callable[[int], str]) -> str:
+    """An 打出 request (glossary 8.3, the ``play`` primitive): which cards it takes and whose
+    card asks — 打出, never 使用 (a card played out is not used: no effect, no response)."""
+    wanted = "/".join(f"【{g.cdef(k).name}】" for k in ask.info.get("names", []))
+    who, card = ask.info.get("user"), ask.info.get("card")
+    head = f"{label(who)}的【{g.cdef(card).name}】：" if who is not None and card else ""
+    if not ask.options:
+        return f"{head}你可以打出一张{wanted}，但你没有。.moe pass 继续（{ASKED_ALWAYS}）"
+    opts = "；".join(f".moe resp {numbers.get(c, i + 1)} {_card(g, c)}" for i, c in enumerate(ask.options))
+    return f"{head}你可以打出一张{wanted}。{opts}；或 .moe pass 不打出"
+
+
+def character_piles(g: Game, seat: int) -> str:
+    """The cards on ``seat``'s character card, public: ``花×2（♠3【攻击】、♥5【防御】）`` per pile,
+    the faces only of cards everyone has seen (a face-down pile shows its count); ``""`` when
+    there are none."""
+    prefix = f"pile:{seat}:"
+    parts = []
+    for zone in sorted(z for z, cs in g.state.zones.items() if z.startswith(prefix) and cs):
+        cids = g.state.zones[zone]
+        faces = [_card(g, c) for c in cids if ALL in g.state.known.get(c, ())]
+        shown = f"（{'、'.join(faces)}）" if len(faces) == len(cids) else ""
+        parts.append(f"{zone[len(prefix) :]}×{len(cids)}{shown}")
+    return " ".join(parts)
 
 
 def range_note(g: Game, seat: int) -> str:
@@ -46,6 +79,8 @@ def unplayable_reason(g: Game, seat: int, key: str) -> str:
         if far:
             near = min(g.distance(seat, t) for t in far if t != seat) if any(t != seat for t in far) else 0
             return f"没有目标在攻击范围内（你的攻击范围{range_note(g, seat)}，最近的目标距离{near}）"
+        if "injured" in str(cd.target_filter):  # 恢复 on oneself at full 血量: say so
+            return "你未受伤" if mode == "self" else "没有已受伤的目标"
         return "没有合法目标"
     return "现在不能使用"
 
@@ -96,4 +131,12 @@ def _card(g: Game, cid: int) -> str:
     return f"{SUIT_SYMBOL[c.suit]}{rank_text(c.rank)}【{g.cdef(c.key).name}】"
 
 
-__all__ = ["play_prompt", "range_note", "seat_tag", "unplayable_reason"]
+__all__ = [
+    "ASKED_ALWAYS",
+    "character_piles",
+    "play_card_prompt",
+    "play_prompt",
+    "range_note",
+    "seat_tag",
+    "unplayable_reason",
+]

@@ -7,7 +7,8 @@ shows the picture 1080 px wide):
 * whose turn it is, and in which phase;
 * one block per seat, in seat order: seat number, player and character, a turn marker; 血量 as
   pips and numbers, 信仰, hand count, 奥秘×N, team (双王国), 托管; the equipment by name; the
-  distance from the current player and whether the seat is in their attack range.
+  distance from the current player and whether the seat is in their attack range; the cards on
+  the character (``pile`` zones: face up, so by name) in one more row when there are any.
 
 Only public facts are drawn: the number of hand cards and of face-down 奥秘, never a face.
 """
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw, ImageFont
 
+from chronodice.rules.moe.ai import is_ai_user
 from chronodice.rules.moe.cards import SUIT_SYMBOL, rank_text
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES, Player
 
 from .fonts import font
+from .moe_phone import character_piles
 from .picture_palette import BG, COLORS, GREEN, GRID, HEAD, INK, MUTED, RED, STRIPE, WHITE, png, tint
 
 WIDTH = 1080
@@ -29,6 +32,8 @@ TITLE, BODY, SMALL = 40, 34, 28
 """Font sizes in px.  ``SMALL`` is the smallest text anywhere in the picture."""
 BLOCK = 168
 """Height of one seat's block."""
+PILE_ROW = 46
+"""Extra height of a block whose character has cards on it."""
 PIP = 22
 """Side of one 血量 pip."""
 TEAM_COLOURS = (COLORS[0], COLORS[1])
@@ -76,7 +81,8 @@ def table_picture(g: Game, names: list[str]) -> bytes:
     """The table now as a PNG (public facts only)."""
     st = g.state
     players = st.players
-    height = PAD * 2 + 70 + 56 + BLOCK * len(players)
+    heights = [BLOCK + (PILE_ROW if p.alive and character_piles(g, p.seat) else 0) for p in players]
+    height = PAD * 2 + 70 + 56 + sum(heights)
     img = Image.new("RGB", (WIDTH, height), BG)
     draw = ImageDraw.Draw(img)
     ft, fb, fs = font(TITLE), font(BODY), font(SMALL)
@@ -97,28 +103,32 @@ def table_picture(g: Game, names: list[str]) -> bytes:
         now = "等待开始"
     draw.text((PAD, y), fit(now, fb, WIDTH - 2 * PAD), font=fb, fill=INK)
     y += 56
-    for p in players:
-        _block(draw, g, p, names, cur, y)
-        y += BLOCK
+    for p, h in zip(players, heights, strict=True):
+        _block(draw, g, p, names, cur, y, h)
+        y += h
     return png(img)
 
 
-def _block(draw: ImageDraw.ImageDraw, g: Game, p: Player, names: list[str], cur: int, y: float) -> None:
+def _block(
+    draw: ImageDraw.ImageDraw, g: Game, p: Player, names: list[str], cur: int, y: float, tall: int
+) -> None:
     fb, fs = font(BODY), font(SMALL)
     ground = STRIPE if p.seat % 2 else BG
     colour = TEAM_COLOURS[p.team % 2] if p.team >= 0 else COLORS[p.seat % len(COLORS)]
     if p.seat == cur and p.alive:
         ground = tint(colour)
-    draw.rectangle((0, y, WIDTH, y + BLOCK - 2), fill=ground)
-    draw.line((0, y + BLOCK - 1, WIDTH, y + BLOCK - 1), fill=GRID, width=2)
-    draw.rectangle((0, y, 14, y + BLOCK - 2), fill=colour if p.alive else MUTED)
+    draw.rectangle((0, y, WIDTH, y + tall - 2), fill=ground)
+    draw.line((0, y + tall - 1, WIDTH, y + tall - 1), fill=GRID, width=2)
+    draw.rectangle((0, y, 14, y + tall - 2), fill=colour if p.alive else MUTED)
     x = PAD + 8
     ink = INK if p.alive else MUTED
     head = ("▶ " if p.seat == cur and p.alive else "") + _who(g, p, names)
     tags = []
     if p.team >= 0:
         tags.append(f"队伍{p.team + 1}")
-    if p.auto:
+    if is_ai_user(p.user):
+        tags.append("AI")
+    elif p.auto:
         tags.append("托管")
     tag = " · ".join(tags)
     reach = _reach(g, cur, p)
@@ -145,6 +155,9 @@ def _block(draw: ImageDraw.ImageDraw, g: Game, p: Player, names: list[str], cur:
     draw.text((after, row), fit(nums, fs, WIDTH - PAD - after), font=fs, fill=ink)
     equip = "、".join(_card(g, c) for c in g.equip(p.seat)) or "无装备"
     draw.text((x, row + 48), fit("装备：" + equip, fs, WIDTH - PAD - x), font=fs, fill=ink)
+    piles = character_piles(g, p.seat)
+    if piles:
+        draw.text((x, row + 48 + PILE_ROW), fit("角色牌上：" + piles, fs, WIDTH - PAD - x), font=fs, fill=ink)
 
 
 __all__ = ["SMALL", "WIDTH", "table_picture"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 import nonebot
 from nonebot import get_driver
@@ -47,12 +48,26 @@ def _app() -> App | None:
         return None
 
 
-async def _send(group_id: str, replies: list[Reply]) -> None:
+def group_message(text: str, image: bytes | None) -> Any:
+    """What goes to the group: the text alone, or the text with its picture (the table at a
+    round start) as one OneBot message."""
+    if image is None:
+        return text
+    from nonebot.adapters.onebot.v11 import MessageSegment
+
+    return MessageSegment.text(text) + MessageSegment.image(image)
+
+
+async def send_sweep_replies(group_id: str, replies: list[Reply]) -> None:
+    """Send what a sweep answered for one group (a timeout's outcome, a broken game's note):
+    private lines by private message (the group hears the content-free fallback when that
+    fails), group texts with their picture — a round start flushed by a timeout carries the
+    table picture like any other."""
     bot = await core.bot_for(group_id)  # the account serving that group
     if bot is None:
         return
     for r in replies:
-        if not r.text:
+        if not r.text and r.image is None:
             continue
         try:
             if r.private and r.to_user:
@@ -63,7 +78,7 @@ async def _send(group_id: str, replies: list[Reply]) -> None:
                     if r.fallback and not group_id.startswith("p"):
                         await core.send_group_msg(bot, group_id, r.fallback)
             elif not group_id.startswith("p"):
-                await core.send_group_msg(bot, group_id, r.text)  # seen by .log
+                await core.send_group_msg(bot, group_id, group_message(r.text, r.image))  # seen by .log
         except Exception:
             log.exception("萌E: sending to %s failed", group_id)
 
@@ -76,12 +91,7 @@ async def _deliver(group_id: str, text: str, image: bytes | None = None) -> bool
     bot = await core.bot_for(group_id)  # the account serving that group
     if bot is None:
         return False
-    if image is not None:
-        from nonebot.adapters.onebot.v11 import MessageSegment
-
-        await core.send_group_msg(bot, group_id, MessageSegment.text(text) + MessageSegment.image(image))
-        return True
-    await core.send_group_msg(bot, group_id, text)  # seen by .log
+    await core.send_group_msg(bot, group_id, group_message(text, image))  # seen by .log
     return True
 
 
@@ -93,7 +103,7 @@ async def _loop() -> None:
             continue
         try:
             for group_id, replies in await moe_service.sweep(app, send=_deliver):
-                await _send(group_id, replies)
+                await send_sweep_replies(group_id, replies)
         except Exception:
             log.exception("萌E sweeper failed")
 

@@ -201,7 +201,7 @@ class CardPrimitivesMixin:
             "play_card",
             options=mine,
             optional=True,
-            info={"names": names, "user": ctx.me},
+            info={"names": names, "user": ctx.me, **({"card": ctx.card.key} if ctx.card else {})},
             seats=[seat],
             choices={seat: mine},
         )

@@ -25,6 +25,7 @@ from typing import Any
 
 from chronodice.render import moe as R
 from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.state import PHASE_NAMES
 
 FEED = "feed"
 """Session key: the public lines held for the next group message."""
@@ -73,6 +74,43 @@ def round_summary(g: Game, n: int, stats: dict[str, Any], names: list[str]) -> s
     return f"第{n}轮小结：" + ("，".join(bits) if bits else "无人受伤")
 
 
+def _initial_line(events: list[dict[str, Any]]) -> str:
+    """The starting hands in one line (``每人获得4张起始手牌``), not one line per seat."""
+    counts = {int(ev["n"]) for ev in events}
+    return f"每人获得{counts.pop()}张起始手牌" if len(counts) == 1 else ""
+
+
+def _faith_line(g: Game, events: list[dict[str, Any]], names: list[str]) -> str:
+    """Several 信仰 changes in a row (an attack's damage moves both sides') in one line."""
+    return "信仰值：" + "，".join(
+        f"{R.seat_label(g, int(ev['who']), names)}{ev['faith']}/{g.p(int(ev['who'])).max_faith}"
+        for ev in events
+    )
+
+
+def _grouped(g: Game, events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """The group's lines for ``events`` with runs folded: the starting hands dealt to every seat
+    (one line), and consecutive 信仰 changes (one line)."""
+    lines: list[str] = []
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        j = i + 1
+        if ev["t"] == "move" and ev.get("reason") == "initial":
+            while j < len(events) and events[j]["t"] == "move" and events[j].get("reason") == "initial":
+                j += 1
+            line = _initial_line(events[i:j]) if j - i > 1 else ""
+        elif ev["t"] == "faith":
+            while j < len(events) and events[j]["t"] == "faith":
+                j += 1
+            line = _faith_line(g, events[i:j], names) if j - i > 1 else ""
+        else:
+            line = ""
+        lines += [line] if line else R.render_events(g, events[i:j], names)[0]
+        i = j
+    return lines
+
+
 def public_lines(state: dict[str, Any], g: Game, events: list[dict[str, Any]], names: list[str]) -> list[str]:
     """The group's lines for ``events``, with a round summary before each new round (the
     round's numbers are kept in the session between commands)."""
@@ -82,7 +120,7 @@ def public_lines(state: dict[str, Any], g: Game, events: list[dict[str, Any]], n
     for ev in events:
         t = ev["t"]
         if t == "round":
-            lines += R.render_events(g, chunk, names)[0]
+            lines += _grouped(g, chunk, names)
             chunk = []
             if int(ev["round"]) > 1:
                 lines.append(round_summary(g, int(ev["round"]) - 1, stats, names))
@@ -94,7 +132,7 @@ def public_lines(state: dict[str, Any], g: Game, events: list[dict[str, Any]], n
         elif t == "death":
             stats["deaths"].append(int(ev["who"]))
         chunk.append(ev)
-    lines += R.render_events(g, chunk, names)[0]
+    lines += _grouped(g, chunk, names)
     state[STATS] = stats
     return lines
 
@@ -131,6 +169,8 @@ def advance(
     lines = list(state.get(FEED) or [])
     prompt = play_prompt(state, g, names)
     if prompt:
+        if lines and lines[-1] == PHASE_NAMES["play"]:
+            lines.pop()  # "轮到X出牌" says it
         lines.append(prompt)
     round_start = bool(state.pop(ROUND_SEEN, False))
     state[FEED] = []
