@@ -186,6 +186,10 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         return f"{L(ev['who'])}的判定结果：{card_text(g, ev['card'])}"
     if t == "pindian":
         return f"拼点：{L(ev['a'])}{card_text(g, ev['ca'])} 对 {L(ev['b'])}{card_text(g, ev['cb'])}"
+    if t == "pindian_result":
+        if ev["winner"] is None:
+            return f"拼点结果：{ev['ra']}点对{ev['rb']}点，平局（没有人赢）"
+        return f"拼点结果：{ev['ra']}点对{ev['rb']}点，{L(ev['winner'])}赢"
     if t == "exchange":
         return f"{L(ev['a'])}与{L(ev['b'])}交换了{'手牌' if ev['zone'] == 'hand' else '装备'}"
     if t == "give":

@@ -63,6 +63,23 @@ def test_t02_pindian_tie() -> None:
     assert play(g, g.pindian(0, 1)) == (None, None)
 
 
+def test_t02_the_group_is_told_who_won_the_pindian() -> None:
+    """Spectators saw both cards but not the outcome (found reading a 6-player transcript)."""
+    from chronodice.render.moe import render_events
+
+    names = ["甲", "乙"]
+    for a, b, told in (
+        ("attack/spade/13", "attack/diamond/12", "拼点结果：13点对12点，1号甲(白板)赢"),
+        ("attack/spade/5", "defend/spade/5", "拼点结果：5点对5点，平局（没有人赢）"),
+    ):
+        g = scenario(["blank", "blank"])
+        g.give_cards(0, [a])
+        g.give_cards(1, [b])
+        play(g, g.pindian(0, 1))
+        public, _private = render_events(g, g.events, names)
+        assert told in public, public
+
+
 # ---------------------------------------------------------------- T03 [4.2]
 def test_t03_max_hp_loss_clamps_without_hp_loss() -> None:
     g = scenario(["blank", "blank"])

@@ -381,9 +381,11 @@ class OpsMixin(HpMixin):
         data = {"a": a, "b": b, "ca": ca, "cb": cb, "ra": ra, "rb": rb}
         yield from self.fire("pindian.shown", a, data)
         yield from self.move([c for c in (ca, cb) if c in self.zone("processing")], "discard", quiet=True)
-        if ra == rb:
+        winner = None if ra == rb else (a if ra > rb else b)
+        self.emit("pindian_result", a=a, b=b, ra=ra, rb=rb, winner=winner)
+        if winner is None:
             return None, None
-        return (a, b) if ra > rb else (b, a)
+        return (a, b) if winner == a else (b, a)
 
 
 def Ask_(kind: str, seat: int, reason: str, **kw: Any) -> Any:
