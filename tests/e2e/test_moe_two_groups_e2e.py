@@ -18,13 +18,7 @@ from onebot_client import ApiCall, BotProcess, OneBotClient
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
 from chronodice.rules.moe.state import ALL
-from chronodice.services.moe.numbers import number_map
-
-
-def num(state, g, seat, cid):  # type: ignore[no-untyped-def]
-    """The number a hand card goes by this turn (numbers hold for the whole turn)."""
-    return number_map(dict(state), g, seat)[cid]
-
+from chronodice.services.moe.numbers import card_number as num
 
 pytestmark = pytest.mark.e2e
 

@@ -17,13 +17,7 @@ from chronodice.core.ratelimit import FloodSettings
 from chronodice.core.reply import Reply
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
-from chronodice.services.moe.numbers import number_map
-
-
-def num(state, g, seat, cid):  # type: ignore[no-untyped-def]
-    """The number a hand card goes by this turn (numbers hold for the whole turn)."""
-    return number_map(dict(state), g, seat)[cid]
-
+from chronodice.services.moe.numbers import card_number as num
 
 G = "20002"
 USERS = ["30001", "30002", "30003"]

@@ -14,13 +14,7 @@ from helpers import run
 import chronodice.services.moe as moe
 from chronodice.app import App
 from chronodice.core.reply import Reply
-from chronodice.services.moe.numbers import number_map
-
-
-def num(state, g, seat, cid):  # type: ignore[no-untyped-def]
-    """The number a hand card goes by this turn (numbers hold for the whole turn)."""
-    return number_map(dict(state), g, seat)[cid]
-
+from chronodice.services.moe.numbers import card_number as num
 
 G = "20002"
 

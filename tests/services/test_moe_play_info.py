@@ -14,13 +14,7 @@ from chronodice.render import moe as R
 from chronodice.rules.moe.cards import VirtualCard
 from chronodice.rules.moe.state import ALL
 from chronodice.rules.moe.testing import play, scenario
-from chronodice.services.moe.numbers import number_map
-
-
-def num(state, g, seat, cid):  # type: ignore[no-untyped-def]
-    """The number a hand card goes by this turn (numbers hold for the whole turn)."""
-    return number_map(dict(state), g, seat)[cid]
-
+from chronodice.services.moe.numbers import card_number as num
 
 G = "20002"
 USERS = ["30001", "30002", "30003", "30004"]

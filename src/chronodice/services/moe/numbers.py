@@ -54,6 +54,11 @@ def slots_of(state: dict[str, Any], g: Game, seat: int) -> list[int | None]:
     return list(state[NUMBERS]["seats"][str(seat)])
 
 
+def card_number(state: dict[str, Any], g: Game, seat: int, card: int) -> int:
+    """The number ``card`` in ``seat``'s hand goes by this turn (``state`` is not changed)."""
+    return number_map(dict(state), g, seat)[card]
+
+
 def number_map(state: dict[str, Any], g: Game, seat: int) -> dict[int, int]:
     """Card id → its number, for the renderers."""
     return {c: i + 1 for i, c in enumerate(slots_of(state, g, seat)) if c is not None}
