@@ -159,3 +159,14 @@ async def pg_store(pg_url: str) -> AsyncIterator[Store]:
         yield s
     finally:
         await s.close()
+
+
+@pytest.fixture
+def data_packs(tmp_path: Path) -> Iterator[Path]:
+    """A data directory's ``packs/`` in front of the built-in folder, as the plugin sets it."""
+    from helpers import pack_dir_first
+
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    with pack_dir_first(folder):
+        yield folder

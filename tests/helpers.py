@@ -177,3 +177,19 @@ def pack_dir_first(folder: Path) -> Iterator[Path]:
     finally:
         moe_pack.PACK_DIRS.remove(folder)
         moe_pack.load_pack.cache_clear()
+
+
+def demo_pack_raw() -> dict[str, Any]:
+    """The bundled 萌E demo pack as YAML data, to edit into a group's own pack."""
+    import yaml
+
+    from chronodice.rules.moe.pack import PACK_DIR
+
+    return yaml.safe_load((PACK_DIR / "demo.yaml").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def write_pack(folder: Path, name: str, raw: dict[str, Any]) -> None:
+    """``raw`` as ``folder/<name>.yaml`` (a pack a group dropped into ``data/packs``)."""
+    import yaml
+
+    (folder / f"{name}.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")

@@ -15,9 +15,8 @@ process with one line naming it (:func:`missing_plugins`).
 from __future__ import annotations
 
 import nonebot
-from nonebot.plugin import PluginMetadata
 
-from .config import HOMEPAGE, SUPPORTED_ADAPTERS, Config
+from .config import Config, plugin_meta
 
 PLUGIN_ID = "nonebot_plugin_chronodice"
 """This plugin's NoneBot id (its module name: loaded at the top level)."""
@@ -28,14 +27,11 @@ SUB_PLUGINS: tuple[str, ...] = ("chronodice_core", "coc7", "dnd5e", "timeline", 
 CORE_ID = f"{PLUGIN_ID}:chronodice_core"
 """``nonebot.get_plugin(CORE_ID)``: the core sub-plugin (``get_app``, ``load_settings``…)."""
 
-__plugin_meta__ = PluginMetadata(
-    name="ChronoDice",
-    description="TRPG 骰娘：掷骰、角色卡、跑团日志，CoC7、DnD5e、时间线、D20刻度、D10骰池、萌E",
-    usage=".help 查看全部指令；.help 指令名 查看用法",
-    type="application",
-    homepage=HOMEPAGE,
+__plugin_meta__ = plugin_meta(
+    "ChronoDice",
+    "TRPG 骰娘：掷骰、角色卡、跑团日志，CoC7、DnD5e、时间线、D20刻度、D10骰池、萌E",
+    ".help 查看全部指令；.help 指令名 查看用法",
     config=Config,
-    supported_adapters=set(SUPPORTED_ADAPTERS),
 )
 
 

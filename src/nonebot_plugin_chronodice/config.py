@@ -9,6 +9,7 @@ show these settings.
 
 from __future__ import annotations
 
+from nonebot.plugin import PluginMetadata
 from pydantic import BaseModel
 
 from chronodice.core.limits import LogLimits
@@ -65,3 +66,16 @@ class Config(BaseModel):
         return FloodSettings.from_mapping(
             {k.removeprefix(prefix): v for k, v in self.model_dump().items() if k.startswith(prefix)}
         )
+
+
+def plugin_meta(name: str, description: str, usage: str, **extra: object) -> PluginMetadata:
+    """The metadata every ChronoDice plugin shares (type, homepage, adapters) with its own words."""
+    return PluginMetadata(
+        name=name,
+        description=description,
+        usage=usage,
+        type="application",
+        homepage=HOMEPAGE,
+        supported_adapters=set(SUPPORTED_ADAPTERS),
+        **extra,  # type: ignore[arg-type]
+    )

@@ -5,52 +5,33 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
-from helpers import pack_dir_first, run, say
+from helpers import demo_pack_raw, run, say, write_pack
 
 from chronodice.app import App
 from chronodice.rules.moe import catalog
 from chronodice.rules.moe import pack as moe_pack
-from chronodice.rules.moe.pack import PACK_DIR, load_pack
+from chronodice.rules.moe.pack import load_pack
 
 G = "20002"
 HOST, P2 = "30001", "30002"
 
 
-@pytest.fixture
-def data_packs(tmp_path: Path) -> Iterator[Path]:
-    """A data directory's ``packs/`` in front of the built-in folder, as the plugin sets it."""
-    folder = tmp_path / "packs"
-    folder.mkdir()
-    with pack_dir_first(folder):
-        yield folder
-
-
-def demo_raw() -> dict:  # type: ignore[type-arg]
-    return yaml.safe_load((PACK_DIR / "demo.yaml").read_text(encoding="utf-8"))
-
-
-def write(folder: Path, name: str, raw: dict) -> None:  # type: ignore[type-arg]
-    (folder / f"{name}.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
-
-
 def homebrew(folder: Path) -> None:
-    raw = demo_raw()
+    raw = demo_pack_raw()
     raw.update(pack="homebrew", name="自制包", alias=["自制"])
     raw["maps"] = {"arena": {"name": "竞技场", "win": "last_alive", "text": "最后存活者胜。"}}
-    write(folder, "homebrew", raw)
+    write_pack(folder, "homebrew", raw)
 
 
 def broken(folder: Path) -> None:
-    raw = demo_raw()
+    raw = demo_pack_raw()
     raw.update(pack="broken", name="坏包")
     raw["skills"]["wonderland"]["timing"] = "phase.draw.cnt"
     raw["cards"]["attack"]["effect"] = [{"damage": {"to": "target", "amount": 1}}]
-    write(folder, "broken", raw)
+    write_pack(folder, "broken", raw)
 
 
 async def test_packs_lists_built_in_and_added_packs_and_invalid_ones(
@@ -102,9 +83,9 @@ async def test_default_pack_is_unchanged(app: App) -> None:
 
 
 def test_an_invalid_pack_in_the_data_dir_falls_back_to_the_built_in_one(data_packs: Path) -> None:
-    raw = copy.deepcopy(demo_raw())
+    raw = copy.deepcopy(demo_pack_raw())
     raw["characters"] = {}
-    write(data_packs, "demo", raw)
+    write_pack(data_packs, "demo", raw)
     pack = load_pack("demo")  # the data directory's copy is invalid: the built-in one is used
     assert len(pack.characters) == 15
     (bad,) = [e for e in catalog.catalog() if e.pack is None]
@@ -112,9 +93,9 @@ def test_an_invalid_pack_in_the_data_dir_falls_back_to_the_built_in_one(data_pac
 
 
 def test_a_valid_pack_in_the_data_dir_replaces_the_built_in_one(data_packs: Path) -> None:
-    raw = demo_raw()
+    raw = demo_pack_raw()
     raw["name"] = "本群演示包"
-    write(data_packs, "demo", raw)
+    write_pack(data_packs, "demo", raw)
     assert load_pack("demo").name == "本群演示包"
     shown = [e for e in catalog.listed() if e.name == "demo"]
     assert [e.source for e in shown] == ["数据目录"]
@@ -132,10 +113,10 @@ async def test_start_with_a_pack_broken_after_new_says_so(app: App, data_packs: 
     homebrew(data_packs)
     await run(app, ".moe new 自制", user=HOST, group=G)
     await run(app, ".moe join", user=P2, group=G)
-    raw = demo_raw()
+    raw = demo_pack_raw()
     raw.update(pack="homebrew", name="自制包")
     raw["characters"] = {}
-    write(data_packs, "homebrew", raw)  # no cache_clear: a changed file is reloaded
+    write_pack(data_packs, "homebrew", raw)  # no cache_clear: a changed file is reloaded
     text = await say(app, ".moe start", user=HOST, group=G)
     assert text == "卡包「homebrew」现在无法加载（.moe packs 查看原因），请 .moe abort 后换一个卡包开局"
     state, _v = await app.store.load_session(G, "moe")

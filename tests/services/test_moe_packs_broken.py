@@ -4,43 +4,25 @@ names the pack's problems; a kick reads differently from a surrender."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
-from helpers import moe_game, moe_started, pack_dir_first, run, say
+from helpers import demo_pack_raw, moe_game, moe_started, run, say, write_pack
 
 from chronodice.app import App
 from chronodice.rules.moe import catalog
-from chronodice.rules.moe.pack import PACK_DIR, PackError, load_pack, read_pack_file
+from chronodice.rules.moe.pack import PackError, load_pack, read_pack_file
 from chronodice.services import moe
 
 G = "20002"
 HOST, P2, P3 = "30001", "30002", "30003"
 
 
-@pytest.fixture
-def data_packs(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "packs"
-    folder.mkdir()
-    with pack_dir_first(folder):
-        yield folder
-
-
-def demo_raw() -> dict:  # type: ignore[type-arg]
-    return yaml.safe_load((PACK_DIR / "demo.yaml").read_text(encoding="utf-8"))
-
-
-def write(folder: Path, name: str, raw: dict) -> None:  # type: ignore[type-arg]
-    (folder / f"{name}.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
-
-
 def broken_demo(folder: Path) -> None:
     """The group's copy of demo without its 攻击 card: 4 deck rows and a rule name it."""
-    raw = demo_raw()
+    raw = demo_pack_raw()
     del raw["cards"]["attack"]
-    write(folder, "demo", raw)
+    write_pack(folder, "demo", raw)
 
 
 async def group_says(app: App, text: str, user: str) -> str:
@@ -70,11 +52,11 @@ async def test_a_broken_data_demo_is_reported_and_the_built_in_one_plays_on(
 
 
 def test_a_pack_extending_an_invalid_base_says_the_base_is_why(data_packs: Path) -> None:
-    raw = demo_raw()
+    raw = demo_pack_raw()
     raw.update(pack="base", name="底包")
     del raw["cards"]["attack"]
-    write(data_packs, "base", raw)
-    write(data_packs, "kid", {"pack": "kid", "name": "子包", "extends": "base"})
+    write_pack(data_packs, "base", raw)
+    write_pack(data_packs, "kid", {"pack": "kid", "name": "子包", "extends": "base"})
     with pytest.raises(PackError) as err:
         read_pack_file(data_packs / "kid.yaml")
     assert err.value.problems == [
@@ -87,8 +69,8 @@ def test_a_pack_extending_an_invalid_base_says_the_base_is_why(data_packs: Path)
 
 
 def test_an_extends_loop_is_a_problem_not_a_crash(data_packs: Path) -> None:
-    write(data_packs, "a", {"pack": "a", "name": "甲", "extends": "b"})
-    write(data_packs, "b", {"pack": "b", "name": "乙", "extends": "a"})
+    write_pack(data_packs, "a", {"pack": "a", "name": "甲", "extends": "b"})
+    write_pack(data_packs, "b", {"pack": "b", "name": "乙", "extends": "a"})
     with pytest.raises(PackError) as err:
         read_pack_file(data_packs / "a.yaml")
     assert (
@@ -99,17 +81,17 @@ def test_an_extends_loop_is_a_problem_not_a_crash(data_packs: Path) -> None:
 
 
 def test_an_invalid_hidden_pack_is_not_listed(data_packs: Path) -> None:
-    write(data_packs, "secret_test", {"pack": "secret_test", "name": "测", "hidden": True, "cards": {}})
+    write_pack(data_packs, "secret_test", {"pack": "secret_test", "name": "测", "hidden": True, "cards": {}})
     entry = next(e for e in catalog.catalog() if e.name == "secret_test")
     assert entry.pack is None and entry.hidden
     assert "secret_test" not in [e.name for e in catalog.listed()]
 
 
 async def test_new_with_a_broken_pack_names_its_problems(app: App, data_packs: Path) -> None:
-    raw = demo_raw()
+    raw = demo_pack_raw()
     raw.update(pack="broken", name="坏包")
     raw["skills"]["wonderland"]["timing"] = "phase.draw.cnt"
-    write(data_packs, "broken", raw)
+    write_pack(data_packs, "broken", raw)
     text = await say(app, ".moe new broken", user=HOST, group=G)
     lines = text.splitlines()
     assert lines[0] == "卡包「broken」（broken.yaml）无效，不能开局，共1处问题："

@@ -33,7 +33,6 @@ from nonebot import get_driver, get_plugin_config, on_message
 from nonebot.adapters import Bot, Event
 from nonebot.log import LoguruHandler, logger
 from nonebot.matcher import current_bot, current_event
-from nonebot.plugin import PluginMetadata
 
 import chronodice.services.common  # (registers the common commands)
 import chronodice.services.decks  # (registers .draw .drawh)
@@ -48,19 +47,16 @@ from chronodice.datadir import DataDir
 from chronodice.front_end import display_database_url, normalize_database_url, open_store
 from chronodice.rules.moe import pack as moe_pack
 
-from ..config import HOMEPAGE, SUPPORTED_ADAPTERS, Config
+from ..config import Config, plugin_meta
 from . import gamelog
 from .bridge import build_context, describe_error, is_supported, send_replies
 from .bridge import send_group_msg as send_group_msg  # for other plugins: a group send .log sees
 
-__plugin_meta__ = PluginMetadata(
-    name="ChronoDice 核心",
-    description="指令路由、角色卡与数据库、跑团日志（.log）、刷屏控制；各规则系统的指令由同级子插件登记",
-    usage=".help",
-    type="application",
-    homepage=HOMEPAGE,
+__plugin_meta__ = plugin_meta(
+    "ChronoDice 核心",
+    "指令路由、角色卡与数据库、跑团日志（.log）、刷屏控制；各规则系统的指令由同级子插件登记",
+    ".help",
     config=Config,
-    supported_adapters=set(SUPPORTED_ADAPTERS),
 )
 
 config = get_plugin_config(Config)

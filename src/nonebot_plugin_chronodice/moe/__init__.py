@@ -16,22 +16,18 @@ from typing import Any
 
 import nonebot
 from nonebot import get_driver
-from nonebot.plugin import PluginMetadata
 
 import chronodice.services.moe as moe_service  # registers .moe
 from chronodice.app import App
 from chronodice.core.reply import Reply
 
 from .. import chronodice_core as core
-from ..config import HOMEPAGE, SUPPORTED_ADAPTERS
+from ..config import plugin_meta
 
-__plugin_meta__ = PluginMetadata(
-    name="萌E",
-    description="萌战Evolution 卡牌对战：群内开局，手牌与私密选择私聊发送，超时托管，重启不丢局",
-    usage=".moe new / join / start / hand / play 序号 目标 / resp 序号 / pass / end / auto / help",
-    type="application",
-    homepage=HOMEPAGE,
-    supported_adapters=set(SUPPORTED_ADAPTERS),
+__plugin_meta__ = plugin_meta(
+    "萌E",
+    "萌战Evolution 卡牌对战：群内开局，手牌与私密选择私聊发送，超时托管，重启不丢局",
+    ".moe new / join / start / hand / play 序号 目标 / resp 序号 / pass / end / auto / help",
 )
 
 SWEEP_SECONDS = 2.0

@@ -1,16 +1,11 @@
 """NoneBot plugin for the D20 tick system: registers its commands with the core router."""
 
-from nonebot.plugin import PluginMetadata
-
 import chronodice.services.tick20  # noqa: F401  (registers .rc .ri .init .ed .延后 .ap .wound .hp)
 
-from ..config import HOMEPAGE, SUPPORTED_ADAPTERS
+from ..config import plugin_meta
 
-__plugin_meta__ = PluginMetadata(
-    name="D20刻度",
-    description="D20刻度先攻系统：检定、20刻战斗追踪（基础/速度规则）、效果时长、AP、伤势与生命量谱",
-    usage=".rc 运动 15 / .ri / .init begin / .init start / .init next / .延后 / .ap -2 / .init eff 目标 效果 2轮",
-    type="application",
-    homepage=HOMEPAGE,
-    supported_adapters=set(SUPPORTED_ADAPTERS),
+__plugin_meta__ = plugin_meta(
+    "D20刻度",
+    "D20刻度先攻系统：检定、20刻战斗追踪（基础/速度规则）、效果时长、AP、伤势与生命量谱",
+    ".rc 运动 15 / .ri / .init begin / .init start / .init next / .延后 / .ap -2 / .init eff 目标 效果 2轮",
 )

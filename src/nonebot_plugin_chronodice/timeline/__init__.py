@@ -1,16 +1,11 @@
 """NoneBot plugin for TimeLine (时间线): registers its commands with the core router."""
 
-from nonebot.plugin import PluginMetadata
-
 import chronodice.services.timeline  # noqa: F401  (registers .TLsetup .chr .lv .crd .buff .dr .setupWP .wp .tar .ex .neg .pre .bat .coop .opp .clash .tlconf)
 
-from ..config import HOMEPAGE, SUPPORTED_ADAPTERS
+from ..config import plugin_meta
 
-__plugin_meta__ = PluginMetadata(
-    name="时间线",
-    description="时间线（TimeLine）规则：MayuriBot 同款指令与数值，完整战斗时间轴、协同/对抗检定、交互、先攻",
-    usage=".TLsetup … / .chr / .ex 力量 / .neg 100 / .pre 力量 150 / .bat 力量 150 重拳 / .bat 图 / .crd hp -30",
-    type="application",
-    homepage=HOMEPAGE,
-    supported_adapters=set(SUPPORTED_ADAPTERS),
+__plugin_meta__ = plugin_meta(
+    "时间线",
+    "时间线（TimeLine）规则：MayuriBot 同款指令与数值，完整战斗时间轴、协同/对抗检定、交互、先攻",
+    ".TLsetup … / .chr / .ex 力量 / .neg 100 / .pre 力量 150 / .bat 力量 150 重拳 / .bat 图 / .crd hp -30",
 )
