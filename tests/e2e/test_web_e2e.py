@@ -20,8 +20,12 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from moe_table import hidden_faces, load
 from onebot_client import BotProcess, OneBotClient
+from test_moe_e2e import Table
 from test_tick20_e2e import AILIN, BRUNO, GM, pace
+
+from chronodice.services.moe.numbers import card_number
 
 pytestmark = pytest.mark.e2e
 
@@ -240,6 +244,53 @@ async def _fits(page: object, width: int) -> None:
     assert sw <= width, f"horizontal scroll: {sw} > {width}"
 
 
+OPENING_GONE = "!document.getElementById('app').innerText.includes('开场中')"
+MOE_GROUP = 20002
+MOE_PLAYERS = {10005: "小萌", 10006: "小E", 10007: "小第三"}
+
+
+async def _start_and_play(client: OneBotClient, bot: BotProcess, page: object) -> str:
+    """Start the lobby's game over the WebSocket, choose the characters in private, and make
+    the first play of the game; returns the public line the page showed within 1 s of it."""
+    await pace(10005)
+    await client.send(".moe start", user=10005, card=MOE_PLAYERS[10005])
+    for _ in MOE_PLAYERS:
+        state, g = load(bot, MOE_GROUP)
+        assert g.pending is not None and g.pending.reason == "character", g.pending
+        user = int(state["players"][g.pending.seat]["user"])
+        await pace(user)
+        await client.send(".moe choose 1", user=user, group=None, card=MOE_PLAYERS[user])
+    await page.locator(".pill", has_text="手牌").first.wait_for(timeout=3000)  # type: ignore[attr-defined]
+    state, g = load(bot, MOE_GROUP)
+    for _ in range(10):  # answer what comes before the first play (a skill's 是否发动 …)
+        if g.pending is None or g.pending.kind == "play":
+            break
+        user, text, private = Table(client, bot).answer_for(state, g)
+        serial = g.pending.serial
+        await pace(user)
+        await client.post(text, user=user, group=None if private else MOE_GROUP, card=MOE_PLAYERS[user])
+        deadline = time.monotonic() + 5
+        while g.pending is not None and g.pending.serial == serial:
+            assert time.monotonic() < deadline, f"{text!r} changed nothing"
+            await asyncio.sleep(0.05)
+            state, g = load(bot, MOE_GROUP)
+    ask = g.pending
+    assert ask is not None and ask.kind == "play", ask
+    opt = next(o for o in ask.options if o["a"] == "card" and o["mode"] == "one")
+    user = int(state["players"][ask.seat]["user"])
+    n = card_number(state, g, ask.seat, opt["card"])
+    text = f".moe play {n}{' 当' if opt.get('as') else ''} {opt['targets'][0] + 1}号"
+    used = page.locator(".recent li", has_text="使用了")  # type: ignore[attr-defined]
+    before = await used.count()
+    await pace(user)
+    sent = time.monotonic()
+    await client.post(text, user=user, group=MOE_GROUP, card=MOE_PLAYERS[user])
+    line = used.nth(before)
+    await line.wait_for(timeout=1000)
+    assert time.monotonic() - sent < 1.0
+    return str(await line.inner_text())
+
+
 async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess, tmp_path: Path) -> None:
     async_playwright = _browser_or_skip()
     port, shots = web_bot.port, _shots_dir(tmp_path)
@@ -254,14 +305,15 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess
     await send(onebot, ".init add 刺客 -p 15 -隐藏", GM)
     await send(onebot, ".init start", GM)
     d20 = path_in((await send(onebot, ".init 网页", AILIN))[0], port)
-    await send(onebot, ".moe new", {"user": 10005, "card": "小萌"})
-    await send(onebot, ".moe join", {"user": 10006, "card": "小E"})
+    await send(onebot, ".moe new 乱斗森林", {"user": 10005, "card": MOE_PLAYERS[10005]})
+    await send(onebot, ".moe join", {"user": 10006, "card": MOE_PLAYERS[10006]})
     moe = path_in((await send(onebot, ".moe 网页", {"user": 10005}))[0], port)
     await send(onebot, ".log new 第一夜", GM)
     await send(onebot, ".r 1d20 潜行", AILIN)
     log = path_in((await send(onebot, ".log 网页", GM))[0], port)
     dialogs: list[str] = []
     bodies: list[str] = []
+    faces: set[str] = set()
     async with async_playwright() as pw:  # type: ignore[operator]
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         try:
@@ -285,7 +337,6 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess
             await onebot.post(".bat 力量 350", **BRUNO)
             await page.locator(".bar").nth(2).wait_for(timeout=1000)
             assert time.monotonic() - sent < 1.0
-            await page.screenshot(path=str(shots / "timeline-360.png"), full_page=True)
             # --- the bot restarts: the page reconnects by itself and shows the state then
             web_bot.stop()
             await page.wait_for_selector("#conn.off", timeout=5000)
@@ -295,6 +346,11 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess
                 await pace(AILIN["user"])
                 await again.send(".bat 敏捷 120", **AILIN)
                 await page.locator(".bar").nth(3).wait_for(timeout=2000)
+                await pace(GM["user"])
+                await again.send(".bat 开始", **GM)  # the clock runs: the now-line, resolutions
+                await page.wait_for_function(OPENING_GONE, timeout=2000)
+                await _fits(page, 360)
+                await page.screenshot(path=str(shots / "timeline-360.png"), full_page=True)
                 # --- D20 combat: the hidden NPC is nowhere in the DOM; a turn change is live
                 await page.goto(f"http://127.0.0.1:{port}{d20}")
                 await page.wait_for_selector("#conn.on", timeout=5000)
@@ -313,6 +369,22 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess
                 assert await page.locator(".who-card").count() == 2
                 await again.post(".moe join", user=10007, card="小第三")
                 await page.locator(".who-card").nth(2).wait_for(timeout=1000)
+                await page.screenshot(path=str(shots / "moe-lobby-360.png"), full_page=True)
+                # --- 萌E running: a real game; a play shows within 1 s; no hidden card anywhere
+                moe_stream = await Events.open(port, moe)
+                try:
+                    await moe_stream.next(5)
+                    played = await _start_and_play(again, web_bot, page)
+                    faces = hidden_faces(load(web_bot, MOE_GROUP)[1])
+                    while "使用了" not in (await moe_stream.next(2))[1]:  # the stream carried it too
+                        pass
+                finally:
+                    moe_stream.close()
+                assert played and len(faces) >= 8, (played, faces)
+                dom = await page.content()
+                streamed = "".join(moe_stream.received)
+                assert not [f for f in faces if f in dom or f in streamed]
+                await _fits(page, 360)
                 await page.screenshot(path=str(shots / "moe-360.png"), full_page=True)
                 # --- .log: the export's lines, a new message appended live, HTML in it shown as text
                 await page.goto(f"http://127.0.0.1:{port}{log}")
@@ -323,17 +395,18 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess
                 await again.post("我先躲起来 <i>嘘</i>", **BRUNO)
                 await page.locator(".msg").nth(before).wait_for(timeout=1000)
                 assert await page.get_by_text("我先躲起来 <i>嘘</i>").is_visible()
-                await page.screenshot(path=str(shots / "log-360.png"), full_page=True)
+                await page.screenshot(path=str(shots / "log-360.png"))  # the newest lines, as seen
                 wide = await browser.new_page(viewport={"width": 1080, "height": 900})
                 for name, link in (("timeline", tl), ("tick20", d20), ("moe", moe), ("log", log)):
                     await wide.goto(f"http://127.0.0.1:{port}{link}")
                     await wide.wait_for_selector("#conn.on", timeout=5000)
                     await _fits(wide, 1080)
-                    await wide.screenshot(path=str(shots / f"{name}-1080.png"), full_page=True)
+                    await wide.screenshot(path=str(shots / f"{name}-1080.png"), full_page=name != "log")
         finally:
             await browser.close()
     assert dialogs == []  # no script ran from a name
     assert bodies and not [b for b in bodies if "刺客" in b]  # nor in any response the page received
+    assert not [b for b in bodies if any(f in b for f in faces)]  # no hand or face-down card either
     assert all(
         (shots / f"{n}-{w}.png").stat().st_size > 5000
         for n in ("timeline", "tick20", "moe")

@@ -24,29 +24,35 @@ SHEET = (
 def counter() -> tokens.Links:
     n = itertools.count(1)
     settings: dict = {"other": 1}
-    settings = tokens.ensure(settings, "tl", lambda: f"token-{next(n):016d}")
+    settings = tokens.ensure(settings, "tl", "b1", lambda: f"token-{next(n):016d}")
     return tokens.Links.from_settings(settings)
 
 
-def test_ensure_draws_two_tokens_once_and_keeps_them() -> None:
+def test_ensure_draws_two_tokens_per_session_and_keeps_them() -> None:
     n = itertools.count(1)
 
     def make() -> str:
         return f"t{next(n)}"
 
-    settings = tokens.ensure({"other": 1}, "tl", make)
-    assert settings == {"other": 1, "web": {"tl": {"p": "t1", "g": "t2"}}}
-    assert tokens.ensure(settings, "tl", make)["web"]["tl"] == {"p": "t1", "g": "t2"}
-    assert tokens.ensure(settings, "tick20", make)["web"]["tick20"] == {"p": "t3", "g": "t4"}
-    assert tokens.forget(settings, "tl")["web"] == {"tick20": {"p": "t3", "g": "t4"}}
+    settings = tokens.ensure({"other": 1}, "tl", "b1", make)
+    assert settings == {"other": 1, "web": {"tl": {"p": "t1", "g": "t2", "s": "b1"}}}
+    assert tokens.ensure(settings, "tl", "b1", make)["web"]["tl"] == {"p": "t1", "g": "t2", "s": "b1"}
+    assert tokens.ensure(settings, "tick20", "c1", make)["web"]["tick20"] == {"p": "t3", "g": "t4", "s": "c1"}
+    # the next battle in the same row: new tokens, the old ones gone
+    assert tokens.ensure(settings, "tl", "b2", make)["web"]["tl"] == {"p": "t5", "g": "t6", "s": "b2"}
+    assert tokens.forget(settings, "tl", "b1")["web"]["tl"]["s"] == "b2"  # not the later one's
+    assert tokens.forget(settings, "tl", "b2")["web"] == {"tick20": {"p": "t3", "g": "t4", "s": "c1"}}
+    assert tokens.forget(settings, "tick20")["web"] == {}
     broken = {"web": {"tl": {"p": 5}}}  # a damaged entry is replaced, not trusted
-    assert tokens.ensure(broken, "tl", make)["web"]["tl"] == {"p": "t5", "g": "t6"}
+    assert tokens.ensure(broken, "tl", "b1", make)["web"]["tl"] == {"p": "t7", "g": "t8", "s": "b1"}
+    old = tokens.Links.from_settings({"web": {"tl": {"p": "x", "g": "y"}}})  # before session ids
+    assert old.session("tl") == "" and old.current("tl", "") and not old.current("tl", "b1")
 
 
 def test_a_group_keeps_at_most_100_log_links() -> None:
     settings: dict = {}
     for i in range(105):
-        settings = tokens.ensure(settings, f"log:{i}", lambda: "x" * 22)
+        settings = tokens.ensure(settings, f"log:{i}", "", lambda: "x" * 22)
     keys = [k for k in settings["web"] if k.startswith("log:")]
     assert len(keys) == tokens.MAX_LOG_LINKS and keys[0] == "log:5" and keys[-1] == "log:104"
 

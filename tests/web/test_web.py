@@ -3,6 +3,8 @@ escaping, the routes' headers and refusals, and the event stream following a cha
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
 import re
 from datetime import datetime, timezone
@@ -13,16 +15,19 @@ from fastapi import FastAPI
 from helpers import run, say
 
 from chronodice.app import App
+from chronodice.core import ids
 from chronodice.core.reply import Reply
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
+from chronodice.rules.timeline import battle as bt
 from chronodice.services.tick20 import tracker
 from chronodice.store import LogLine
 from chronodice.web import WebSettings
 from chronodice.web.commands import Site, attach
 from chronodice.web.config import HOW_TO_SET
-from chronodice.web.hub import Hub
+from chronodice.web.hub import ENDED, Hub
 from chronodice.web.routes import CSP, FAILURES_BURST, FailureLimit, make_router
+from chronodice.web.sources import SOURCES, Where, log_session
 
 G = "20002"
 GM = {"user": "10001", "roles": ("admin",)}
@@ -269,3 +274,98 @@ async def test_log_page_is_the_export_escaped(app: App, web: FastAPI) -> None:
         await stream.close()
     data = json.loads((await get(web, link + "/data")).body)
     assert data["ended"] is True and data["total"] == 3
+
+
+# ---------------------------------------------------------------------- a link names one session
+@pytest.fixture
+def session_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session ids s1, s2 … in the order sessions begin."""
+    n = itertools.count(1)
+    monkeypatch.setattr(ids, "SOURCE", lambda: f"s{next(n)}")
+
+
+async def test_an_old_battle_link_never_shows_the_next_battle(
+    app: App, web: FastAPI, session_ids: None
+) -> None:
+    """The repro: the battle ends and the next begins with nobody opening the old page between."""
+    await say(app, SHEET.format(name="甲"), user="10001")
+    await say(app, ".bat 力量 175", user="10001")
+    old = path_of(public(await run(app, ".bat 网页", user="10001")))
+    assert (await get(web, old + "/data")).status == 200
+    await say(app, ".bat end", **GM)
+    await say(app, ".bat 力量 120", user="10001")  # the next battle, in the same session row
+    state = await app.store.load_state(G, bt.BATTLE_CODEC)
+    assert state is not None and state.session_id == "s2"
+    assert (await get(web, old + "/data")).status == 410  # over, never the new battle
+    assert [(await get(web, old + s)).status for s in ("", "/events")] == [404, 404]  # forgotten
+    new = path_of(public(await run(app, ".bat 网页", user="10001")))
+    data = json.loads((await get(web, new + "/data")).body)
+    assert new != old and data["bars"][0]["id"] == 1 and (await get(web, old)).status == 404
+    settings = (await app.store.get_group(G)).settings
+    assert settings["web"]["tl"]["s"] == "s2"
+
+
+async def test_a_new_link_drawn_before_the_old_page_looks_again(
+    app: App, web: FastAPI, session_ids: None
+) -> None:
+    """The next battle's link is asked for before the old one is read: the old link shows
+    nothing, and its end does not take the new link with it."""
+    await say(app, SHEET.format(name="甲"), user="10001")
+    await say(app, ".bat 力量 175", user="10001")
+    old = path_of(public(await run(app, ".bat 网页", user="10001")))
+    await say(app, ".bat end", **GM)
+    await say(app, ".bat 力量 120", user="10001")
+    new = path_of(public(await run(app, ".bat 网页", user="10001")))
+    assert new != old and (await get(web, old + "/data")).status == 404
+    assert (await get(web, new + "/data")).status == 200
+
+
+async def test_an_open_stream_ends_when_the_next_battle_begins_within_one_poll(app: App) -> None:
+    """End and a new battle between two reads of the watch: the stream ends, never shows it."""
+    await say(app, SHEET.format(name="甲"), user="10001")
+    await say(app, ".bat 力量 175", user="10001")
+    hub = Hub(app.store, interval=3600.0, keepalive=3600.0)  # reads only when woken
+    state = await app.store.load_state(G, bt.BATTLE_CODEC)
+    assert state is not None
+    where = Where(G, "tl", session=state.session_id)
+    page = hub.stream(where, False)
+    first = await asyncio.wait_for(page.__anext__(), 5)
+    assert b'"id":1' in first
+    await say(app, ".bat end", **GM)
+    await say(app, ".bat 力量 120", user="10001")
+    await say(app, ".bat 敏捷 50", user="10001")
+    hub.watches[where].wake.set()
+    assert await asyncio.wait_for(page.__anext__(), 5) == ENDED
+    await page.aclose()
+    await hub.close()
+
+
+async def test_d20_and_moe_links_are_bound_to_their_session(
+    app: App, web: FastAPI, session_ids: None
+) -> None:
+    await d20_with_hidden(app)
+    old_d20 = path_of(public(await run(app, ".init 网页", **GM)))
+    old_gm = path_of(private(await run(app, ".init 网页", **GM)))
+    assert "战斗结束" in await say(app, ".init end 确认", **GM)
+    await d20_with_hidden(app)  # the next combat, nobody looked between
+    assert (await get(web, old_d20 + "/data")).status == 410
+    assert (await get(web, old_gm + "/data")).status in (404, 410)
+    await run(app, ".moe new", user="30001", group=G)
+    old_moe = path_of(public(await run(app, ".moe 网页", user="30001", group=G)))
+    raw, _ = await app.store.load_session(G, "moe")
+    assert raw is not None and raw["session_id"] == "s3"
+    await run(app, ".moe abort", user="30001", group=G)
+    await run(app, ".moe new", user="30001", group=G)
+    assert (await get(web, old_moe + "/data")).status == 410
+    new_moe = path_of(public(await run(app, ".moe 网页", user="30001", group=G)))
+    assert new_moe != old_moe and (await get(web, new_moe + "/data")).status == 200
+
+
+async def test_a_log_link_names_that_log_not_a_later_one_with_its_id(app: App) -> None:
+    await say(app, ".log new 第一夜", **GM)
+    found = await app.store.find_log(G)
+    assert found is not None
+    read = await SOURCES["log"](app.store, Where(G, f"log:{found.id}", session=log_session(found)), None)
+    assert read.loaded is not None and read.session == log_session(found) != ""
+    other = Where(G, f"log:{found.id}", session="2020-01-01T00:00:00+00:00")
+    assert (await SOURCES["log"](app.store, other, None)).loaded is None

@@ -21,7 +21,7 @@ from chronodice.store import Store
 from . import tokens
 from .config import HOW_TO_SET, WebSettings
 from .hub import Hub
-from .sources import SOURCES, Read, Where
+from .sources import SOURCES, Read, Where, log_session
 from .views import TITLES
 
 WORDS = ("网页", "web", "页面")
@@ -72,15 +72,16 @@ GM_KINDS: dict[str, Callable[[Call, Read], Awaitable[bool]]] = {"tl": _tl_gm, "t
 only a GM may see: everyone gets the same page)."""
 
 
-async def _session_key(call: Call, kind: str) -> tuple[str, Read | None] | None:
-    """The settings key of the session the link is for, or None when there is none."""
+async def _session_key(call: Call, kind: str) -> tuple[str, str, Read | None] | None:
+    """The settings key of the session the link is for, its session id and (for kinds with a GM
+    view) its read; None when there is none."""
     store: Store = call.app.store
     scope = call.ctx.scope
-    if kind == "log":
+    if kind == "log":  # the log itself, not its lines
         rec = await store.find_log(scope)
-        return (f"log:{rec.id}", None) if rec is not None else None
+        return (f"log:{rec.id}", log_session(rec), None) if rec is not None else None
     read = await SOURCES[kind](store, Where(scope, kind), None)
-    return (kind, read) if read.loaded is not None else None
+    return (kind, read.session, read) if read.loaded is not None else None
 
 
 async def link(call: Call, kind: str) -> list[Reply]:
@@ -91,13 +92,13 @@ async def link(call: Call, kind: str) -> list[Reply]:
     found = await _session_key(call, kind)
     if found is None:
         return [Reply.say(NOTHING[kind])]
-    key, read = found
+    key, session, read = found
     store: Store = call.app.store
     scope = call.ctx.scope
     links = tokens.Links.from_settings((await store.get_group(scope)).settings)
-    if links.token(key, "player") is None or links.token(key, "gm") is None:
+    if not links.current(key, session):  # none yet, or an earlier session's
         links = tokens.Links.from_settings(
-            await store.update_group_settings(scope, lambda s: tokens.ensure(s, key))
+            await store.update_group_settings(scope, lambda s: tokens.ensure(s, key, session))
         )
     player, gm = links.token(key, "player"), links.token(key, "gm")
     assert player is not None and gm is not None

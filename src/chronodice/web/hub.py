@@ -83,7 +83,9 @@ class Hub:
         self.interval = interval
         self.keepalive = keepalive
         self.on_end = on_end
-        self.watches: dict[tuple[str, str], Watch] = {}
+        self.watches: dict[Where, Watch] = {}
+        """By link target: the session id is part of it, so an old link never shares a watch
+        with a later session's."""
         self.closing = False
         self.open_streams = 0
         self.reads = 0
@@ -93,7 +95,7 @@ class Hub:
     # ------------------------------------------------------------------ one-off reads
     async def snapshot(self, where: Where, gm: bool) -> bytes | None:
         """The page data now (``None``: the session is over), from the watch when it has it."""
-        w = self.watches.get((where.scope, where.key))
+        w = self.watches.get(where)
         if w is not None and not w.ended and gm in w.latest:
             return w.latest[gm]
         got = await SOURCES[where.kind](self.store, where, None)
@@ -107,10 +109,9 @@ class Hub:
     async def stream(self, where: Where, gm: bool) -> AsyncIterator[bytes | None]:
         """Page data for one page: the current data first, then each change; ``None`` after
         ``keepalive`` seconds without one; :data:`ENDED` once the session is over (then stops)."""
-        key = (where.scope, where.key)
-        w = self.watches.get(key)
+        w = self.watches.get(where)
         if w is None or w.ended:
-            w = self.watches[key] = Watch(where)
+            w = self.watches[where] = Watch(where)
         w.roles[gm] = w.roles.get(gm, 0) + 1
         self.open_streams += 1
         if gm not in w.latest:
@@ -160,8 +161,8 @@ class Hub:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(w.wake.wait(), self.interval)
         finally:
-            if self.watches.get((w.where.scope, w.where.key)) is w and (w.ended or not w.roles):
-                del self.watches[(w.where.scope, w.where.key)]
+            if self.watches.get(w.where) is w and (w.ended or not w.roles):
+                del self.watches[w.where]
 
     async def _step(self, w: Watch) -> None:
         got: Read = await SOURCES[w.where.kind](self.store, w.where, w.marker)

@@ -131,8 +131,9 @@ def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
         keys = [k for k in links.entries if k == kind or (kind == "log" and k.startswith("log:"))]
         for key in keys:
             role = links.role_of(key, token)
-            if role is not None:
-                return Where(group, key, offset), role == "gm"
+            session = links.session(key)
+            if role is not None and session is not None:
+                return Where(group, key, offset, session), role == "gm"
         limit.failed(who)
         return _gone()
 
@@ -143,9 +144,12 @@ def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
         return data
 
     async def forget(where: Where) -> None:
-        """The session is over: its tokens go (a later session of the group gets new ones)."""
+        """The session is over: its tokens go (a later session of the group gets new ones; its
+        tokens, if already drawn, stay)."""
         if where.kind != "log":  # a log's link lasts as long as the log
-            await store.update_group_settings(where.scope, lambda s: tokens.forget(s, where.key))
+            await store.update_group_settings(
+                where.scope, lambda s: tokens.forget(s, where.key, where.session)
+            )
 
     hub.on_end = forget
 

@@ -4,17 +4,20 @@ Why stored rather than derived (an HMAC over the session and a secret in the dat
 
 * several bot processes may serve one PostgreSQL database from different hosts, each with its
   own data directory: a token kept in the database is accepted by every one of them;
-* a session row has no identity of its own (the row of a group's battle outlives the battle), so
-  a derived token would carry over to the next battle; a stored one is simply forgotten when the
-  session is seen ended (:meth:`Links.forget`) and the next ``.bat 网页`` draws a new one.
+* a group's session row outlives each session (the next battle is written to the same row), so
+  the tokens are bound to the *session's* id (``session_id`` in the state, drawn when it begins;
+  a log's creation stamp): a link whose session is not the one in the row any more shows
+  nothing, even when the old session ended and the next began with nobody looking in between.
 
-The settings hold ``web: {kind: {"p": player token, "g": GM token}}``; a ``.log`` link is per
-log (``log:<id>``), so it lasts as long as that log.  Tokens are 128-bit ``secrets`` values,
-compared in constant time (:func:`hmac.compare_digest`).
+The settings hold ``web: {key: {"p": player token, "g": GM token, "s": session id}}``; a
+``.log`` link is per log (``log:<id>``), so it lasts as long as that log.  Tokens are 128-bit
+``secrets`` values, compared in constant time (:func:`hmac.compare_digest`).
 
->>> links = Links.from_settings({"web": {"tl": {"p": "abc", "g": "xyz"}}})
+>>> links = Links.from_settings({"web": {"tl": {"p": "abc", "g": "xyz", "s": "b1"}}})
 >>> links.role_of("tl", "abc"), links.role_of("tl", "xyz"), links.role_of("tl", "abd"), links.role_of("moe", "abc")
 ('player', 'gm', None, None)
+>>> links.session("tl"), links.session("moe")
+('b1', None)
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any, Literal
 Role = Literal["player", "gm"]
 SETTINGS_KEY = "web"
 ROLE_KEYS: dict[Role, str] = {"player": "p", "gm": "g"}
+SESSION_KEY = "s"
 TOKEN_BYTES = 16
 MAX_LOG_LINKS = 100
 """Most ``.log`` links a group keeps (the oldest are dropped; a group keeps 100 logs)."""
@@ -75,15 +79,35 @@ class Links:
         got = (self.entries.get(key) or {}).get(ROLE_KEYS[role])
         return got if isinstance(got, str) else None
 
+    def session(self, key: str) -> str | None:
+        """The id of the session the tokens of ``key`` belong to (``""`` for an entry written
+        before ids existed: it matches only a session that has none either); None: no entry."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        got = entry.get(SESSION_KEY, "")
+        return got if isinstance(got, str) else None
 
-def ensure(settings: dict[str, Any], key: str, make: Callable[[], str] = new_token) -> dict[str, Any]:
-    """``settings`` with tokens for ``key`` (kept when present): for ``update_group_settings``."""
+    def current(self, key: str, session: str) -> bool:
+        """Whether ``key`` has both tokens and they belong to ``session``."""
+        return (
+            self.token(key, "player") is not None
+            and self.token(key, "gm") is not None
+            and self.session(key) == session
+        )
+
+
+def ensure(
+    settings: dict[str, Any], key: str, session: str, make: Callable[[], str] = new_token
+) -> dict[str, Any]:
+    """``settings`` with tokens for ``key`` bound to ``session`` (kept when they already are):
+    for ``update_group_settings``.  Tokens of an earlier session under ``key`` are replaced, so
+    its links stop working."""
     web = settings.get(SETTINGS_KEY)
     if not isinstance(web, dict):
         web = {}
-    entry = web.get(key)
-    if not isinstance(entry, dict) or not all(isinstance(entry.get(s), str) for s in ROLE_KEYS.values()):
-        web[key] = {short: make() for short in ROLE_KEYS.values()}
+    if not Links.from_settings({SETTINGS_KEY: web}).current(key, session):
+        web[key] = {**{short: make() for short in ROLE_KEYS.values()}, SESSION_KEY: session}
     logs = [k for k in web if k.startswith("log:")]
     for old in logs[: max(0, len(logs) - MAX_LOG_LINKS)]:
         del web[old]
@@ -91,10 +115,11 @@ def ensure(settings: dict[str, Any], key: str, make: Callable[[], str] = new_tok
     return settings
 
 
-def forget(settings: dict[str, Any], key: str) -> dict[str, Any]:
-    """``settings`` without the tokens of ``key`` (the session ended: its links stop working)."""
+def forget(settings: dict[str, Any], key: str, session: str | None = None) -> dict[str, Any]:
+    """``settings`` without the tokens of ``key`` (the session ended: its links stop working).
+    With ``session``, only when they belong to it: a later session's links stay."""
     web = settings.get(SETTINGS_KEY)
-    if isinstance(web, dict):
+    if isinstance(web, dict) and (session is None or Links.from_settings(settings).session(key) == session):
         web.pop(key, None)
     return settings
 
@@ -102,6 +127,7 @@ def forget(settings: dict[str, Any], key: str) -> dict[str, Any]:
 __all__ = [
     "MAX_LOG_LINKS",
     "ROLE_KEYS",
+    "SESSION_KEY",
     "SETTINGS_KEY",
     "Links",
     "Role",

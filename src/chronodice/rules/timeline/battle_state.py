@@ -130,6 +130,9 @@ class BattleState:
     auto_damage: bool = False
     """The GM's ``.bat 自动伤害 开``: each hit that settles is applied to its target's 体力 by the
     bot (as ``.crd 目标:hp -N #k`` would), instead of being offered as a ready command."""
+    session_id: str = ""
+    """Drawn when the battle begins (:func:`chronodice.core.ids.session_id`): tells this battle
+    from the next one in the same row (a web link is bound to it)."""
 
     def to_dict(self) -> dict[str, Any]:
         return plain(self)
@@ -150,6 +153,7 @@ class BattleState:
             schema_version=SCHEMA_VERSION,
             started=bool(data.get("started", False)),
             auto_damage=bool(data.get("auto_damage", False)),
+            session_id=str(data.get("session_id", "")),
         )
         return _migrate_v1(state) if version < 2 else state
 
@@ -238,8 +242,8 @@ def _index(actions: tuple[Action, ...]) -> dict[str, tuple[Action, ...]]:
     return own
 
 
-def new_battle() -> BattleState:
-    return BattleState()
+def new_battle(session_id: str = "") -> BattleState:
+    return BattleState(session_id=session_id)
 
 
 def outside_stuns(state: BattleState, key: str, t: float) -> float:

@@ -25,6 +25,7 @@ from typing import Any, Generic
 
 from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction
+from chronodice.core.ids import session_id
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.render.timeline_feed import clock_line, feed_lines, fit
@@ -56,7 +57,7 @@ async def apply_battle(
         if state is None:
             if not create:
                 raise IllegalAction("没有战斗数据×")
-            state = bt.new_battle()
+            state = bt.new_battle(session_id())
         return fn(state)
 
     return await call.app.store.apply_state(

@@ -27,7 +27,7 @@
 
   /* ---------------------------------------------------------------- TimeLine */
   function timeline(d) {
-    var head = section("⏱ 战斗时间 " + num(d.clock) + "t" + (d.started ? "" : "（开场中，GM .bat 开始 后计时）"));
+    var head = section("战斗时间 " + num(d.clock) + "t" + (d.started ? "" : "（开场中，GM .bat 开始 后计时）"));
     if (d.next) add(head, "p", "next", "▶ 下一个行动：" + d.next.who.join("、") + "（" + num(d.next.t) + "t）");
     var t0 = Infinity, t1 = d.clock || 0;
     d.bars.forEach(function (b) { t0 = Math.min(t0, b.start); t1 = Math.max(t1, b.end); });
