@@ -86,7 +86,7 @@ async def nbapp(nonebug_init: None):  # type: ignore[no-untyped-def]
     return NoneBugApp()
 
 
-PG_ADMIN_DSN = os.environ.get("CHRONODICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+from helpers import PG_ADMIN_DSN, run_in_thread  # noqa: E402
 
 
 @pytest.fixture
@@ -117,18 +117,10 @@ async def _pg_available() -> str | None:
     return None
 
 
-def _run_in_thread(coro_fn):  # type: ignore[no-untyped-def]
-    """Run a coroutine on a private loop (fixtures may be set up inside a running loop)."""
-    import concurrent.futures
-
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro_fn()).result()
-
-
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database for this test session (SQLAlchemy URL)."""
-    reason = _run_in_thread(_pg_available)
+    reason = run_in_thread(_pg_available)
     if reason:
         print(f"\n*** SKIPPING PostgreSQL tests: {reason} ***", file=sys.stderr)
         pytest.skip(reason)
@@ -143,12 +135,12 @@ def pg_url() -> Iterator[str]:
         finally:
             await conn.close()
 
-    _run_in_thread(lambda: admin(f'CREATE DATABASE "{name}"'))
+    run_in_thread(lambda: admin(f'CREATE DATABASE "{name}"'))
     base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
     try:
         yield f"{base}/{name}"
     finally:
-        _run_in_thread(lambda: admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run_in_thread(lambda: admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import os
 import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -193,3 +194,15 @@ def write_pack(folder: Path, name: str, raw: dict[str, Any]) -> None:
     import yaml
 
     (folder / f"{name}.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+
+
+PG_ADMIN_DSN = os.environ.get("CHRONODICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+"""The PostgreSQL server the tests create their databases on (trust auth, database ``test``)."""
+
+
+def run_in_thread(coro_fn: Any) -> Any:
+    """Run a coroutine on a private loop (fixtures may be set up inside a running loop)."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro_fn()).result()

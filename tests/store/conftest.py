@@ -34,7 +34,7 @@ def own_pg_url(pg_url: str) -> Iterator[str]:
     import uuid
 
     import asyncpg
-    from conftest import PG_ADMIN_DSN, _run_in_thread
+    from helpers import PG_ADMIN_DSN, run_in_thread
 
     name = f"chronodice_own_{uuid.uuid4().hex[:10]}"
 
@@ -45,8 +45,8 @@ def own_pg_url(pg_url: str) -> Iterator[str]:
         finally:
             await conn.close()
 
-    _run_in_thread(lambda: admin(f'CREATE DATABASE "{name}"'))
+    run_in_thread(lambda: admin(f'CREATE DATABASE "{name}"'))
     try:
         yield f"{pg_url.rsplit('/', 1)[0]}/{name}"
     finally:
-        _run_in_thread(lambda: admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run_in_thread(lambda: admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
