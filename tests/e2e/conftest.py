@@ -10,8 +10,15 @@ from onebot_client import BotProcess, OneBotClient
 
 
 @pytest.fixture
-def bot_process(tmp_path: Path) -> Iterator[BotProcess]:
+def bot_env() -> dict[str, str]:
+    """Settings a test module adds to its bot (override it); ``{port}`` is the bot's port."""
+    return {}
+
+
+@pytest.fixture
+def bot_process(tmp_path: Path, bot_env: dict[str, str]) -> Iterator[BotProcess]:
     proc = BotProcess(workdir=tmp_path, extra_env={"CHRONODICE_RNG_SEED": "20261122"})
+    proc.extra_env.update({key: value.format(port=proc.port) for key, value in bot_env.items()})
     proc.start()
     try:
         yield proc

@@ -16,7 +16,6 @@ import re
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -37,20 +36,9 @@ SHEET = (
 
 
 @pytest.fixture
-def web_bot(tmp_path: Path) -> Iterator[BotProcess]:
-    proc = BotProcess(workdir=tmp_path, extra_env={"CHRONODICE_RNG_SEED": "20261122"})
-    proc.extra_env["CHRONODICE_PUBLIC_URL"] = f"http://127.0.0.1:{proc.port}"
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
-
-
-@pytest.fixture
-async def onebot(web_bot: BotProcess) -> AsyncIterator[OneBotClient]:
-    async with OneBotClient(web_bot.url) as client:
-        yield client
+def bot_env() -> dict[str, str]:
+    """The e2e bot (``conftest``) with a public address for its pages."""
+    return {"CHRONODICE_PUBLIC_URL": "http://127.0.0.1:{port}"}
 
 
 def path_in(text: str, port: int) -> str:
@@ -121,9 +109,9 @@ async def send(onebot: OneBotClient, text: str, who: dict) -> tuple[str, str]:
 
 
 async def test_timeline_page_follows_the_battle_and_ends_with_it(
-    onebot: OneBotClient, web_bot: BotProcess
+    onebot: OneBotClient, bot_process: BotProcess
 ) -> None:
-    port = web_bot.port
+    port = bot_process.port
     await send(onebot, SHEET.format(name="甲"), AILIN)
     await send(onebot, SHEET.format(name="乙"), BRUNO)
     await send(onebot, ".bat 力量 175", AILIN)
@@ -154,8 +142,10 @@ async def test_timeline_page_follows_the_battle_and_ends_with_it(
     assert (await fetch(port, link + "/data"))[0] == 404
 
 
-async def test_d20_player_page_never_holds_the_hidden_npc(onebot: OneBotClient, web_bot: BotProcess) -> None:
-    port = web_bot.port
+async def test_d20_player_page_never_holds_the_hidden_npc(
+    onebot: OneBotClient, bot_process: BotProcess
+) -> None:
+    port = bot_process.port
     for text, who in [
         (".init begin", GM),
         (".ri =17", AILIN),
@@ -198,8 +188,8 @@ async def test_d20_player_page_never_holds_the_hidden_npc(onebot: OneBotClient, 
     try:
         await stream.next(5)
         began = time.monotonic()
-        web_bot.stop()
-        assert web_bot.proc is not None and web_bot.proc.returncode == 0
+        bot_process.stop()
+        assert bot_process.proc is not None and bot_process.proc.returncode == 0
         assert time.monotonic() - began < 5.0
     finally:
         stream.close()
@@ -291,9 +281,9 @@ async def _start_and_play(client: OneBotClient, bot: BotProcess, page: object) -
     return str(await line.inner_text())
 
 
-async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess, tmp_path: Path) -> None:
+async def test_pages_in_a_real_browser(onebot: OneBotClient, bot_process: BotProcess, tmp_path: Path) -> None:
     async_playwright = _browser_or_skip()
-    port, shots = web_bot.port, _shots_dir(tmp_path)
+    port, shots = bot_process.port, _shots_dir(tmp_path)
     evil = "<script>x()</script>"
     await send(onebot, SHEET.format(name="甲"), AILIN)
     await send(onebot, SHEET.format(name=evil), BRUNO)
@@ -338,10 +328,10 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess
             await page.locator(".bar").nth(2).wait_for(timeout=1000)
             assert time.monotonic() - sent < 1.0
             # --- the bot restarts: the page reconnects by itself and shows the state then
-            web_bot.stop()
+            bot_process.stop()
             await page.wait_for_selector("#conn.off", timeout=5000)
-            web_bot.start()
-            async with OneBotClient(web_bot.url) as again:
+            bot_process.start()
+            async with OneBotClient(bot_process.url) as again:
                 await page.wait_for_selector("#conn.on", timeout=15000)
                 await pace(AILIN["user"])
                 await again.send(".bat 敏捷 120", **AILIN)
@@ -374,8 +364,8 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, web_bot: BotProcess
                 moe_stream = await Events.open(port, moe)
                 try:
                     await moe_stream.next(5)
-                    played = await _start_and_play(again, web_bot, page)
-                    faces = hidden_faces(load(web_bot, MOE_GROUP)[1])
+                    played = await _start_and_play(again, bot_process, page)
+                    faces = hidden_faces(load(bot_process, MOE_GROUP)[1])
                     while "使用了" not in (await moe_stream.next(2))[1]:  # the stream carried it too
                         pass
                 finally:
