@@ -88,6 +88,13 @@ def names(state: dict[str, Any]) -> list[str]:
     return [p["name"] for p in state["players"]]
 
 
+def running(state: dict[str, Any] | None) -> dict[str, Any]:
+    """``state`` when it holds a game in play; otherwise the one reply every command gives."""
+    if not state or state.get("status") != "running":
+        raise IllegalAction("没有进行中的萌E游戏")
+    return state
+
+
 def seat_of(state: dict[str, Any], user: str) -> int:
     for i, p in enumerate(state["players"]):
         if p["user"] == user:

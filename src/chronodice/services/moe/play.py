@@ -23,7 +23,7 @@ from chronodice.rules.moe.pack import load_pack
 from chronodice.rules.moe.record import admin
 
 from . import choice
-from ._common import SKILL_PREF, SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, seat_of
+from ._common import SKILL_PREF, SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, running, seat_of
 from .kinds import AUTO, CARD_REF, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
 from .numbers import card_at, number_map
 from .outbox import commit
@@ -72,8 +72,7 @@ async def act(call: Call, build: Answer) -> list[Reply]:
     at = now()
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
-        if not state or state.get("status") != "running":
-            raise IllegalAction("没有进行中的萌E游戏")
+        state = running(state)
         seat = seat_of(state, ctx.user_id)
         rec = state["record"]
         g = load_game(scope, rec)
@@ -102,8 +101,7 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
     ctx = call.ctx
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
-        if not state or state.get("status") != "running":
-            raise IllegalAction("没有进行中的萌E游戏")
+        state = running(state)
         seat = seat_of(state, ctx.user_id) if who is None else who
         rec = state["record"]
         g = load_game(scope, rec)
@@ -130,8 +128,7 @@ async def set_pref(call: Call, name: str, pref: str) -> list[Reply]:
     ctx = call.ctx
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
-        if not state or state.get("status") != "running":
-            raise IllegalAction("没有进行中的萌E游戏")
+        state = running(state)
         seat = seat_of(state, ctx.user_id)
         g = load_game(scope, state["record"])
         key = find_skill(g.pack, name)
@@ -180,8 +177,7 @@ async def pick_character(call: Call, n: int) -> list[Reply]:
     ctx = call.ctx
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
-        if not state or state.get("status") != "running":
-            raise IllegalAction("没有进行中的萌E游戏")
+        state = running(state)
         seat = seat_of(state, ctx.user_id)
         rec = state["record"]
         g = load_game(scope, rec)
