@@ -228,7 +228,7 @@ async def test_sqlite_checkpoints_on_a_thread_of_its_own(
 ) -> None:
     """A commit no longer copies the WAL into the database file (and syncs the disk) on the
     event loop: the checkpoint thread does, every few dozen commits; SQLite's own is a backstop
-    for a WAL of 10,000 pages.  Another connection's checkpoint is not a foreign change."""
+    for a WAL past AUTOCHECKPOINT_PAGES.  Another connection's checkpoint is not a foreign change."""
     import threading
 
     from chronodice.store import backends
@@ -246,7 +246,7 @@ async def test_sqlite_checkpoints_on_a_thread_of_its_own(
     backend = s._backend
     assert isinstance(backend, backends.SqliteBackend)
     (pages,) = backend._connect().execute("PRAGMA wal_autocheckpoint").fetchone()
-    assert pages == 10_000
+    assert pages == backends.AUTOCHECKPOINT_PAGES
     foreign: list[bool] = []
     backend.on_foreign_change = lambda: foreign.append(True)
     for i in range(2 * backends._CHECKPOINT_COMMITS + 1):

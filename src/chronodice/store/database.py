@@ -18,6 +18,12 @@
 * Exactly once: inside :meth:`Store.event` the first write of a command also claims the
   event's (self_id, message_id); a second delivery raises :class:`DuplicateEvent` and writes
   nothing.  :meth:`Store.serves` leases each group to one bot account.
+
+The parts: sessions (:mod:`.sessions`), ``.log`` records (:mod:`.gamelogs`), characters and
+bindings (:mod:`.characters`), nicknames and groups (:mod:`.groups`), serving accounts
+(:mod:`.leases`), prune and confirmations (:mod:`.housekeeping`), each a mixin of
+:class:`Store`; this module holds what they share: transactions, retries, the event claim, the
+read-through cache and the one-statement writes.
 """
 
 from __future__ import annotations
@@ -28,105 +34,37 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from dataclasses import replace
-from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
+from chronodice.core.errors import ChronoDiceError
 
-from . import patch as jpatch
 from .backends import Backend, Conflict, PgBackend, SqliteBackend, Transient, Tx
-from .common import _EVENT, DuplicateEvent, StoreBusy, _clone, _Event, _j, utcnow
+from .cache import RowCache
+from .characters import CharacterStore
+from .common import _EVENT, DuplicateEvent, StoreBusy, _Event, utcnow
 from .gamelogs import GameLogStore
-from .records import CharacterRecord, ContextView, GameLog, GroupRecord
+from .groups import GroupStore
+from .housekeeping import HousekeepingStore
+from .leases import RENEW_AHEAD, LeaseStore
 from .sessions import SessionStore, _Job
 from .states import StateCache
 from .url import normalize_database_url
 
 T = TypeVar("T")
-S = TypeVar("S")
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/chronodice.db"
 _MAX_RETRIES = 200
 _MIGRATION_LOCK = 0x43_44_01  # advisory lock key for PostgreSQL migrations ("CD", 1)
-_CACHE_MAX = 50_000
-RENEW_AHEAD = 5.0
-"""Seconds of lease left above which the serving account renews in the background."""
 log = logging.getLogger("chronodice.store")
 
-_CHAR_COLS = "id, owner_id, system, name, attributes, data, version, created_at, updated_at"
-_USER_SQL = (
-    f"SELECT b.scope, b.character_id, {', '.join('c.' + col for col in _CHAR_COLS.split(', '))}, NULL"
-    " FROM bindings b LEFT JOIN characters c ON c.id = b.character_id WHERE b.user_id = $1"
-    " UNION ALL SELECT n.scope, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, n.name"
-    " FROM nicknames n WHERE n.user_id = $1"
-)
-"""A user's bindings with their cards, then the user's nicknames (see :meth:`Store._user`)."""
-_CHAR_CAS = (
-    "UPDATE characters SET name = $1, system = $2, attributes = $3, data = $4, version = $5,"
-    " updated_at = $6 WHERE id = $7 AND version = $8"
-)
+__all__ = ["DEFAULT_URL", "RENEW_AHEAD", "DuplicateEvent", "Store", "StoreBusy", "utcnow"]
 
 
-def _copy_char(rec: CharacterRecord) -> CharacterRecord:
-    return replace(rec, attributes=dict(rec.attributes), data=_clone(rec.data) if rec.data else {})
-
-
-def _copy_group(rec: GroupRecord) -> GroupRecord:
-    return replace(rec, settings=_clone(rec.settings)) if rec.settings else rec
-
-
-class _Cache:
-    """Process-local copies of rows; ``epoch`` grows on every invalidation so that a read which
-    raced with one does not store what it read."""
-
-    def __init__(self) -> None:
-        self.groups: dict[str, GroupRecord] = {}
-        self.nicks: dict[str, dict[str, str]] = {}
-        self.binds: dict[str, dict[str, int]] = {}
-        self.chars: dict[int, CharacterRecord] = {}
-        self.logs: dict[str, GameLog | None] = {}
-        """Group → its ``.log`` in progress, or None (cached "no log": see :mod:`.gamelogs`)."""
-        self.epoch = 0
-
-    def clear(self) -> None:
-        self.epoch += 1
-        self.groups.clear()
-        self.nicks.clear()
-        self.binds.clear()
-        self.chars.clear()
-        self.logs.clear()
-
-    def drop(self, key: str) -> None:
-        """``g:<group>``, ``n:<user>``, ``b:<user>``, ``c:<character id>``, ``l:<group>``."""
-        self.epoch += 1
-        kind, _, ident = key.partition(":")
-        if kind == "g":
-            self.groups.pop(ident, None)
-        elif kind == "n":
-            self.nicks.pop(ident, None)
-        elif kind == "b":
-            self.binds.pop(ident, None)
-        elif kind == "c":
-            with contextlib.suppress(ValueError):
-                self.chars.pop(int(ident), None)
-        elif kind == "l":
-            self.logs.pop(ident, None)
-        else:
-            self.clear()
-
-    @staticmethod
-    def put(table: dict[Any, Any], key: Any, value: Any) -> None:
-        if len(table) >= _CACHE_MAX:
-            table.pop(next(iter(table)))
-        table[key] = value
-
-
-class Store(SessionStore, GameLogStore):
+class Store(SessionStore, GameLogStore, CharacterStore, GroupStore, LeaseStore, HousekeepingStore):
     """The repository every service uses (``app.store``).  See docs/SERVICE_API.md."""
 
     def __init__(
@@ -141,7 +79,7 @@ class Store(SessionStore, GameLogStore):
         self.dialect = make_url(url).get_backend_name()
         self._echo = echo
         self._backend: Backend = SqliteBackend(url) if self.dialect == "sqlite" else PgBackend(url)
-        self._cache = _Cache()
+        self._cache = RowCache()
         self._states = StateCache()
         self._cache_on = cache
         self._backend.on_foreign_change = self._foreign_change
@@ -208,7 +146,7 @@ class Store(SessionStore, GameLogStore):
     # ------------------------------------------------------------------ plumbing
     def _notified(self, key: str) -> None:
         """Another process changed a cached row (PostgreSQL): ``s:<scope>`` a session (see
-        :meth:`StateCache.changed`), the other kinds a row of :class:`_Cache`."""
+        :meth:`StateCache.changed`), the other kinds a row of :class:`~.cache.RowCache`."""
         if key.startswith("s:"):
             self._states.changed(key[2:])
         else:
@@ -293,6 +231,20 @@ class Store(SessionStore, GameLogStore):
             delay = min(delay * 2, 0.1)
         raise StoreBusy(f"数据库繁忙，{what}未完成，请稍后再试")
 
+    async def _cached(
+        self, table: dict[Any, Any], key: Any, tx: Tx | None, body: Callable[[Tx], Awaitable[T]]
+    ) -> T:
+        """Read-through cache: ``table[key]`` when the caches are valid, else ``body`` (in ``tx``
+        or a read transaction of its own), stored unless an invalidation raced with the read."""
+        use = self._cache_ok()
+        if use and (hit := table.get(key)) is not None:
+            return hit
+        epoch = self._cache.epoch
+        value = await body(tx) if tx is not None else await self._read(body)
+        if value is not None and use and epoch == self._cache.epoch:
+            RowCache.put(table, key, value)
+        return value
+
     # ------------------------------------------------------------------ exactly once
     @contextlib.contextmanager
     def event(self, self_id: str, message_id: str) -> Iterator[None]:
@@ -315,561 +267,6 @@ class Store(SessionStore, GameLogStore):
                 del self._seen[old]
         self._seen[key] = None
         return True
-
-    # ------------------------------------------------------------------ serving account
-    async def serves(self, scope: str, self_id: str) -> bool:
-        """Whether bot account ``self_id`` answers in ``scope`` (a group): each group is leased
-        to one account; the holder renews its lease while it keeps seeing messages, another
-        account takes over once it lapsed (``lease_seconds``) or was released.
-
-        The holder renews in the background once half the lease is gone, while more than
-        :data:`RENEW_AHEAD` seconds are left: the renewal is a committed write (an fsync on
-        PostgreSQL), which the message that happened to trigger it need not wait for."""
-        now = time.time()
-        ttl = self.lease_seconds
-        cached = self._leases.get(scope)
-        if cached is not None:
-            holder, expires, checked = cached
-            if holder == self_id:
-                if expires - now > ttl / 2:
-                    return True
-                if expires - now > RENEW_AHEAD:
-                    self._renew_in_background(scope, self_id)
-                    return True
-            elif now < expires and now - checked < 1.0 and not self._backend.known_gone(holder, self_id):
-                return False
-        return await self._take_lease(scope, self_id)
-
-    def _renew_in_background(self, scope: str, self_id: str) -> None:
-        if scope in self._renewing:
-            return
-        self._renewing.add(scope)
-
-        async def renew() -> None:
-            try:
-                await self._take_lease(scope, self_id)
-            except Exception:
-                log.warning(
-                    "renewing the lease of %s failed (the next message retries)", scope, exc_info=True
-                )
-            finally:
-                self._renewing.discard(scope)
-
-        task = asyncio.get_running_loop().create_task(renew())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _take_lease(self, scope: str, self_id: str) -> bool:
-        now = time.time()
-        ttl = self.lease_seconds
-
-        alive_here = self_id in self._backend.accounts  # (then a dead holder is known as dead)
-        cached = self._leases.get(scope)
-        suspects = [cached[0]] if alive_here and cached is not None and cached[0] != self_id else []
-
-        async def body(tx: Tx) -> tuple[str, float]:
-            gone, gone_args = self._backend.holder_gone_sql(suspects)
-            row = await tx.one(
-                "INSERT INTO bot_leases (scope, self_id, expires_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (scope) DO UPDATE SET self_id = excluded.self_id, expires_at = excluded.expires_at"
-                f" WHERE bot_leases.self_id = excluded.self_id OR bot_leases.expires_at < $4 OR ($5 AND {gone})"
-                " RETURNING self_id, expires_at",
-                scope,
-                self_id,
-                now + ttl,
-                now,
-                alive_here,
-                *gone_args,
-            )
-            if row is None:
-                row = await tx.one("SELECT self_id, expires_at FROM bot_leases WHERE scope = $1", scope)
-            assert row is not None
-            return str(row[0]), float(row[1])
-
-        ev = _EVENT.set(None)  # a lease is not the command's write
-        try:
-            holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
-            if holder != self_id and holder not in suspects and self._backend.known_gone(holder, self_id):
-                suspects.append(holder)  # (SQLite) a holder first learnt of here, whose process died
-                holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
-        finally:
-            _EVENT.reset(ev)
-        self._leases[scope] = (holder, expires, now)
-        return holder == self_id
-
-    async def _lease_tx(self, body: Callable[[Tx], Awaitable[T]]) -> T:
-        async with self._backend.tx(True) as tx:
-            return await body(tx)
-
-    async def lease_holder(self, scope: str) -> str | None:
-        """The account serving ``scope`` now, or None when nobody holds a live lease."""
-        now = time.time()
-        cached = self._leases.get(scope)
-        if cached is not None and now < cached[1] and now - cached[2] < 1.0:
-            return cached[0]
-        row = await self._read(
-            lambda tx: tx.one("SELECT self_id, expires_at FROM bot_leases WHERE scope = $1", scope)
-        )
-        if row is None or float(row[1]) <= now:
-            return None
-        self._leases[scope] = (str(row[0]), float(row[1]), now)
-        return str(row[0])
-
-    async def hold_account(self, self_id: str) -> None:
-        """``self_id`` is connected to this process: while the process lives, its leases hold;
-        once it dies (a SIGKILL, no release), another account takes its groups over at the next
-        message instead of after the lease lapses (PostgreSQL: an advisory lock on the LISTEN
-        connection, which the server frees with the connection; SQLite: a shared ``flock`` on a
-        file per account, which the kernel frees with the process, see :mod:`.alive`)."""
-        await self._backend.hold_account(str(self_id))
-
-    async def release(self, self_id: str) -> None:
-        """Give up every lease of ``self_id`` (its connection closed): others take over now."""
-        await self._backend.drop_account(str(self_id))
-        for scope in [s for s, v in self._leases.items() if v[0] == self_id]:
-            del self._leases[scope]
-
-        async def body(tx: Tx) -> int:
-            return await tx.run("DELETE FROM bot_leases WHERE self_id = $1", self_id)
-
-        ev = _EVENT.set(None)
-        try:
-            await self._retry(lambda: self._lease_tx(body), "释放账号")
-        finally:
-            _EVENT.reset(ev)
-
-    # ------------------------------------------------------------------ nicknames
-    async def _cached(
-        self, table: dict[Any, Any], key: Any, tx: Tx | None, body: Callable[[Tx], Awaitable[T]]
-    ) -> T:
-        """Read-through cache: ``table[key]`` when the caches are valid, else ``body`` (in ``tx``
-        or a read transaction of its own), stored unless an invalidation raced with the read."""
-        use = self._cache_ok()
-        if use and (hit := table.get(key)) is not None:
-            return hit
-        epoch = self._cache.epoch
-        value = await body(tx) if tx is not None else await self._read(body)
-        if value is not None and use and epoch == self._cache.epoch:
-            _Cache.put(table, key, value)
-        return value
-
-    async def _user_nicks(self, tx: Tx | None, user_id: str) -> dict[str, str]:
-        async def body(t: Tx) -> dict[str, str]:
-            rows = await t.all("SELECT scope, name FROM nicknames WHERE user_id = $1", user_id)
-            return {r[0]: r[1] for r in rows}
-
-        return await self._cached(self._cache.nicks, user_id, tx, body)
-
-    async def _user(self, tx: Tx, user_id: str, scope: str) -> tuple[dict[str, str], CharacterRecord | None]:
-        """A user not in the caches: nicknames, bindings and bound cards in one statement (a
-        user's first message costs one round trip, not three); all cached.  The nicknames and
-        the card active in ``scope``."""
-        epoch = self._cache.epoch
-        rows = await tx.all(_USER_SQL, user_id)
-        nicks: dict[str, str] = {}
-        binds: dict[str, int] = {}
-        chars: dict[int, CharacterRecord] = {}
-        for r in rows:
-            if r[1] is None:
-                nicks[r[0]] = r[-1]
-                continue
-            binds[r[0]] = r[1]
-            if r[2] is not None:
-                chars[r[2]] = self._char_row(r[2:11])
-        if self._cache_ok() and epoch == self._cache.epoch:
-            _Cache.put(self._cache.nicks, user_id, nicks)
-            _Cache.put(self._cache.binds, user_id, binds)
-            for cid, rec in chars.items():
-                _Cache.put(self._cache.chars, cid, rec)
-        for key in (scope or "", ""):
-            cid = binds.get(key)
-            if cid is not None and cid in chars:
-                return nicks, chars[cid]
-        return nicks, None
-
-    async def get_nickname(self, user_id: str, scope: str | None) -> str | None:
-        """The nickname of ``user_id`` in ``scope``, else the user's global one, else None."""
-        names = await self._user_nicks(None, user_id)
-        return names.get(scope or "") or names.get("")
-
-    async def set_nickname(self, user_id: str, scope: str | None, name: str | None) -> None:
-        """Set (or with ``None`` clear) the nickname in ``scope`` (``None``/"" = everywhere)."""
-
-        async def body(tx: Tx) -> None:
-            if name is None:
-                await tx.run("DELETE FROM nicknames WHERE user_id = $1 AND scope = $2", user_id, scope or "")
-            else:
-                await tx.run(
-                    "INSERT INTO nicknames (user_id, scope, name, updated_at) VALUES ($1, $2, $3, $4)"
-                    " ON CONFLICT (user_id, scope) DO UPDATE SET name = excluded.name,"
-                    " updated_at = excluded.updated_at",
-                    user_id,
-                    scope or "",
-                    name,
-                    self._backend.dt_in(utcnow()),
-                )
-
-        await self._write(body, "设置昵称", drops=(f"n:{user_id}",))
-
-    # ------------------------------------------------------------------ groups
-    async def _group(self, tx: Tx | None, group_id: str) -> GroupRecord:
-        async def body(t: Tx) -> GroupRecord:
-            row = await t.one("SELECT enabled, settings, version FROM groups WHERE group_id = $1", group_id)
-            gms = await t.all("SELECT user_id FROM group_gms WHERE group_id = $1", group_id)
-            ids = tuple(sorted(r[0] for r in gms))
-            if row is None:
-                return GroupRecord(group_id=group_id, gms=ids)
-            return GroupRecord(
-                group_id=group_id,
-                enabled=bool(row[0]),
-                settings=_j(row[1]) or {},
-                gms=ids,
-                version=row[2],
-            )
-
-        return await self._cached(self._cache.groups, group_id, tx, body)
-
-    async def get_group(self, group_id: str) -> GroupRecord:
-        return _copy_group(await self._group(None, group_id))
-
-    async def group_enabled(self, group_id: str) -> bool:
-        """The group switch (``.bot on/off``), from the cache when it is valid."""
-        return (await self._group(None, group_id)).enabled
-
-    async def view(self, user_id: str, scope: str, group_id: str | None) -> ContextView:
-        """Everything most commands read: the group, nickname, active character — from the
-        caches, with at most one read transaction for what is missing."""
-        use = self._cache_ok()
-        c = self._cache
-        if use:
-            group = c.groups.get(group_id) if group_id is not None else None
-            nicks = c.nicks.get(user_id)
-            binds = c.binds.get(user_id)
-            char_id = None if binds is None else (binds.get(scope) or binds.get(""))
-            char = c.chars.get(char_id) if char_id is not None else None
-            if (
-                (group is not None or group_id is None)
-                and nicks is not None
-                and binds is not None
-                and (char_id is None or char is not None)
-            ):
-                return ContextView(
-                    group=_copy_group(group) if group is not None else None,
-                    nickname=nicks.get(group_id or "") or nicks.get(""),
-                    character=_copy_char(char) if char is not None else None,
-                )
-
-        async def body(tx: Tx) -> ContextView:
-            group = await self._group(tx, group_id) if group_id is not None else None
-            if use and c.nicks.get(user_id) is not None and c.binds.get(user_id) is not None:
-                nicks = await self._user_nicks(tx, user_id)
-                char = await self._active(tx, user_id, scope)
-            else:
-                nicks, char = await self._user(tx, user_id, scope)
-            return ContextView(
-                group=_copy_group(group) if group is not None else None,
-                nickname=nicks.get(group_id or "") or nicks.get(""),
-                character=_copy_char(char) if char is not None else None,
-            )
-
-        return await self._read(body)
-
-    async def set_enabled(self, group_id: str, enabled: bool) -> None:
-        async def body(tx: Tx) -> None:
-            await tx.run(
-                "INSERT INTO groups (group_id, enabled, settings, version, updated_at)"
-                " VALUES ($1, $2, $3, 1, $4) ON CONFLICT (group_id) DO UPDATE SET"
-                " enabled = excluded.enabled, version = groups.version + 1, updated_at = excluded.updated_at",
-                group_id,
-                enabled,
-                "{}",
-                self._backend.dt_in(utcnow()),
-            )
-
-        await self._write(body, "开关", drops=(f"g:{group_id}",))
-
-    async def update_group_settings(
-        self, group_id: str, fn: Callable[[dict[str, Any]], dict[str, Any]]
-    ) -> dict[str, Any]:
-        """Apply ``fn`` to the group's settings dict with compare-and-set; returns the new settings."""
-
-        async def body(tx: Tx) -> dict[str, Any]:
-            row = await tx.one(
-                "SELECT settings, version FROM groups WHERE group_id = $1" + tx.for_update, group_id
-            )
-            old = (_j(row[0]) or {}) if row else {}
-            new = fn(_clone(old))
-            if row is None:
-                await tx.run(
-                    "INSERT INTO groups (group_id, enabled, settings, version, updated_at)"
-                    " VALUES ($1, $2, $3, 1, $4)",
-                    group_id,
-                    True,
-                    jpatch.dumps(new),
-                    self._backend.dt_in(utcnow()),
-                )
-                return new
-            n = await tx.run(
-                "UPDATE groups SET settings = $1, version = $2, updated_at = $3"
-                " WHERE group_id = $4 AND version = $5",
-                jpatch.dumps(new),
-                row[1] + 1,
-                self._backend.dt_in(utcnow()),
-                group_id,
-                row[1],
-            )
-            if n != 1:
-                raise Transient("group version")
-            return new
-
-        return await self._write(body, "群设置", drops=(f"g:{group_id}",), retry_conflict=True)
-
-    async def add_gm(self, group_id: str, user_id: str, by: str = "") -> bool:
-        """Appoint a GM; False when already one."""
-
-        async def body(tx: Tx) -> bool:
-            n = await tx.run(
-                "INSERT INTO group_gms (group_id, user_id, appointed_by, created_at) VALUES ($1, $2, $3, $4)"
-                " ON CONFLICT DO NOTHING",
-                group_id,
-                user_id,
-                by,
-                self._backend.dt_in(utcnow()),
-            )
-            return n == 1
-
-        return await self._write(body, "任命GM", drops=(f"g:{group_id}",))
-
-    async def remove_gm(self, group_id: str, user_id: str) -> bool:
-        async def body(tx: Tx) -> bool:
-            n = await tx.run("DELETE FROM group_gms WHERE group_id = $1 AND user_id = $2", group_id, user_id)
-            return n > 0
-
-        return await self._write(body, "撤销GM", drops=(f"g:{group_id}",))
-
-    # ------------------------------------------------------------------ characters
-    def _char_row(self, row: tuple[Any, ...]) -> CharacterRecord:
-        return CharacterRecord(
-            id=row[0],
-            owner_id=row[1],
-            system=row[2],
-            name=row[3],
-            attributes=_j(row[4]) or {},
-            data=_j(row[5]) or {},
-            version=row[6],
-            created_at=self._backend.dt_out(row[7]),
-            updated_at=self._backend.dt_out(row[8]),
-        )
-
-    async def create_character(
-        self,
-        owner_id: str,
-        name: str,
-        *,
-        system: str = "generic",
-        attributes: dict[str, Any] | None = None,
-        data: dict[str, Any] | None = None,
-    ) -> CharacterRecord:
-        """Create a character; :class:`IllegalAction` if the owner already has one of that name."""
-        now = utcnow()
-
-        async def body(tx: Tx) -> CharacterRecord:
-            row = await tx.one(
-                "INSERT INTO characters (owner_id, system, name, attributes, data, version, created_at, updated_at)"
-                f" VALUES ($1, $2, $3, $4, $5, 1, $6, $6) RETURNING {_CHAR_COLS}",
-                owner_id,
-                system,
-                name,
-                jpatch.dumps(dict(attributes or {})),
-                jpatch.dumps(data or {}),
-                self._backend.dt_in(now),
-            )
-            assert row is not None
-            return self._char_row(row)
-
-        try:
-            return await self._write(body, "创建角色")
-        except Conflict:
-            raise IllegalAction(f"你已有名为「{name}」的角色") from None
-
-    async def _char(self, tx: Tx | None, character_id: int) -> CharacterRecord | None:
-        async def body(t: Tx) -> CharacterRecord | None:
-            row = await t.one(f"SELECT {_CHAR_COLS} FROM characters WHERE id = $1", character_id)
-            return self._char_row(row) if row else None
-
-        return await self._cached(self._cache.chars, character_id, tx, body)
-
-    async def get_character(self, character_id: int) -> CharacterRecord | None:
-        rec = await self._char(None, character_id)
-        return _copy_char(rec) if rec else None
-
-    async def find_character(self, owner_id: str, name: str) -> CharacterRecord | None:
-        row = await self._read(
-            lambda tx: tx.one(
-                f"SELECT {_CHAR_COLS} FROM characters WHERE owner_id = $1 AND name = $2", owner_id, name
-            )
-        )
-        return self._char_row(row) if row else None
-
-    async def list_characters(self, owner_id: str, system: str | None = None) -> list[CharacterRecord]:
-        if system is None:
-            rows = await self._read(
-                lambda tx: tx.all(
-                    f"SELECT {_CHAR_COLS} FROM characters WHERE owner_id = $1 ORDER BY id", owner_id
-                )
-            )
-        else:
-            rows = await self._read(
-                lambda tx: tx.all(
-                    f"SELECT {_CHAR_COLS} FROM characters WHERE owner_id = $1 AND system = $2 ORDER BY id",
-                    owner_id,
-                    system,
-                )
-            )
-        return [self._char_row(r) for r in rows]
-
-    async def update_character(
-        self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord]
-    ) -> CharacterRecord:
-        """Apply the pure ``fn`` to a character with compare-and-set on its version.
-
-        ``fn`` may raise a :class:`ChronoDiceError` to abort (nothing is written) and may be
-        called more than once after a lost race.  Owner and id cannot be changed by ``fn``.
-        On PostgreSQL a cached card is first written in one statement (as sessions are, see
-        :meth:`_apply_batch_at_once`); the locked transaction is the fallback.
-        """
-        epoch = [0]
-
-        async def body(tx: Tx) -> CharacterRecord:
-            epoch[0] = self._cache.epoch
-            row = await tx.one(
-                f"SELECT {_CHAR_COLS} FROM characters WHERE id = $1" + tx.for_update, character_id
-            )
-            if row is None:
-                raise NotFound("角色不存在（可能已被删除）")
-            old = self._char_row(row)
-            new = fn(_copy_char(old))
-            now = utcnow()
-            n = await tx.run(_CHAR_CAS, *self._char_cas_args(old, new, now))
-            if n != 1:
-                raise Transient("character version")
-            return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
-
-        try:
-            if self._at_once():
-                async with self._in_turn((f"card:{character_id}", "")):
-                    rec = await self._update_character_at_once(character_id, fn, epoch)
-                    if rec is None:
-                        rec = await self._write(body, "角色更新")
-            else:
-                rec = await self._write(body, "角色更新")
-        except Conflict:
-            raise IllegalAction("已有同名角色") from None
-        self._cache.drop(f"c:{character_id}")
-        if self._cache_on and epoch[0] + 1 == self._cache.epoch:
-            _Cache.put(self._cache.chars, character_id, _copy_char(rec))
-        return rec
-
-    def _char_cas_args(self, old: CharacterRecord, new: CharacterRecord, now: datetime) -> list[Any]:
-        return [
-            new.name,
-            new.system,
-            jpatch.dumps(dict(new.attributes)),
-            jpatch.dumps(new.data),
-            old.version + 1,
-            self._backend.dt_in(now),
-            old.id,
-            old.version,
-        ]
-
-    async def _update_character_at_once(
-        self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord], epoch: list[int]
-    ) -> CharacterRecord | None:
-        """PostgreSQL: ``fn`` applied to the cached card and written in one statement that also
-        claims the event, if the card is still at the cached version; None otherwise (also when
-        ``fn`` refused: the locked transaction decides on the card as it is)."""
-        if not self._cache_ok():
-            return None
-        epoch[0] = self._cache.epoch
-        old = self._cache.chars.get(character_id)
-        if old is None:
-            return None
-        try:
-            new = fn(_copy_char(old))
-        except ChronoDiceError:
-            return None
-        ev = _EVENT.get()
-        claim = ev if ev is not None and not ev.claimed else None
-        now = utcnow()
-        sql = f"WITH u AS ({_CHAR_CAS} RETURNING 1)"
-        if claim is not None:
-            sql += ", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $9, $10, $11::float8 FROM u)"
-        if not await self._one_row(
-            sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim
-        ):
-            return None
-        return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
-
-    async def delete_character(self, character_id: int) -> bool:
-        async def body(tx: Tx) -> tuple[bool, list[str]]:
-            owners = await tx.all(
-                "SELECT DISTINCT user_id FROM bindings WHERE character_id = $1", character_id
-            )
-            await tx.run("DELETE FROM bindings WHERE character_id = $1", character_id)
-            n = await tx.run("DELETE FROM characters WHERE id = $1", character_id)
-            return n > 0, [r[0] for r in owners]
-
-        done, owners = await self._write(body, "删除角色", drops=(f"c:{character_id}",))
-        for uid in owners:
-            self._cache.drop(f"b:{uid}")
-        return done
-
-    async def bind(self, user_id: str, scope: str, character_id: int) -> None:
-        """Make ``character_id`` the active character of ``user_id`` in ``scope`` ("" = default)."""
-
-        async def body(tx: Tx) -> None:
-            await tx.run(
-                "INSERT INTO bindings (user_id, scope, character_id) VALUES ($1, $2, $3)"
-                " ON CONFLICT (user_id, scope) DO UPDATE SET character_id = excluded.character_id",
-                user_id,
-                scope,
-                character_id,
-            )
-
-        await self._write(body, "绑定角色", drops=(f"b:{user_id}",))
-
-    async def _active(
-        self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True
-    ) -> CharacterRecord | None:
-
-        async def body(t: Tx) -> dict[str, int]:
-            rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
-            return {r[0]: r[1] for r in rows}
-
-        binds = await self._cached(self._cache.binds, user_id, tx, body)
-        for key in (scope or "", "") if fallback else (scope or "",):
-            cid = binds.get(key)
-            if cid is not None:
-                rec = await self._char(tx, cid)
-                if rec is not None:
-                    return rec
-        return None
-
-    async def active_character(
-        self, user_id: str, scope: str | None, *, fallback: bool = True
-    ) -> CharacterRecord | None:
-        """The character bound in ``scope``, else (with ``fallback``) the user's default, else None."""
-        rec = await self._active(None, user_id, scope, fallback=fallback)
-        return _copy_char(rec) if rec else None
-
-    async def bindings(self, user_id: str) -> dict[str, int]:
-        """Every scope where ``user_id`` has bound a card ("" = default) → the card's id."""
-
-        async def body(t: Tx) -> dict[str, int]:
-            rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
-            return {r[0]: r[1] for r in rows}
-
-        return dict(await self._cached(self._cache.binds, user_id, None, body))
 
     # ------------------------------------------------------------------ one-statement writes
     @contextlib.asynccontextmanager
@@ -917,84 +314,6 @@ class Store(SessionStore, GameLogStore):
         if claim is not None:
             claim.claimed = True
         return True
-
-    # ------------------------------------------------------------------ upkeep
-    async def prune(
-        self, *, ended_for: float = 7 * 86400, claims_for: float = 2 * 86400, now: datetime | None = None
-    ) -> dict[str, int]:
-        """Delete what nothing needs any more: event claims and leases older than ``claims_for``
-        seconds, and sessions ended (state ``None``) more than ``ended_for`` seconds ago with
-        their log (``.undo`` of the ending works until then)."""
-        now = now or utcnow()
-        wall = now.timestamp()
-        cutoff = self._backend.dt_in(now - timedelta(seconds=ended_for))
-        ended = (
-            "(state IS NULL OR state = 'null')"
-            if self.dialect == "sqlite"
-            else "(state IS NULL OR state::text = 'null')"
-        )
-
-        async def body(tx: Tx) -> dict[str, int]:
-            claims = await tx.run("DELETE FROM event_claims WHERE claimed_at < $1", wall - claims_for)
-            leases = await tx.run("DELETE FROM bot_leases WHERE expires_at < $1", wall - claims_for)
-            sessions = await tx.all(
-                f"SELECT scope, system, version FROM sessions WHERE {ended} AND updated_at < $1", cutoff
-            )
-            logs = 0
-            pruned.extend(scope for scope, _, _ in sessions)
-            for scope, system, version in sessions:
-                logs += await tx.run(
-                    "DELETE FROM session_log WHERE scope = $1 AND system = $2", scope, system
-                )
-                await tx.run(
-                    "DELETE FROM sessions WHERE scope = $1 AND system = $2 AND version = $3",
-                    scope,
-                    system,
-                    version,
-                )
-            return {"claims": claims, "leases": leases, "sessions": len(sessions), "log_rows": logs}
-
-        pruned: list[str] = []
-        ev = _EVENT.set(None)
-        try:
-            return await self._retry(lambda: self._lease_tx(body), "清理")
-        finally:
-            _EVENT.reset(ev)
-            for scope in pruned:
-                self._states.changed(scope)
-
-    # ------------------------------------------------------------------ confirmations
-    async def put_pending(self, key: str, value: dict[str, Any], ttl: float) -> None:
-        expires = self._backend.dt_in(utcnow() + timedelta(seconds=ttl))
-
-        async def body(tx: Tx) -> None:
-            await tx.run(
-                "INSERT INTO pending (key, value, expires_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
-                key,
-                jpatch.dumps(value),
-                expires,
-            )
-
-        await self._write(body, "确认")
-
-    async def take_pending(self, key: str) -> dict[str, Any] | None:
-        """Remove and return a pending value if it has not expired."""
-
-        async def body(tx: Tx) -> tuple[Any, Any] | None:
-            row = await tx.one("SELECT value, expires_at FROM pending WHERE key = $1" + tx.for_update, key)
-            if row is None:
-                return None
-            await tx.run("DELETE FROM pending WHERE key = $1", key)
-            return row[0], row[1]
-
-        got = await self._write(body, "确认")
-        if got is None:
-            return None
-        expires = self._backend.dt_out(got[1])
-        if expires is not None and expires < utcnow():
-            return None
-        return _j(got[0])
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:

@@ -1,0 +1,288 @@
+"""SQLite behind :class:`~chronodice.store.database.Store` (see :mod:`.backends`).
+
+One synchronous :mod:`sqlite3` connection per process, used on the event loop thread: a whole
+transaction runs without a thread hop or an await that suspends.  WAL mode, so reads never wait
+for writers.  ``busy_timeout`` is 0: when another *process* holds the write lock, ``BEGIN
+IMMEDIATE`` fails at once and the store retries after an ``asyncio.sleep`` instead of blocking
+the loop.  ``PRAGMA data_version`` tells when another connection committed, which is how the
+caches stay correct with several processes.  Checkpoints (copying the WAL into the database
+file, with its fsyncs) run on a thread of their own, not in a commit on the loop
+(:meth:`SqliteBackend.checkpoint_soon`); the WAL file is kept small (:data:`WAL_LIMIT_BYTES`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from .alive import AccountFiles
+from .tx import Conflict, Transient, Tx
+
+log = logging.getLogger("chronodice.store")
+
+_PARAM = re.compile(r"\$(\d+)")
+_sqlite_sql: dict[str, str] = {}
+
+
+def _to_sqlite(sql: str) -> str:
+    out = _sqlite_sql.get(sql)
+    if out is None:
+        out = _sqlite_sql[sql] = _PARAM.sub(r"?\1", sql.replace(" FOR UPDATE", ""))
+    return out
+
+
+def _sqlite_error(exc: sqlite3.Error) -> Exception:
+    msg = str(exc).lower()
+    if isinstance(exc, sqlite3.IntegrityError) or "unique" in msg:
+        return Conflict(str(exc))
+    if "locked" in msg or "busy" in msg:
+        return Transient(str(exc))
+    return exc
+
+
+class SqliteTx(Tx):
+    """A transaction on the process's connection (``$n`` parameters become ``?n``)."""
+
+    dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    async def one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
+        try:
+            return self.conn.execute(_to_sqlite(sql), args).fetchone()
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+    async def all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        try:
+            return self.conn.execute(_to_sqlite(sql), args).fetchall()
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+    async def run(self, sql: str, *args: Any) -> int:
+        try:
+            return self.conn.execute(_to_sqlite(sql), args).rowcount
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+
+CHECKPOINT_COMMITS = 32
+CHECKPOINT_SECONDS = 1.0
+"""A checkpoint is started after this many write commits, or after the first commit this long
+after the last one started."""
+WAL_LIMIT_BYTES = 512 * 1024
+"""``PRAGMA journal_size_limit``: when a commit starts the WAL over from its beginning (the
+last checkpoint copied all of it), a WAL file larger than this is truncated to it.  Without a
+limit SQLite only ever overwrites the file, which keeps the size of the largest burst it ever
+held.  Equal to the size :data:`AUTOCHECKPOINT_PAGES` lets the WAL reach, so a WAL that the
+backstop keeps at that size is not truncated and grown again every time."""
+AUTOCHECKPOINT_PAGES = WAL_LIMIT_BYTES // 4096
+"""``PRAGMA wal_autocheckpoint`` (SQLite's default is 1,000): SQLite's own checkpoint, run
+inside the commit that leaves this many pages (512 KiB at the default 4 KiB page) in the WAL,
+as a backstop for the checkpoint thread.
+
+While commits come seconds apart, the thread's checkpoint ends before the next commit, which
+then starts the WAL over, and the backstop never runs.  In a burst of commits (a battle played
+fast, a replay, an import) every thread checkpoint finds new pages written behind it, so the
+WAL is never all copied when a commit begins and never started over: it would grow for as
+long as the burst lasts.  The backstop then copies the rest inside a commit, on the event loop
+(the disk syncs of one checkpoint per 512 KiB written in a burst; none while the thread's
+checkpoint runs, which the backstop skips), the next commit starts the WAL over and
+:data:`WAL_LIMIT_BYTES` cuts the file back.  So beside the database pages the WAL holds about
+512 KiB, plus what was committed while a thread checkpoint held the backstop off: a long
+battle stays well under 2 MB on disk.  A larger backstop leaves a larger WAL after a burst; a
+smaller one makes the loop wait for the disk more often in one."""
+
+
+class SqliteBackend:
+    """The SQLite file of a store: its connection, checkpoints and alive accounts."""
+
+    dialect = "sqlite"
+
+    def __init__(self, url: str) -> None:
+        db = make_url(url).database or ""
+        if not db or db == ":memory:":
+            raise ValueError("ChronoDice needs a SQLite file (several connections share it)")
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
+        self.path = db
+        self._conn: sqlite3.Connection | None = None
+        self._lock = asyncio.Lock()
+        self._data_version = -1
+        self.on_foreign_change: Callable[[], None] = lambda: None
+        self._commits = 0
+        self._last_checkpoint = 0.0
+        self._checkpointer: ThreadPoolExecutor | None = None
+        self._checkpointing: Future[None] | None = None
+        self._checkpoint_conn: sqlite3.Connection | None = None
+        self.accounts: set[str] = set()
+        """The bot accounts connected to this process."""
+        self.alive = AccountFiles(Path(db).parent / f".{Path(db).name}.accounts")
+
+    async def hold_account(self, self_id: str) -> None:
+        self.accounts.add(self_id)
+        self.alive.hold(self_id)
+
+    async def drop_account(self, self_id: str) -> None:
+        self.accounts.discard(self_id)
+        self.alive.drop(self_id)
+
+    def known_gone(self, holder: str, asker: str) -> bool:
+        """Whether ``holder``'s account is gone, asked without the database: the asker is
+        connected here and no process holds the holder's lock file (:mod:`.alive`)."""
+        return asker in self.accounts and holder not in self.accounts and self.alive.gone(holder)
+
+    def holder_gone_sql(self, suspects: Iterable[str]) -> tuple[str, list[Any]]:
+        """A condition on ``bot_leases.self_id``: one of ``suspects`` whose lock file nobody
+        holds (checked here, before the statement), with its parameters."""
+        gone = [h for h in suspects if h not in self.accounts and self.alive.gone(h)]
+        return "bot_leases.self_id IN (SELECT value FROM json_each($6))", [json.dumps(gone)]
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=0")
+            conn.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
+            conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
+            self._conn = conn
+        return self._conn
+
+    # checkpoints ----------------------------------------------------------------------------
+    def checkpoint_soon(self) -> None:
+        """After a write commit: start a checkpoint on the checkpoint thread when enough was
+        written since the last (and none is running).
+
+        In WAL mode a commit appends pages to the WAL; now and then they are copied back into
+        the database file, and with ``synchronous=NORMAL`` that is where SQLite syncs the disk
+        (twice).  SQLite does it inside the commit that crosses ``wal_autocheckpoint`` pages, so
+        one command in every few dozen waited for the disk with the whole bot stopped behind it
+        (on the event loop).  A ``PASSIVE`` checkpoint on another connection neither waits for
+        nor blocks this one's readers and writers, and the sqlite3 module lets go of the GIL
+        while it runs.  Durability is unchanged: a commit is in the WAL either way."""
+        self._commits += 1
+        if self._checkpointing is not None:
+            return
+        now = time.monotonic()
+        if self._commits < CHECKPOINT_COMMITS and now - self._last_checkpoint < CHECKPOINT_SECONDS:
+            return
+        if self._checkpointer is None:
+            self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpoint")
+        self._commits = 0
+        self._last_checkpoint = now
+        self._checkpointing = self._checkpointer.submit(self._checkpoint)
+        self._checkpointing.add_done_callback(self._checkpointed)
+
+    def _checkpoint(self) -> None:
+        """On the checkpoint thread (its own connection, only ever used there)."""
+        try:
+            if self._checkpoint_conn is None:
+                self._checkpoint_conn = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False
+                )
+            self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            log.debug("WAL checkpoint failed (SQLite's own will run)", exc_info=True)
+
+    def _checkpointed(self, _done: Future[None]) -> None:
+        self._checkpointing = None
+
+    def _stop_checkpoints(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.shutdown(wait=True)  # a running checkpoint is left to finish
+            self._checkpointer = None
+        if self._checkpoint_conn is not None:
+            self._checkpoint_conn.close()
+            self._checkpoint_conn = None
+
+    def check_foreign_changes(self) -> bool:
+        """True (and ``on_foreign_change`` called) when another connection committed since the
+        last check.  Own commits do not count: this connection is the process's only one."""
+        try:
+            (v,) = self._connect().execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:
+            self.on_foreign_change()
+            return True
+        if v != self._data_version:
+            changed = self._data_version != -1
+            self._data_version = v
+            if changed:
+                self.on_foreign_change()
+            return changed
+        return False
+
+    @contextlib.asynccontextmanager
+    async def tx(self, write: bool) -> AsyncIterator[Tx]:
+        async with self._lock:
+            conn = self._connect()
+            try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.Error as exc:
+                raise _sqlite_error(exc) from exc
+            # a transaction's first read sees the newest commits: look for foreign ones
+            self.check_foreign_changes()
+            try:
+                yield SqliteTx(conn)
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise _sqlite_error(exc) from exc
+            if write:
+                self.checkpoint_soon()
+
+    async def start(self) -> None:
+        self._connect()
+        self.check_foreign_changes()
+
+    def vacuum(self) -> None:
+        try:
+            conn = self._connect()
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            log.warning("VACUUM after the migration failed", exc_info=True)
+
+    async def close(self) -> None:
+        self.alive.close()
+        await asyncio.to_thread(self._stop_checkpoints)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def cache_usable(self) -> bool:
+        self.check_foreign_changes()
+        return True
+
+    # value conversions
+    @staticmethod
+    def dt_in(dt: datetime) -> Any:
+        return dt.astimezone(timezone.utc).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+    @staticmethod
+    def dt_out(value: Any) -> datetime | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
