@@ -181,7 +181,8 @@ async def test_database_from_main_b61d402_is_migrated_and_undo_still_works(tmp_p
         patched = con.execute("SELECT count(*) FROM session_log WHERE patch IS NOT NULL").fetchone()[0]
         con.close()
         assert patched > 30 and full <= 3, (patched, full)
-        assert db.stat().st_size < before_size / 2, (db.stat().st_size, before_size)
+        # half, give or take the pages of tables later migrations create empty (0007: 2 pages)
+        assert db.stat().st_size < before_size / 2 + 3 * 4096, (db.stat().st_size, before_size)
         await _undo_matches_the_old_code(store)
     finally:
         await store.close()

@@ -110,6 +110,18 @@ class Session(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
 
+class SessionRow(Base):
+    """An item of a list that only grows in a session (a battle's actions and events), one per
+    row: see :mod:`chronodice.store.session_rows`."""
+
+    __tablename__ = "session_rows"
+    scope: Mapped[str] = mapped_column(String(40), primary_key=True)
+    system: Mapped[str] = mapped_column(String(20), primary_key=True)
+    field: Mapped[str] = mapped_column(String(20), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item: Mapped[str] = mapped_column(Text)
+
+
 class SessionLog(Base):
     """Append-only log of applied session commands: audit trail, replay and ``.undo``."""
 

@@ -24,6 +24,7 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.text import clean_text
 
 from . import patch as jpatch
+from . import session_rows as srows
 from .backends import Conflict, Rejected, Transient, Tx
 from .common import (
     _EVENT,
@@ -109,14 +110,18 @@ class SessionStore(StorePart):
     # ------------------------------------------------------------------ sessions
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
         """The session state and its version (``(None, 0)`` when there is none)."""
-        row = await self._read(
-            lambda tx: tx.one(
-                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2", scope, system
-            )
-        )
-        if row is None:
+        got = await self._read(lambda tx: srows.read_whole(tx, scope, system))
+        if got is None:
             return None, 0
-        return _j(row[0]), row[1]
+        (version, _born, head), stored = got
+        return _j(srows.assemble(head, stored)), version
+
+    @staticmethod
+    async def _rows_of(tx: Tx, scope: str, system: str, head: str | None) -> srows.Items:
+        """The rows stored beside ``head`` (none unless it holds a placeholder)."""
+        if head is None or f'"{srows.MARK}"' not in head:
+            return {}
+        return await srows.read_items(tx, scope, system)
 
     async def apply_session(
         self,
@@ -145,18 +150,22 @@ class SessionStore(StorePart):
                 scope,
                 system,
             )
-            raw = row[0] if row else None
+            head = _text(row[0]) if row else None
+            stored = await self._rows_of(tx, scope, system, head)
+            raw = srows.assemble(head, stored)
             old = _j(raw)
-            new, result = fn(_j(raw) if isinstance(raw, str) else _clone(old))
+            new, result = fn(_j(raw))
             new_text = _jtext(new)
             # what will be stored, as JSON gives it back (engines return tuples, asdict output…)
             new = _j(new_text)
             if new == old and type(new) is type(old):
                 return result
-            before_text, patch_text = _reverse(old, new, raw if isinstance(raw, str) else None)
+            new_head, items = srows.split(new, srows.fields_of(head))
+            before_text, patch_text = _reverse(old, new, raw)
             await self._save_session(
-                tx, scope, system, row[1] if row else None, new_text, before_text, patch_text, log_row
+                tx, scope, system, row[1] if row else None, new_head, before_text, patch_text, log_row
             )
+            await srows.write_items(tx, scope, system, stored, items)
             return result
 
         try:
@@ -284,10 +293,20 @@ class SessionStore(StorePart):
             if self._states.row_of(key) == rid:  # still the entry asked about (no await since)
                 return self._states.get_reusing(key, None, codec, reuse, rid, same_row=True)
             got = await tx.one("SELECT state FROM sessions WHERE scope = $1 AND system = $2", key[0], key[1])
-            text = _text(got[0]) if got else None
+            head = _text(got[0]) if got else None
         else:
-            text = _text(row[3])
-        return self._states.get_reusing(key, text, codec, reuse, rid)
+            head = _text(row[3])
+        if lock or not srows.fields_of(head):
+            stored = await self._rows_of(tx, key[0], key[1], head)
+        else:  # not locked: the head again with its rows, of one moment
+            whole = await srows.read_whole(tx, key[0], key[1])
+            if whole is None:
+                return self._states.get_reusing(key, None, codec, reuse)
+            (version, born, head), stored = whole
+            rid = (version, born)
+            self._states.saw(key, rid, since)
+        self._states.rows_seen(key, rid, stored)
+        return self._states.get_reusing(key, srows.assemble(head, stored), codec, reuse, rid)
 
     async def apply_state(
         self,
@@ -401,8 +420,8 @@ class SessionStore(StorePart):
         here (:class:`DuplicateEvent`: a second delivery) and the others run one by one."""
         codec = jobs[0].codec
         row = self._states.row_of(key)
-        if row is None or row[1] is None or any(j.codec is not codec for j in jobs):
-            return False
+        if row is None or row[1] is None or any(j.codec is not codec for j in jobs) or _row_fields(codec):
+            return False  # (a session with rows: the locked transaction writes them)
         scope, system = key
         cur = self._states.get_reusing(key, None, codec, jobs[0].reuse, row, same_row=True)
         outcomes: list[tuple[bool, Any]] = []
@@ -487,23 +506,30 @@ class SessionStore(StorePart):
         tick = self._states.tick()
         wrote = False
 
+        items: srows.Items = {}
+
         async def body(tx: Tx) -> tuple[T, Cached[S]]:
-            nonlocal wrote
+            nonlocal wrote, items
             old = await self._state_row(tx, key, codec, reuse, tx.for_update)
             after, result = self._next_state(key, codec, old, fn)
             wrote = after.text != old.text
             if wrote:
                 before_text, patch_text = _reverse_plain(old, after)
+                stored = self._states.rows_at(key, old.row) if old.text is not None else {}
+                if stored is None:
+                    stored = await srows.read_items(tx, scope, codec.system)
+                head, items = srows.split(after.plain, _row_fields(codec))
                 version = await self._save_session(
                     tx,
                     scope,
                     codec.system,
                     old.row[0] if old.row is not None else None,
-                    after.text,
+                    head,
                     before_text,
                     patch_text,
                     log_row,
                 )
+                await srows.write_items(tx, scope, codec.system, stored, items)
                 # an update keeps created_at; a new row's is learnt when it is next read
                 after = replace(after, row=(version, old.row[1]) if old.row is not None else None)
             return result, after
@@ -517,6 +543,7 @@ class SessionStore(StorePart):
         # cached once committed: a row identity is trusted with its text (see Cached.row)
         if wrote:
             tick = self._states.changed(scope)
+            self._states.rows_seen(key, after.row, items)
         self._states.put(key, after, since)
         self._states.trust(key, tick)
         return result
@@ -594,19 +621,23 @@ class SessionStore(StorePart):
             log_id, sys_name, user, cmd, before_raw, chars_raw, patch_raw = entry
             if entry_id is not None and log_id != entry_id:
                 raise UndoOvertaken(cmd or "")
+            head = _text(row[0])
+            stored = await self._rows_of(tx, scope, sys_name, head)
+            current = srows.assemble(head, stored)
             if patch_raw is not None:
                 try:
-                    before = jpatch.apply(_j(patch_raw), _j(row[0]))
+                    before = jpatch.apply(_j(patch_raw), _j(current))
                 except (KeyError, IndexError, TypeError, ValueError):
                     log.exception("undo: the log of %s/%s does not fit the state", scope, sys_name)
                     raise IllegalAction("撤销记录与当前状态对不上，无法撤销") from None
             else:
                 before = _j(before_raw)
             now = self._backend.dt_in(utcnow())
+            before_head, items = srows.split(before, srows.fields_of(head))
             n = await tx.run(
                 "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
                 " WHERE scope = $4 AND system = $5 AND version = $6",
-                _jtext(before),
+                before_head,
                 row[1] + 1,
                 now,
                 scope,
@@ -615,6 +646,7 @@ class SessionStore(StorePart):
             )
             if n != 1:
                 raise Transient("session version")
+            await srows.write_items(tx, scope, sys_name, stored, items)
             await tx.run("UPDATE session_log SET undone = $1 WHERE id = $2", True, log_id)
             restored: list[str] = []
             stale: list[str] = []
@@ -638,7 +670,7 @@ class SessionStore(StorePart):
                 command=cmd,
                 user_id=user,
                 state=before,
-                replaced=_j(row[0]),
+                replaced=_j(current),
                 restored_characters=tuple(restored),
                 stale_characters=tuple(stale),
             )
@@ -686,14 +718,15 @@ class SessionStore(StorePart):
         oldest first, rebuilt from the current state and the reverse patches."""
 
         async def body(tx: Tx) -> tuple[Any, list[tuple[Any, ...]]]:
-            row = await tx.one("SELECT state FROM sessions WHERE scope = $1 AND system = $2", scope, system)
+            got = await srows.read_whole(tx, scope, system)
+            whole = srows.assemble(got[0][2], got[1]) if got else None
             rows = await tx.all(
                 "SELECT id, scope, system, user_id, command, version_after, undone, created_at, before, patch"
                 " FROM session_log WHERE scope = $1 AND system = $2 AND NOT undone ORDER BY id DESC",
                 scope,
                 system,
             )
-            return (row[0] if row else None), rows
+            return whole, rows
 
         raw, rows = await self._read(body)
         state = _j(raw)
@@ -708,10 +741,20 @@ class SessionStore(StorePart):
 
     async def list_sessions(self, system: str) -> list[tuple[str, dict[str, Any] | None, int]]:
         """Every (scope, state, version) of a system — for sweepers after a restart."""
-        rows = await self._read(
-            lambda tx: tx.all("SELECT scope, state, version FROM sessions WHERE system = $1", system)
-        )
-        return [(r[0], _j(r[1]), r[2]) for r in rows]
+        async def body(tx: Tx) -> list[tuple[str, str | None, int]]:
+            out: list[tuple[str, str | None, int]] = []
+            for (scope,) in await tx.all("SELECT scope FROM sessions WHERE system = $1", system):
+                got = await srows.read_whole(tx, scope, system)
+                if got is not None:
+                    out.append((scope, srows.assemble(got[0][2], got[1]), got[0][0]))
+            return out
+
+        return [(scope, _j(text), version) for scope, text, version in await self._read(body)]
+
+
+def _row_fields(codec: Any) -> tuple[str, ...]:
+    """The fields of ``codec``'s states kept as rows (see :mod:`.session_rows`)."""
+    return tuple(getattr(codec, "row_fields", ()))
 
 
 def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> list[dict[str, Any]] | None:

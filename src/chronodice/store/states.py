@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import patch as jpatch
+from .session_rows import Items
 
 S = TypeVar("S")
 _MAX_STATES = 32
@@ -39,6 +40,9 @@ class SessionCodec(Protocol[S]):
 
     system: str
     immutable: bool
+    row_fields: tuple[str, ...]
+    """Top-level lists of the state that only grow, stored one item per row (see
+    :mod:`.session_rows`)."""
 
     def decode(self, text: str) -> S:
         """The state stored as ``text`` (JSON written by :func:`chronodice.store.patch.dumps`)."""
@@ -105,6 +109,27 @@ class StateCache:
         self._trusted: set[tuple[str, str]] = set()
         """Sessions whose cached copy is current as far as this process can know (see
         :meth:`trusted`)."""
+        self._rows: OrderedDict[tuple[str, str], tuple[tuple[Any, Any], Items]] = OrderedDict()
+        """Per session, the items its ``session_rows`` held at a row identity (see
+        :mod:`.session_rows`): what the next write compares its items with."""
+
+    # stored rows ------------------------------------------------------------------------------
+    def rows_at(self, key: tuple[str, str], row: tuple[Any, Any] | None) -> Items | None:
+        """The rows stored for ``key`` while its row had identity ``row`` (``None``: not known)."""
+        got = self._rows.get(key)
+        if row is None or got is None or got[0] != row:
+            return None
+        return got[1]
+
+    def rows_seen(self, key: tuple[str, str], row: tuple[Any, Any] | None, items: Items) -> None:
+        """The rows of ``key`` were ``items`` while its row had identity ``row``."""
+        if row is None:
+            self._rows.pop(key, None)
+            return
+        self._rows[key] = (row, items)
+        self._rows.move_to_end(key)
+        while len(self._rows) > self._size:
+            self._rows.popitem(last=False)
 
     # trust (PostgreSQL with its notifications) ----------------------------------------------
     def tick(self) -> int:

@@ -355,6 +355,8 @@ class CombatCodec:
 
     system = "tick20"
     immutable = False
+    row_fields: tuple[str, ...] = ()
+    """The log is capped (it slides), so the combat is stored whole."""
     _KEEP = 64
     """Decoded combats whose log is remembered (a combat is encoded right after its decode), and
     texts written whose log's events are remembered."""

@@ -5,9 +5,11 @@ See :mod:`.battle` for the clock the rule book means and the transitions."""
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, Literal
 
 from chronodice.core import rows
@@ -19,6 +21,7 @@ from .rounding import r1, r2
 SCHEMA_VERSION = 2
 Status = Literal["active", "out", "dead"]
 EventKind = Literal["join", "hp", "mp", "death", "out", "cancel", "initiative", "advance", "stun"]
+_ID = attrgetter("id")
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,12 @@ class BattleState:
         return list(self._own.get(key, ()))
 
     def action(self, action_id: int) -> Action:
+        """Action ``#action_id``.  Actions are appended in the order of their numbers and
+        replaced in place, so it is found by bisection; a battle whose actions are not in that
+        order (one built by hand) is searched from the start."""
+        i = bisect_left(self.actions, action_id, key=_ID)
+        if i < len(self.actions) and self.actions[i].id == action_id:
+            return self.actions[i]
         for a in self.actions:
             if a.id == action_id:
                 return a
@@ -306,6 +315,8 @@ class BattleCodec:
 
     system = "timeline"
     immutable = True
+    row_fields = ("actions", "events")
+    """What only grows in a battle: the store keeps these one item per row."""
     _ROWS = ("participants", "actions", "events")
 
     def decode(self, text: str) -> BattleState:
@@ -334,29 +345,32 @@ def newly_settled(before: BattleState, after: BattleState) -> list[Action]:
     """Actions that resolved with this transition, in the order they resolve: settled in
     ``after``, and not in ``before`` under the same id.
 
-    Runs after every ``.bat``, so it looks at each action once: an action that is the same
-    object at the same place in ``before`` is judged there directly; only others (new, changed)
-    are looked up by id."""
+    Runs after every ``.bat``.  An action that is the same object at the same place in
+    ``before`` (the unchanged prefix, nearly the whole battle) is new here only when it ends
+    after the old clock and at or before the new one, so that prefix is looked at only when the
+    clock moved on.  Only the others (new, changed) are compared with ``before``."""
     if not after.started:
         return []
     clock, old, n = after.clock, before.actions, len(before.actions)
     was_clock = before.clock if before.started else -1.0  # before the opening nothing settled
     k = rows.same_prefix(old, after.actions)  # the first k actions are unchanged
-    by_id: dict[int, Action] | None = None
     done = []
-    for i, a in enumerate(after.actions):
-        if a.cancelled_at is not None or a.end > clock:
+    if clock > was_clock:
+        done = [a for a in after.actions[:k] if was_clock < a.end <= clock and a.cancelled_at is None]
+    by_id: dict[int, Action] | None = None
+    for i in range(k, len(after.actions)):
+        a = after.actions[i]
+        if not a.resolved(clock):
             continue  # not settled after
-        if i < k:
-            if a.end > was_clock:  # the same action, not settled before (same test, old clock)
-                done.append(a)
-            continue
         if k == n:  # every old action is in its place before this one: ids are unique, so new
             done.append(a)
             continue
-        if by_id is None:
-            by_id = {b.id: b for b in old}
-        prev = by_id.get(a.id)
+        if i < n and old[i].id == a.id:  # changed in its place
+            prev: Action | None = old[i]
+        else:
+            if by_id is None:
+                by_id = {b.id: b for b in old}
+            prev = by_id.get(a.id)
         if prev is None or not before.settled(prev):
             done.append(a)
     return sorted(done, key=lambda a: (a.end, a.id))

@@ -1,0 +1,158 @@
+"""What only grows in a session, stored as rows (``session_rows``): a command writes the items
+it added or changed, not the whole session.
+
+A session's state is a JSON object.  The long lists in it (a TimeLine battle's ``actions`` and
+``events``, named by the codec's ``row_fields``) are kept one item per row, keyed by
+``(scope, system, field, seq)`` with ``seq`` the item's place in the list; the ``sessions`` row
+keeps the rest, with a placeholder ``{"$rows": n}`` where each such list was.  The head is
+self-describing: any reader (``.undo``, ``.replay``, the web view) gets the whole state back by
+putting the rows in place of the placeholders (:func:`assemble`), and a writer that knows no
+codec stores the same fields as rows again (:func:`head_fields`).
+
+A state written before these rows existed has no placeholder and is read as it is; the first
+write through a codec with ``row_fields`` moves its lists into rows.
+
+Writing compares the item texts stored with the new ones (:func:`write_items`): an item whose
+text is the same string object, or an equal one, is not written; a changed item is updated in
+place, new items are inserted and items past the new end deleted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import operator
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from . import patch as jpatch
+from .backends import Tx
+
+MARK = "$rows"
+"""The placeholder's key: ``{"$rows": n}`` stands for a list of ``n`` items kept as rows."""
+
+Items = dict[str, Sequence[str]]
+"""Per field stored as rows, its items' JSON texts in order."""
+
+
+def is_placeholder(value: Any) -> bool:
+    return type(value) is dict and len(value) == 1 and type(value.get(MARK)) is int
+
+
+def head_fields(head: Any) -> tuple[str, ...]:
+    """The fields a stored head keeps as rows (its placeholders)."""
+    if type(head) is not dict:
+        return ()
+    return tuple(k for k, v in head.items() if is_placeholder(v))
+
+
+def fields_of(head_text: str | None) -> tuple[str, ...]:
+    """:func:`head_fields` of a stored head's text (parsed only when it holds a placeholder)."""
+    if head_text is None or f'"{MARK}"' not in head_text:
+        return ()
+    return head_fields(json.loads(head_text))
+
+
+def split(plain: Any, fields: Iterable[str]) -> tuple[str | None, Items]:
+    """``plain`` (a state's JSON data, ``None`` for no state) as the head's text and the items
+    of ``fields`` (those holding a list; others stay in the head).  A list that carries its
+    items' texts (``chronodice.core.rows.Rows``) gives them as they are."""
+    if plain is None:
+        return None, {}
+    fields = [f for f in fields if isinstance(plain.get(f), list | tuple)] if type(plain) is dict else []
+    if not fields:
+        return jpatch.dumps(plain), {}
+    head = dict(plain)
+    items: Items = {}
+    for f in fields:
+        value = plain[f]
+        texts = getattr(value, "texts", None)
+        items[f] = texts if texts is not None and len(texts) == len(value) else [jpatch.dumps(v) for v in value]
+        head[f] = {MARK: len(value)}
+    return jpatch.dumps(head), items
+
+
+def assemble(head_text: str | None, items: Items) -> str | None:
+    """The whole state's text (as :func:`chronodice.store.patch.dumps` gives it) from a stored
+    head and its rows."""
+    if head_text is None or f'"{MARK}"' not in head_text:
+        return head_text
+    head = json.loads(head_text)
+    for f in head_fields(head):
+        texts = items.get(f, ())
+        if len(texts) != head[f][MARK]:
+            raise ValueError(f"session rows of {f!r}: {len(texts)} stored, {head[f][MARK]} expected")
+        head[f] = json.loads("[" + ",".join(texts) + "]")
+    return jpatch.dumps(head)
+
+
+async def read_items(tx: Tx, scope: str, system: str) -> Items:
+    """The rows stored for a session, per field in order."""
+    rows = await tx.all(
+        "SELECT field, item FROM session_rows WHERE scope = $1 AND system = $2 ORDER BY field, seq",
+        scope,
+        system,
+    )
+    out: dict[str, list[str]] = {}
+    for field, item in rows:
+        out.setdefault(field, []).append(item)
+    return out
+
+
+async def read_whole(tx: Tx, scope: str, system: str) -> tuple[tuple[int, Any, str | None], Items] | None:
+    """A session's ``(version, created_at, head)`` and its rows in one statement, so they are
+    of one moment even outside a transaction that locks the row (PostgreSQL reads without a
+    transaction, each statement on its own snapshot); ``None`` when there is no session."""
+    rows = await tx.all(
+        "SELECT '', -1, CAST(state AS TEXT), version, created_at FROM sessions WHERE scope = $1 AND system = $2"
+        " UNION ALL SELECT field, seq, item, NULL, NULL FROM session_rows WHERE scope = $1 AND system = $2"
+        " ORDER BY 1, 2",
+        scope,
+        system,
+    )
+    if not rows or rows[0][0] != "":
+        return None
+    out: dict[str, list[str]] = {}
+    for field, _seq, item, _v, _c in rows[1:]:
+        out.setdefault(field, []).append(item)
+    return (rows[0][3], rows[0][4], rows[0][2]), out
+
+
+async def write_items(tx: Tx, scope: str, system: str, old: Items, new: Items) -> None:
+    """Make the stored rows ``new`` where they are ``old``: update the items whose text changed,
+    insert those past the old end and delete those past the new end."""
+    for field in dict.fromkeys(itertools.chain(old, new)):
+        before, after = old.get(field, ()), new.get(field, ())
+        common = min(len(before), len(after))
+        moved = itertools.compress(range(common), map(operator.is_not, before, after))
+        for seq in [i for i in moved if before[i] != after[i]]:
+            await tx.run(
+                "UPDATE session_rows SET item = $1 WHERE scope = $2 AND system = $3 AND field = $4 AND seq = $5",
+                after[seq],
+                scope,
+                system,
+                field,
+                seq,
+            )
+        if len(before) > common:
+            await tx.run(
+                "DELETE FROM session_rows WHERE scope = $1 AND system = $2 AND field = $3 AND seq >= $4",
+                scope,
+                system,
+                field,
+                common,
+            )
+        for seq in range(common, len(after)):
+            await tx.run(
+                "INSERT INTO session_rows (scope, system, field, seq, item) VALUES ($1, $2, $3, $4, $5)",
+                scope,
+                system,
+                field,
+                seq,
+                after[seq],
+            )
+
+
+async def drop_items(tx: Tx, scope: str, system: str) -> None:
+    """Delete a session's rows (the session itself is being deleted)."""
+    await tx.run("DELETE FROM session_rows WHERE scope = $1 AND system = $2", scope, system)
