@@ -9,9 +9,16 @@ declared action (taken back with ``.undo`` each time) through ``App.dispatch``, 
 and the clock alone.  Prints p50/max per command, the reply length
 (must stay ≤ 1500 characters) and the picture's size in pixels and bytes.
 
-    .venv/bin/python benchmarks/bench_timeline.py [N] [--size-only]
+    .venv/bin/python benchmarks/bench_timeline.py [N] [--size-only] [--growth-only]
 
 Also prints the size of the database file the battle left (state + the compact log).
+
+Then issue 24's growth target, each on a fresh store: a started battle of 8 characters is
+declared up to 10 and to 1,000 actions (every other action aimed at somebody, nothing taken
+back), and the mean cost of one more ``.bat`` declaration (over the next 100, after 10 untimed
+ones) is printed at both sizes with their ratio (target ≤ 1.5), and the size on disk of the
+1,000-action battle — the database file with its ``-wal`` and ``-shm`` files, the store still
+open (target ≤ 2 MB).  ``--growth-only`` prints only that.
 """
 
 from __future__ import annotations
@@ -173,5 +180,74 @@ async def main(n: int, size_only: bool = False) -> None:
         await store.close()
 
 
+GROWTH_SIZES = (10, 1000)
+GROWTH_RUNS = 100
+GROWTH_WARMUP = 10
+GROWTH_RATIO = 1.5
+GROWTH_DISK_MB = 2.0
+
+
+async def declaration_cost(n: int) -> tuple[float, dict[str, int]]:
+    """A started battle of ``n`` declared actions on a fresh SQLite store: the mean ms of one
+    more ``.bat`` declaration in steady state (no ``.undo``), and the bytes on disk of each file
+    of the database (``-wal`` and ``-shm`` too) once the ``n`` actions are in, the store open."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "growth.db"
+        store = Store(f"sqlite+aiosqlite:///{db}")
+        await store.migrate()
+        app = App(store, random.Random(7), flood=FloodSettings(enabled=False))
+        users = [str(10001 + i) for i in range(8)]
+        names = [f"角色{i + 1}" for i in range(8)]
+        for user, name in zip(users, names, strict=True):
+            await app.dispatch(ctx(user), SHEET.format(name=name))
+        await app.dispatch(ctx(GM), ".bat 开始 " + " ".join(names))
+        rng = random.Random(1)
+
+        async def declare(k: int) -> None:
+            aim = f" >{names[rng.randrange(8)]}" if k % 2 else ""
+            await app.dispatch(ctx(users[k % 8]), f".bat 力量 {rng.randint(10, 200)}{aim} 第{k}招")
+
+        for k in range(n):
+            await declare(k)
+        sizes = {f.name: f.stat().st_size for f in sorted(Path(tmp).glob("growth.db*"))}
+        for k in range(n, n + GROWTH_WARMUP):
+            await declare(k)
+        t0 = time.perf_counter()
+        for k in range(n + GROWTH_WARMUP, n + GROWTH_WARMUP + GROWTH_RUNS):
+            await declare(k)
+        mean = (time.perf_counter() - t0) / GROWTH_RUNS * 1000
+        await store.close()
+        return mean, sizes
+
+
+async def growth() -> None:
+    """Print issue 24's targets: a declaration at 1,000 actions against one at 10, and the disk."""
+    small, big = GROWTH_SIZES
+    cost_small, _ = await declaration_cost(small)
+    cost_big, sizes = await declaration_cost(big)
+    ratio = cost_big / cost_small
+    disk = sum(sizes.values()) / 1024 / 1024
+    files = ", ".join(f"{name} {size / 1024:.0f} KB" for name, size in sizes.items())
+    print(
+        f".bat declaration (mean of {GROWTH_RUNS}, no undo): {cost_small:.2f} ms at {small} actions, "
+        f"{cost_big:.2f} ms at {big} actions: ratio {ratio:.2f} "
+        f"({'within' if ratio <= GROWTH_RATIO else 'over'} the target ≤ {GROWTH_RATIO})"
+    )
+    print(
+        f"on disk after the {big}-action battle: {disk:.2f} MB ({files}) "
+        f"({'within' if disk <= GROWTH_DISK_MB else 'over'} the target ≤ {GROWTH_DISK_MB:g} MB)"
+    )
+
+
+async def run_all(n: int, size_only: bool, growth_only: bool) -> None:
+    if not growth_only:
+        await main(n, size_only)
+    if not size_only:
+        await growth()
+
+
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 500, "--size-only" in sys.argv))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    asyncio.run(
+        run_all(int(args[0]) if args else 500, "--size-only" in sys.argv, "--growth-only" in sys.argv)
+    )

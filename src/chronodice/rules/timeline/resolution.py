@@ -109,6 +109,7 @@ def play(
     voided are left out (the resolution of the hit names them).  Returns the final state."""
     out: list[Resolution] = []
     seen: set[int] = set()
+    cut: set[int] = set()  # actions a death applied here voided: only a death cancels actions
     while True:
         fresh = [a for a in newly_settled(before, state) if a.id not in seen]
         if not fresh:
@@ -125,11 +126,11 @@ def play(
                         state, aim.key, "hp", applied.delta, applied.after, applied.full, hit=a.id
                     )
                     died = any(e.kind == "death" for e in events)
-                    cut = tuple(x.id for x in voided(prev, state, aim.key)) if died else ()
-                    r = replace(r, applied=applied, died=died, voided=cut)
+                    gone = tuple(x.id for x in voided(prev, state, aim.key)) if died else ()
+                    cut.update(gone)
+                    r = replace(r, applied=applied, died=died, voided=gone)
             out.append(r)
-    kept = {a.id for a in state.actions if not a.cancelled}
-    out = [r for r in out if r.action.id in kept]
+    out = [r for r in out if r.action.id not in cut]
     return state, sorted(out, key=lambda r: (r.action.end, r.action.id))
 
 
