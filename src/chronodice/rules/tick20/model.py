@@ -14,7 +14,7 @@ from collections import OrderedDict
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from chronodice.core import rows
 
@@ -299,6 +299,19 @@ class Combat(BaseModel):
     """The current 单元 (002 时间: "一个单元由数个连续的片段构成"; usually a day), counted from 1;
     the GM starts the next with ``.init 单元`` (at most one 长休 each, :attr:`Health.long_rest_unit`)."""
     log: list[Event] = Field(default_factory=list)
+    _in_place: bool = PrivateAttr(default=False)
+
+    # ------------------------------------------------------------------ ownership
+    @property
+    def in_place(self) -> bool:
+        """Whether transitions change this combat itself (see ``engine.own``)."""
+        return self._in_place
+
+    def give_away(self) -> Combat:
+        """Hand this combat over to the transitions that follow: they change it in place instead
+        of copying it first (it is a fresh parse nobody else holds).  Returns it."""
+        self._in_place = True
+        return self
 
     # ------------------------------------------------------------------ lookups
     @property
@@ -339,7 +352,7 @@ class Combat(BaseModel):
 
 class CombatCodec:
     """How the store keeps a combat (a ``chronodice.store.SessionCodec``).  Combats are mutable
-    models (the engine changes a fresh parse in place, see ``engine.owned``), so each use is
+    models (the engine changes a fresh parse in place, see ``Combat.give_away``), so each use is
     decoded afresh, straight from the stored text by pydantic's JSON parser.
 
     The log (the last :data:`~chronodice.rules.tick20.engine.LOG_DEPTH` events, most of a

@@ -64,8 +64,7 @@ async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Comb
         if state is None:
             outcome = fn(state)
         else:
-            with E.owned(state):  # a fresh parse for this attempt: no copy before each transition
-                outcome = fn(state)
+            outcome = fn(state.give_away())  # a fresh parse for this attempt: no copy per transition
         return outcome.state, outcome
 
     outcome: E.Outcome = await call.app.store.apply_state(

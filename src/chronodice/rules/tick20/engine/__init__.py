@@ -46,7 +46,6 @@ from .ap import ACTION_KINDS, pay_ta, set_actions, set_ap, spend_ap, spend_mov, 
 from .effects import add_effect, focus, remove_effect
 from .gm import add_gm, edit, first, place, remove, set_defeated, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
-from .loop import owned
 from .persona import full_move, lose_attribute
 from .turns import delay, end, end_turn, first_round_order, forecast, g_of, jump_to, start
 from .wounds import (
@@ -90,7 +89,6 @@ __all__ = [
     "lose_attribute",
     "new_combat",
     "new_unit",
-    "owned",
     "pay_ta",
     "place",
     "remove",

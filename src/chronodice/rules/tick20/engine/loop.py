@@ -5,10 +5,8 @@ again; plus the :func:`transition` decorator every public transition is built wi
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from chronodice.core.errors import IllegalAction
@@ -362,26 +360,9 @@ def copy_state(state: Combat) -> Combat:
     return work
 
 
-_OWNED: contextvars.ContextVar[int] = contextvars.ContextVar("tick20_owned_state", default=0)
-
-
-@contextlib.contextmanager
-def owned(state: Combat) -> Iterator[Combat]:
-    """Within this block transitions change ``state`` in place instead of copying it first.
-
-    For a caller that owns a fresh copy it will throw away — the store's step, which parses the
-    stored JSON anew for every attempt — the copy (a JSON dump and a pydantic validation of the
-    whole combat) is pure cost.  The caller must not read ``state`` after a transition expecting
-    the old values; the outcome's state is then ``state`` itself."""
-    token = _OWNED.set(id(state))
-    try:
-        yield state
-    finally:
-        _OWNED.reset(token)
-
-
 def transition(fn: F) -> F:
-    """Run ``fn(engine, ...)`` on a copy (in place inside :func:`owned`); log the events.
+    """Run ``fn(engine, ...)`` on a copy (on the combat itself once it was given away, see
+    :meth:`~chronodice.rules.tick20.model.Combat.give_away`); log the events.
 
     ``dice=[…]``: d20 faces rolled by the caller before the transaction (the store may run a
     transition twice); checks the engine makes on its own (濒死检定, the 力竭 check) take them
@@ -389,7 +370,7 @@ def transition(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(state: Combat, *args: Any, dice: list[int] | None = None, **kwargs: Any) -> Outcome:
-        work = state if _OWNED.get() == id(state) else copy_state(state)
+        work = state if state.in_place else copy_state(state)
         eng = Engine(work)
         eng.dice = list(dice or [])
         fn(eng, *args, **kwargs)
