@@ -67,7 +67,9 @@ def split(plain: Any, fields: Iterable[str]) -> tuple[str | None, Items]:
     for f in fields:
         value = plain[f]
         texts = getattr(value, "texts", None)
-        items[f] = texts if texts is not None and len(texts) == len(value) else [jpatch.dumps(v) for v in value]
+        items[f] = (
+            texts if texts is not None and len(texts) == len(value) else [jpatch.dumps(v) for v in value]
+        )
         head[f] = {MARK: len(value)}
     return jpatch.dumps(head), items
 
