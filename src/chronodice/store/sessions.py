@@ -97,7 +97,8 @@ class SessionStore(StorePart):
             new = _j(new_text)
             if new == old and type(new) is type(old):
                 return result
-            new_head, items = srows.split(new, srows.fields_of(head))
+            fields = srows.fields_of(head)
+            new_head, items = srows.split(new, fields) if fields else (new_text, {})
             before_text, patch_text = _reverse(old, new, raw)
             await self._save_session(
                 tx, scope, system, row[1] if row else None, new_head, before_text, patch_text, log_row
@@ -273,7 +274,8 @@ class SessionStore(StorePart):
                 stored = self._states.rows_at(key, old.row) if old.text is not None else {}
                 if stored is None:
                     stored = await srows.read_items(tx, scope, codec.system)
-                head, items = srows.split(after.plain, _row_fields(codec))
+                fields = _row_fields(codec)
+                head, items = srows.split(after.plain, fields) if fields else (after.text, {})
                 version = await self._save_session(
                     tx,
                     scope,
