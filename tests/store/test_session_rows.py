@@ -190,3 +190,29 @@ async def test_a_thousand_action_battle_is_small_on_disk(
     con.close()
     assert rows == 1000 and head < 4000, head
     assert on_disk <= 2_000_000, on_disk
+
+
+async def test_commands_at_once_write_their_rows_together_and_undo_one_by_one(any_store: Store) -> None:
+    """Sixteen commands on one session at once (on PostgreSQL they go in one statement): the
+    rows hold every item, an edit among them included, and ``.undo`` takes them back in turn."""
+    await any_store.apply_state("g", LOG, append(0), command=".add 0")
+    await any_store.load_state("g", LOG)  # the row's identity known: the next writes may batch
+    await asyncio.gather(
+        *(
+            any_store.apply_state("g", LOG, append(n) if n != 8 else edit(0, "改"), command=f".c {n}")
+            for n in range(1, 17)
+        )
+    )
+    head, items = await stored(any_store, "g", "rowlog")
+    state = await any_store.load_state("g", LOG)
+    assert state is not None and head == {"entries": {"$rows": 16}, "turn": 17}
+    assert [json.loads(t) for t in items["entries"]] == list(state.entries)
+    assert state.entries[0]["text"] == "改"
+    assert sorted(e["n"] for e in state.entries) == [n for n in range(17) if n != 8]
+    for _ in range(16):
+        assert await any_store.undo("g") is not None
+    head, items = await stored(any_store, "g", "rowlog")
+    assert head == {"entries": {"$rows": 1}, "turn": 1} and [
+        json.loads(t)["n"] for t in items["entries"]
+    ] == [0]
+    assert json.loads(items["entries"][0])["text"] == "第0条"

@@ -9,17 +9,18 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 
 from . import common
 from . import patch as jpatch
 from .cache import RowCache
-from .common import StorePart, _clone, _j
+from .common import _EVENT, StorePart, _clone, _Event, _j
 from .records import CharacterRecord
 from .tx import Conflict, Transient, Tx
 
@@ -48,6 +49,9 @@ class CharacterStore(StorePart):
         async def _cached(
             self, table: dict[Any, Any], key: Any, tx: Tx | None, body: Callable[[Tx], Awaitable[T]]
         ) -> T: ...
+        def _in_turn(self, key: tuple[str, str]) -> contextlib.AbstractAsyncContextManager[None]: ...
+        async def _one_row(self, sql: str, args: list[Any], claim: _Event | None) -> bool: ...
+        def _at_once(self) -> bool: ...
 
     def _char_row(self, row: tuple[Any, ...]) -> CharacterRecord:
         return CharacterRecord(
@@ -136,6 +140,8 @@ class CharacterStore(StorePart):
 
         ``fn`` may raise a :class:`ChronoDiceError` to abort (nothing is written) and may be
         called more than once after a lost race.  Owner and id cannot be changed by ``fn``.
+        On PostgreSQL a cached card is first written in one statement (as sessions are, see
+        :meth:`_apply_batch_at_once`); the locked transaction is the fallback.
         """
         epoch = [0]
 
@@ -155,7 +161,13 @@ class CharacterStore(StorePart):
             return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
         try:
-            rec = await self._write(body, "角色更新")
+            if self._at_once():
+                async with self._in_turn((f"card:{character_id}", "")):
+                    rec = await self._update_character_at_once(character_id, fn, epoch)
+                    if rec is None:
+                        rec = await self._write(body, "角色更新")
+            else:
+                rec = await self._write(body, "角色更新")
         except Conflict:
             raise IllegalAction("已有同名角色") from None
         self._cache.drop(f"c:{character_id}")
@@ -174,6 +186,34 @@ class CharacterStore(StorePart):
             old.id,
             old.version,
         ]
+
+    async def _update_character_at_once(
+        self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord], epoch: list[int]
+    ) -> CharacterRecord | None:
+        """PostgreSQL: ``fn`` applied to the cached card and written in one statement that also
+        claims the event, if the card is still at the cached version; None otherwise (also when
+        ``fn`` refused: the locked transaction decides on the card as it is)."""
+        if not self._cache_ok():
+            return None
+        epoch[0] = self._cache.epoch
+        old = self._cache.chars.get(character_id)
+        if old is None:
+            return None
+        try:
+            new = fn(copy_char(old))
+        except ChronoDiceError:
+            return None
+        ev = _EVENT.get()
+        claim = ev if ev is not None and not ev.claimed else None
+        now = common.utcnow()
+        sql = f"WITH u AS ({CHAR_CAS} RETURNING 1)"
+        if claim is not None:
+            sql += ", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $9, $10, $11::float8 FROM u)"
+        if not await self._one_row(
+            sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim
+        ):
+            return None
+        return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
     async def delete_character(self, character_id: int) -> bool:
         async def body(tx: Tx) -> tuple[bool, list[str]]:

@@ -5,6 +5,9 @@
   PostgreSQL reads rows ``FOR UPDATE``.  On top of both, mutable rows carry a ``version`` and are
   written with a compare-and-set; a lost race is retried from the read, so no update is ever
   lost, also when several bot processes share one database.
+* PostgreSQL first tries a cached card or session in one statement, its own transaction, that
+  writes only if the row is still at the cached version and also claims the event (see
+  :mod:`.sessions`); the locked transaction is the fallback.
 * Writes are never deferred: a method returns only after its transaction committed.
 * What nearly every command reads — the group (switch, settings, GMs), nicknames, bindings and
   character cards — is cached in process memory.  A cache entry is dropped when this process
@@ -20,7 +23,7 @@ The parts: sessions (:mod:`.sessions`), ``.log`` records (:mod:`.gamelogs`), cha
 bindings (:mod:`.characters`), nicknames and groups (:mod:`.groups`), serving accounts
 (:mod:`.leases`), prune and confirmations (:mod:`.housekeeping`), each a mixin of
 :class:`Store`; this module holds what they share: transactions, retries, the event claim, the
-read-through cache.
+read-through cache and the one-statement writes.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import event, text
@@ -47,7 +50,7 @@ from .gamelogs import GameLogStore
 from .groups import GroupStore
 from .housekeeping import HousekeepingStore
 from .leases import RENEW_AHEAD, LeaseStore
-from .sessions import SessionStore
+from .sessions import SessionStore, _Job
 from .states import StateCache
 from .url import normalize_database_url
 
@@ -87,6 +90,9 @@ class Store(SessionStore, GameLogStore, CharacterStore, GroupStore, LeaseStore, 
         self._renewing: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._seen: dict[tuple[str, str], None] = {}
+        self._turns: dict[tuple[str, str], tuple[asyncio.Lock, list[int]]] = {}
+        self._jobs: dict[tuple[str, str], list[_Job]] = {}
+        self._drains: dict[tuple[str, str], asyncio.Future[None]] = {}
         self._engine: AsyncEngine | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -260,6 +266,53 @@ class Store(SessionStore, GameLogStore, CharacterStore, GroupStore, LeaseStore, 
             for old in list(self._seen)[:5_000]:
                 del self._seen[old]
         self._seen[key] = None
+        return True
+
+    # ------------------------------------------------------------------ one-statement writes
+    @contextlib.asynccontextmanager
+    async def _in_turn(self, key: tuple[str, str]) -> AsyncIterator[None]:
+        """Writes of this process to one card, one after another (first come, first served):
+        each then finds the card as the one before left it in the cache, so its one-statement
+        write is not lost to a sibling; only another process can still race."""
+        entry = self._turns.get(key)
+        if entry is None:
+            entry = self._turns[key] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._turns[key]
+
+    async def _once(self, sql: str, args: list[Any], claim: _Event | None = None) -> int:
+        """Run one statement, which selects a count, as its own transaction; the count.
+        ``claim``'s self_id, message_id and time are appended to ``args`` (the statement inserts
+        them); :class:`DuplicateEvent` when the claim existed: nothing was written."""
+        if claim is not None:
+            args = [*args, claim.self_id, claim.message_id, time.time()]
+        async with self._backend.tx(False) as tx:
+            try:
+                got = await tx.one(sql, *args)
+            except Conflict as exc:
+                if claim is not None and "pk_event_claims" in str(exc):
+                    raise DuplicateEvent(f"{claim.self_id}/{claim.message_id}") from None
+                raise
+        return int(got[0]) if got else 0
+
+    async def _one_row(self, sql: str, args: list[Any], claim: _Event | None) -> bool:
+        """:meth:`_once` for a statement meant to count exactly one row: whether it did, the
+        claim then made; False also for a lost race."""
+        try:
+            n = await self._once(sql, args, claim)
+        except Transient:
+            return False
+        if n != 1:
+            return False
+        if claim is not None:
+            claim.claimed = True
         return True
 
 

@@ -120,39 +120,41 @@ async def read_whole(tx: Tx, scope: str, system: str) -> tuple[tuple[int, Any, s
     return (rows[0][3], rows[0][4], rows[0][2]), out
 
 
-async def write_items(tx: Tx, scope: str, system: str, old: Items, new: Items) -> None:
-    """Make the stored rows ``new`` where they are ``old``: update the items whose text changed,
-    insert those past the old end and delete those past the new end."""
+def changes(old: Items, new: Items) -> tuple[list[tuple[str, int, str]], list[tuple[str, int]]]:
+    """What makes the stored rows ``new`` where they are ``old``: the ``(field, seq, item)`` to
+    write (changed, or past the old end) and the ``(field, length)`` to cut back to."""
+    put: list[tuple[str, int, str]] = []
+    cut: list[tuple[str, int]] = []
     for field in dict.fromkeys(itertools.chain(old, new)):
         before, after = old.get(field, ()), new.get(field, ())
         common = min(len(before), len(after))
         moved = itertools.compress(range(common), map(operator.is_not, before, after))
-        for seq in [i for i in moved if before[i] != after[i]]:
-            await tx.run(
-                "UPDATE session_rows SET item = $1 WHERE scope = $2 AND system = $3 AND field = $4 AND seq = $5",
-                after[seq],
-                scope,
-                system,
-                field,
-                seq,
-            )
+        put += [(field, i, after[i]) for i in moved if before[i] != after[i]]
+        put += [(field, i, after[i]) for i in range(common, len(after))]
         if len(before) > common:
-            await tx.run(
-                "DELETE FROM session_rows WHERE scope = $1 AND system = $2 AND field = $3 AND seq >= $4",
-                scope,
-                system,
-                field,
-                common,
-            )
-        for seq in range(common, len(after)):
-            await tx.run(
-                "INSERT INTO session_rows (scope, system, field, seq, item) VALUES ($1, $2, $3, $4, $5)",
-                scope,
-                system,
-                field,
-                seq,
-                after[seq],
-            )
+            cut.append((field, common))
+    return put, cut
+
+
+UPSERT = (
+    "INSERT INTO session_rows (scope, system, field, seq, item) VALUES ($1, $2, $3, $4, $5)"
+    " ON CONFLICT (scope, system, field, seq) DO UPDATE SET item = excluded.item"
+)
+
+
+async def write_items(tx: Tx, scope: str, system: str, old: Items, new: Items) -> None:
+    """Make the stored rows ``new`` where they are ``old`` (see :func:`changes`)."""
+    put, cut = changes(old, new)
+    for field, length in cut:
+        await tx.run(
+            "DELETE FROM session_rows WHERE scope = $1 AND system = $2 AND field = $3 AND seq >= $4",
+            scope,
+            system,
+            field,
+            length,
+        )
+    for field, seq, item in put:
+        await tx.run(UPSERT, scope, system, field, seq, item)
 
 
 async def drop_items(tx: Tx, scope: str, system: str) -> None:
