@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+from types import MappingProxyType
 from typing import Any
 
 _LEAVES = frozenset({str, int, float, bool, type(None)})
@@ -58,6 +59,8 @@ def plain(obj: Any) -> Any:
         return cls(plain(v) for v in obj)
     if isinstance(obj, dict):
         return cls((plain(k), plain(v)) for k, v in obj.items())
+    if cls is MappingProxyType:  # a frozen dataclass's read-only mapping: a dict, as asdict
+        return {plain(k): plain(v) for k, v in obj.items()}
     return copy.deepcopy(obj)
 
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, Literal
 
 from chronodice.core import rows
@@ -22,6 +24,19 @@ SCHEMA_VERSION = 2
 Status = Literal["active", "out", "dead"]
 EventKind = Literal["join", "hp", "mp", "death", "out", "cancel", "initiative", "advance", "stun"]
 _ID = attrgetter("id")
+
+
+def frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``value`` as a read-only mapping (a weapon snapshot, ammunition counts).
+
+    Participants and actions are frozen all the way down, so an action that is the same object
+    in the next state is the same action: the store keeps its stored text and decoded object
+    from one command to the next and writes only the actions that are new objects (see
+    ``chronodice.store.session_rows``).  A rule that tried to change one in place raises
+    ``TypeError`` here instead of leaving the stored battle behind what the bot shows."""
+    if type(value) is MappingProxyType:
+        return value
+    return MappingProxyType(dict(value))
 
 
 @dataclass(frozen=True)
@@ -47,10 +62,13 @@ class Participant:
     npc: bool = False
     joined_at: float = 0.0
     status: Status = "active"
-    ammo: dict[str, int] = field(default_factory=dict)
-    """Weapon uid → rounds left, while the battle runs."""
+    ammo: Mapping[str, int] = field(default_factory=dict)
+    """Weapon uid → rounds left, while the battle runs (read-only: change it with ``replace``)."""
     ready_at: float = 0.0
     """Not before this moment may the next action start (a GM's 推进 made them wait)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ammo", frozen_mapping(self.ammo))
 
 
 @dataclass(frozen=True)
@@ -65,7 +83,8 @@ class Action:
     attribute: str = ""
     note: str = ""
     kind: Literal["act", "reload"] = "act"
-    weapon: dict[str, Any] | None = None
+    weapon: Mapping[str, Any] | None = None
+    """Read-only, like every part of an action (see :func:`frozen_mapping`)."""
     cancelled_at: float | None = None
     target: str | None = None
     """The participant key this action is aimed at (``.bat 力量 150 >乙``), for interactions."""
@@ -74,6 +93,10 @@ class Action:
     not_before: float = 0.0
     """The wait a GM's 推进 set when it was declared (its owner's ``ready_at`` then): re-chaining
     after a stun or a cancel never moves it earlier than this (issue 25)."""
+
+    def __post_init__(self) -> None:
+        if self.weapon is not None:
+            object.__setattr__(self, "weapon", frozen_mapping(self.weapon))
 
     @cached_property
     def end(self) -> float:
