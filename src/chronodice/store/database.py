@@ -7,7 +7,7 @@
   lost, also when several bot processes share one database.
 * PostgreSQL first tries a cached card or session in one statement, its own transaction, that
   writes only if the row is still at the cached version and also claims the event (see
-  :mod:`.sessions`); the locked transaction is the fallback.
+  :mod:`.session_batch`); the locked transaction is the fallback.
 * Writes are never deferred: a method returns only after its transaction committed.
 * What nearly every command reads — the group (switch, settings, GMs), nicknames, bindings and
   character cards — is cached in process memory.  A cache entry is dropped when this process
@@ -19,7 +19,7 @@
   event's (self_id, message_id); a second delivery raises :class:`DuplicateEvent` and writes
   nothing.  :meth:`Store.serves` leases each group to one bot account.
 
-The parts: sessions (:mod:`.sessions`), ``.log`` records (:mod:`.gamelogs`), characters and
+The parts: sessions (:mod:`.sessions`, :mod:`.session_batch`, :mod:`.session_history`, :mod:`.session_rows`), ``.log`` records (:mod:`.gamelogs`), characters and
 bindings (:mod:`.characters`), nicknames and groups (:mod:`.groups`), serving accounts
 (:mod:`.leases`), prune and confirmations (:mod:`.housekeeping`), each a mixin of
 :class:`Store`; this module holds what they share: transactions, retries, the event claim, the
@@ -50,7 +50,9 @@ from .gamelogs import GameLogStore
 from .groups import GroupStore
 from .housekeeping import HousekeepingStore
 from .leases import RENEW_AHEAD, LeaseStore
-from .sessions import SessionStore, _Job
+from .session_batch import Job, SessionBatchStore
+from .session_history import SessionHistoryStore
+from .sessions import SessionStore
 from .states import StateCache
 from .url import normalize_database_url
 
@@ -64,7 +66,16 @@ log = logging.getLogger("chronodice.store")
 __all__ = ["DEFAULT_URL", "RENEW_AHEAD", "DuplicateEvent", "Store", "StoreBusy", "utcnow"]
 
 
-class Store(SessionStore, GameLogStore, CharacterStore, GroupStore, LeaseStore, HousekeepingStore):
+class Store(
+    SessionStore,
+    SessionBatchStore,
+    SessionHistoryStore,
+    GameLogStore,
+    CharacterStore,
+    GroupStore,
+    LeaseStore,
+    HousekeepingStore,
+):
     """The repository every service uses (``app.store``).  See docs/SERVICE_API.md."""
 
     def __init__(
@@ -91,7 +102,7 @@ class Store(SessionStore, GameLogStore, CharacterStore, GroupStore, LeaseStore, 
         self._tasks: set[asyncio.Task[None]] = set()
         self._seen: dict[tuple[str, str], None] = {}
         self._turns: dict[tuple[str, str], tuple[asyncio.Lock, list[int]]] = {}
-        self._jobs: dict[tuple[str, str], list[_Job]] = {}
+        self._jobs: dict[tuple[str, str], list[Job]] = {}
         self._drains: dict[tuple[str, str], asyncio.Future[None]] = {}
         self._engine: AsyncEngine | None = None
 

@@ -1,0 +1,305 @@
+"""PostgreSQL's per-session queue and group commit for session writes.
+
+The commands of a process on one session queue and run in a task of the session's own
+(:meth:`SessionBatchStore._drain`): the commands queued together, or a single one, in one
+statement that writes the cached row if it is still the one cached
+(:meth:`SessionBatchStore._apply_batch_at_once`), and the locked transaction
+(:meth:`~chronodice.store.sessions.SessionStore._apply_state_locked`) as the fallback.
+
+The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.common.utcnow`
+(as the guide generator does) fixes it here too."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from chronodice.core.errors import ChronoDiceError
+
+from . import common
+from . import session_rows as srows
+from .backends import Conflict, Rejected, Transient
+from .common import _EVENT, DuplicateEvent, StoreBusy, StorePart, _Event
+from .sessions import reverse_plain, row_fields_of
+from .states import Cached, SessionCodec, StateCache
+
+T = TypeVar("T")
+S = TypeVar("S")
+
+_BATCH_SQL = (
+    "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
+    " WHERE scope = $4 AND system = $5 AND version = $6 AND created_at = $7 RETURNING 1),"
+    " l AS (INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
+    " version_after, undone, created_at, patch)"
+    " SELECT $4, $5, x.u, x.c, x.b::json, x.cb::json, x.v, false, $3, x.p::json"
+    " FROM u, unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::text[])"
+    " WITH ORDINALITY AS x(u, c, b, cb, v, p, o) ORDER BY x.o),"
+    " c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
+    " SELECT y.s, y.m, $16::float8 FROM u, unnest($14::text[], $15::text[]) AS y(s, m)),"
+    " r AS (INSERT INTO session_rows (scope, system, field, seq, item)"
+    " SELECT $4, $5, z.f, z.q, z.i FROM u, unnest($17::text[], $18::int[], $19::text[]) AS z(f, q, i)"
+    " ON CONFLICT (scope, system, field, seq) DO UPDATE SET item = excluded.item),"
+    " d AS (DELETE FROM session_rows USING u, unnest($20::text[], $21::int[]) AS w(f, n)"
+    " WHERE session_rows.scope = $4 AND session_rows.system = $5 AND session_rows.field = w.f"
+    " AND session_rows.seq >= w.n)"
+    " SELECT count(*) FROM u"
+)
+"""PostgreSQL: a batch of session commands (see :meth:`Store._apply_batch_at_once`): the final
+state, a log row per command that changed it, in order, the events claimed, and the session's
+rows that changed (:mod:`.session_rows`)."""
+_BATCH_CLAIM_SQL = (
+    "WITH s AS (SELECT 1 FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4),"
+    " c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
+    " SELECT y.s, y.m, $7::float8 FROM s, unnest($5::text[], $6::text[]) AS y(s, m))"
+    " SELECT count(*) FROM s"
+)
+"""PostgreSQL: a batch that changed nothing: the row still the cached one, and the events
+claimed (none, only the row checked)."""
+
+
+@dataclass(eq=False)
+class Job:
+    """A command's session write queued on PostgreSQL (see :meth:`Store._drain`)."""
+
+    codec: Any
+    fn: Callable[[Any], tuple[Any, Any]]
+    reuse: Any
+    log_row: tuple[str, str, str | None]
+    event: _Event | None
+    future: asyncio.Future[Any]
+
+    def resolve(self, value: Any) -> None:
+        if not self.future.done():  # not when its caller is gone
+            self.future.set_result(value)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.future.done():
+            self.future.set_exception(exc)
+
+
+class SessionBatchStore(StorePart):
+    """Mixed into :class:`~chronodice.store.database.Store`: the queue and group commit of
+    session writes on PostgreSQL."""
+
+    if TYPE_CHECKING:
+        _states: StateCache
+        _jobs: dict[tuple[str, str], list[Job]]
+        _drains: dict[tuple[str, str], asyncio.Future[None]]
+        _tasks: set[asyncio.Task[None]]
+
+        async def _apply_state_locked(
+            self,
+            key: tuple[str, str],
+            codec: SessionCodec[S],
+            fn: Callable[[S | None], tuple[S | None, T]],
+            reuse: S | None,
+            log_row: tuple[str, str, str | None],
+        ) -> T: ...
+        def _next_state(
+            self,
+            key: tuple[str, str],
+            codec: SessionCodec[S],
+            old: Cached[S],
+            fn: Callable[[S | None], tuple[S | None, T]],
+        ) -> tuple[Cached[S], T]: ...
+
+    def _at_once(self) -> bool:
+        """Whether writes may first be tried as one statement (PostgreSQL; see
+        :meth:`_apply_batch_at_once`)."""
+        return self.dialect == "postgresql"
+
+    # PostgreSQL: one queue per session ------------------------------------------------------
+    def _queue_state(
+        self,
+        key: tuple[str, str],
+        codec: SessionCodec[S],
+        fn: Callable[[S | None], tuple[S | None, T]],
+        reuse: S | None,
+        log_row: tuple[str, str, str | None],
+    ) -> asyncio.Future[Any]:
+        """Queue a command's session write (:meth:`_submit`); the future its outcome is set on."""
+        job = Job(codec, fn, reuse, log_row, _EVENT.get(), asyncio.get_running_loop().create_future())
+        self._submit(key, job)
+        return job.future
+
+    def _submit(self, key: tuple[str, str], job: Job) -> None:
+        """Queue ``job``; one task per session drains the queue (:meth:`_drain`)."""
+        self._jobs.setdefault(key, []).append(job)
+        if key not in self._drains:
+            # a context of its own: the job's event is set per job, not inherited from the first
+            task = contextvars.Context().run(asyncio.ensure_future, self._drain(key))
+            self._drains[key] = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _drain(self, key: tuple[str, str]) -> None:
+        """Run the queued commands of one session, first come first served, in batches: all
+        that queued while the previous batch was being written go in the next (see
+        :meth:`_apply_batch_at_once`).  Each command then finds the row as the one before left
+        it in the cache, so its one-statement write is not lost to a sibling; only another
+        process can still race."""
+        batch: list[Job] = []
+        try:
+            while jobs := self._jobs.get(key):
+                batch = [j for j in jobs if not j.future.done()]  # a caller gone: skipped
+                jobs.clear()
+                if await self._at_once_or_fail(key, batch):
+                    continue
+                for job in batch:  # one by one: at once again (the others' outcomes), else locked
+                    if len(batch) == 1 or not await self._at_once_or_fail(key, [job]):
+                        await self._apply_locked_job(key, job)
+        finally:
+            del self._drains[key]
+            # only when this task was cancelled (the store closing): nobody waits in vain
+            for job in [*batch, *self._jobs.pop(key, ())]:
+                job.fail(StoreBusy("数据库繁忙，操作未完成，请稍后再试"))
+
+    async def _at_once_or_fail(self, key: tuple[str, str], jobs: list[Job]) -> bool:
+        """:meth:`_apply_batch_at_once`; an error it raised (the connection lost: the batch may
+        have been written) fails its commands, as it would each alone."""
+        try:
+            return await self._apply_batch_at_once(key, jobs)
+        except Rejected as exc:
+            if len(jobs) > 1:
+                return False  # nothing was written: each alone, so only the bad one fails
+            jobs[0].fail(exc)
+            return True
+        except Exception as exc:
+            for job in jobs:
+                job.fail(exc)
+            return True
+
+    async def _apply_locked_job(self, key: tuple[str, str], job: Job) -> None:
+        if job.future.done():  # answered already (a second delivery found in its batch), or gone
+            return
+        token = _EVENT.set(job.event)
+        try:
+            job.resolve(await self._apply_state_locked(key, job.codec, job.fn, job.reuse, job.log_row))
+        except Exception as exc:
+            job.fail(exc)
+        finally:
+            _EVENT.reset(token)
+
+    async def _apply_batch_at_once(self, key: tuple[str, str], jobs: list[Job]) -> bool:
+        """PostgreSQL, optimistically: the queued commands of one session (one or several, a
+        group commit) in one statement, its own transaction.  Each ``fn`` is applied to the
+        cached state or the one the command before left; then the final state is written if the
+        row is still the cached one (same version and ``created_at``), with a log row per
+        command that changed it (in order, so ``.undo`` takes them back one by one) and every
+        event claimed.  A command refused (or changing nothing) claims its event too, so a
+        second delivery of it stays silent; it is refused on the state the commands before it
+        left, which the commit makes true.
+
+        One round trip (and the commit) instead of BEGIN, the claim, ``SELECT … FOR UPDATE``,
+        the write and COMMIT per command.  A batch that changes nothing only checks the row and
+        claims the events; when none claims and each command saw the row since it came in (what
+        ``fn`` decided holds as of then), it needs no statement at all.
+
+        False (nothing written, nothing answered) when the row changed or is not cached, an
+        event was already claimed, or the commands are not all of one codec: the caller then
+        runs them one by one, and the locked transaction calls ``fn`` again on a fresh state
+        (``reuse`` is not handed over twice, so ``fn``'s changes to it are not seen there).
+        When the batch claimed a single event and that one existed, its command is answered
+        here (:class:`DuplicateEvent`: a second delivery) and the others run one by one."""
+        codec = jobs[0].codec
+        row = self._states.row_of(key)
+        if row is None or row[1] is None or any(j.codec is not codec for j in jobs):
+            return False
+        fields = row_fields_of(codec)
+        stored = self._states.rows_at(key, row) if fields else {}
+        if stored is None:
+            return False  # the rows it holds not known: the locked transaction reads them
+        scope, system = key
+        cur = self._states.get_reusing(key, None, codec, jobs[0].reuse, row, same_row=True)
+        outcomes: list[tuple[bool, Any]] = []
+        logs: list[tuple[str, str, str | None, str | None, int, str | None]] = []
+        claims: list[_Event] = []
+        for n, job in enumerate(jobs):
+            if n and not codec.immutable and cur.text is not None:
+                cur = replace(cur, state=codec.decode(cur.text))  # the last fn's state is its caller's
+            try:
+                after, result = self._next_state(key, codec, cur, job.fn)
+            except Exception as exc:
+                outcomes.append((False, exc))
+                if isinstance(exc, ChronoDiceError) and job.event is not None and not job.event.claimed:
+                    claims.append(job.event)  # a refusal claims its event too (not a rule's crash)
+                continue
+            if after.text != cur.text:
+                before_text, patch_text = reverse_plain(cur, after)
+                user_id, command, chars_text = job.log_row
+                logs.append((user_id, command, before_text, chars_text, row[0] + len(logs) + 1, patch_text))
+                cur = after
+            if job.event is not None and not job.event.claimed:
+                claims.append(job.event)
+            outcomes.append((True, result))
+        since = time.monotonic()
+        tick = self._states.tick()
+        sent = True
+        claimed = [[e.self_id for e in claims], [e.message_id for e in claims], time.time()]
+        items: srows.Items = {}
+        try:
+            if logs:
+                cols = [list(c) for c in zip(*logs, strict=True)]
+                now = self._backend.dt_in(common.utcnow())
+                head, items = (
+                    srows.split(cur.plain, fields) if fields and cur.text is not None else (cur.text, {})
+                )
+                put, cut = srows.changes(stored, items)
+                rows = [[p[0] for p in put], [p[1] for p in put], [p[2] for p in put]]
+                cuts = [[c[0] for c in cut], [c[1] for c in cut]]
+                n = await self._once(
+                    _BATCH_SQL,
+                    [
+                        head,
+                        row[0] + len(logs),
+                        now,
+                        scope,
+                        system,
+                        row[0],
+                        row[1],
+                        *cols,
+                        *claimed,
+                        *rows,
+                        *cuts,
+                    ],
+                )
+            elif not claims and all(
+                j.event is not None and self._states.held_since(key, row, j.event.began) for j in jobs
+            ):
+                n = 1  # nothing changed, nothing to claim, and each saw the row since it came in
+                sent = False
+            else:  # nothing changed: the row checked (and the events claimed) in one statement
+                n = await self._once(_BATCH_CLAIM_SQL, [scope, system, row[0], row[1], *claimed])
+        except Transient:
+            return False
+        except Conflict:  # a claim that existed: one by one, each finds out (unless it is plain)
+            if len(claims) == 1:
+                dup = claims[0]
+                next(j for j in jobs if j.event is dup).fail(
+                    DuplicateEvent(f"{dup.self_id}/{dup.message_id}")
+                )
+            return False
+        except BaseException:
+            self._states.changed(scope)  # it may have committed (the connection lost on the way)
+            raise
+        if n != 1:
+            return False
+        for ev in claims:
+            ev.claimed = True
+        trusted = self._states.trusted(key)
+        if logs:
+            tick = self._states.changed(scope)
+            self._states.rows_seen(key, (row[0] + len(logs), row[1]), items)
+        self._states.put(key, replace(cur, row=(row[0] + len(logs), row[1])), since)
+        if sent or trusted:  # the statement checked the row (without one, trust stays as it was)
+            self._states.trust(key, tick)
+        for job, (ok, value) in zip(jobs, outcomes, strict=True):
+            if ok:
+                job.resolve(value)
+            else:
+                job.fail(value)
+        return True
