@@ -40,3 +40,13 @@ def test_the_frozen_battle_reads_and_writes_as_before() -> None:
     assert data["actions"][0]["weapon"]["name"] == "左轮"
     again = BattleState.from_dict(json.loads(json.dumps(data)))
     assert again == state and again.actions[0].weapon == {"name": "左轮", "uid": 3, "before": 6, "after": 5}
+
+
+def test_a_frozen_battle_can_still_be_deep_copied() -> None:
+    import copy
+
+    state = _battle()
+    again = copy.deepcopy(state)
+    assert again == state and again.actions[0].weapon is not state.actions[0].weapon
+    with pytest.raises(TypeError):
+        again.participants[0].ammo["3"] = 0  # type: ignore[index]

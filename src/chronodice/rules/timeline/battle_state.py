@@ -4,6 +4,7 @@ See :mod:`.battle` for the clock the rule book means and the transitions."""
 
 from __future__ import annotations
 
+import copyreg
 import json
 from bisect import bisect_left
 from collections import OrderedDict
@@ -37,6 +38,14 @@ def frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
     if type(value) is MappingProxyType:
         return value
     return MappingProxyType(dict(value))
+
+
+def _reduce_mapping(value: MappingProxyType[str, Any]) -> tuple[Any, tuple[dict[str, Any]]]:
+    return MappingProxyType, (dict(value),)
+
+
+copyreg.pickle(MappingProxyType, _reduce_mapping)  # type: ignore[arg-type]
+"""So that a battle can still be deep-copied (``copy.deepcopy``, ``dataclasses.asdict``)."""
 
 
 @dataclass(frozen=True)
