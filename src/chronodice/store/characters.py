@@ -10,7 +10,7 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -46,9 +46,6 @@ class CharacterStore(StorePart):
     if TYPE_CHECKING:
         _cache: RowCache
 
-        async def _cached(
-            self, table: dict[Any, Any], key: Any, tx: Tx | None, body: Callable[[Tx], Awaitable[T]]
-        ) -> T: ...
         def _in_turn(self, key: tuple[str, str]) -> contextlib.AbstractAsyncContextManager[None]: ...
         async def _one_row(self, sql: str, args: list[Any], claim: _Event | None) -> bool: ...
         def _at_once(self) -> bool: ...

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextvars
 import json
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -94,14 +94,9 @@ class StorePart:
         dialect: str
 
         def _cache_ok(self) -> bool: ...
-        async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
-        async def _write(
-            self,
-            body: Callable[[Tx], Awaitable[T]],
-            what: str,
-            *,
-            drops: Sequence[str] = (),
-            retry_conflict: bool = False,
-            claim: bool = True,
+        async def _cached(
+            self, table: dict[Any, Any], key: Any, tx: Tx | None, body: Callable[[Tx], Awaitable[T]]
         ) -> T: ...
+        async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
+        async def _write(self, body: Callable[[Tx], Awaitable[T]], what: str, **options: Any) -> T: ...
         async def _once(self, sql: str, args: list[Any], claim: _Event | None = None) -> int: ...

@@ -52,7 +52,6 @@ from .housekeeping import HousekeepingStore
 from .leases import RENEW_AHEAD, LeaseStore
 from .session_batch import Job, SessionBatchStore
 from .session_history import SessionHistoryStore
-from .sessions import SessionStore
 from .states import StateCache
 from .url import normalize_database_url
 
@@ -67,7 +66,6 @@ __all__ = ["DEFAULT_URL", "RENEW_AHEAD", "DuplicateEvent", "Store", "StoreBusy",
 
 
 class Store(
-    SessionStore,
     SessionBatchStore,
     SessionHistoryStore,
     GameLogStore,

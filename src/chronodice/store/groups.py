@@ -7,7 +7,7 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -41,9 +41,6 @@ class GroupStore(StorePart):
     if TYPE_CHECKING:
         _cache: RowCache
 
-        async def _cached(
-            self, table: dict[Any, Any], key: Any, tx: Tx | None, body: Callable[[Tx], Awaitable[T]]
-        ) -> T: ...
         def _char_row(self, row: tuple[Any, ...]) -> CharacterRecord: ...
         async def _active(
             self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
+from asyncio import Future
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -23,9 +24,8 @@ from chronodice.core.errors import ChronoDiceError
 from . import common
 from . import session_rows as srows
 from .backends import Conflict, Rejected, Transient
-from .common import _EVENT, DuplicateEvent, StoreBusy, StorePart, _Event
-from .sessions import reverse_plain, row_fields_of
-from .states import Cached, SessionCodec, StateCache
+from .common import _EVENT, DuplicateEvent, StoreBusy, _Event
+from .sessions import Key, LogRow, SessionStore, reverse_plain, row_fields_of
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -81,31 +81,14 @@ class Job:
             self.future.set_exception(exc)
 
 
-class SessionBatchStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`: the queue and group commit of
-    session writes on PostgreSQL."""
+class SessionBatchStore(SessionStore):
+    """:class:`~chronodice.store.sessions.SessionStore` with the queue and group commit of
+    session writes on PostgreSQL (what :class:`~chronodice.store.database.Store` is made of)."""
 
     if TYPE_CHECKING:
-        _states: StateCache
-        _jobs: dict[tuple[str, str], list[Job]]
-        _drains: dict[tuple[str, str], asyncio.Future[None]]
+        _jobs: dict[Key, list[Job]]
+        _drains: dict[Key, asyncio.Future[None]]
         _tasks: set[asyncio.Task[None]]
-
-        async def _apply_state_locked(
-            self,
-            key: tuple[str, str],
-            codec: SessionCodec[S],
-            fn: Callable[[S | None], tuple[S | None, T]],
-            reuse: S | None,
-            log_row: tuple[str, str, str | None],
-        ) -> T: ...
-        def _next_state(
-            self,
-            key: tuple[str, str],
-            codec: SessionCodec[S],
-            old: Cached[S],
-            fn: Callable[[S | None], tuple[S | None, T]],
-        ) -> tuple[Cached[S], T]: ...
 
     def _at_once(self) -> bool:
         """Whether writes may first be tried as one statement (PostgreSQL; see
@@ -113,14 +96,7 @@ class SessionBatchStore(StorePart):
         return self.dialect == "postgresql"
 
     # PostgreSQL: one queue per session ------------------------------------------------------
-    def _queue_state(
-        self,
-        key: tuple[str, str],
-        codec: SessionCodec[S],
-        fn: Callable[[S | None], tuple[S | None, T]],
-        reuse: S | None,
-        log_row: tuple[str, str, str | None],
-    ) -> asyncio.Future[Any]:
+    def _queue_state(self, key: Key, codec: Any, fn: Any, reuse: Any, log_row: LogRow) -> Future[Any]:
         """Queue a command's session write (:meth:`_submit`); the future its outcome is set on."""
         job = Job(codec, fn, reuse, log_row, _EVENT.get(), asyncio.get_running_loop().create_future())
         self._submit(key, job)

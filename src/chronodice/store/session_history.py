@@ -34,9 +34,6 @@ class SessionHistoryStore(StorePart):
     if TYPE_CHECKING:
         _states: StateCache
 
-        @staticmethod
-        async def _rows_of(tx: Tx, scope: str, system: str, head: str | None) -> srows.Items: ...
-
     async def undo(
         self, scope: str, system: str | None = None, *, entry_id: int | None = None
     ) -> UndoResult | None:
@@ -86,7 +83,7 @@ class SessionHistoryStore(StorePart):
             if entry_id is not None and log_id != entry_id:
                 raise UndoOvertaken(cmd or "")
             head = _text(row[0])
-            stored = await self._rows_of(tx, scope, sys_name, head)
+            stored = await srows.rows_of(tx, scope, sys_name, head)
             current = srows.assemble(head, stored)
             if patch_raw is not None:
                 try:

@@ -101,6 +101,13 @@ async def read_items(tx: Tx, scope: str, system: str) -> Items:
     return out
 
 
+async def rows_of(tx: Tx, scope: str, system: str, head: str | None) -> Items:
+    """The rows stored beside a session's ``head`` (none unless it holds a placeholder)."""
+    if head is None or f'"{MARK}"' not in head:
+        return {}
+    return await read_items(tx, scope, system)
+
+
 async def read_whole(tx: Tx, scope: str, system: str) -> tuple[tuple[int, Any, str | None], Items] | None:
     """A session's ``(version, created_at, head)`` and its rows in one statement, so they are
     of one moment even outside a transaction that locks the row (PostgreSQL reads without a

@@ -12,11 +12,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from asyncio import Future
 
 from chronodice.core.text import clean_text
 
@@ -40,6 +42,12 @@ _CAS_SQL = (
 """PostgreSQL, in the locked transaction: the compare-and-set and the log row in one statement."""
 
 
+Key = tuple[str, str]
+"""A session: ``(scope, system)``."""
+LogRow = tuple[str, str, str | None]
+"""A session log row's user, command and cards before (see :meth:`SessionStore.apply_state`)."""
+
+
 class SessionStore(StorePart):
     """Mixed into :class:`~chronodice.store.database.Store`: reading and writing sessions."""
 
@@ -47,14 +55,7 @@ class SessionStore(StorePart):
         _states: StateCache
 
         def _at_once(self) -> bool: ...
-        def _queue_state(
-            self,
-            key: tuple[str, str],
-            codec: SessionCodec[S],
-            fn: Callable[[S | None], tuple[S | None, T]],
-            reuse: S | None,
-            log_row: tuple[str, str, str | None],
-        ) -> asyncio.Future[Any]: ...
+        def _queue_state(self, key: Key, codec: Any, fn: Any, reuse: Any, log_row: LogRow) -> Future[Any]: ...
 
     # ------------------------------------------------------------------ sessions
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
@@ -64,13 +65,6 @@ class SessionStore(StorePart):
             return None, 0
         (version, _born, head), stored = got
         return _j(srows.assemble(head, stored)), version
-
-    @staticmethod
-    async def _rows_of(tx: Tx, scope: str, system: str, head: str | None) -> srows.Items:
-        """The rows stored beside ``head`` (none unless it holds a placeholder)."""
-        if head is None or f'"{srows.MARK}"' not in head:
-            return {}
-        return await srows.read_items(tx, scope, system)
 
     async def apply_session(
         self,
@@ -100,7 +94,7 @@ class SessionStore(StorePart):
                 system,
             )
             head = _text(row[0]) if row else None
-            stored = await self._rows_of(tx, scope, system, head)
+            stored = await srows.rows_of(tx, scope, system, head)
             raw = srows.assemble(head, stored)
             old = _j(raw)
             new, result = fn(_j(raw))
@@ -148,36 +142,17 @@ class SessionStore(StorePart):
                 new_text,
                 now,
             )
-        elif tx.dialect == "postgresql":
-            # the compare-and-set and the log row in one statement: one round trip less
-            user_id, command, chars_text = log_row
-            n = await tx.run(
-                _CAS_SQL,
-                new_text,
-                version + 1,
-                now,
-                scope,
-                system,
-                version,
-                user_id,
-                command,
-                before_text,
-                chars_text,
-                patch_text,
-            )
-            if n != 1:
-                raise Transient("session version")
-            return version + 1
         else:
+            cas = (new_text, version + 1, now, scope, system, version)
+            if tx.dialect == "postgresql":
+                # the compare-and-set and the log row in one statement: one round trip less
+                if await tx.run(_CAS_SQL, *cas, *log_row[:2], before_text, log_row[2], patch_text) != 1:
+                    raise Transient("session version")
+                return version + 1
             n = await tx.run(
                 "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
                 " WHERE scope = $4 AND system = $5 AND version = $6",
-                new_text,
-                version + 1,
-                now,
-                scope,
-                system,
-                version,
+                *cas,
             )
             if n != 1:
                 raise Transient("session version")
@@ -247,7 +222,7 @@ class SessionStore(StorePart):
         else:
             head = _text(row[3])
         if lock or not srows.fields_of(head):
-            stored = await self._rows_of(tx, key[0], key[1], head)
+            stored = await srows.rows_of(tx, key[0], key[1], head)
         else:  # not locked: the head again with its rows, of one moment
             whole = await srows.read_whole(tx, key[0], key[1])
             if whole is None:
