@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import common
 from . import patch as jpatch
+from . import session_rows as srows
 from .common import _EVENT, StorePart, _j
 from .states import StateCache
 from .tx import Tx
@@ -64,7 +65,7 @@ class HousekeepingStore(StorePart):
                     version,
                 )
                 if n:  # an ended session holds no rows; this keeps it so should one be left
-                    await tx.run("DELETE FROM session_rows WHERE scope = $1 AND system = $2", scope, system)
+                    await srows.drop_items(tx, scope, system)
             return {"claims": claims, "leases": leases, "sessions": len(sessions), "log_rows": logs}
 
         pruned: list[str] = []
