@@ -44,7 +44,7 @@ from .battle_rows import (
     pages_for,
     row_end,
 )
-from .fonts import font
+from .fonts import fit, font
 from .picture_palette import (
     BG,
     COLORS,
@@ -169,15 +169,6 @@ def label_slot(
         default=(0.0, lo, False),
     )
     return best[1], max(0.0, best[0]), best[2]
-
-
-def fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text`` cut with … so that it is at most ``width`` px long ("" when not even … fits)."""
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…" if text else ""
 
 
 @dataclass(frozen=True)

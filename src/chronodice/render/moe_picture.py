@@ -15,14 +15,14 @@ Only public facts are drawn: the number of hand cards and of face-down 奥秘, n
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from chronodice.rules.moe.ai import is_ai_user
 from chronodice.rules.moe.cards import SUIT_SYMBOL, rank_text
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES, Player
 
-from .fonts import font
+from .fonts import fit, font
 from .moe_phone import character_piles
 from .picture_palette import BG, COLORS, GREEN, GRID, HEAD, INK, MUTED, RED, STRIPE, WHITE, png, tint
 
@@ -37,15 +37,6 @@ PILE_ROW = 46
 PIP = 22
 """Side of one 血量 pip."""
 TEAM_COLOURS = (COLORS[0], COLORS[1])
-
-
-def fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text`` cut with … to at most ``width`` px."""
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…" if text else ""
 
 
 def _card(g: Game, cid: int) -> str:

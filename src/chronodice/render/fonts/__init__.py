@@ -189,4 +189,14 @@ def font(size: int = 16) -> FallbackFont:
     return FallbackFont(size)
 
 
-__all__ = ["FALLBACK_PATH", "FONT_PATH", "MISSING", "FallbackFont", "coverage", "font"]
+def fit(text: str, f: ImageFont.FreeTypeFont | FallbackFont, width: float) -> str:
+    """``text`` cut with … so that it is at most ``width`` px long in ``f`` ("" when not even …
+    fits): the one way the pictures shorten a name or a line."""
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…" if text else ""
+
+
+__all__ = ["FALLBACK_PATH", "FONT_PATH", "MISSING", "FallbackFont", "coverage", "fit", "font"]
