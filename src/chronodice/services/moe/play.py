@@ -64,6 +64,15 @@ def resolve(call: Call, targets: Sequence[Any], state: dict[str, Any]) -> list[i
     return seats
 
 
+def _game(scope: str, state: dict[str, Any]) -> tuple[dict[str, Any], Game]:
+    """The running game's record and the game rebuilt from it, its pending events drained: what
+    every play command starts from."""
+    rec = state["record"]
+    g = load_game(scope, rec)
+    g.drain_events()
+    return rec, g
+
+
 async def act(call: Call, build: Answer) -> list[Reply]:
     """Answer the open request as the sender (one transaction)."""
     scope = await game_scope(call)
@@ -74,9 +83,7 @@ async def act(call: Call, build: Answer) -> list[Reply]:
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
         state = running(state)
         seat = seat_of(state, ctx.user_id)
-        rec = state["record"]
-        g = load_game(scope, rec)
-        g.drain_events()
+        rec, g = _game(scope, state)
         ask = g.pending
         if ask is None:
             raise IllegalAction("现在没有需要回答的请求")
@@ -103,9 +110,7 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
         state = running(state)
         seat = seat_of(state, ctx.user_id) if who is None else who
-        rec = state["record"]
-        g = load_game(scope, rec)
-        g.drain_events()
+        rec, g = _game(scope, state)
         admin(g, {**op, "seat": seat})
         run_auto(g, random.Random(seed), state)
         return commit(state, g, rec, at, private=ctx.group_id is None, force=True)
@@ -179,9 +184,7 @@ async def pick_character(call: Call, n: int) -> list[Reply]:
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
         state = running(state)
         seat = seat_of(state, ctx.user_id)
-        rec = state["record"]
-        g = load_game(scope, rec)
-        g.drain_events()
+        rec, g = _game(scope, state)
         if not choice.choosing(g):
             raise IllegalAction("角色已经选定，游戏已开始")
         line = choice.pick(state, g, seat, n, random.Random(seed))
