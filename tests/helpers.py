@@ -125,6 +125,20 @@ async def moe_started(
         await run(app, ".moe choose 1", user=state["players"][g.pending.seat]["user"], group=None)
 
 
+class FakeBot:
+    """Enough of a OneBot ``Bot`` for code that sends without NoneBot's transport (the 萌E
+    sweeper, the ``.log`` recording path): its account, and the API calls it was asked to make."""
+
+    self_id = "123456"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def call_api(self, api: str, **data: Any) -> dict[str, Any]:
+        self.calls.append((api, data))
+        return {"message_id": len(self.calls)}
+
+
 class Scripted(random.Random):
     """An injected RNG whose ``randint`` returns the scripted values in order, each checked
     against the range asked for (and, with ``faces``, that the range is exactly 1..faces).

@@ -13,7 +13,7 @@ from typing import Any
 
 import nonebot
 import pytest
-from helpers import group_msg, run, say
+from helpers import FakeBot, group_msg, run, say
 
 from chronodice.app import App
 from chronodice.core.limits import LogLimits
@@ -33,19 +33,6 @@ def edge() -> Any:
     plugin = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core")
     assert plugin is not None and plugin.module is not None
     return plugin.module.gamelog
-
-
-class FakeBot:
-    """Enough of a OneBot ``Bot`` for the recording path: its account and the API it calls."""
-
-    self_id = "123456"
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    async def call_api(self, api: str, **data: Any) -> dict[str, Any]:
-        self.calls.append((api, data))
-        return {"message_id": len(self.calls)}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

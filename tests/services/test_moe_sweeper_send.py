@@ -7,27 +7,14 @@ from typing import Any
 
 import nonebot
 import pytest
+from helpers import FakeBot, run
 from helpers import moe_game as game
-from helpers import run
 
 import chronodice.services.moe as moe
 from chronodice.app import App
 
 G = "20002"
 USERS = ["30001", "30002", "30003"]
-
-
-class FakeBot:
-    """Enough of a OneBot ``Bot`` for the sweeper: the API calls it was asked to make."""
-
-    self_id = "123456"
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    async def call_api(self, api: str, **data: Any) -> dict[str, Any]:
-        self.calls.append((api, data))
-        return {"message_id": len(self.calls)}
 
 
 def plugin() -> Any:
