@@ -11,10 +11,11 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronodice.store import Store
+from chronodice.store import Store, tables
 from chronodice.store import patch as jpatch
 from chronodice.store.database import utcnow
 
@@ -145,9 +146,9 @@ async def test_log_grows_with_the_change_not_the_state(any_store: Store) -> None
         )
 
     async def log_bytes(tx: Any) -> Any:
-        return await tx.one(
-            "SELECT sum(length(CAST(patch AS TEXT))), count(*) FROM session_log WHERE before IS NULL"
-        )
+        log = tables.session_log
+        patch_size = sa.func.sum(sa.func.length(sa.cast(log.c.patch, sa.Text)))
+        return await tx.one(sa.select(patch_size, sa.func.count()).where(log.c.before.is_(None)))
 
     size, rows = await any_store._read(log_bytes)
     assert rows == 21 and size < 21 * 100, size

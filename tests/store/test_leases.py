@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from chronodice.store import Store
+import sqlalchemy as sa
+
+from chronodice.store import Store, tables
 from chronodice.store.database import RENEW_AHEAD
 
 
@@ -75,6 +77,25 @@ async def test_sqlite_takes_over_the_moment_the_holders_process_dies(tmp_path) -
 
 async def test_postgresql_takes_over_the_moment_the_holders_process_dies(pg_url: str) -> None:
     await _takes_over_after_kill(pg_url)
+
+
+async def test_a_dead_holders_group_is_taken_over_while_other_holders_live(pg_url: str) -> None:
+    """The "holder gone" check inside the lease's ``ON CONFLICT`` asks about that lease's holder,
+    not about any lease's (an uncorrelated ``EXISTS`` there kept a dead holder's group until its
+    lease lapsed whenever another holder lived)."""
+    s = Store(pg_url, lease_seconds=30.0)
+    await s.migrate()
+    try:
+        async with s.engine.begin() as conn:
+            await conn.execute(sa.delete(tables.bot_leases))
+            dead = {"scope": "g-dead", "self_id": "111", "expires_at": time.time() + 30}
+            await conn.execute(sa.insert(tables.bot_leases).values(dead))
+        await s.hold_account("222")
+        assert await s.serves("g-alive", "222")  # 222's own lease: its lock is held
+        s._leases.clear()
+        assert await s.serves("g-dead", "222")  # nobody holds 111's lock
+    finally:
+        await s.close()
 
 
 async def _takes_over_after_kill(url: str) -> None:

@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from helpers import say
 
 from chronodice.app import App
 from chronodice.core.ratelimit import FloodSettings
 from chronodice.rules.timeline import battle as bt
-from chronodice.store import Store
+from chronodice.store import Store, tables
 from chronodice.store import patch as jpatch
 from chronodice.store import session_rows as srows
 from chronodice.store.sqlite_backend import SqliteBackend
@@ -68,8 +69,9 @@ def edit(i: int, text: str) -> Any:
 
 async def stored(store: Store, scope: str, system: str) -> tuple[Any, dict[str, list[str]]]:
     async def body(tx: Any) -> Any:
+        s = tables.sessions
         row = await tx.one(
-            "SELECT CAST(state AS TEXT) FROM sessions WHERE scope = $1 AND system = $2", scope, system
+            sa.select(sa.cast(s.c.state, sa.Text)).where(s.c.scope == scope, s.c.system == system)
         )
         return (json.loads(row[0]) if row and row[0] else None), await srows.read_items(tx, scope, system)
 

@@ -245,7 +245,7 @@ async def test_sqlite_checkpoints_on_a_thread_of_its_own(
     await s.migrate()
     backend = s._backend
     assert isinstance(backend, backends.SqliteBackend)
-    (pages,) = backend._connect().execute("PRAGMA wal_autocheckpoint").fetchone()
+    (pages,) = backend._connect().exec_driver_sql("PRAGMA wal_autocheckpoint").fetchone()
     assert pages == backends.AUTOCHECKPOINT_PAGES
     foreign: list[bool] = []
     backend.on_foreign_change = lambda: foreign.append(True)
@@ -256,7 +256,7 @@ async def test_sqlite_checkpoints_on_a_thread_of_its_own(
     assert len(where) >= 2 and all(name.startswith("sqlite-checkpoint") for name in where)
     assert threading.current_thread().name not in where
     assert not foreign
-    (busy, frames, copied) = backend._connect().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    (busy, frames, copied) = backend._connect().exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     assert busy == 0 and frames == copied
     await s.close()
     assert backend._checkpointer is None and backend._checkpoint_conn is None

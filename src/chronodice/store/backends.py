@@ -1,21 +1,21 @@
-"""The two database drivers behind :class:`~chronodice.store.database.Store`, without an ORM.
+"""The two databases behind :class:`~chronodice.store.database.Store`, both through SQLAlchemy.
 
 Both speak the same small interface (:mod:`.tx`) — a transaction object with ``one`` / ``all``
-/ ``run`` over SQL written once with ``$1``-style parameters — so every query of the store is
-written once.
+/ ``run`` over SQLAlchemy Core statements on the tables of :mod:`.tables` — so every statement
+of the store is written once and compiled by SQLAlchemy for each database.
 
-* SQLite (:mod:`.sqlite_backend`): one synchronous :mod:`sqlite3` connection per process, used
-  on the event loop thread; WAL mode, checkpoints on a thread of their own, a WAL file kept
+* SQLite (:mod:`.sqlite_backend`): SQLAlchemy's synchronous engine, one connection per process
+  used on the event loop thread; WAL mode, checkpoints on a thread of their own, a WAL file kept
   small.
-* PostgreSQL (:mod:`.pg_backend`): an :mod:`asyncpg` pool, rows read ``FOR UPDATE``, a LISTEN
-  connection for the cache invalidations of other processes.
+* PostgreSQL (:mod:`.pg_backend`): SQLAlchemy's async engine on asyncpg, rows read
+  ``FOR UPDATE``, a LISTEN connection for the cache invalidations of other processes.
 
 This module names them together (the store imports from here).
 """
 
 from __future__ import annotations
 
-from .pg_backend import ACCOUNT_LOCKS, NOTIFY_CHANNEL, PgBackend, PgTx, asyncpg_dsn
+from .pg_backend import ACCOUNT_LOCKS, NOTIFY_CHANNEL, PgBackend, PgTx
 from .sqlite_backend import (
     AUTOCHECKPOINT_PAGES,
     CHECKPOINT_COMMITS,
@@ -48,5 +48,4 @@ __all__ = [
     "SqliteTx",
     "Transient",
     "Tx",
-    "asyncpg_dsn",
 ]

@@ -2,7 +2,8 @@
 
 Cards are read through the process-local cache (:class:`~chronodice.store.cache.RowCache`)
 and written with compare-and-set on their ``version``; on PostgreSQL a cached card is first
-written in one statement that also claims the event.
+written in one statement that also claims the event.  The statements (SQLAlchemy Core on
+:data:`.tables.characters` and :data:`.tables.bindings`) are built once, here.
 
 The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.common.utcnow`
 (as the guide generator does) fixes it here too."""
@@ -10,29 +11,94 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Executable, Float, String, bindparam, delete, func, insert, select, update
 
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 
-from . import common
+from . import common, tables
 from . import patch as jpatch
 from .cache import RowCache
 from .common import _EVENT, StorePart, _clone, _Event, _j
 from .records import CharacterRecord
 from .tx import Conflict, Transient, Tx
 
-T = TypeVar("T")
+C, B = tables.characters, tables.bindings
 
-CHAR_COLS = "id, owner_id, system, name, attributes, data, version, created_at, updated_at"
+CHAR_SELECT = (C.c.id, C.c.owner_id, C.c.system, C.c.name, tables.json_text(C.c.attributes))
+CHAR_SELECT += (tables.json_text(C.c.data), C.c.version, C.c.created_at, C.c.updated_at)
 """The columns of ``characters`` that :meth:`CharacterStore._char_row` reads, in its order."""
-CHAR_CAS = (
-    "UPDATE characters SET name = $1, system = $2, attributes = $3, data = $4, version = $5,"
-    " updated_at = $6 WHERE id = $7 AND version = $8"
+
+_CHAR = select(*CHAR_SELECT).where(C.c.id == bindparam("cid"))
+_CHAR_LOCKED = _CHAR.with_for_update()
+_CHAR_BY_NAME = select(*CHAR_SELECT).filter_by(owner_id=bindparam("owner_id"), name=bindparam("name"))
+_WRITTEN = {"name": bindparam("name"), "system": bindparam("system"), "updated_at": bindparam("now")}
+_WRITTEN |= {"attributes": tables.text_param("attributes"), "data": tables.text_param("data")}
+"""What creating and updating a card write (the parameters: :func:`_card`)."""
+_CREATE = (
+    insert(C)
+    .values(owner_id=bindparam("owner_id"), version=1, created_at=bindparam("now"), **_WRITTEN)
+    .returning(*CHAR_SELECT)
 )
-"""A card's compare-and-set (its parameters: :meth:`CharacterStore._char_cas_args`)."""
+CHAR_CAS = (
+    update(C)
+    .where(C.c.id == bindparam("cid"), C.c.version == bindparam("old_version"))
+    .values(version=bindparam("new_version"), **_WRITTEN)
+)
+"""A card's compare-and-set (its parameters: :func:`_cas_params`)."""
+
+
+def _cas_at_once(claim: bool) -> Executable:
+    """PostgreSQL: :data:`CHAR_CAS` counting the rows it wrote (1 or 0); with ``claim`` also
+    claiming the event for each (``claim_*``: added by :meth:`Store._once`; typed, as
+    PostgreSQL must know their types in a ``SELECT`` list)."""
+    u = CHAR_CAS.returning(C.c.id).cte("u")
+    stmt = select(func.count()).select_from(u)
+    claims = select(bindparam("claim_self_id", type_=String), bindparam("claim_message_id", type_=String))
+    claims = claims.add_columns(bindparam("claim_at", type_=Float)).select_from(u)
+    cols = ("self_id", "message_id", "claimed_at")
+    return stmt.add_cte(insert(tables.event_claims).from_select(cols, claims).cte("c")) if claim else stmt
+
+
+_CAS_AT_ONCE = {claim: _cas_at_once(claim) for claim in (False, True)}
+_BINDS = select(B.c.scope, B.c.character_id).where(B.c.user_id == bindparam("user_id"))
+
+
+def _bind(dialect: str) -> Executable:
+    """``bind``'s upsert (``ON CONFLICT`` is written in each dialect's own construct)."""
+    ins = tables.insert_for(dialect, B).values(user_id=bindparam("user_id"), scope=bindparam("scope"))
+    ins = ins.values(character_id=bindparam("cid"))
+    return ins.on_conflict_do_update(
+        index_elements=[B.c.user_id, B.c.scope], set_={"character_id": ins.excluded.character_id}
+    )
+
+
+_BIND = tables.per_dialect(_bind)
+
+
+def _card(name: str, system: str, attrs: Mapping[str, Any], data: Any, now: datetime) -> dict[str, Any]:
+    """The parameters of :data:`_WRITTEN`: a card's fields (JSON as the store's text) at ``now``."""
+    texts = {"attributes": jpatch.dumps(dict(attrs)), "data": jpatch.dumps(data)}
+    return {"name": name, "system": system, "now": now, **texts}
+
+
+def _cas_params(old: CharacterRecord, new: CharacterRecord, now: datetime) -> dict[str, Any]:
+    """:data:`CHAR_CAS`'s parameters: ``new`` written over ``old`` at ``now``."""
+    where = {"cid": old.id, "old_version": old.version, "new_version": old.version + 1}
+    return _card(new.name, new.system, new.attributes, new.data, now) | where
+
+
+def _binds_of(user_id: str) -> Callable[[Tx], Awaitable[dict[str, int]]]:
+    """A read of ``user_id``'s bindings (scope → card id), for :meth:`StorePart._cached`."""
+
+    async def body(t: Tx) -> dict[str, int]:
+        return {r[0]: r[1] for r in await t.all(_BINDS, {"user_id": user_id})}
+
+    return body
 
 
 def copy_char(rec: CharacterRecord) -> CharacterRecord:
@@ -47,10 +113,11 @@ class CharacterStore(StorePart):
         _cache: RowCache
 
         def _in_turn(self, key: tuple[str, str]) -> contextlib.AbstractAsyncContextManager[None]: ...
-        async def _one_row(self, sql: str, args: list[Any], claim: _Event | None) -> bool: ...
+        async def _one_row(self, stmt: Executable, params: dict[str, Any], claim: _Event | None) -> bool: ...
         def _at_once(self) -> bool: ...
 
-    def _char_row(self, row: tuple[Any, ...]) -> CharacterRecord:
+    def _char_row(self, row: Sequence[Any]) -> CharacterRecord:
+        """A card from a row of :data:`CHAR_SELECT`."""
         return CharacterRecord(
             id=row[0],
             owner_id=row[1],
@@ -73,19 +140,10 @@ class CharacterStore(StorePart):
         data: dict[str, Any] | None = None,
     ) -> CharacterRecord:
         """Create a character; :class:`IllegalAction` if the owner already has one of that name."""
-        now = common.utcnow()
+        params = _card(name, system, attributes or {}, data or {}, common.utcnow()) | {"owner_id": owner_id}
 
         async def body(tx: Tx) -> CharacterRecord:
-            row = await tx.one(
-                "INSERT INTO characters (owner_id, system, name, attributes, data, version, created_at, updated_at)"
-                f" VALUES ($1, $2, $3, $4, $5, 1, $6, $6) RETURNING {CHAR_COLS}",
-                owner_id,
-                system,
-                name,
-                jpatch.dumps(dict(attributes or {})),
-                jpatch.dumps(data or {}),
-                self._backend.dt_in(now),
-            )
+            row = await tx.one(_CREATE, params)
             assert row is not None
             return self._char_row(row)
 
@@ -96,7 +154,7 @@ class CharacterStore(StorePart):
 
     async def _char(self, tx: Tx | None, character_id: int) -> CharacterRecord | None:
         async def body(t: Tx) -> CharacterRecord | None:
-            row = await t.one(f"SELECT {CHAR_COLS} FROM characters WHERE id = $1", character_id)
+            row = await t.one(_CHAR, {"cid": character_id})
             return self._char_row(row) if row else None
 
         return await self._cached(self._cache.chars, character_id, tx, body)
@@ -106,29 +164,14 @@ class CharacterStore(StorePart):
         return copy_char(rec) if rec else None
 
     async def find_character(self, owner_id: str, name: str) -> CharacterRecord | None:
-        row = await self._read(
-            lambda tx: tx.one(
-                f"SELECT {CHAR_COLS} FROM characters WHERE owner_id = $1 AND name = $2", owner_id, name
-            )
-        )
+        row = await self._read(lambda tx: tx.one(_CHAR_BY_NAME, {"owner_id": owner_id, "name": name}))
         return self._char_row(row) if row else None
 
     async def list_characters(self, owner_id: str, system: str | None = None) -> list[CharacterRecord]:
-        if system is None:
-            rows = await self._read(
-                lambda tx: tx.all(
-                    f"SELECT {CHAR_COLS} FROM characters WHERE owner_id = $1 ORDER BY id", owner_id
-                )
-            )
-        else:
-            rows = await self._read(
-                lambda tx: tx.all(
-                    f"SELECT {CHAR_COLS} FROM characters WHERE owner_id = $1 AND system = $2 ORDER BY id",
-                    owner_id,
-                    system,
-                )
-            )
-        return [self._char_row(r) for r in rows]
+        stmt = select(*CHAR_SELECT).where(C.c.owner_id == owner_id).order_by(C.c.id)
+        if system is not None:
+            stmt = stmt.where(C.c.system == system)
+        return [self._char_row(r) for r in await self._read(lambda tx: tx.all(stmt))]
 
     async def update_character(
         self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord]
@@ -144,16 +187,13 @@ class CharacterStore(StorePart):
 
         async def body(tx: Tx) -> CharacterRecord:
             epoch[0] = self._cache.epoch
-            row = await tx.one(
-                f"SELECT {CHAR_COLS} FROM characters WHERE id = $1" + tx.for_update, character_id
-            )
+            row = await tx.one(_CHAR_LOCKED, {"cid": character_id})
             if row is None:
                 raise NotFound("角色不存在（可能已被删除）")
             old = self._char_row(row)
             new = fn(copy_char(old))
             now = common.utcnow()
-            n = await tx.run(CHAR_CAS, *self._char_cas_args(old, new, now))
-            if n != 1:
+            if await tx.run(CHAR_CAS, _cas_params(old, new, now)) != 1:
                 raise Transient("character version")
             return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
@@ -171,18 +211,6 @@ class CharacterStore(StorePart):
         if self._cache_on and epoch[0] + 1 == self._cache.epoch:
             RowCache.put(self._cache.chars, character_id, copy_char(rec))
         return rec
-
-    def _char_cas_args(self, old: CharacterRecord, new: CharacterRecord, now: datetime) -> list[Any]:
-        return [
-            new.name,
-            new.system,
-            jpatch.dumps(dict(new.attributes)),
-            jpatch.dumps(new.data),
-            old.version + 1,
-            self._backend.dt_in(now),
-            old.id,
-            old.version,
-        ]
 
     async def _update_character_at_once(
         self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord], epoch: list[int]
@@ -203,22 +231,15 @@ class CharacterStore(StorePart):
         ev = _EVENT.get()
         claim = ev if ev is not None and not ev.claimed else None
         now = common.utcnow()
-        sql = f"WITH u AS ({CHAR_CAS} RETURNING 1)"
-        if claim is not None:
-            sql += ", c AS (INSERT INTO event_claims (self_id, message_id, claimed_at) SELECT $9, $10, $11::float8 FROM u)"
-        if not await self._one_row(
-            sql + " SELECT count(*) FROM u", self._char_cas_args(old, new, now), claim
-        ):
+        if not await self._one_row(_CAS_AT_ONCE[claim is not None], _cas_params(old, new, now), claim):
             return None
         return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
     async def delete_character(self, character_id: int) -> bool:
         async def body(tx: Tx) -> tuple[bool, list[str]]:
-            owners = await tx.all(
-                "SELECT DISTINCT user_id FROM bindings WHERE character_id = $1", character_id
-            )
-            await tx.run("DELETE FROM bindings WHERE character_id = $1", character_id)
-            n = await tx.run("DELETE FROM characters WHERE id = $1", character_id)
+            owners = await tx.all(select(B.c.user_id).distinct().where(B.c.character_id == character_id))
+            await tx.run(delete(B).where(B.c.character_id == character_id))
+            n = await tx.run(delete(C).where(C.c.id == character_id))
             return n > 0, [r[0] for r in owners]
 
         done, owners = await self._write(body, "删除角色", drops=(f"c:{character_id}",))
@@ -228,27 +249,17 @@ class CharacterStore(StorePart):
 
     async def bind(self, user_id: str, scope: str, character_id: int) -> None:
         """Make ``character_id`` the active character of ``user_id`` in ``scope`` ("" = default)."""
+        params = {"user_id": user_id, "scope": scope, "cid": character_id}
 
         async def body(tx: Tx) -> None:
-            await tx.run(
-                "INSERT INTO bindings (user_id, scope, character_id) VALUES ($1, $2, $3)"
-                " ON CONFLICT (user_id, scope) DO UPDATE SET character_id = excluded.character_id",
-                user_id,
-                scope,
-                character_id,
-            )
+            await tx.run(_BIND[tx.dialect], params)
 
         await self._write(body, "绑定角色", drops=(f"b:{user_id}",))
 
     async def _active(
         self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True
     ) -> CharacterRecord | None:
-
-        async def body(t: Tx) -> dict[str, int]:
-            rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
-            return {r[0]: r[1] for r in rows}
-
-        binds = await self._cached(self._cache.binds, user_id, tx, body)
+        binds = await self._cached(self._cache.binds, user_id, tx, _binds_of(user_id))
         for key in (scope or "", "") if fallback else (scope or "",):
             cid = binds.get(key)
             if cid is not None:
@@ -266,9 +277,4 @@ class CharacterStore(StorePart):
 
     async def bindings(self, user_id: str) -> dict[str, int]:
         """Every scope where ``user_id`` has bound a card ("" = default) → the card's id."""
-
-        async def body(t: Tx) -> dict[str, int]:
-            rows = await t.all("SELECT scope, character_id FROM bindings WHERE user_id = $1", user_id)
-            return {r[0]: r[1] for r in rows}
-
-        return dict(await self._cached(self._cache.binds, user_id, None, body))
+        return dict(await self._cached(self._cache.binds, user_id, None, _binds_of(user_id)))

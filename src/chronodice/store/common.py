@@ -50,6 +50,12 @@ class _Event:
 _EVENT: contextvars.ContextVar[_Event | None] = contextvars.ContextVar("chronodice_event", default=None)
 
 
+def claim_params(ev: _Event) -> dict[str, Any]:
+    """The parameters of an event claim (``claim_self_id``, ``claim_message_id``, ``claim_at``)
+    that the claim statement and the one-statement writes insert."""
+    return {"claim_self_id": ev.self_id, "claim_message_id": ev.message_id, "claim_at": time.time()}
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 

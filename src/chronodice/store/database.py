@@ -32,20 +32,21 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import event, text
+from sqlalchemy import bindparam, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.sql import Executable
 
 from chronodice.core.errors import ChronoDiceError
 
+from . import tables
 from .backends import Backend, Conflict, PgBackend, SqliteBackend, Transient, Tx
 from .cache import RowCache
 from .characters import CharacterStore
-from .common import _EVENT, DuplicateEvent, StoreBusy, _Event, utcnow
+from .common import _EVENT, DuplicateEvent, StoreBusy, _Event, claim_params, utcnow
 from .gamelogs import GameLogStore
 from .groups import GroupStore
 from .housekeeping import HousekeepingStore
@@ -59,7 +60,6 @@ T = TypeVar("T")
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/chronodice.db"
 _MAX_RETRIES = 200
-_MIGRATION_LOCK = 0x43_44_01  # advisory lock key for PostgreSQL migrations ("CD", 1)
 log = logging.getLogger("chronodice.store")
 
 __all__ = ["DEFAULT_URL", "RENEW_AHEAD", "DuplicateEvent", "Store", "StoreBusy", "utcnow"]
@@ -107,7 +107,8 @@ class Store(
     # ------------------------------------------------------------------ lifecycle
     @property
     def engine(self) -> AsyncEngine:
-        """A SQLAlchemy engine on the same database, for migrations and tests (not the hot path)."""
+        """An async SQLAlchemy engine on the same database for tests and tools, beside the
+        store's own connections (JSON columns come back parsed here)."""
         if self._engine is None:
             kwargs: dict[str, Any] = {"echo": self._echo}
             if self.dialect == "sqlite":
@@ -121,19 +122,7 @@ class Store(
         """Create or upgrade the schema to the newest Alembic revision, without asking."""
         from .migrate import upgrade_sync
 
-        vacuum = False
-        async with self.engine.connect() as conn:
-            if self.dialect == "postgresql":
-                await conn.execute(text(f"SELECT pg_advisory_lock({_MIGRATION_LOCK})"))
-                await conn.commit()
-            try:
-                vacuum = await conn.run_sync(upgrade_sync)
-                await conn.commit()
-            finally:
-                if self.dialect == "postgresql":
-                    await conn.execute(text(f"SELECT pg_advisory_unlock({_MIGRATION_LOCK})"))
-                    await conn.commit()
-        await self._engine_dispose()
+        vacuum = await self._backend.migrate(upgrade_sync)
         self._cache.clear()
         await self._backend.start()
         if vacuum and isinstance(self._backend, SqliteBackend):
@@ -215,12 +204,7 @@ class Store(
 
     @staticmethod
     async def _claim(tx: Tx, ev: _Event) -> None:
-        n = await tx.run(
-            "INSERT INTO event_claims (self_id, message_id, claimed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-            ev.self_id,
-            ev.message_id,
-            time.time(),
-        )
+        n = await tx.run(_CLAIM[tx.dialect], claim_params(ev))
         if n != 1:
             raise DuplicateEvent(f"{ev.self_id}/{ev.message_id}")
 
@@ -296,26 +280,27 @@ class Store(
             if users[0] == 0:
                 del self._turns[key]
 
-    async def _once(self, sql: str, args: list[Any], claim: _Event | None = None) -> int:
+    async def _once(self, stmt: Executable, params: dict[str, Any], claim: _Event | None = None) -> int:
         """Run one statement, which selects a count, as its own transaction; the count.
-        ``claim``'s self_id, message_id and time are appended to ``args`` (the statement inserts
-        them); :class:`DuplicateEvent` when the claim existed: nothing was written."""
-        if claim is not None:
-            args = [*args, claim.self_id, claim.message_id, time.time()]
+        ``claim``'s ``claim_self_id``, ``claim_message_id`` and ``claim_at`` are added to
+        ``params`` (the statement inserts them); :class:`DuplicateEvent` when the claim existed:
+        nothing was written."""
         async with self._backend.tx(False) as tx:
             try:
-                got = await tx.one(sql, *args)
+                if claim is not None:
+                    params = {**params, **claim_params(claim)}
+                got = await tx.one(stmt, params)
             except Conflict as exc:
                 if claim is not None and "pk_event_claims" in str(exc):
                     raise DuplicateEvent(f"{claim.self_id}/{claim.message_id}") from None
                 raise
         return int(got[0]) if got else 0
 
-    async def _one_row(self, sql: str, args: list[Any], claim: _Event | None) -> bool:
+    async def _one_row(self, stmt: Executable, params: dict[str, Any], claim: _Event | None) -> bool:
         """:meth:`_once` for a statement meant to count exactly one row: whether it did, the
         claim then made; False also for a lost race."""
         try:
-            n = await self._once(sql, args, claim)
+            n = await self._once(stmt, params, claim)
         except Transient:
             return False
         if n != 1:
@@ -323,6 +308,19 @@ class Store(
         if claim is not None:
             claim.claimed = True
         return True
+
+
+_CLAIM = tables.per_dialect(
+    lambda d: (
+        tables.insert_for(d, tables.event_claims)
+        .values(
+            self_id=bindparam("claim_self_id"),
+            message_id=bindparam("claim_message_id"),
+            claimed_at=bindparam("claim_at"),
+        )
+        .on_conflict_do_nothing()
+    )
+)
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:

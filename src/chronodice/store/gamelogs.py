@@ -19,27 +19,52 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from sqlalchemy import Row, bindparam, case, delete, func, insert, select, update
 
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.text import UNSTORABLE
 
 from . import patch as jpatch
+from . import tables
 from .backends import Conflict, Transient, Tx
 from .common import StorePart, _j
 from .records import GameLog, LogLine
 
-if TYPE_CHECKING:
-    pass
-
-T = TypeVar("T")
 RECHECK_SECONDS = 0.001
 """How often the hot-path lookup asks SQLite whether another process committed."""
 MISS = object()
 """What :meth:`GameLogStore.cached_active_log` returns when it does not know (read the store)."""
-_LOG_COLS = "id, group_id, name, creator_id, recording, lines, created_at, ended_at"
 RecordResult = Literal["ok", "duplicate", "full", "off"]
+
+G, L = tables.game_logs, tables.game_log_lines
+_LOG_ID = G.c.id == bindparam("log")
+# Built once (see :mod:`.tables`): the statements of a recorded line and of the lookups.
+_NAMED = select(G).where(G.c.group_id == bindparam("grp"), G.c.name == bindparam("title"))
+_ACTIVE = select(G).where(G.c.group_id == bindparam("grp"), G.c.ended_at.is_(None))
+_ACTIVE = _ACTIVE.order_by(G.c.id.desc()).limit(1).with_for_update()
+_COUNT_UP = update(G).where(_LOG_ID, G.c.recording, G.c.ended_at.is_(None), G.c.lines < bindparam("max"))
+_COUNT_UP = _COUNT_UP.values(lines=G.c.lines + 1).returning(G.c.lines)
+_COUNT_DOWN = update(G).where(_LOG_ID).values(lines=G.c.lines - 1)
+_STATE = select(G.c.recording, G.c.ended_at, G.c.lines).where(_LOG_ID)
+_SET_RECORDING = update(G).where(_LOG_ID).values(recording=bindparam("on"))
+_SET_ENDED = update(G).where(_LOG_ID).values(recording=bindparam("on"), ended_at=bindparam("end"))
+"""End a log (``end`` its time, ``on`` false) or reopen one (``end`` None, ``on`` true)."""
+_LINE = {c: bindparam(c) for c in ("log_id", "self_id", "message_id", "user_id", "nickname", "is_bot")}
+_LINE |= {"created_at": bindparam("created_at")} | {c: tables.text_param(c) for c in ("parts", "check_note")}
+_ADD_LINE = tables.per_dialect(
+    lambda d: tables.insert_for(d, L).values(_LINE).on_conflict_do_nothing().inline()
+)
+"""A line, by column name; written once (``inline``: PostgreSQL adds no ``RETURNING id``)."""
+_LINES = select(*(tables.json_text(c) if c.key in ("parts", "check_note") else c for c in L.c))
+_LINES = _LINES.where(L.c.log_id == bindparam("log")).order_by(L.c.id)
+
+
+def _utc(dt: datetime) -> datetime:
+    """``dt`` in UTC: SQLAlchemy writes SQLite's datetimes without their offset."""
+    return dt.astimezone(timezone.utc)
 
 
 def _storable(value: Any) -> Any:
@@ -72,33 +97,26 @@ class GameLogStore(StorePart):
 
     async def _named_log(self, tx: Tx, group_id: str, name: str) -> GameLog:
         """The group's log called ``name``, locked for this write; :class:`NotFound` if none."""
-        row = await tx.one(
-            f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2" + tx.for_update,
-            group_id,
-            name,
-        )
+        row = await tx.one(_NAMED.with_for_update(), {"grp": group_id, "title": name})
         if row is None:
             raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
         return self._log_row(row)
 
-    def _log_row(self, row: tuple[Any, ...]) -> GameLog:
+    def _log_row(self, row: Row[Any]) -> GameLog:
+        """A row of ``game_logs`` (all its columns) as a record."""
         return GameLog(
-            id=int(row[0]),
-            group_id=row[1],
-            name=row[2],
-            creator_id=row[3],
-            recording=bool(row[4]),
-            lines=int(row[5]),
-            created_at=self._backend.dt_out(row[6]),
-            ended_at=self._backend.dt_out(row[7]),
+            id=int(row.id),
+            group_id=row.group_id,
+            name=row.name,
+            creator_id=row.creator_id,
+            recording=bool(row.recording),
+            lines=int(row.lines),
+            created_at=self._backend.dt_out(row.created_at),
+            ended_at=self._backend.dt_out(row.ended_at),
         )
 
     async def _active_in(self, tx: Tx, group_id: str) -> GameLog | None:
-        row = await tx.one(
-            f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND ended_at IS NULL"
-            " ORDER BY id DESC LIMIT 1" + tx.for_update,
-            group_id,
-        )
+        row = await tx.one(_ACTIVE, {"grp": group_id})
         return self._log_row(row) if row else None
 
     # ------------------------------------------------------------------ hot path
@@ -166,33 +184,28 @@ class GameLogStore(StorePart):
 
     async def _append(self, tx: Tx, log_id: int, line: LogLine, max_lines: int) -> tuple[RecordResult, bool]:
         """The write of :meth:`record_line`: its result, and whether the cached log is stale."""
-        row = await tx.one(
-            "UPDATE game_logs SET lines = lines + 1 WHERE id = $1 AND recording AND ended_at IS NULL"
-            " AND lines < $2 RETURNING lines",
-            log_id,
-            max_lines,
-        )
-        if row is None:
-            state = await tx.one("SELECT recording, ended_at, lines FROM game_logs WHERE id = $1", log_id)
+        if await tx.one(_COUNT_UP, {"log": log_id, "max": max_lines}) is None:
+            state = await tx.one(_STATE, {"log": log_id})
             if state is not None and state[0] and state[1] is None and state[2] >= max_lines:
-                await tx.run("UPDATE game_logs SET recording = $1 WHERE id = $2", False, log_id)
+                await tx.run(_SET_RECORDING, {"log": log_id, "on": False})
                 return "full", True
             return "off", True
         n = await tx.run(
-            "INSERT INTO game_log_lines (log_id, self_id, message_id, user_id, nickname, is_bot, parts,"
-            " check_note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
-            log_id,
-            line.self_id[:32],
-            None if line.message_id is None else line.message_id[:64],
-            line.user_id[:32],
-            line.nickname[:64],
-            line.is_bot,
-            jpatch.dumps(line.parts),
-            None if line.check is None else jpatch.dumps(line.check),
-            self._backend.dt_in(line.created_at) if line.created_at else None,
+            _ADD_LINE[tx.dialect],
+            {
+                "log_id": log_id,
+                "self_id": line.self_id[:32],
+                "message_id": None if line.message_id is None else line.message_id[:64],
+                "user_id": line.user_id[:32],
+                "nickname": line.nickname[:64],
+                "is_bot": line.is_bot,
+                "parts": jpatch.dumps(line.parts),
+                "check_note": None if line.check is None else jpatch.dumps(line.check),
+                "created_at": _utc(line.created_at) if line.created_at else None,
+            },
         )
         if n != 1:
-            await tx.run("UPDATE game_logs SET lines = lines - 1 WHERE id = $1", log_id)
+            await tx.run(_COUNT_DOWN, {"log": log_id})
             return "duplicate", False
         return "ok", False
 
@@ -207,22 +220,18 @@ class GameLogStore(StorePart):
             current = await self._active_in(tx, group_id)
             if current is not None:
                 raise IllegalAction(f"日志「{current.name}」还在进行中，请先 .log end 结束它")
-            taken = await tx.one("SELECT id FROM game_logs WHERE group_id = $1 AND name = $2", group_id, name)
-            if taken is not None:
+            if await tx.one(_NAMED, {"grp": group_id, "title": name}) is not None:
                 raise IllegalAction(f"本群已有名为「{name}」的日志，换个名字，或 .log on {name} 继续记录它")
-            (count,) = await tx.one("SELECT COUNT(*) FROM game_logs WHERE group_id = $1", group_id) or (0,)
+            (count,) = await tx.one(select(func.count()).where(G.c.group_id == group_id)) or (0,)
             if count >= max_logs:
                 raise IllegalAction(
                     f"本群已保存{count}份日志（上限{max_logs}），请先 .log del <名字> 删除旧的"
                 )
             row = await tx.one(
-                "INSERT INTO game_logs (group_id, name, creator_id, recording, lines, created_at, ended_at)"
-                f" VALUES ($1, $2, $3, $4, 0, $5, NULL) RETURNING {_LOG_COLS}",
-                group_id,
-                name,
-                creator_id,
-                True,
-                self._backend.dt_in(now),
+                insert(G)
+                .values(group_id=group_id, name=name, creator_id=creator_id, recording=True, lines=0)
+                .values(created_at=_utc(now), ended_at=None)
+                .returning(*G.c)
             )
             assert row is not None
             return self._log_row(row)
@@ -242,9 +251,7 @@ class GameLogStore(StorePart):
             current = await self._active_in(tx, group_id)
             if current is None and on and name:
                 current = await self._named_log(tx, group_id, name)
-                await tx.run(
-                    "UPDATE game_logs SET ended_at = NULL, recording = $1 WHERE id = $2", True, current.id
-                )
+                await tx.run(_SET_ENDED, {"log": current.id, "on": True, "end": None})
                 return GameLog(**{**current.__dict__, "ended_at": None, "recording": True}), True
             if current is None:
                 raise NotFound("本群没有进行中的日志（.log new <名字> 新建）")
@@ -252,7 +259,7 @@ class GameLogStore(StorePart):
                 raise IllegalAction(f"进行中的日志是「{current.name}」，不是「{name}」")
             if current.recording == on:
                 return current, False
-            await tx.run("UPDATE game_logs SET recording = $1 WHERE id = $2", on, current.id)
+            await tx.run(_SET_RECORDING, {"log": current.id, "on": on})
             return GameLog(**{**current.__dict__, "recording": on}), True
 
         return await self._write(body, "切换日志", drops=(f"l:{group_id}",))
@@ -264,13 +271,8 @@ class GameLogStore(StorePart):
             current = await self._active_in(tx, group_id)
             if current is None:
                 raise NotFound("本群没有进行中的日志（.log list 查看已保存的日志）")
-            await tx.run(
-                "UPDATE game_logs SET ended_at = $1, recording = $2 WHERE id = $3",
-                self._backend.dt_in(now),
-                False,
-                current.id,
-            )
-            row = await tx.one(f"SELECT {_LOG_COLS} FROM game_logs WHERE id = $1", current.id)
+            await tx.run(_SET_ENDED, {"log": current.id, "on": False, "end": _utc(now)})
+            row = await tx.one(select(G).where(_LOG_ID), {"log": current.id})
             assert row is not None
             return self._log_row(row)
 
@@ -281,23 +283,20 @@ class GameLogStore(StorePart):
 
         async def body(tx: Tx) -> GameLog | None:
             if name:
+                row = await tx.one(_NAMED, {"grp": group_id, "title": name})
+            else:  # the one in progress first, then the newest
                 row = await tx.one(
-                    f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 AND name = $2", group_id, name
-                )
-            else:
-                row = await tx.one(
-                    f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1"
-                    " ORDER BY (CASE WHEN ended_at IS NULL THEN 0 ELSE 1 END), id DESC LIMIT 1",
-                    group_id,
+                    select(G)
+                    .where(G.c.group_id == group_id)
+                    .order_by(case((G.c.ended_at.is_(None), 0), else_=1), G.c.id.desc())
+                    .limit(1)
                 )
             return self._log_row(row) if row else None
 
         return await self._read(body)
 
     async def list_logs(self, group_id: str) -> list[GameLog]:
-        rows = await self._read(
-            lambda tx: tx.all(f"SELECT {_LOG_COLS} FROM game_logs WHERE group_id = $1 ORDER BY id", group_id)
-        )
+        rows = await self._read(lambda tx: tx.all(select(G).where(G.c.group_id == group_id).order_by(G.c.id)))
         return [self._log_row(r) for r in rows]
 
     async def delete_log(self, group_id: str, name: str) -> GameLog:
@@ -307,32 +306,26 @@ class GameLogStore(StorePart):
             rec = await self._named_log(tx, group_id, name)
             if rec.in_progress:
                 raise IllegalAction(f"日志「{name}」还在进行中，请先 .log end 结束它")
-            await tx.run("DELETE FROM game_log_lines WHERE log_id = $1", rec.id)
-            await tx.run("DELETE FROM game_logs WHERE id = $1", rec.id)
+            await tx.run(delete(L).where(L.c.log_id == rec.id))
+            await tx.run(delete(G).where(G.c.id == rec.id))
             return rec
 
         return await self._write(body, "删除日志", drops=(f"l:{group_id}",))
 
     async def log_lines(self, log_id: int) -> list[LogLine]:
         """Every line of a log, in the order received."""
-        rows = await self._read(
-            lambda tx: tx.all(
-                "SELECT id, self_id, message_id, user_id, nickname, is_bot, parts, check_note, created_at"
-                " FROM game_log_lines WHERE log_id = $1 ORDER BY id",
-                log_id,
-            )
-        )
+        rows = await self._read(lambda tx: tx.all(_LINES, {"log": log_id}))
         return [
             LogLine(
-                id=int(r[0]),
-                self_id=r[1],
-                message_id=r[2],
-                user_id=r[3],
-                nickname=r[4],
-                is_bot=bool(r[5]),
-                parts=_j(r[6]) or [],
-                check=_j(r[7]),
-                created_at=self._backend.dt_out(r[8]),
+                id=int(r.id),
+                self_id=r.self_id,
+                message_id=r.message_id,
+                user_id=r.user_id,
+                nickname=r.nickname,
+                is_bot=bool(r.is_bot),
+                parts=_j(r.parts) or [],
+                check=_j(r.check_note),
+                created_at=self._backend.dt_out(r.created_at),
             )
             for r in rows
         ]

@@ -7,27 +7,52 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from . import common
+from sqlalchemy import bindparam, delete, insert, null, select, union_all, update
+
+from . import common, tables
 from . import patch as jpatch
 from .cache import RowCache
-from .characters import CHAR_COLS, copy_char
+from .characters import CHAR_SELECT, copy_char
 from .common import StorePart, _clone, _j
 from .records import CharacterRecord, ContextView, GroupRecord
+from .tables import upsert, written
 from .tx import Transient, Tx
 
-T = TypeVar("T")
+_b, _c, _n, _g, _gm = tables.bindings, tables.characters, tables.nicknames, tables.groups, tables.group_gms
+_USER, _GROUP = bindparam("user_id"), bindparam("group_id")
 
-USER_SQL = (
-    f"SELECT b.scope, b.character_id, {', '.join('c.' + col for col in CHAR_COLS.split(', '))}, NULL"
-    " FROM bindings b LEFT JOIN characters c ON c.id = b.character_id WHERE b.user_id = $1"
-    " UNION ALL SELECT n.scope, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, n.name"
-    " FROM nicknames n WHERE n.user_id = $1"
+
+USER = union_all(
+    select(_b.c.scope, _b.c.character_id, *CHAR_SELECT, null().label("nick"))
+    .join_from(_b, _c, _c.c.id == _b.c.character_id, isouter=True)
+    .where(_b.c.user_id == _USER),
+    select(_n.c.scope, *[null()] * (1 + len(CHAR_SELECT)), _n.c.name).where(_n.c.user_id == _USER),
 )
 """A user's bindings with their cards, then the user's nicknames (see :meth:`GroupStore._user`)."""
+NICKS = select(_n.c.scope, _n.c.name).where(_n.c.user_id == _USER)
+NICK_DEL = delete(_n).where(_n.c.user_id == _USER, _n.c.scope == bindparam("scope"))
+_NICK = written("user_id", "scope", "name", "updated_at")
+NICK_SET = tables.per_dialect(lambda d: upsert(d, _n, _NICK, ["user_id", "scope"], "name", "updated_at"))
+GROUP = select(_g.c.enabled, tables.json_text(_g.c.settings), _g.c.version).where(_g.c.group_id == _GROUP)
+GROUP_LOCK = GROUP.with_for_update()
+GMS = select(_gm.c.user_id).where(_gm.c.group_id == _GROUP)
+_NEW_GROUP = written("group_id", "enabled", "updated_at", settings=tables.text_param("settings"), version=1)
+GROUP_NEW = insert(_g).values(_NEW_GROUP)
+GROUP_CAS = (
+    update(_g)
+    .where(_g.c.group_id == bindparam("gid"), _g.c.version == bindparam("old"))
+    .values(written("version", "updated_at", settings=tables.text_param("settings")))
+)
+SWITCH = tables.per_dialect(
+    lambda d: upsert(d, _g, _NEW_GROUP, ["group_id"], "enabled", "updated_at", version=_g.c.version + 1)
+)
+_NEW_GM = written("group_id", "user_id", appointed_by=bindparam("by"), created_at=bindparam("at"))
+GM_ADD = tables.per_dialect(lambda d: tables.insert_for(d, _gm).values(_NEW_GM).on_conflict_do_nothing())
+GM_DEL = delete(_gm).where(_gm.c.group_id == _GROUP, _gm.c.user_id == _USER)
 
 
 def copy_group(rec: GroupRecord) -> GroupRecord:
@@ -41,14 +66,14 @@ class GroupStore(StorePart):
     if TYPE_CHECKING:
         _cache: RowCache
 
-        def _char_row(self, row: tuple[Any, ...]) -> CharacterRecord: ...
+        def _char_row(self, row: Sequence[Any]) -> CharacterRecord: ...
         async def _active(
             self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True
         ) -> CharacterRecord | None: ...
 
     async def _user_nicks(self, tx: Tx | None, user_id: str) -> dict[str, str]:
         async def body(t: Tx) -> dict[str, str]:
-            rows = await t.all("SELECT scope, name FROM nicknames WHERE user_id = $1", user_id)
+            rows = await t.all(NICKS, {"user_id": user_id})
             return {r[0]: r[1] for r in rows}
 
         return await self._cached(self._cache.nicks, user_id, tx, body)
@@ -58,7 +83,7 @@ class GroupStore(StorePart):
         user's first message costs one round trip, not three); all cached.  The nicknames and
         the card active in ``scope``."""
         epoch = self._cache.epoch
-        rows = await tx.all(USER_SQL, user_id)
+        rows = await tx.all(USER, {"user_id": user_id})
         nicks: dict[str, str] = {}
         binds: dict[str, int] = {}
         chars: dict[int, CharacterRecord] = {}
@@ -89,25 +114,18 @@ class GroupStore(StorePart):
         """Set (or with ``None`` clear) the nickname in ``scope`` (``None``/"" = everywhere)."""
 
         async def body(tx: Tx) -> None:
+            key = {"user_id": user_id, "scope": scope or ""}
             if name is None:
-                await tx.run("DELETE FROM nicknames WHERE user_id = $1 AND scope = $2", user_id, scope or "")
+                await tx.run(NICK_DEL, key)
             else:
-                await tx.run(
-                    "INSERT INTO nicknames (user_id, scope, name, updated_at) VALUES ($1, $2, $3, $4)"
-                    " ON CONFLICT (user_id, scope) DO UPDATE SET name = excluded.name,"
-                    " updated_at = excluded.updated_at",
-                    user_id,
-                    scope or "",
-                    name,
-                    self._backend.dt_in(common.utcnow()),
-                )
+                await tx.run(NICK_SET[tx.dialect], {**key, "name": name, "updated_at": common.utcnow()})
 
         await self._write(body, "设置昵称", drops=(f"n:{user_id}",))
 
     async def _group(self, tx: Tx | None, group_id: str) -> GroupRecord:
         async def body(t: Tx) -> GroupRecord:
-            row = await t.one("SELECT enabled, settings, version FROM groups WHERE group_id = $1", group_id)
-            gms = await t.all("SELECT user_id FROM group_gms WHERE group_id = $1", group_id)
+            row = await t.one(GROUP, {"group_id": group_id})
+            gms = await t.all(GMS, {"group_id": group_id})
             ids = tuple(sorted(r[0] for r in gms))
             if row is None:
                 return GroupRecord(group_id=group_id, gms=ids)
@@ -168,15 +186,8 @@ class GroupStore(StorePart):
 
     async def set_enabled(self, group_id: str, enabled: bool) -> None:
         async def body(tx: Tx) -> None:
-            await tx.run(
-                "INSERT INTO groups (group_id, enabled, settings, version, updated_at)"
-                " VALUES ($1, $2, $3, 1, $4) ON CONFLICT (group_id) DO UPDATE SET"
-                " enabled = excluded.enabled, version = groups.version + 1, updated_at = excluded.updated_at",
-                group_id,
-                enabled,
-                "{}",
-                self._backend.dt_in(common.utcnow()),
-            )
+            new = {"group_id": group_id, "enabled": enabled, "settings": "{}", "updated_at": common.utcnow()}
+            await tx.run(SWITCH[tx.dialect], new)
 
         await self._write(body, "开关", drops=(f"g:{group_id}",))
 
@@ -186,30 +197,14 @@ class GroupStore(StorePart):
         """Apply ``fn`` to the group's settings dict with compare-and-set; returns the new settings."""
 
         async def body(tx: Tx) -> dict[str, Any]:
-            row = await tx.one(
-                "SELECT settings, version FROM groups WHERE group_id = $1" + tx.for_update, group_id
-            )
-            old = (_j(row[0]) or {}) if row else {}
+            row = await tx.one(GROUP_LOCK, {"group_id": group_id})
+            old = (_j(row[1]) or {}) if row else {}
             new = fn(_clone(old))
+            params = {"settings": jpatch.dumps(new), "updated_at": common.utcnow()}
             if row is None:
-                await tx.run(
-                    "INSERT INTO groups (group_id, enabled, settings, version, updated_at)"
-                    " VALUES ($1, $2, $3, 1, $4)",
-                    group_id,
-                    True,
-                    jpatch.dumps(new),
-                    self._backend.dt_in(common.utcnow()),
-                )
+                await tx.run(GROUP_NEW, {**params, "group_id": group_id, "enabled": True})
                 return new
-            n = await tx.run(
-                "UPDATE groups SET settings = $1, version = $2, updated_at = $3"
-                " WHERE group_id = $4 AND version = $5",
-                jpatch.dumps(new),
-                row[1] + 1,
-                self._backend.dt_in(common.utcnow()),
-                group_id,
-                row[1],
-            )
+            n = await tx.run(GROUP_CAS, {**params, "gid": group_id, "old": row[2], "version": row[2] + 1})
             if n != 1:
                 raise Transient("group version")
             return new
@@ -220,21 +215,13 @@ class GroupStore(StorePart):
         """Appoint a GM; False when already one."""
 
         async def body(tx: Tx) -> bool:
-            n = await tx.run(
-                "INSERT INTO group_gms (group_id, user_id, appointed_by, created_at) VALUES ($1, $2, $3, $4)"
-                " ON CONFLICT DO NOTHING",
-                group_id,
-                user_id,
-                by,
-                self._backend.dt_in(common.utcnow()),
-            )
-            return n == 1
+            new = {"group_id": group_id, "user_id": user_id, "by": by, "at": common.utcnow()}
+            return await tx.run(GM_ADD[tx.dialect], new) == 1
 
         return await self._write(body, "任命GM", drops=(f"g:{group_id}",))
 
     async def remove_gm(self, group_id: str, user_id: str) -> bool:
         async def body(tx: Tx) -> bool:
-            n = await tx.run("DELETE FROM group_gms WHERE group_id = $1 AND user_id = $2", group_id, user_id)
-            return n > 0
+            return await tx.run(GM_DEL, {"group_id": group_id, "user_id": user_id}) > 0
 
         return await self._write(body, "撤销GM", drops=(f"g:{group_id}",))

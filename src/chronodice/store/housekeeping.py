@@ -7,17 +7,26 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import common
+from sqlalchemy import Text, bindparam, cast, delete, or_, select
+
+from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
 from .common import _EVENT, StorePart, _j
 from .states import StateCache
+from .tables import upsert, written
 from .tx import Tx
 
 T = TypeVar("T")
+
+_p, _s, _log, _KEY = tables.pending, tables.sessions, tables.session_log, bindparam("key")
+PENDING = select(tables.json_text(_p.c.value), _p.c.expires_at).where(_p.c.key == _KEY).with_for_update()
+PENDING_DEL = delete(_p).where(_p.c.key == _KEY)
+_PENDING = written("key", "expires_at", value=tables.text_param("value"))
+PENDING_PUT = tables.per_dialect(lambda d: upsert(d, _p, _PENDING, ["key"], "value", "expires_at"))
 
 
 class HousekeepingStore(StorePart):
@@ -38,31 +47,23 @@ class HousekeepingStore(StorePart):
         seconds, and sessions ended (state ``None``) more than ``ended_for`` seconds ago with
         their log (``.undo`` of the ending works until then)."""
         now = now or common.utcnow()
-        wall = now.timestamp()
-        cutoff = self._backend.dt_in(now - timedelta(seconds=ended_for))
-        ended = (
-            "(state IS NULL OR state = 'null')"
-            if self.dialect == "sqlite"
-            else "(state IS NULL OR state::text = 'null')"
-        )
+        old = now.timestamp() - claims_for
+        cutoff = (now - timedelta(seconds=ended_for)).astimezone(timezone.utc)
+        claims_t, leases_t = tables.event_claims, tables.bot_leases
+        ended = or_(_s.c.state.is_(None), cast(_s.c.state, Text) == "null")  # (a JSON null)
 
         async def body(tx: Tx) -> dict[str, int]:
-            claims = await tx.run("DELETE FROM event_claims WHERE claimed_at < $1", wall - claims_for)
-            leases = await tx.run("DELETE FROM bot_leases WHERE expires_at < $1", wall - claims_for)
+            claims = await tx.run(delete(claims_t).where(claims_t.c.claimed_at < old))
+            leases = await tx.run(delete(leases_t).where(leases_t.c.expires_at < old))
             sessions = await tx.all(
-                f"SELECT scope, system, version FROM sessions WHERE {ended} AND updated_at < $1", cutoff
+                select(_s.c.scope, _s.c.system, _s.c.version).where(ended, _s.c.updated_at < cutoff)
             )
             logs = 0
             pruned.extend(scope for scope, _, _ in sessions)
             for scope, system, version in sessions:
-                logs += await tx.run(
-                    "DELETE FROM session_log WHERE scope = $1 AND system = $2", scope, system
-                )
+                logs += await tx.run(delete(_log).where(_log.c.scope == scope, _log.c.system == system))
                 n = await tx.run(
-                    "DELETE FROM sessions WHERE scope = $1 AND system = $2 AND version = $3",
-                    scope,
-                    system,
-                    version,
+                    delete(_s).where(_s.c.scope == scope, _s.c.system == system, _s.c.version == version)
                 )
                 if n:  # an ended session holds no rows; this keeps it so should one be left
                     await srows.drop_items(tx, scope, system)
@@ -78,16 +79,11 @@ class HousekeepingStore(StorePart):
                 self._states.changed(scope)
 
     async def put_pending(self, key: str, value: dict[str, Any], ttl: float) -> None:
-        expires = self._backend.dt_in(common.utcnow() + timedelta(seconds=ttl))
+        expires = common.utcnow() + timedelta(seconds=ttl)
+        new = {"key": key, "value": jpatch.dumps(value), "expires_at": expires}
 
         async def body(tx: Tx) -> None:
-            await tx.run(
-                "INSERT INTO pending (key, value, expires_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
-                key,
-                jpatch.dumps(value),
-                expires,
-            )
+            await tx.run(PENDING_PUT[tx.dialect], new)
 
         await self._write(body, "确认")
 
@@ -95,10 +91,10 @@ class HousekeepingStore(StorePart):
         """Remove and return a pending value if it has not expired."""
 
         async def body(tx: Tx) -> tuple[Any, Any] | None:
-            row = await tx.one("SELECT value, expires_at FROM pending WHERE key = $1" + tx.for_update, key)
+            row = await tx.one(PENDING, {"key": key})
             if row is None:
                 return None
-            await tx.run("DELETE FROM pending WHERE key = $1", key)
+            await tx.run(PENDING_DEL, {"key": key})
             return row[0], row[1]
 
         got = await self._write(body, "确认")

@@ -1,6 +1,6 @@
 """Which bot account answers in a group: each group is leased to one account (table
 ``bot_leases``), renewed while its holder keeps seeing messages, taken over once it lapsed or
-its holder's process died (see :mod:`.alive` and ``PgBackend.holder_gone_sql``)."""
+its holder's process died (see :mod:`.alive` and ``PgBackend.holder_gone``)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,34 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from sqlalchemy import ColumnElement, bindparam, delete, false, or_, select
+from sqlalchemy.sql.dml import Insert
+
+from . import tables
 from .common import _EVENT, StorePart
 from .tx import Tx
 
 T = TypeVar("T")
 log = logging.getLogger("chronodice.store")
+
+_l = tables.bot_leases
+HOLDER = select(_l.c.self_id, _l.c.expires_at).where(_l.c.scope == bindparam("scope"))
+RELEASE = delete(_l).where(_l.c.self_id == bindparam("self_id"))
+_TAKE = tables.per_dialect(
+    lambda d: tables.insert_for(d, _l).values({c: bindparam(c) for c in ("scope", "self_id", "expires_at")})
+)
+
+
+def _take(dialect: str, gone: ColumnElement[bool]) -> Insert:
+    """Take or renew a lease: written where the row is the taker's own, lapsed, or its holder
+    is ``gone`` (a condition on the holder); the row as it is after.  Built per call, as
+    ``gone`` is (seldom: see :meth:`LeaseStore.serves`)."""
+    ins = _TAKE[dialect]
+    where = or_(_l.c.self_id == ins.excluded.self_id, _l.c.expires_at < bindparam("now"), gone)
+    new = {"self_id": ins.excluded.self_id, "expires_at": ins.excluded.expires_at}
+    upsert = ins.on_conflict_do_update(index_elements=["scope"], set_=new, where=where)
+    return upsert.returning(_l.c.self_id, _l.c.expires_at)
+
 
 RENEW_AHEAD = 5.0
 """Seconds of lease left above which the serving account renews in the background."""
@@ -85,21 +108,11 @@ class LeaseStore(StorePart):
         suspects = [cached[0]] if alive_here and cached is not None and cached[0] != self_id else []
 
         async def body(tx: Tx) -> tuple[str, float]:
-            gone, gone_args = self._backend.holder_gone_sql(suspects)
-            row = await tx.one(
-                "INSERT INTO bot_leases (scope, self_id, expires_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (scope) DO UPDATE SET self_id = excluded.self_id, expires_at = excluded.expires_at"
-                f" WHERE bot_leases.self_id = excluded.self_id OR bot_leases.expires_at < $4 OR ($5 AND {gone})"
-                " RETURNING self_id, expires_at",
-                scope,
-                self_id,
-                now + ttl,
-                now,
-                alive_here,
-                *gone_args,
-            )
+            gone = self._backend.holder_gone(suspects) if alive_here else false()
+            params = {"scope": scope, "self_id": self_id, "expires_at": now + ttl, "now": now}
+            row = await tx.one(_take(tx.dialect, gone), params)
             if row is None:
-                row = await tx.one("SELECT self_id, expires_at FROM bot_leases WHERE scope = $1", scope)
+                row = await tx.one(HOLDER, {"scope": scope})
             assert row is not None
             return str(row[0]), float(row[1])
 
@@ -124,9 +137,7 @@ class LeaseStore(StorePart):
         cached = self._leases.get(scope)
         if cached is not None and now < cached[1] and now - cached[2] < 1.0:
             return cached[0]
-        row = await self._read(
-            lambda tx: tx.one("SELECT self_id, expires_at FROM bot_leases WHERE scope = $1", scope)
-        )
+        row = await self._read(lambda tx: tx.one(HOLDER, {"scope": scope}))
         if row is None or float(row[1]) <= now:
             return None
         self._leases[scope] = (str(row[0]), float(row[1]), now)
@@ -147,7 +158,7 @@ class LeaseStore(StorePart):
             del self._leases[scope]
 
         async def body(tx: Tx) -> int:
-            return await tx.run("DELETE FROM bot_leases WHERE self_id = $1", self_id)
+            return await tx.run(RELEASE, {"self_id": self_id})
 
         ev = _EVENT.set(None)
         try:

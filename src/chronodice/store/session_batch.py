@@ -19,44 +19,94 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import sqlalchemy as sa
+from sqlalchemy import CTE, Select, TableValuedAlias
+
 from chronodice.core.errors import ChronoDiceError
 
-from . import common
+from . import common, tables
 from . import session_rows as srows
 from .backends import Conflict, Rejected, Transient
 from .common import _EVENT, DuplicateEvent, StoreBusy, _Event
-from .sessions import Key, LogRow, SessionStore, reverse_plain, row_fields_of
+from .sessions import KEY, LOGGED, NEW, Key, LogRow, SessionStore, reverse_plain, row_fields_of
 
 T = TypeVar("T")
 S = TypeVar("S")
 
-_BATCH_SQL = (
-    "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
-    " WHERE scope = $4 AND system = $5 AND version = $6 AND created_at = $7 RETURNING 1),"
-    " l AS (INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
-    " version_after, undone, created_at, patch)"
-    " SELECT $4, $5, x.u, x.c, x.b::json, x.cb::json, x.v, false, $3, x.p::json"
-    " FROM u, unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::text[])"
-    " WITH ORDINALITY AS x(u, c, b, cb, v, p, o) ORDER BY x.o),"
-    " c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
-    " SELECT y.s, y.m, $16::float8 FROM u, unnest($14::text[], $15::text[]) AS y(s, m)),"
-    " r AS (INSERT INTO session_rows (scope, system, field, seq, item)"
-    " SELECT $4, $5, z.f, z.q, z.i FROM u, unnest($17::text[], $18::int[], $19::text[]) AS z(f, q, i)"
-    " ON CONFLICT (scope, system, field, seq) DO UPDATE SET item = excluded.item),"
-    " d AS (DELETE FROM session_rows USING u, unnest($20::text[], $21::int[]) AS w(f, n)"
-    " WHERE session_rows.scope = $4 AND session_rows.system = $5 AND session_rows.field = w.f"
-    " AND session_rows.seq >= w.n)"
-    " SELECT count(*) FROM u"
-)
+_s, _rows = tables.sessions, tables.session_rows
+_GATE = (*KEY, _s.c.version == sa.bindparam("v_old"), _s.c.created_at == sa.bindparam("born"))
+"""The session's row still the cached one (``v_old``, ``born``; see :attr:`Cached.row`)."""
+_KEY_VALUES = (sa.bindparam("key_scope"), sa.bindparam("key_system"))
+"""The session's ``scope`` and ``system`` as values of a row inserted."""
+_ONE = sa.literal_column("1")
+
+
+def _unnest(name: str, ordinality: str | None = None, **arrays: Any) -> TableValuedAlias:
+    """``unnest(:a, :b, …) [WITH ORDINALITY] AS name(a, b, …)``: the array parameters ``arrays``
+    (name: item type) as rows, the parameter names as column names (see :func:`_arrays`)."""
+    params = [sa.bindparam(key, type_=sa.ARRAY(item)) for key, item in arrays.items()]
+    return sa.func.unnest(*params).table_valued(*arrays, with_ordinality=ordinality).render_derived(name)
+
+
+def _arrays(names: tuple[str, ...], rows: list[Any]) -> dict[str, list[Any]]:
+    """``rows`` (tuples) as one list per column, named ``names``: the parameters of :func:`_unnest`."""
+    return {name: [r[i] for r in rows] for i, name in enumerate(names)}
+
+
+def _then(gate: CTE, rows: TableValuedAlias, *columns: Any) -> Select[Any]:
+    """``SELECT columns FROM gate JOIN rows ON true``: ``rows`` where ``gate`` holds a row."""
+    return sa.select(*columns).select_from(gate).join(rows, sa.true())
+
+
+def _claims(gate: CTE) -> CTE:
+    """The events claimed (``self_ids``, ``message_ids``, at ``claim_at``) where ``gate`` holds."""
+    y = _unnest("y", self_ids=sa.Text, message_ids=sa.Text)
+    claims = _then(gate, y, y.c.self_ids, y.c.message_ids, sa.bindparam("claim_at", type_=sa.Float))
+    return (
+        sa.insert(tables.event_claims).from_select(["self_id", "message_id", "claimed_at"], claims).cte("c")
+    )
+
+
+def _batch() -> Select[Any]:
+    """:data:`_BATCH`: the update ``u``, then only where it wrote, the log rows ``l`` (in order),
+    the claims ``c``, and the session's rows written ``r`` and cut back ``d``; the lists arrive
+    as arrays (:func:`_arrays`), so a batch of any size is one statement of one compiled form."""
+    u = sa.update(_s).where(*_GATE).values(NEW).returning(_ONE).cte("u")
+    txt = sa.Text
+    x = _unnest("x", "o", users=txt, commands=txt, befores=txt, cards=txt, patches=txt, versions=sa.Integer)
+    texts = (sa.cast(c, sa.JSON) for c in (x.c.befores, x.c.cards, x.c.patches))  # in LOGGED's order
+    logs = _then(
+        u, x, *_KEY_VALUES, x.c.users, x.c.commands, *texts, x.c.versions, sa.false(), sa.bindparam("now")
+    )
+    log = sa.insert(tables.session_log).from_select(list(LOGGED), logs.order_by(x.c.o))
+    z = _unnest("z", put_fields=txt, put_seqs=sa.Integer, put_items=txt)
+    put = tables.insert_for("postgresql", _rows).from_select(
+        ["scope", "system", "field", "seq", "item"],
+        _then(u, z, *_KEY_VALUES, z.c.put_fields, z.c.put_seqs, z.c.put_items),
+    )
+    put = put.on_conflict_do_update(index_elements=list(_rows.primary_key), set_={"item": put.excluded.item})
+    w = _unnest("w", cut_fields=txt, cut_at=sa.Integer)
+    cut = sa.delete(_rows).where(
+        _rows.c.scope == sa.bindparam("key_scope"),
+        _rows.c.system == sa.bindparam("key_system"),
+        _rows.c.field == w.c.cut_fields,
+        _rows.c.seq >= w.c.cut_at,
+        sa.exists(sa.select(_ONE).select_from(u)),
+    )
+    return (
+        sa.select(sa.func.count())
+        .select_from(u)
+        .add_cte(log.cte("l"), _claims(u), put.cte("r"), cut.cte("d"))
+    )
+
+
+_BATCH = _batch()
 """PostgreSQL: a batch of session commands (see :meth:`Store._apply_batch_at_once`): the final
 state, a log row per command that changed it, in order, the events claimed, and the session's
-rows that changed (:mod:`.session_rows`)."""
-_BATCH_CLAIM_SQL = (
-    "WITH s AS (SELECT 1 FROM sessions WHERE scope = $1 AND system = $2 AND version = $3 AND created_at = $4),"
-    " c AS (INSERT INTO event_claims (self_id, message_id, claimed_at)"
-    " SELECT y.s, y.m, $7::float8 FROM s, unnest($5::text[], $6::text[]) AS y(s, m))"
-    " SELECT count(*) FROM s"
-)
+rows that changed (:mod:`.session_rows`); the count of rows updated (0: the row was not the
+cached one, nothing was written)."""
+_seen = sa.select(_ONE).where(*_GATE).cte("s")
+_BATCH_CLAIM = sa.select(sa.func.count()).select_from(_seen).add_cte(_claims(_seen))
 """PostgreSQL: a batch that changed nothing: the row still the cached one, and the events
 claimed (none, only the row checked)."""
 
@@ -215,41 +265,33 @@ class SessionBatchStore(SessionStore):
         since = time.monotonic()
         tick = self._states.tick()
         sent = True
-        claimed = [[e.self_id for e in claims], [e.message_id for e in claims], time.time()]
+        params = {
+            "key_scope": scope,
+            "key_system": system,
+            "v_old": row[0],
+            "born": row[1],
+            "claim_at": time.time(),
+        }
+        params |= _arrays(("self_ids", "message_ids"), [(e.self_id, e.message_id) for e in claims])
         items: srows.Items = {}
         try:
             if logs:
-                cols = [list(c) for c in zip(*logs, strict=True)]
-                now = self._backend.dt_in(common.utcnow())
                 head, items = (
                     srows.split(cur.plain, fields) if fields and cur.text is not None else (cur.text, {})
                 )
                 put, cut = srows.changes(stored, items)
-                rows = [[p[0] for p in put], [p[1] for p in put], [p[2] for p in put]]
-                cuts = [[c[0] for c in cut], [c[1] for c in cut]]
-                n = await self._once(
-                    _BATCH_SQL,
-                    [
-                        head,
-                        row[0] + len(logs),
-                        now,
-                        scope,
-                        system,
-                        row[0],
-                        row[1],
-                        *cols,
-                        *claimed,
-                        *rows,
-                        *cuts,
-                    ],
-                )
+                params |= {"state": head, "v_new": row[0] + len(logs), "now": common.utcnow()}
+                params |= _arrays(("users", "commands", "befores", "cards", "versions", "patches"), logs)
+                params |= _arrays(("put_fields", "put_seqs", "put_items"), put)
+                params |= _arrays(("cut_fields", "cut_at"), cut)
+                n = await self._once(_BATCH, params)
             elif not claims and all(
                 j.event is not None and self._states.held_since(key, row, j.event.began) for j in jobs
             ):
                 n = 1  # nothing changed, nothing to claim, and each saw the row since it came in
                 sent = False
             else:  # nothing changed: the row checked (and the events claimed) in one statement
-                n = await self._once(_BATCH_CLAIM_SQL, [scope, system, row[0], row[1], *claimed])
+                n = await self._once(_BATCH_CLAIM, params)
         except Transient:
             return False
         except Conflict:  # a claim that existed: one by one, each finds out (unless it is plain)

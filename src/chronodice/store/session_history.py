@@ -14,17 +14,61 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+
 from chronodice.core.errors import IllegalAction
 
-from . import common
+from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
 from .backends import Transient, Tx
 from .common import StorePart, UndoOvertaken, _clone, _j, _text
 from .records import LogEntry, UndoResult
+from .sessions import KEY, READ_LOCKED
 from .states import StateCache
 
 log = logging.getLogger("chronodice.store")
+
+_s, _log, _c = tables.sessions, tables.session_log, tables.characters
+_ENTRY = [_log.c[k] for k in "id scope system user_id command version_after undone created_at".split()]
+"""The columns :meth:`SessionHistoryStore._log_entry` reads."""
+_BEFORE, _CARDS, _PATCH = (tables.json_text(_log.c[k]) for k in ("before", "characters_before", "patch"))
+# parameters named after no column: an UPDATE would take a column's name for its SET clause
+_APPLIED = (_log.c.scope == sa.bindparam("key_scope"), ~_log.c.undone)
+
+NEWEST = (
+    sa.select(_log.c.id, _log.c.system, _log.c.user_id, _log.c.command, _BEFORE, _CARDS, _PATCH)
+    .where(*_APPLIED)
+    .order_by(_log.c.id.desc())
+    .limit(1)
+)
+"""The newest entry of ``.undo``'s scope not undone yet (of one system: :data:`NEWEST_OF`)."""
+NEWEST_OF = NEWEST.where(_log.c.system == sa.bindparam("key_system"))
+UNDO_SESSION = (
+    sa.update(_s)
+    .where(*KEY, _s.c.version == sa.bindparam("version_was"))
+    .values(state=tables.text_param("state"), version=_s.c.version + 1, updated_at=sa.bindparam("now"))
+)
+MARK_UNDONE = sa.update(_log).where(_log.c.id == sa.bindparam("log_id")).values(undone=True)
+RESTORE_CARD = (
+    sa.update(_c)
+    .where(_c.c.id == sa.bindparam("card"), _c.c.version == sa.bindparam("version_was"))
+    .values(
+        name=sa.bindparam("name"),
+        system=sa.bindparam("system"),
+        attributes=tables.text_param("attributes"),
+        data=tables.text_param("data"),
+        version=_c.c.version + 1,
+        updated_at=sa.bindparam("now"),
+    )
+)
+"""A card put back as it was before the command, unless someone changed it since."""
+REPLAY = (
+    sa.select(*_ENTRY, _BEFORE, _PATCH)
+    .where(*_APPLIED, _log.c.system == sa.bindparam("key_system"))
+    .order_by(_log.c.id.desc())
+)
+SCOPES_OF = sa.select(_s.c.scope).where(_s.c.system == sa.bindparam("key_system"))
 
 
 class SessionHistoryStore(StorePart):
@@ -45,38 +89,21 @@ class SessionHistoryStore(StorePart):
         once: an undo never reverts a command its sender did not see)."""
         drops: list[str] = []
 
-        async def newest(tx: Tx, sys_name: str | None) -> Sequence[Any] | None:
-            cols = "id, system, user_id, command, before, characters_before, patch"
-            if sys_name is None:
-                return await tx.one(
-                    f"SELECT {cols} FROM session_log WHERE scope = $1 AND NOT undone ORDER BY id DESC LIMIT 1",
-                    scope,
-                )
-            return await tx.one(
-                f"SELECT {cols} FROM session_log WHERE scope = $1 AND system = $2 AND NOT undone"
-                " ORDER BY id DESC LIMIT 1",
-                scope,
-                sys_name,
-            )
-
         async def body(tx: Tx) -> UndoResult | None:
             drops.clear()
             sys_name = system
             if sys_name is None:
-                first = await newest(tx, None)
+                first = await tx.one(NEWEST, {"key_scope": scope})
                 if first is None:
                     return None
                 sys_name = first[1]
             # the session row is locked first, then its newest entry read: a command that
             # committed in between is seen (and refused below), never reverted in its place
-            row = await tx.one(
-                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
-                scope,
-                sys_name,
-            )
+            key = {"key_scope": scope, "key_system": sys_name}
+            row = await tx.one(READ_LOCKED, key)
             if row is None:
                 return None
-            entry = await newest(tx, sys_name)
+            entry = await tx.one(NEWEST_OF, key)
             if entry is None:
                 return None
             log_id, sys_name, user, cmd, before_raw, chars_raw, patch_raw = entry
@@ -93,37 +120,19 @@ class SessionHistoryStore(StorePart):
                     raise IllegalAction("撤销记录与当前状态对不上，无法撤销") from None
             else:
                 before = _j(before_raw)
-            now = self._backend.dt_in(common.utcnow())
+            now = common.utcnow()
             before_head, items = srows.split(before, srows.fields_of(head))
-            n = await tx.run(
-                "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
-                " WHERE scope = $4 AND system = $5 AND version = $6",
-                before_head,
-                row[1] + 1,
-                now,
-                scope,
-                sys_name,
-                row[1],
-            )
+            n = await tx.run(UNDO_SESSION, {**key, "state": before_head, "version_was": row[1], "now": now})
             if n != 1:
                 raise Transient("session version")
             await srows.write_items(tx, scope, sys_name, stored, items)
-            await tx.run("UPDATE session_log SET undone = $1 WHERE id = $2", True, log_id)
+            await tx.run(MARK_UNDONE, {"log_id": log_id})
             restored: list[str] = []
             stale: list[str] = []
             for saved in _j(chars_raw) or []:
-                n = await tx.run(
-                    "UPDATE characters SET name = $1, system = $2, attributes = $3, data = $4, version = $5,"
-                    " updated_at = $6 WHERE id = $7 AND version = $8",
-                    saved["name"],
-                    saved["system"],
-                    jpatch.dumps(saved["attributes"]),
-                    jpatch.dumps(saved["data"]),
-                    saved["version_after"] + 1,
-                    now,
-                    saved["id"],
-                    saved["version_after"],
-                )
+                texts = {k: jpatch.dumps(saved[k]) for k in ("attributes", "data")}
+                card = {"name": saved["name"], "system": saved["system"], "card": saved["id"], "now": now}
+                n = await tx.run(RESTORE_CARD, {**card, **texts, "version_was": saved["version_after"]})
                 (restored if n == 1 else stale).append(saved["name"])
                 drops.append(f"c:{saved['id']}")
             return UndoResult(
@@ -143,22 +152,10 @@ class SessionHistoryStore(StorePart):
 
     async def session_log(self, scope: str, system: str | None = None, limit: int = 50) -> list[LogEntry]:
         """The newest ``limit`` log entries, oldest first."""
-        cols = "id, scope, system, user_id, command, version_after, undone, created_at"
-        if system is None:
-            rows = await self._read(
-                lambda tx: tx.all(
-                    f"SELECT {cols} FROM session_log WHERE scope = $1 ORDER BY id DESC LIMIT $2", scope, limit
-                )
-            )
-        else:
-            rows = await self._read(
-                lambda tx: tx.all(
-                    f"SELECT {cols} FROM session_log WHERE scope = $1 AND system = $2 ORDER BY id DESC LIMIT $3",
-                    scope,
-                    system,
-                    limit,
-                )
-            )
+        stmt = sa.select(*_ENTRY).where(_log.c.scope == scope).order_by(_log.c.id.desc()).limit(limit)
+        if system is not None:
+            stmt = stmt.where(_log.c.system == system)
+        rows = await self._read(lambda tx: tx.all(stmt))
         return [self._log_entry(r) for r in reversed(rows)]
 
     def _log_entry(self, r: Sequence[Any]) -> LogEntry:
@@ -181,13 +178,7 @@ class SessionHistoryStore(StorePart):
         async def body(tx: Tx) -> tuple[Any, list[tuple[Any, ...]]]:
             got = await srows.read_whole(tx, scope, system)
             whole = srows.assemble(got[0][2], got[1]) if got else None
-            rows = await tx.all(
-                "SELECT id, scope, system, user_id, command, version_after, undone, created_at, before, patch"
-                " FROM session_log WHERE scope = $1 AND system = $2 AND NOT undone ORDER BY id DESC",
-                scope,
-                system,
-            )
-            return whole, rows
+            return whole, await tx.all(REPLAY, {"key_scope": scope, "key_system": system})
 
         raw, rows = await self._read(body)
         state = _j(raw)
@@ -205,7 +196,7 @@ class SessionHistoryStore(StorePart):
 
         async def body(tx: Tx) -> list[tuple[str, str | None, int]]:
             out: list[tuple[str, str | None, int]] = []
-            for (scope,) in await tx.all("SELECT scope FROM sessions WHERE system = $1", system):
+            for (scope,) in await tx.all(SCOPES_OF, {"key_system": system}):
                 got = await srows.read_whole(tx, scope, system)
                 if got is not None:
                     out.append((scope, srows.assemble(got[0][2], got[1]), got[0][0]))

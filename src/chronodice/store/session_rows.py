@@ -25,7 +25,10 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import sqlalchemy as sa
+
 from . import patch as jpatch
+from . import tables
 from .backends import Tx
 
 MARK = "$rows"
@@ -88,15 +91,29 @@ def assemble(head_text: str | None, items: Items) -> str | None:
     return jpatch.dumps(head)
 
 
+_rows, _heads = tables.session_rows, tables.sessions
+_MINE = (_rows.c.scope == sa.bindparam("scope"), _rows.c.system == sa.bindparam("system"))  # a session's
+
+READ_ITEMS = sa.select(_rows.c.field, _rows.c.item).where(*_MINE).order_by(_rows.c.field, _rows.c.seq)
+
+READ_WHOLE = sa.union_all(
+    sa.select(
+        sa.literal_column("''", sa.String).label("field"),
+        sa.literal_column("-1", sa.Integer).label("seq"),
+        sa.cast(_heads.c.state, sa.Text).label("item"),  # a real CAST: PostgreSQL unites no json with text
+        _heads.c.version,
+        # raw: only handed back to SQL as the row's identity (see ``states.Cached.row``)
+        sa.type_coerce(_heads.c.created_at, sa.String).label("created_at"),
+    ).where(_heads.c.scope == sa.bindparam("scope"), _heads.c.system == sa.bindparam("system")),
+    sa.select(_rows.c.field, _rows.c.seq, _rows.c.item, sa.null(), sa.null()).where(*_MINE),
+).order_by("field", "seq")
+"""The head row (field ``''``, first) and the session's rows under it, in one statement."""
+
+
 async def read_items(tx: Tx, scope: str, system: str) -> Items:
     """The rows stored for a session, per field in order."""
-    rows = await tx.all(
-        "SELECT field, item FROM session_rows WHERE scope = $1 AND system = $2 ORDER BY field, seq",
-        scope,
-        system,
-    )
     out: dict[str, list[str]] = {}
-    for field, item in rows:
+    for field, item in await tx.all(READ_ITEMS, {"scope": scope, "system": system}):
         out.setdefault(field, []).append(item)
     return out
 
@@ -112,13 +129,7 @@ async def read_whole(tx: Tx, scope: str, system: str) -> tuple[tuple[int, Any, s
     """A session's ``(version, created_at, head)`` and its rows in one statement, so they are
     of one moment even outside a transaction that locks the row (PostgreSQL reads without a
     transaction, each statement on its own snapshot); ``None`` when there is no session."""
-    rows = await tx.all(
-        "SELECT '', -1, CAST(state AS TEXT), version, created_at FROM sessions WHERE scope = $1 AND system = $2"
-        " UNION ALL SELECT field, seq, item, NULL, NULL FROM session_rows WHERE scope = $1 AND system = $2"
-        " ORDER BY 1, 2",
-        scope,
-        system,
-    )
+    rows = await tx.all(READ_WHOLE, {"scope": scope, "system": system})
     if not rows or rows[0][0] != "":
         return None
     out: dict[str, list[str]] = {}
@@ -143,27 +154,29 @@ def changes(old: Items, new: Items) -> tuple[list[tuple[str, int, str]], list[tu
     return put, cut
 
 
-UPSERT = (
-    "INSERT INTO session_rows (scope, system, field, seq, item) VALUES ($1, $2, $3, $4, $5)"
-    " ON CONFLICT (scope, system, field, seq) DO UPDATE SET item = excluded.item"
+UPSERT = tables.per_dialect(
+    lambda d: (ins := tables.insert_for(d, _rows)).on_conflict_do_update(
+        index_elements=list(_rows.primary_key), set_={"item": ins.excluded.item}
+    )
 )
+"""Write one row, run with ``scope``, ``system``, ``field``, ``seq`` and ``item``."""
+
+CUT = sa.delete(_rows).where(
+    *_MINE, _rows.c.field == sa.bindparam("field"), _rows.c.seq >= sa.bindparam("length")
+)
+DROP = sa.delete(_rows).where(*_MINE)
 
 
 async def write_items(tx: Tx, scope: str, system: str, old: Items, new: Items) -> None:
     """Make the stored rows ``new`` where they are ``old`` (see :func:`changes`)."""
     put, cut = changes(old, new)
     for field, length in cut:
-        await tx.run(
-            "DELETE FROM session_rows WHERE scope = $1 AND system = $2 AND field = $3 AND seq >= $4",
-            scope,
-            system,
-            field,
-            length,
-        )
+        await tx.run(CUT, {"scope": scope, "system": system, "field": field, "length": length})
+    upsert = UPSERT[tx.dialect]
     for field, seq, item in put:
-        await tx.run(UPSERT, scope, system, field, seq, item)
+        await tx.run(upsert, {"scope": scope, "system": system, "field": field, "seq": seq, "item": item})
 
 
 async def drop_items(tx: Tx, scope: str, system: str) -> None:
     """Delete a session's rows (the session itself is being deleted)."""
-    await tx.run("DELETE FROM session_rows WHERE scope = $1 AND system = $2", scope, system)
+    await tx.run(DROP, {"scope": scope, "system": system})

@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from asyncio import Future
 
+import sqlalchemy as sa
+
 from chronodice.core.text import clean_text
 
 from . import patch as jpatch
 from . import session_rows as srows
+from . import tables
 from .backends import Transient, Tx
 from .common import StorePart, _j, _jtext, _text, utcnow
 from .records import CharacterRecord
@@ -32,14 +35,44 @@ from .states import Cached, SessionCodec, StateCache
 T = TypeVar("T")
 S = TypeVar("S")
 
-_CAS_SQL = (
-    "WITH u AS (UPDATE sessions SET state = $1, version = $2, updated_at = $3"
-    " WHERE scope = $4 AND system = $5 AND version = $6 RETURNING 1)"
-    " INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
-    " version_after, undone, created_at, patch)"
-    " SELECT $4, $5, $7, $8, $9, $10, $2, false, $3, $11 FROM u"
+_s = tables.sessions
+KEY = (_s.c.scope == sa.bindparam("key_scope"), _s.c.system == sa.bindparam("key_system"))
+"""The session named by the parameters ``key_scope`` and ``key_system`` (not ``scope``: an
+UPDATE keeps its table's column names for parameters of its own)."""
+_RAW_BORN = sa.type_coerce(_s.c.created_at, sa.types.NullType())
+"""``created_at`` as the driver gives it and bound back as it is (``born``; no ``::VARCHAR`` or
+``DateTime`` conversion): a row's identity (see :attr:`Cached.row`), compared in SQL only."""
+
+READ_LOCKED = sa.select(tables.json_text(_s.c.state), _s.c.version).where(*KEY).with_for_update()
+_HEAD = sa.select(tables.json_text(_s.c.state)).where(*KEY)
+_SAME = sa.and_(_s.c.version == sa.bindparam("known"), _RAW_BORN == sa.bindparam("born"))
+_STATE_ROW = sa.select(
+    _s.c.version, _RAW_BORN, _SAME, sa.type_coerce(sa.case((_SAME, sa.null()), else_=_s.c.state), sa.Text)
+).where(*KEY)
+_STATE_ROWS = {False: _STATE_ROW, True: _STATE_ROW.with_for_update()}
+"""A session's row identity, whether it is the one known (``known``, ``born``), and its state's
+text unless it is; by ``lock``: ``FOR UPDATE`` inside a write."""
+NEW = {
+    "state": tables.text_param("state"),
+    "version": sa.bindparam("v_new"),
+    "updated_at": sa.bindparam("now"),
+}
+_CREATE = sa.insert(_s).values(
+    scope=sa.bindparam("key_scope"), system=sa.bindparam("key_system"), created_at=sa.bindparam("now"), **NEW
 )
-"""PostgreSQL, in the locked transaction: the compare-and-set and the log row in one statement."""
+_CAS = sa.update(_s).where(*KEY, _s.c.version == sa.bindparam("v_old")).values(NEW)
+"""The compare-and-set: the new ``state`` written if the row is still at version ``v_old``."""
+LOGGED = {"scope": sa.bindparam("key_scope"), "system": sa.bindparam("key_system")}
+LOGGED |= {"user_id": sa.bindparam("user_id"), "command": sa.bindparam("command")}
+LOGGED |= {k: tables.text_param(k) for k in ("before", "characters_before", "patch")}
+LOGGED |= {"version_after": sa.bindparam("v_new"), "undone": sa.false(), "created_at": sa.bindparam("now")}
+"""A log row's columns and what each is written from (in this order)."""
+_LOG = sa.insert(tables.session_log).values(LOGGED).inline()
+_CAS_LOG = sa.insert(tables.session_log).from_select(
+    list(LOGGED), sa.select(*LOGGED.values()).select_from(_CAS.returning(sa.literal_column("1")).cte("u"))
+)
+"""PostgreSQL, in the locked transaction: the compare-and-set and the log row in one statement
+(the log row only where the update matched)."""
 
 
 Key = tuple[str, str]
@@ -88,11 +121,7 @@ class SessionStore(StorePart):
         log_row = (user_id, clean_text(command[:500]), _jtext(_cards_before(characters_before)))
 
         async def body(tx: Tx) -> T:
-            row = await tx.one(
-                "SELECT state, version FROM sessions WHERE scope = $1 AND system = $2" + tx.for_update,
-                scope,
-                system,
-            )
+            row = await tx.one(READ_LOCKED, {"key_scope": scope, "key_system": system})
             head = _text(row[0]) if row else None
             stored = await srows.rows_of(tx, scope, system, head)
             raw = srows.assemble(head, stored)
@@ -131,47 +160,21 @@ class SessionStore(StorePart):
         """Write the new state with compare-and-set on the ``version`` read (``None``: no row yet)
         and append the log row (``log_row``: user, command, cards before); returns the new
         version."""
-        now = self._backend.dt_in(utcnow())
+        after = (version or 0) + 1
+        params = {"key_scope": scope, "key_system": system, "v_old": version, "v_new": after}
+        params |= {"now": utcnow(), "state": new_text, "before": before_text, "patch": patch_text}
+        params |= dict(zip(("user_id", "command", "characters_before"), log_row, strict=True))
         if version is None:
-            version = 0
-            await tx.run(
-                "INSERT INTO sessions (scope, system, state, version, created_at, updated_at)"
-                " VALUES ($1, $2, $3, 1, $4, $4)",
-                scope,
-                system,
-                new_text,
-                now,
-            )
-        else:
-            cas = (new_text, version + 1, now, scope, system, version)
-            if tx.dialect == "postgresql":
-                # the compare-and-set and the log row in one statement: one round trip less
-                if await tx.run(_CAS_SQL, *cas, *log_row[:2], before_text, log_row[2], patch_text) != 1:
-                    raise Transient("session version")
-                return version + 1
-            n = await tx.run(
-                "UPDATE sessions SET state = $1, version = $2, updated_at = $3"
-                " WHERE scope = $4 AND system = $5 AND version = $6",
-                *cas,
-            )
-            if n != 1:
+            await tx.run(_CREATE, params)
+        elif tx.dialect == "postgresql":
+            # the compare-and-set and the log row in one statement: one round trip less
+            if await tx.run(_CAS_LOG, params) != 1:
                 raise Transient("session version")
-        user_id, command, chars_text = log_row
-        await tx.run(
-            "INSERT INTO session_log (scope, system, user_id, command, before, characters_before,"
-            " version_after, undone, created_at, patch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            scope,
-            system,
-            user_id,
-            command,
-            before_text,
-            chars_text,
-            version + 1,
-            False,
-            now,
-            patch_text,
-        )
-        return version + 1
+            return after
+        elif await tx.run(_CAS, params) != 1:
+            raise Transient("session version")
+        await tx.run(_LOG, params)
+        return after
 
     async def load_state(self, scope: str, codec: SessionCodec[S]) -> S | None:
         """The session state as ``codec`` decodes it (``None`` when there is none).  For an
@@ -181,7 +184,7 @@ class SessionStore(StorePart):
             got = self._states.get_reusing(key, None, codec, None, same_row=True)
         else:
             since = self._states.tick()
-            got = await self._read(lambda tx: self._state_row(tx, key, codec, None, ""))
+            got = await self._read(lambda tx: self._state_row(tx, key, codec, None, False))
             self._states.trust(key, since)
         if not codec.immutable:
             self._states.lend(key, got)
@@ -193,23 +196,16 @@ class SessionStore(StorePart):
         return self.dialect == "postgresql" and self._cache_ok()
 
     async def _state_row(
-        self, tx: Tx, key: tuple[str, str], codec: SessionCodec[S], reuse: S | None, lock: str
+        self, tx: Tx, key: tuple[str, str], codec: SessionCodec[S], reuse: S | None, lock: bool
     ) -> Cached[S]:
-        """Read session ``key`` (``lock``: ``tx.for_update`` inside a write) as the cache gives
+        """Read session ``key`` (``lock``: ``FOR UPDATE``, inside a write) as the cache gives
         it: the text is fetched only when the row's version and ``created_at`` are not those the
         cached text was seen with (see :attr:`Cached.row`)."""
         known = self._states.row_of(key)
         version, born = known if known is not None else (-1, None)
         since = time.monotonic()
-        row = await tx.one(
-            "SELECT version, created_at, (version = $3 AND created_at = $4),"
-            " CASE WHEN version = $3 AND created_at = $4 THEN NULL ELSE state END"
-            " FROM sessions WHERE scope = $1 AND system = $2" + lock,
-            key[0],
-            key[1],
-            version,
-            born,
-        )
+        names = {"key_scope": key[0], "key_system": key[1]}
+        row = await tx.one(_STATE_ROWS[lock], {**names, "known": version, "born": born})
         if row is None:
             return self._states.get_reusing(key, None, codec, reuse)
         rid = (row[0], row[1])
@@ -217,7 +213,7 @@ class SessionStore(StorePart):
         if row[2]:
             if self._states.row_of(key) == rid:  # still the entry asked about (no await since)
                 return self._states.get_reusing(key, None, codec, reuse, rid, same_row=True)
-            got = await tx.one("SELECT state FROM sessions WHERE scope = $1 AND system = $2", key[0], key[1])
+            got = await tx.one(_HEAD, names)
             head = _text(got[0]) if got else None
         else:
             head = _text(row[3])
@@ -278,7 +274,7 @@ class SessionStore(StorePart):
 
         async def body(tx: Tx) -> tuple[T, Cached[S]]:
             nonlocal wrote, items
-            old = await self._state_row(tx, key, codec, reuse, tx.for_update)
+            old = await self._state_row(tx, key, codec, reuse, True)
             after, result = self._next_state(key, codec, old, fn)
             wrote = after.text != old.text
             if wrote:

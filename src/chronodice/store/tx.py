@@ -1,9 +1,15 @@
 """What both database drivers share (see :mod:`.backends`): the transaction interface every
-query of the store is written against, and the errors a transaction maps its driver's to."""
+statement of the store runs through, and the errors a transaction maps its driver's to."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from sqlalchemy.sql import Executable
+
+Params = Mapping[str, Any] | Sequence[Mapping[str, Any]] | None
+"""A statement's parameters by bindparam name (a list of them: executemany)."""
 
 
 class Transient(Exception):
@@ -21,16 +27,16 @@ class Rejected(Exception):
 
 
 class Tx:
-    """One transaction: ``one`` (first row or None), ``all`` (rows), ``run`` (rows changed)."""
+    """One transaction on a SQLAlchemy connection: ``one`` (first row or None), ``all`` (rows),
+    ``run`` (rows changed), each for a SQLAlchemy Core statement and its parameters."""
 
     dialect: str
-    for_update: str
 
-    async def one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
+    async def one(self, stmt: Executable, params: Params = None) -> Any:
         raise NotImplementedError
 
-    async def all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    async def all(self, stmt: Executable, params: Params = None) -> list[Any]:
         raise NotImplementedError
 
-    async def run(self, sql: str, *args: Any) -> int:
+    async def run(self, stmt: Executable, params: Params = None) -> int:
         raise NotImplementedError
