@@ -169,9 +169,11 @@ class SessionStore(StorePart):
         elif tx.dialect == "postgresql":
             # the compare-and-set and the log row in one statement: one round trip less
             if await tx.run(_CAS_LOG, params) != 1:
+                self._states.changed(scope)  # the copy it was decided on is not trusted: read
                 raise Transient("session version")
             return after
         elif await tx.run(_CAS, params) != 1:
+            self._states.changed(scope)
             raise Transient("session version")
         await tx.run(_LOG, params)
         return after
@@ -192,15 +194,25 @@ class SessionStore(StorePart):
 
     def _trusts_states(self) -> bool:
         """Whether a trusted copy of a session may be used without reading the row (see
-        :meth:`StateCache.trusted`): on PostgreSQL, while its notifications are received."""
-        return self.dialect == "postgresql" and self._cache_ok()
+        :meth:`StateCache.trusted`): on PostgreSQL while its notifications are received, on
+        SQLite while ``PRAGMA data_version`` (asked now) shows no other connection's commit."""
+        return self._cache_ok()
 
     async def _state_row(
         self, tx: Tx, key: tuple[str, str], codec: SessionCodec[S], reuse: S | None, lock: bool
     ) -> Cached[S]:
         """Read session ``key`` (``lock``: ``FOR UPDATE``, inside a write) as the cache gives
         it: the text is fetched only when the row's version and ``created_at`` are not those the
-        cached text was seen with (see :attr:`Cached.row`)."""
+        cached text was seen with (see :attr:`Cached.row`).
+
+        On SQLite a trusted copy is not read again in a write: under ``BEGIN IMMEDIATE`` no
+        other connection can commit, and ``data_version`` (asked after the ``BEGIN``) showed
+        none did since the copy was read or written, so it is the row.  This saves two of the
+        four statements of a ``.init next`` (with the read of :meth:`load_state`), which it
+        needs for its target (0.26 → 0.3× the bare bot at 16 in flight, measured when the store
+        moved onto SQLAlchemy Core).  The compare-and-set still checks the version."""
+        if lock and self.dialect == "sqlite" and self._trusts_states() and self._states.trusted(key):
+            return self._states.get_reusing(key, None, codec, reuse, same_row=True)
         known = self._states.row_of(key)
         version, born = known if known is not None else (-1, None)
         since = time.monotonic()

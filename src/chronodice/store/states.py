@@ -131,7 +131,7 @@ class StateCache:
         while len(self._rows) > self._size:
             self._rows.popitem(last=False)
 
-    # trust (PostgreSQL with its notifications) ----------------------------------------------
+    # trust (PostgreSQL's notifications, SQLite's data_version) --------------------------------
     def tick(self) -> int:
         """Now, for :meth:`trust`: take it before sending the statement that reads or writes."""
         return self._tick
@@ -169,9 +169,11 @@ class StateCache:
     def trusted(self, key: tuple[str, str]) -> bool:
         """Whether the cached copy of ``key`` may be used without reading the row.
 
-        On PostgreSQL every write of a session notifies the other processes (migration 0006),
-        and this process marks its own writes (:meth:`changed`); a copy is trusted from the
-        statement that read or wrote it until a write of its scope is learnt of.  What a
+        On PostgreSQL every write of a session notifies the other processes (migration 0006);
+        on SQLite ``PRAGMA data_version``, asked at each use, tells that another connection
+        committed (then nothing is trusted, :meth:`changed_everywhere`).  This process marks its
+        own writes (:meth:`changed`); a copy is trusted from the statement that read or wrote it
+        until a write of its scope is learnt of.  What a
         command decides on a copy that another process's write made stale a moment before its
         notification came is what it would decide had it come a moment earlier; its write then
         finds the row changed and runs again on the stored one (compare-and-set)."""
