@@ -108,6 +108,37 @@ async def test_a_write_by_another_process_is_seen(tmp_path: Path) -> None:
         await b.close()
 
 
+async def test_sqlite_uses_a_trusted_copy_until_another_connection_commits(tmp_path: Path) -> None:
+    """On SQLite a session this process read or wrote is not selected again, neither to read it
+    nor inside a write (``BEGIN IMMEDIATE``), while ``PRAGMA data_version`` shows no other
+    connection's commit; another process's write is seen at once."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 't.db'}"
+    a, b = Store(url), Store(url)
+    await a.migrate()
+    selects: list[str] = []
+    try:
+        await a.apply_state("g", BOX, add(1))
+        await a.load_state("g", BOX)  # learns the new row's created_at
+        await a.apply_state("g", BOX, add(2))
+        a._backend._connect().connection.dbapi_connection.set_trace_callback(  # type: ignore[union-attr]
+            lambda sql: selects.append(sql) if sql.lstrip().upper().startswith("SELECT") else None
+        )
+        got = await a.load_state("g", BOX)
+        await a.apply_state("g", BOX, add(3))
+        assert got is not None and [i["n"] for i in got.items] == [1, 2] and selects == []
+        await b.apply_state("g", BOX, add(4))  # another connection commits
+        got = await a.load_state("g", BOX)
+        assert got is not None and [i["n"] for i in got.items] == [1, 2, 3, 4] and selects
+        selects.clear()
+        await b.apply_state("g", BOX, add(5))
+        await a.apply_state("g", BOX, add(6))  # read again inside the write: nothing lost
+        got = await a.load_state("g", BOX)
+        assert got is not None and [i["n"] for i in got.items] == [1, 2, 3, 4, 5, 6] and selects
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_a_session_created_anew_is_not_taken_for_the_cached_one(any_store: Store) -> None:
     """The cache trusts a row that still shows the version and created_at its text was seen
     with; a session pruned and created again restarts at version 1 with a new created_at."""
