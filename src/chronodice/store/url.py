@@ -1,9 +1,11 @@
-"""Database URLs as admins write them → the async SQLAlchemy URL the store opens.
+"""Database URLs as admins write them → the SQLAlchemy URL the store is configured with.
 
 Hosting panels and ``psql`` hand out ``postgresql://…`` or ``postgres://…``; SQLAlchemy would
-open those with psycopg, which is not installed.  The store only speaks asyncpg and aiosqlite,
-so the plain forms are mapped onto those drivers and anything else is refused with one line
-that names the forms we accept.
+open those with psycopg, which is not installed.  The store speaks asyncpg (PostgreSQL) and
+SQLite, so the plain forms are mapped onto one canonical form each and anything else is
+refused with one line that names the forms we accept.  (The SQLite form keeps its historical
+``+aiosqlite`` name; the store opens the file with SQLAlchemy's synchronous ``sqlite3`` engine,
+see :mod:`.sqlite_backend`.)
 
 >>> normalize_database_url("postgres://dice:pw@db:5432/chronodice")
 'postgresql+asyncpg://dice:pw@db:5432/chronodice'
