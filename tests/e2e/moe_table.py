@@ -18,6 +18,7 @@ from onebot_client import ApiCall, BotProcess, OneBotClient
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
 from chronodice.rules.moe.state import ALL
+from chronodice.store import session_rows
 
 QUIET = 0.2
 """Seconds without a further API call after which a command's replies are taken as complete
@@ -48,12 +49,18 @@ def load_state(bot: BotProcess, group: int) -> dict[str, Any] | None:
         row = con.execute(
             "SELECT state FROM sessions WHERE scope=? AND system='moe'", (str(group),)
         ).fetchone()
+        items: dict[str, list[str]] = {}
+        for field, item in con.execute(
+            "SELECT field, item FROM session_rows WHERE scope=? AND system='moe' ORDER BY field, seq",
+            (str(group),),
+        ):
+            items.setdefault(field, []).append(item)
     finally:
         con.close()
     if row is None:
         return None
-    raw = row[0]
-    return json.loads(raw) if isinstance(raw, str) else raw
+    whole = session_rows.assemble(row[0], items)  # the inputs are kept one per row
+    return json.loads(whole) if whole is not None else None
 
 
 def load(bot: BotProcess, group: int) -> tuple[dict[str, Any], Any]:

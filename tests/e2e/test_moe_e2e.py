@@ -6,11 +6,10 @@ response window whoever holds 防御 (issue 27)."""
 from __future__ import annotations
 
 import asyncio
-import json
-import sqlite3
 from typing import Any
 
 import pytest
+from moe_table import load_state
 from onebot_client import BotProcess, OneBotClient
 
 from chronodice.render.moe import card_text
@@ -24,14 +23,8 @@ USERS = [40001, 40002, 40003]
 
 
 def load(bot: BotProcess) -> tuple[dict[str, Any], Any]:
-    con = sqlite3.connect(bot.workdir / "chronodice.db")
-    try:
-        (raw,) = con.execute(
-            "SELECT state FROM sessions WHERE scope=? AND system='moe'", (str(G),)
-        ).fetchone()
-    finally:
-        con.close()
-    state = json.loads(raw) if isinstance(raw, str) else raw
+    state = load_state(bot, G)
+    assert state is not None
     return state, rebuild(state["record"])
 
 

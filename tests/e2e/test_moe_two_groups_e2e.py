@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from moe_table import load_state
 from onebot_client import ApiCall, BotProcess, OneBotClient
 
 from chronodice.render.moe import card_text
@@ -27,14 +28,9 @@ USERS = {GA: [41001, 41002, 41003], GB: [42001, 42002, 42003]}
 
 
 def load(bot: BotProcess, group: int, *, check_pack: bool = True) -> tuple[dict[str, Any], Any]:
-    con = sqlite3.connect(bot.workdir / "chronodice.db")
-    try:
-        (raw,) = con.execute(
-            "SELECT state FROM sessions WHERE scope=? AND system='moe'", (str(group),)
-        ).fetchone()
-    finally:
-        con.close()
-    state = json.loads(raw) if isinstance(raw, str) else raw
+    state = load_state(bot, group)
+    if state is None:
+        raise TypeError(f"no 萌E session in group {group} yet")
     return state, rebuild(state["record"], check_pack=check_pack)
 
 

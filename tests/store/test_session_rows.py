@@ -19,6 +19,7 @@ from helpers import say
 from chronodice.app import App
 from chronodice.core.ratelimit import FloodSettings
 from chronodice.rules.timeline import battle as bt
+from chronodice.services.moe._common import ROWS
 from chronodice.store import Store, tables
 from chronodice.store import patch as jpatch
 from chronodice.store import session_rows as srows
@@ -132,6 +133,52 @@ async def test_a_state_written_whole_moves_into_rows_and_undo_gets_it_back(any_s
     assert (await any_store.undo("g")).command == ".add 5"
     state, _v = await any_store.load_session("g", "rowlog")
     assert jpatch.dumps(state) == jpatch.dumps(old)
+
+
+async def test_a_plain_session_keeps_a_nested_list_as_rows(any_store: Store) -> None:
+    """``apply_session(rows=...)`` (the 萌E record's inputs): a list one level down is stored one
+    item per row from that write on; later writers keep the layout without being told; each
+    command writes the inputs it added; ``.undo`` and readers get every state back exactly."""
+    game = {"record": {"seed": 7, "inputs": [], "snapshot": {"turn": 0}}, "status": "running"}
+    await any_store.apply_session("m", "moe", lambda _s: (game, None), command=".start", rows=ROWS)
+    texts = [jpatch.dumps(game)]
+    for n in range(12):
+
+        def play(s: Any, n: int = n) -> tuple[Any, None]:
+            rec = s["record"]
+            inputs = [*rec["inputs"], {"seat": n % 3, "answer": f"出牌{n}"}]
+            return {**s, "record": {**rec, "inputs": inputs, "snapshot": {"turn": n + 1}}}, None
+
+        await any_store.apply_session("m", "moe", play, command=f".play {n}")
+        texts.append(jpatch.dumps((await any_store.load_session("m", "moe"))[0]))
+    head, items = await stored(any_store, "m", "moe")
+    assert head == {
+        "record": {"seed": 7, "inputs": {"$rows": 12}, "snapshot": {"turn": 12}},
+        "status": "running",
+    }
+    assert [json.loads(t)["answer"] for t in items["record.inputs"]] == [f"出牌{n}" for n in range(12)]
+    whole, _v = await any_store.load_session("m", "moe")
+    assert whole is not None and len(whole["record"]["inputs"]) == 12
+    for n in range(11, -1, -1):  # undone step by step, each state exactly as it was
+        undone = await any_store.undo("m")
+        assert undone is not None and undone.command == f".play {n}"
+        assert jpatch.dumps((await any_store.load_session("m", "moe"))[0]) == texts[n]
+    _head, items = await stored(any_store, "m", "moe")
+    assert items.get("record.inputs", []) == []
+
+
+def test_a_nested_field_splits_and_assembles_without_touching_the_state() -> None:
+    plain = {"record": {"inputs": [{"a": 1}, {"a": 2}], "x": 1}, "actions": [3], "other": {"k": 1}}
+    before = jpatch.dumps(plain)
+    head, items = srows.split(plain, ("record.inputs", "actions", "missing.path", "other.k"))
+    assert jpatch.dumps(plain) == before  # the caller's state is not changed
+    assert json.loads(head or "") == {
+        "record": {"inputs": {"$rows": 2}, "x": 1},
+        "actions": {"$rows": 1},
+        "other": {"k": 1},
+    }
+    assert srows.fields_of(head) == ("record.inputs", "actions")
+    assert srows.assemble(head, items) == before
 
 
 async def test_another_process_sees_the_rows_written_by_this_one(tmp_path: Path) -> None:

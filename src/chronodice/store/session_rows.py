@@ -2,9 +2,11 @@
 it added or changed, not the whole session.
 
 A session's state is a JSON object.  The long lists in it (a TimeLine battle's ``actions`` and
-``events``, named by the codec's ``row_fields``) are kept one item per row, keyed by
-``(scope, system, field, seq)`` with ``seq`` the item's place in the list; the ``sessions`` row
-keeps the rest, with a placeholder ``{"$rows": n}`` where each such list was.  The head is
+``events``, named by the codec's ``row_fields``; a 萌E game's ``record.inputs``, named by
+``apply_session(rows=...)``) are kept one item per row, keyed by ``(scope, system, field, seq)``
+with ``seq`` the item's place in the list; the ``sessions`` row keeps the rest, with a
+placeholder ``{"$rows": n}`` where each such list was.  A field is a key of the state or, one
+level down, ``key.key`` (:data:`DEPTH`).  The head is
 self-describing: any reader (``.undo``, ``.replay``, the web view) gets the whole state back by
 putting the rows in place of the placeholders (:func:`assemble`), and a writer that knows no
 codec stores the same fields as rows again (:func:`head_fields`).
@@ -42,11 +44,40 @@ def is_placeholder(value: Any) -> bool:
     return type(value) is dict and len(value) == 1 and type(value.get(MARK)) is int
 
 
-def head_fields(head: Any) -> tuple[str, ...]:
-    """The fields a stored head keeps as rows (its placeholders)."""
+DEPTH = 2
+"""How deep a field may lie: ``actions`` or ``record.inputs``."""
+
+
+def head_fields(head: Any, depth: int = DEPTH) -> tuple[str, ...]:
+    """The fields a stored head keeps as rows (its placeholders), dotted."""
     if type(head) is not dict:
         return ()
-    return tuple(k for k, v in head.items() if is_placeholder(v))
+    out: list[str] = []
+    for k, v in head.items():
+        if is_placeholder(v):
+            out.append(k)
+        elif depth > 1 and type(v) is dict:
+            out += (f"{k}.{sub}" for sub in head_fields(v, depth - 1))
+    return tuple(out)
+
+
+def _at(state: Any, field: str) -> Any:
+    """The value at ``field`` (dotted) in ``state``, ``None`` where there is none."""
+    for key in field.split("."):
+        if type(state) is not dict:
+            return None
+        state = state.get(key)
+    return state
+
+
+def _set(state: dict[str, Any], field: str, value: Any, *, copy: bool) -> None:
+    """Put ``value`` at ``field`` (dotted) in ``state``; ``copy``: the objects on the way are
+    copied first (``state`` itself is the caller's copy)."""
+    *path, last = field.split(".")
+    for key in path:
+        state[key] = child = dict(state[key]) if copy else state[key]
+        state = child
+    state[last] = value
 
 
 def fields_of(head_text: str | None) -> tuple[str, ...]:
@@ -62,18 +93,18 @@ def split(plain: Any, fields: Iterable[str]) -> tuple[str | None, Items]:
     items' texts (``chronodice.core.rows.Rows``) gives them as they are."""
     if plain is None:
         return None, {}
-    fields = [f for f in fields if isinstance(plain.get(f), list | tuple)] if type(plain) is dict else []
+    fields = [f for f in fields if isinstance(_at(plain, f), list | tuple)] if type(plain) is dict else []
     if not fields:
         return jpatch.dumps(plain), {}
     head = dict(plain)
     items: Items = {}
     for f in fields:
-        value = plain[f]
+        value = _at(plain, f)
         texts = getattr(value, "texts", None)
         items[f] = (
             texts if texts is not None and len(texts) == len(value) else [jpatch.dumps(v) for v in value]
         )
-        head[f] = {MARK: len(value)}
+        _set(head, f, {MARK: len(value)}, copy=True)
     return jpatch.dumps(head), items
 
 
@@ -84,10 +115,10 @@ def assemble(head_text: str | None, items: Items) -> str | None:
         return head_text
     head = json.loads(head_text)
     for f in head_fields(head):
-        texts = items.get(f, ())
-        if len(texts) != head[f][MARK]:
-            raise ValueError(f"session rows of {f!r}: {len(texts)} stored, {head[f][MARK]} expected")
-        head[f] = json.loads("[" + ",".join(texts) + "]")
+        texts, expected = items.get(f, ()), _at(head, f)[MARK]
+        if len(texts) != expected:
+            raise ValueError(f"session rows of {f!r}: {len(texts)} stored, {expected} expected")
+        _set(head, f, json.loads("[" + ",".join(texts) + "]"), copy=False)
     return jpatch.dumps(head)
 
 
@@ -168,13 +199,15 @@ DROP = sa.delete(_rows).where(*_MINE)
 
 
 async def write_items(tx: Tx, scope: str, system: str, old: Items, new: Items) -> None:
-    """Make the stored rows ``new`` where they are ``old`` (see :func:`changes`)."""
+    """Make the stored rows ``new`` where they are ``old`` (see :func:`changes`); the rows
+    written go in one call (executemany: a session's first move into rows writes them all)."""
     put, cut = changes(old, new)
     for field, length in cut:
         await tx.run(CUT, {"scope": scope, "system": system, "field": field, "length": length})
-    upsert = UPSERT[tx.dialect]
-    for field, seq, item in put:
-        await tx.run(upsert, {"scope": scope, "system": system, "field": field, "seq": seq, "item": item})
+    if put:
+        keys = {"scope": scope, "system": system}
+        rows = [keys | {"field": field, "seq": seq, "item": item} for field, seq, item in put]
+        await tx.run(UPSERT[tx.dialect], rows)
 
 
 async def drop_items(tx: Tx, scope: str, system: str) -> None:

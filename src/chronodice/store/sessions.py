@@ -108,6 +108,7 @@ class SessionStore(StorePart):
         user_id: str = "",
         command: str = "",
         characters_before: Sequence[tuple[CharacterRecord, int]] = (),
+        rows: Sequence[str] = (),
     ) -> T:
         """Load → apply the pure ``fn`` → save with compare-and-set, retrying lost races.
 
@@ -117,6 +118,9 @@ class SessionStore(StorePart):
         ``characters_before``: cards this command also changed, each as ``(record before the
         change, version after it)``.  ``.undo`` puts such a card back as it was, provided nobody
         changed it since (its version is still the one given).
+
+        ``rows``: lists of the state that only grow (dotted, see :mod:`.session_rows`), stored
+        one item per row from this write on; a stored state keeps those it has.
         """
         log_row = (user_id, clean_text(command[:500]), _jtext(_cards_before(characters_before)))
 
@@ -132,7 +136,7 @@ class SessionStore(StorePart):
             new = _j(new_text)
             if new == old and type(new) is type(old):
                 return result
-            fields = srows.fields_of(head)
+            fields = (*dict.fromkeys((*srows.fields_of(head), *rows)),)
             new_head, items = srows.split(new, fields) if fields else (new_text, {})
             before_text, patch_text = _reverse(old, new, raw)
             await self._save_session(

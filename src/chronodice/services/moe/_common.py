@@ -20,6 +20,9 @@ from chronodice.rules.moe.recovery import CAUSES
 SYSTEM = "moe"
 NO_UNDO_SYSTEMS.add(SYSTEM)  # .undo after seeing cards would be cheating
 PACK = "demo"
+ROWS = ("record.inputs",)
+"""What of a game only grows: its inputs, kept one per row by the store (a 400-input game's
+record is ~40 KB, ~27 KB of it inputs), so a command writes the inputs it added."""
 MAX_PLAYERS = 8
 DEFAULT_TIMEOUTS = {"play": 120, "respond": 45, "choice": 60}
 AUTO_LIMIT = 20_000

@@ -23,6 +23,7 @@ from ._common import (
     DEFAULT_TIMEOUTS,
     MAX_PLAYERS,
     PACK,
+    ROWS,
     SYSTEM,
     find_user_game,
     game_scope,
@@ -227,7 +228,7 @@ async def moe_start(call: Call) -> list[Reply]:
         return state, (g, events, state)
 
     g, events, state = await call.app.store.apply_session(
-        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, rows=ROWS
     )
     replies = outcome(state, g, events)
     if choice.choosing(g):
