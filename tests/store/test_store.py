@@ -5,14 +5,17 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from helpers import eventually
 
 from chronodice.core.errors import IllegalAction, NotFound
-from chronodice.store import DuplicateEvent, Store
+from chronodice.store import DuplicateEvent, Store, tables
+from chronodice.store.common import utcnow
 from chronodice.store.models import Base
 
 
@@ -298,3 +301,25 @@ async def test_old_database_is_upgraded_at_start(tmp_path: Path) -> None:
     await new.apply_session("g", "x", lambda st: ({"a": 1}, None))
     assert (await new.undo("g")) is not None
     await new.close()
+
+
+async def test_a_write_transaction_is_all_or_nothing(any_store: Store) -> None:
+    """A write transaction's statements commit together or not at all (on PostgreSQL the engine
+    is in AUTOCOMMIT for reads and one-statement writes; transactions must not be)."""
+    pending = tables.pending
+    probe = pending.c.key == "all-or-nothing"
+
+    async def count() -> int:
+        async def body(tx: Any) -> int:
+            row = await tx.one(sa.select(sa.func.count()).select_from(pending).where(probe))
+            return int(row[0])
+
+        return await any_store._read(body)
+
+    with pytest.raises(RuntimeError):
+        async with any_store._backend.tx(True) as tx:
+            row = {"key": "all-or-nothing", "value": "{}", "expires_at": utcnow()}
+            await tx.run(sa.insert(pending).values(row))
+            assert await tx.one(sa.select(sa.func.count()).select_from(pending).where(probe)) == (1,)
+            raise RuntimeError("the command failed after its first statement")
+    assert await count() == 0
