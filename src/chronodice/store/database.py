@@ -53,6 +53,7 @@ from .housekeeping import HousekeepingStore
 from .leases import RENEW_AHEAD, LeaseStore
 from .session_batch import Job, SessionBatchStore
 from .session_history import SessionHistoryStore
+from .sqlite_backend import begin_immediate
 from .states import StateCache
 from .url import normalize_database_url
 
@@ -334,6 +335,4 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    event.listen(engine.sync_engine, "begin", begin_immediate)

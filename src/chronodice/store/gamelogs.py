@@ -43,6 +43,7 @@ G, L = tables.game_logs, tables.game_log_lines
 _LOG_ID = G.c.id == bindparam("log")
 # Built once (see :mod:`.tables`): the statements of a recorded line and of the lookups.
 _NAMED = select(G).where(G.c.group_id == bindparam("grp"), G.c.name == bindparam("title"))
+_NAMED_LOCKED = _NAMED.with_for_update()
 _ACTIVE = select(G).where(G.c.group_id == bindparam("grp"), G.c.ended_at.is_(None))
 _ACTIVE = _ACTIVE.order_by(G.c.id.desc()).limit(1).with_for_update()
 _COUNT_UP = update(G).where(_LOG_ID, G.c.recording, G.c.ended_at.is_(None), G.c.lines < bindparam("max"))
@@ -97,7 +98,7 @@ class GameLogStore(StorePart):
 
     async def _named_log(self, tx: Tx, group_id: str, name: str) -> GameLog:
         """The group's log called ``name``, locked for this write; :class:`NotFound` if none."""
-        row = await tx.one(_NAMED.with_for_update(), {"grp": group_id, "title": name})
+        row = await tx.one(_NAMED_LOCKED, {"grp": group_id, "title": name})
         if row is None:
             raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
         return self._log_row(row)

@@ -252,7 +252,7 @@ class SqliteBackend:
             raw = conn.connection.dbapi_connection
             assert raw is not None
             raw.execute("PRAGMA busy_timeout=30000")
-            sa.event.listen(conn, "begin", _begin_immediate)
+            sa.event.listen(conn, "begin", begin_immediate)
             try:
                 with conn.begin():
                     return upgrade(conn)
@@ -306,6 +306,7 @@ def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.execute(f"PRAGMA {pragma}")
 
 
-def _begin_immediate(conn: Connection) -> None:
-    """A migration's transaction takes the write lock at once (see :meth:`SqliteBackend.migrate`)."""
+def begin_immediate(conn: Connection) -> None:
+    """A transaction that takes the write lock at once: a migration's (see
+    :meth:`SqliteBackend.migrate`) and those of the store's test engine."""
     conn.exec_driver_sql("BEGIN IMMEDIATE")
