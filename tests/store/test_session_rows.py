@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 from helpers import say
 
@@ -200,12 +199,9 @@ async def test_another_process_sees_the_rows_written_by_this_one(tmp_path: Path)
         await b.close()
 
 
-async def test_a_thousand_action_battle_is_small_on_disk(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_thousand_action_battle_is_small_on_disk(tmp_path: Path) -> None:
     """Issue 24: a 1,000-action TimeLine battle takes ≤ 2 MB on disk (database, WAL and shared
     memory files together, at rest), and its session row holds no action."""
-    monkeypatch.setenv("CHRONODICE_STORE_CHECK", "0")  # production speed: 1,000 commands
     db = tmp_path / "big.db"
     store = Store(f"sqlite+aiosqlite:///{db}")
     await store.migrate()

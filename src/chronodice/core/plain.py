@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -64,4 +65,33 @@ def plain(obj: Any) -> Any:
     return copy.deepcopy(obj)
 
 
-__all__ = ["plain"]
+def frozen(value: Any) -> Any:
+    """JSON-like ``value`` read-only all the way down: every mapping a read-only
+    :class:`~types.MappingProxyType` of a copy (one already read-only is taken as it is), every
+    list or tuple a tuple.  A value of any other type raises ``TypeError``.  States that a store
+    shares between commands hold their JSON data this way (a TimeLine battle's mappings, a D20
+    event's ``data``), so a rule that tried to change it in place fails there."""
+    cls = type(value)
+    if cls in _LEAVES:
+        return value
+    if cls is MappingProxyType:
+        return value
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen(v) for v in value)
+    raise TypeError(f"frozen JSON data holds JSON-like values, not {cls.__name__}")
+
+
+def thawed(value: Any) -> Any:
+    """:func:`frozen` undone: read-only mappings as dicts, tuples as lists (plain JSON data)."""
+    if type(value) in _LEAVES:
+        return value
+    if isinstance(value, Mapping):
+        return {k: thawed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thawed(v) for v in value]
+    return value
+
+
+__all__ = ["frozen", "plain", "thawed"]

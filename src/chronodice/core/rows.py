@@ -5,7 +5,8 @@ battle's actions, a combat's log — from one command to the next reuses their p
 text, and the state's text is spliced from the items' texts (:func:`dumps`): a command then
 converts and serialises what it added, not the whole list.  The text is exactly what
 ``chronodice.store.patch.dumps`` gives for the same plain value (the rules packages do not
-import the store; the store checks the two agree when ``CHRONODICE_STORE_CHECK`` is set).
+import the store; ``tests/store/test_state_invariants.py`` holds the two equal along played
+battles and combats).
 """
 
 from __future__ import annotations
@@ -136,8 +137,8 @@ def share(items: list[Any], old: Any) -> Rows:
     An item equal (``==``) to the old item at its place is taken with that item's text without
     serialising it: for plain forms whose every key holds one JSON type (a typed model's dump,
     with no number that may be an int one time and a float the next), equal means equal text.
-    The store's check mode re-encodes every write from scratch, so a codec that breaks this is
-    caught by the tests."""
+    ``tests/store/test_state_invariants.py`` compares each step of played combats with an
+    encoding from scratch, so a codec that breaks this fails there."""
     if type(old) is not Rows:
         return Rows.of(items, [dumps_value(d) for d in items])
     out: list[Any] = []

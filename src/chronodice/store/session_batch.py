@@ -235,10 +235,10 @@ class SessionBatchStore(SessionStore):
         row = self._states.row_of(key)
         if row is None or row[1] is None or any(j.codec is not codec for j in jobs):
             return False
-        fields = row_fields_of(codec)
-        stored = self._states.rows_at(key, row) if fields else {}
+        stored = self._states.rows_at(key, row)
         if stored is None:
             return False  # the rows it holds not known: the locked transaction reads them
+        fields = row_fields_of(codec, stored)
         scope, system = key
         cur = self._states.get_reusing(key, None, codec, jobs[0].reuse, row, same_row=True)
         outcomes: list[tuple[bool, Any]] = []

@@ -149,11 +149,17 @@ async def read_items(tx: Tx, scope: str, system: str) -> Items:
     return out
 
 
+def _with_fields(head: str | None, items: Items) -> Items:
+    """``items`` with each field ``head`` keeps as rows, also those with none yet (an empty
+    list): a writer then keeps storing it as rows."""
+    return {f: () for f in fields_of(head)} | items
+
+
 async def rows_of(tx: Tx, scope: str, system: str, head: str | None) -> Items:
     """The rows stored beside a session's ``head`` (none unless it holds a placeholder)."""
     if head is None or f'"{MARK}"' not in head:
         return {}
-    return await read_items(tx, scope, system)
+    return _with_fields(head, await read_items(tx, scope, system))
 
 
 async def read_whole(tx: Tx, scope: str, system: str) -> tuple[tuple[int, Any, str | None], Items] | None:
@@ -166,7 +172,7 @@ async def read_whole(tx: Tx, scope: str, system: str) -> tuple[tuple[int, Any, s
     out: dict[str, list[str]] = {}
     for field, _seq, item, _v, _c in rows[1:]:
         out.setdefault(field, []).append(item)
-    return (rows[0][3], rows[0][4], rows[0][2]), out
+    return (rows[0][3], rows[0][4], rows[0][2]), _with_fields(rows[0][2], out)
 
 
 def changes(old: Items, new: Items) -> tuple[list[tuple[str, int, str]], list[tuple[str, int]]]:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -110,10 +111,9 @@ class SessionStore(StorePart):
         characters_before: Sequence[tuple[CharacterRecord, int]] = (),
         rows: Sequence[str] = (),
     ) -> T:
-        """Load → apply the pure ``fn`` → save with compare-and-set, retrying lost races.
-
-        ``fn(state) -> (new_state, result)``; when ``new_state`` equals the old state nothing is
-        written.  Each write appends a log row holding the reverse patch (after → before).
+        """:meth:`apply_state` on plain JSON data (:func:`json_codec`): ``fn(state) ->
+        (new_state, result)`` gets a fresh copy of the stored state, which it may change; when
+        ``new_state`` equals the old state nothing is written.
 
         ``characters_before``: cards this command also changed, each as ``(record before the
         change, version after it)``.  ``.undo`` puts such a card back as it was, provided nobody
@@ -122,33 +122,10 @@ class SessionStore(StorePart):
         ``rows``: lists of the state that only grow (dotted, see :mod:`.session_rows`), stored
         one item per row from this write on; a stored state keeps those it has.
         """
-        log_row = (user_id, clean_text(command[:500]), _jtext(_cards_before(characters_before)))
-
-        async def body(tx: Tx) -> T:
-            row = await tx.one(READ_LOCKED, {"key_scope": scope, "key_system": system})
-            head = _text(row[0]) if row else None
-            stored = await srows.rows_of(tx, scope, system, head)
-            raw = srows.assemble(head, stored)
-            old = _j(raw)
-            new, result = fn(_j(raw))
-            new_text = _jtext(new)
-            # what will be stored, as JSON gives it back (engines return tuples, asdict output…)
-            new = _j(new_text)
-            if new == old and type(new) is type(old):
-                return result
-            fields = (*dict.fromkeys((*srows.fields_of(head), *rows)),)
-            new_head, items = srows.split(new, fields) if fields else (new_text, {})
-            before_text, patch_text = _reverse(old, new, raw)
-            await self._save_session(
-                tx, scope, system, row[1] if row else None, new_head, before_text, patch_text, log_row
-            )
-            await srows.write_items(tx, scope, system, stored, items)
-            return result
-
-        try:
-            return await self._write(body, "操作", retry_conflict=True)
-        finally:
-            self._states.changed(scope)  # a copy cached by apply_state is not trusted any more
+        codec = json_codec(system, tuple(rows))
+        return await self.apply_state(
+            scope, codec, fn, user_id=user_id, command=command, characters_before=characters_before
+        )
 
     async def _save_session(
         self,
@@ -297,8 +274,9 @@ class SessionStore(StorePart):
                 before_text, patch_text = reverse_plain(old, after)
                 stored = self._states.rows_at(key, old.row) if old.text is not None else {}
                 if stored is None:
-                    stored = await srows.read_items(tx, scope, codec.system)
-                fields = row_fields_of(codec)
+                    whole = await srows.read_whole(tx, scope, codec.system)
+                    stored = whole[1] if whole is not None else {}
+                fields = row_fields_of(codec, stored)
                 head, items = srows.split(after.plain, fields) if fields else (after.text, {})
                 version = await self._save_session(
                     tx,
@@ -339,20 +317,44 @@ class SessionStore(StorePart):
         """``fn`` applied to ``old``: the new cache entry (still with the old row identity) and
         ``fn``'s result."""
         new_state, result = fn(old.state)
-        self._states.verify(key, old, codec)
         if new_state is None:
             new_text, new_plain = None, None
         else:
             prev = (old.state, old.plain) if old.state is not None else None
             new_plain = codec.encode(new_state, prev)
             new_text = self._states.text(codec, new_plain)
-            self._states.verify_encoding(codec, new_state, new_text)
-        return Cached(new_text, new_state if codec.immutable else None, new_plain, True, old.row), result
+        state = new_state if codec.immutable else None
+        return Cached(new_text, state, new_plain, True, old.row, codec), result
 
 
-def row_fields_of(codec: Any) -> tuple[str, ...]:
-    """The fields of ``codec``'s states kept as rows (see :mod:`.session_rows`)."""
-    return tuple(getattr(codec, "row_fields", ()))
+def row_fields_of(codec: SessionCodec[Any], stored: srows.Items) -> tuple[str, ...]:
+    """The fields of a state written through ``codec`` kept as rows (see :mod:`.session_rows`):
+    the codec's, and those the session has rows of already (a writer keeps the layout)."""
+    return (*dict.fromkeys((*codec.row_fields, *stored)),)
+
+
+class JsonCodec:
+    """A session kept as plain JSON data (萌E, D10): each use gets a fresh parse (the caller may
+    change it), and a new state is stored as JSON gives it back (tuples become lists)."""
+
+    immutable = False
+
+    def __init__(self, system: str, row_fields: tuple[str, ...] = ()) -> None:
+        self.system = system
+        self.row_fields = row_fields
+
+    def decode(self, text: str) -> Any:
+        return _j(text)
+
+    def encode(self, state: Any, prev: tuple[Any, Any] | None) -> Any:
+        return _j(_jtext(state))
+
+
+@functools.cache
+def json_codec(system: str, row_fields: tuple[str, ...] = ()) -> JsonCodec:
+    """The one :class:`JsonCodec` of ``system`` and ``row_fields`` (the commands queued on a
+    session go in one group commit only when they share their codec object)."""
+    return JsonCodec(system, row_fields)
 
 
 def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> list[dict[str, Any]] | None:
@@ -380,7 +382,7 @@ def _patch_or_whole(old_text: str, p: Any) -> tuple[str | None, str | None]:
 
 
 def reverse_plain(old: Cached[Any], new: Cached[Any]) -> tuple[str | None, str | None]:
-    """:func:`_reverse` for codec states, whose plain forms share their unchanged parts: the
+    """:func:`reverse_json` for codec states, whose plain forms share their unchanged parts: the
     type-exact :func:`patch.diff_exact` compares those by identity and needs no check against
     the texts.  The whole old text is stored where its plain form does not rebuild it exactly (a
     migrated old state)."""
@@ -391,7 +393,7 @@ def reverse_plain(old: Cached[Any], new: Cached[Any]) -> tuple[str | None, str |
     return _patch_or_whole(old.text, jpatch.diff_exact(new.plain, old.plain))
 
 
-def _reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:
+def reverse_json(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:
     """What the log stores to get ``old`` back from ``new`` (both plain JSON data):
     ``(before, patch)`` texts — a reverse patch, or the whole old state where a patch would not
     be shorter or would not rebuild it exactly.  ``new`` is consumed (patched in place).

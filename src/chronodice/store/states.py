@@ -15,14 +15,20 @@ another process or by ``.undo`` is never missed) starts from them:
   only the parts a command changed are converted;
 * what is left per command is one ``dumps`` of the new state, and the rules themselves.
 
-Tests run with ``CHRONODICE_STORE_CHECK=1``: every cache hit of an immutable codec re-encodes
-the cached state from scratch and compares it with the stored text, so a rule that changed a
-state in place fails loudly instead of corrupting the next command.
+This rests on invariants the codecs hold by construction, not on checks at run time:
+
+* an ``immutable`` codec's states cannot be changed in place (TimeLine's battle is frozen
+  dataclasses, tuples and read-only mappings all the way down; trying raises);
+* what a mutable codec shares between the states it decodes is frozen too (the events of a
+  D20 combat's log, shared by the combats decoded from one text);
+* ``encode(state, prev)`` gives the plain value ``encode(state, None)`` gives, and a codec's own
+  ``dumps`` the text :func:`chronodice.store.patch.dumps` gives.
+
+``tests/store/test_state_invariants.py`` pins each of them on the production codecs.
 """
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
@@ -55,16 +61,14 @@ class SessionCodec(Protocol[S]):
         ...
 
 
-def text_of(codec: SessionCodec[Any], plain: Any, check: bool = False) -> str:
+def text_of(codec: SessionCodec[Any], plain: Any) -> str:
     """The stored text of ``plain``: the codec's own ``dumps`` where it has one (one that splices
-    texts it kept), which must equal :func:`chronodice.store.patch.dumps` (checked with
-    ``check``)."""
+    texts it kept), which gives what :func:`chronodice.store.patch.dumps` gives (see the module
+    doc)."""
     own = getattr(codec, "dumps", None)
     if own is None:
         return jpatch.dumps(plain)
     text: str = own(plain)
-    if check and text != jpatch.dumps(plain):
-        raise AssertionError(f"{codec.system} codec's dumps differs from patch.dumps")
     return text
 
 
@@ -80,10 +84,9 @@ class Cached(Generic[S]):
     session bumps its version and a session created anew has a new ``created_at``, so a row that
     still shows them holds this very text: the store then need not read the text (on
     PostgreSQL: fetch and decompress it) to trust the cache."""
-
-
-def check_enabled() -> bool:
-    return os.environ.get("CHRONODICE_STORE_CHECK", "") not in ("", "0", "false")
+    codec: Any = None
+    """The codec ``state`` and ``plain`` are of: another codec of the same system (a test's or a
+    tool's plain-JSON write of a battle) does not take them."""
 
 
 class StateCache:
@@ -92,7 +95,6 @@ class StateCache:
     def __init__(self, size: int = _MAX_STATES) -> None:
         self._items: OrderedDict[tuple[str, str], Cached[Any]] = OrderedDict()
         self._size = size
-        self._check = check_enabled()
         self._lent: OrderedDict[tuple[tuple[str, str], int], tuple[str, Any]] = OrderedDict()
         """A mutable codec's states given out by ``load_state`` (by session and ``id``), each with
         the text it came from: several commands on one session may each hold one (read, not yet
@@ -221,7 +223,7 @@ class StateCache:
         if same_row and hit is not None:
             text = hit.text
         if reuse is not None and lent is not None and lent[1] is reuse and lent[0] == text:
-            if hit is not None and hit.text == text:
+            if hit is not None and hit.text == text and hit.codec is codec:
                 return replace(hit, state=reuse, row=row or hit.row)
         return self.get(key, text, codec, row, same_row=same_row)
 
@@ -244,45 +246,35 @@ class StateCache:
         mutable codec the state is decoded afresh each time (the caller may change it).
         ``row``: the row's identity now, remembered with the entry."""
         hit = self._items.get(key)
+        if hit is not None and hit.codec is not codec:
+            if same_row and hit.text is not None:
+                text = hit.text  # the row is the one cached: its text, decoded by this codec
+            hit, same_row = None, False
         if hit is not None and (same_row or hit.text == text):
             self._items.move_to_end(key)
             if row is not None and hit.row != row:
                 hit = self._items[key] = replace(hit, row=row)
                 self._trusted.discard(key)
             if hit.text is None or codec.immutable:
-                self.verify(key, hit, codec)
                 return hit
             return replace(hit, state=codec.decode(hit.text))
         if same_row:
             raise KeyError(key)  # the caller checked the identity against this cache: not possible
         if text is None:
-            got: Cached[S] = Cached(None, None, None, True, row)
+            got: Cached[S] = Cached(None, None, None, True, row, codec)
         else:
             state = codec.decode(text)
             plain = codec.encode(state, None)
-            got = Cached(text, state, plain, text_of(codec, plain, self._check) == text, row)
+            got = Cached(text, state, plain, text_of(codec, plain) == text, row, codec)
             if not codec.immutable:
                 self.put(key, replace(got, state=None))  # the caller may change its state
                 return got
         self.put(key, got)
         return got
 
-    def verify(self, key: tuple[str, str], got: Cached[S], codec: SessionCodec[S]) -> None:
-        """With ``CHRONODICE_STORE_CHECK``: that ``got.state`` still encodes to its text (a rule
-        that changed a shared state in place is caught at the command that did it)."""
-        if self._check and codec.immutable and got.exact and got.state is not None:
-            if jpatch.dumps(codec.encode(got.state, None)) != got.text:
-                raise AssertionError(f"{codec.system} state of {key[0]} changed in place")
-
     def text(self, codec: SessionCodec[Any], plain: Any) -> str:
-        return text_of(codec, plain, self._check)
-
-    def verify_encoding(self, codec: SessionCodec[S], state: S, text: str) -> None:
-        """With ``CHRONODICE_STORE_CHECK``: that ``text``, encoded reusing the previous state's
-        parts, is what encoding ``state`` from scratch gives (a part changed in place but reused
-        as unchanged would otherwise be written stale)."""
-        if self._check and jpatch.dumps(codec.encode(state, None)) != text:
-            raise AssertionError(f"{codec.system} codec reused a part that changed")
+        """The stored text of ``plain`` (:func:`text_of`)."""
+        return text_of(codec, plain)
 
     def put(self, key: tuple[str, str], value: Cached[Any], seen: float | None = None) -> None:
         """Cache ``value``; ``seen``: its row had ``value.row`` at some moment after then (see

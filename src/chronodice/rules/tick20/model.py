@@ -11,12 +11,15 @@ No I/O, no clock, no randomness here.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from enum import Enum
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer, PrivateAttr
 
 from chronodice.core import rows
+from chronodice.core.plain import frozen, thawed
 
 SCHEMA_VERSION = 1
 
@@ -252,13 +255,38 @@ class Options(BaseModel):
     name: str = ""
 
 
+def _empty_data() -> Mapping[str, Any]:
+    return MappingProxyType({})
+
+
+EventData = Annotated[
+    Mapping[str, Any],
+    AfterValidator(frozen),
+    PlainSerializer(thawed, return_type=dict[str, Any]),
+]
+"""An event's ``data``: read-only all the way down (:func:`~chronodice.core.plain.frozen`), JSON as a dict."""
+
+
 class Event(BaseModel):
-    """Something the engine did; the renderer turns it into Chinese text."""
+    """Something the engine did; the renderer turns it into Chinese text.
+
+    Frozen, ``data`` included (:data:`EventData`): :class:`CombatCodec` hands the events of the
+    log a text was written from to every combat decoded from that text, so a logged event is
+    never changed; trying raises (``ValidationError`` on a field, ``TypeError`` in ``data``).
+    A changed event is a new one: ``Event(...)``, or ``model_copy(update=...)`` with any new
+    ``data`` passed through :func:`~chronodice.core.plain.frozen` (``model_copy`` does not validate)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     kind: str
     round: int = 0
     tick: int = 0
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: EventData = Field(default_factory=_empty_data)
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Event:
+        """Itself: a frozen event is shared, never copied (``copy.deepcopy`` of a combat, or
+        ``model_copy(deep=True)``, keeps its log's events; a read-only mapping has no copy)."""
+        return self
 
 
 class Combat(BaseModel):
@@ -364,7 +392,8 @@ class CombatCodec:
     * decoding a text this codec wrote, the log's events are those it was written from: pydantic
       parses the text with an empty log in place of the events' texts (the log is about two
       fifths of a parse).  Two combats then hold the same event objects, which is why logged
-      events are never changed (the store's check mode catches a rule that does)."""
+      events are never changed: :class:`Event` is frozen all the way down, so a rule that
+      tried would raise."""
 
     system = "tick20"
     immutable = False
@@ -447,6 +476,7 @@ __all__ = [
     "DurationKind",
     "Effect",
     "Event",
+    "EventData",
     "Gauge",
     "Health",
     "InitMod",

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from chronodice.core import rows
 from chronodice.core.errors import IllegalAction, NotFound
-from chronodice.core.plain import plain
+from chronodice.core.plain import frozen, plain
 
 from .rounding import r1, r2
 
@@ -28,16 +28,20 @@ _ID = attrgetter("id")
 
 
 def frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``value`` as a read-only mapping (a weapon snapshot, ammunition counts).
+    """``value`` as a read-only mapping, all the way down: nested mappings read-only too, lists
+    and tuples as tuples (a weapon snapshot, ammunition counts, the 先攻 record).  A value of any
+    other type than JSON's raises ``TypeError``.  A read-only mapping is taken as it is (one made
+    here: this function is how the battle's mappings are made).
 
-    Participants and actions are frozen all the way down, so an action that is the same object
-    in the next state is the same action: the store keeps its stored text and decoded object
-    from one command to the next and writes only the actions that are new objects (see
+    A battle is frozen all the way down, so an action that is the same object in the next state
+    is the same action: the store hands the decoded state to the next command, keeps each
+    action's stored text and writes only the actions that are new objects (see
     ``chronodice.store.session_rows``).  A rule that tried to change one in place raises
-    ``TypeError`` here instead of leaving the stored battle behind what the bot shows."""
-    if type(value) is MappingProxyType:
-        return value
-    return MappingProxyType(dict(value))
+    ``TypeError`` here instead of leaving the stored battle behind what the bot shows
+    (``tests/store/test_state_invariants.py`` walks the state's types and a played battle's
+    values to hold this)."""
+    out: Mapping[str, Any] = frozen(value)
+    return out
 
 
 def _reduce_mapping(value: MappingProxyType[str, Any]) -> tuple[Any, tuple[dict[str, Any]]]:
@@ -158,7 +162,8 @@ class BattleState:
     next_id: int = 1
     """Next action number (``#1``, ``#2`` … as players see them)."""
     next_event: int = 1
-    initiative: dict[str, Any] | None = None
+    initiative: Mapping[str, Any] | None = None
+    """The 先攻 (``key``, ``passive_start``), read-only (see :func:`frozen_mapping`)."""
     schema_version: int = SCHEMA_VERSION
     started: bool = False
     """False during the opening (everybody declaring a first action; newcomers start at 0)."""
@@ -168,6 +173,10 @@ class BattleState:
     session_id: str = ""
     """Drawn when the battle begins (:func:`chronodice.core.ids.session_id`): tells this battle
     from the next one in the same row (a web link is bound to it)."""
+
+    def __post_init__(self) -> None:
+        if self.initiative is not None:
+            object.__setattr__(self, "initiative", frozen_mapping(self.initiative))
 
     def to_dict(self) -> dict[str, Any]:
         return plain(self)
@@ -341,9 +350,13 @@ def _row(o: Any) -> dict[str, Any]:
 
 class BattleCodec:
     """How the store keeps a battle (a ``chronodice.store.SessionCodec``): states are frozen
-    dataclasses changed only by ``replace``, so the store may share the decoded state between
-    commands, and a new state's participants, actions and events that are the *same objects*
-    as the previous state's keep their plain form and text (:class:`Rows`)."""
+    dataclasses all the way down (tuples and read-only mappings, :func:`frozen_mapping`),
+    changed only by ``replace``, so the store shares the decoded state between commands, and a
+    new state's participants, actions and events that are the *same objects* as the previous
+    state's keep their plain form and text (:class:`Rows`).  ``tests/store/test_state_invariants.py``
+    holds both: no field of a battle can hold a mutable container, and along played battles
+    ``encode(new, prev)`` and :meth:`dumps` give what encoding from scratch and
+    ``chronodice.store.patch.dumps`` give."""
 
     system = "timeline"
     immutable = True

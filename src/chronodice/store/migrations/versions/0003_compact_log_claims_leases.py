@@ -57,7 +57,7 @@ def _load(value: Any) -> Any:
 
 def _convert_logs(bind: sa.engine.Connection) -> int:
     from chronodice.store.patch import dumps
-    from chronodice.store.sessions import _reverse
+    from chronodice.store.sessions import reverse_json
 
     if bind.dialect.name == "postgresql":
         update = sa.text(
@@ -85,7 +85,7 @@ def _convert_logs(bind: sa.engine.Connection) -> int:
             else:
                 before = _load(before_raw)
                 after = None if current is None else json.loads(dumps(current))
-                before_text, patch_text = _reverse(before, after)
+                before_text, patch_text = reverse_json(before, after)
                 values = {"before": before_text, "patch": patch_text}
                 current = before
             bind.execute(update, {"b": values["before"], "p": values["patch"], "i": log_id})
