@@ -29,7 +29,7 @@ from .datadir import DataDir
 from .front_end import FrontEnd
 from .services.ext import OFF_KEY, is_off
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
-from .store import DuplicateEvent, Store
+from .store import Claim, DuplicateEvent, Store
 
 log = logging.getLogger("chronodice")
 
@@ -100,12 +100,20 @@ class App(FrontEnd):
         return self.flood.check(ctx.user_id, ctx.group_id, privileged=ctx.is_group_admin)
 
     async def dispatch(
-        self, ctx: Context, text: str, *, verdict: Verdict | None = None, routed: Routed | None = None
+        self,
+        ctx: Context,
+        text: str,
+        *,
+        verdict: Verdict | None = None,
+        routed: Routed | None = None,
+        claim: Claim | None = None,
     ) -> list[Reply] | None:
         """Handle one message.  ``None``: not a command of ours (stay silent).
 
         ``verdict``: flood control's answer when the caller already asked :meth:`admit`;
-        ``routed``: the router's answer when the caller already routed ``text``.
+        ``routed``: the router's answer when the caller already routed ``text``;
+        ``claim``: the delivered event (:meth:`delivery`), handed to the command's writes
+        (``call.claim``) so that a second delivery of it writes nothing and stays silent.
 
         NUL and lone surrogates are removed from the text and the sender's name first
         (:func:`~chronodice.core.text.clean_text`): no store, log or reply ever sees them."""
@@ -169,6 +177,7 @@ class App(FrontEnd):
                 spec=spec,
                 view=view,
                 sub=sub,
+                claim=claim,
             )
             watch = watched(settings) if settings and not (off and SN_MODULE in off) else None
             seen = await cards_before(self, ctx, view, watch) if watch else None

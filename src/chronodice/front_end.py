@@ -10,12 +10,11 @@ that says what the edge wants to know.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .services.gamelog import recorder
-from .store import Store
+from .store import Claim, Store
 from .store.gamelogs import MISS
 from .store.url import DatabaseURLError, display_database_url, normalize_database_url
 
@@ -66,12 +65,12 @@ class FrontEnd:
         """False when this process already saw the event (no database access)."""
         return self.store.first_delivery(self_id, message_id)
 
-    @contextlib.contextmanager
-    def delivery(self, self_id: str, message_id: str) -> Iterator[None]:
-        """Handle one delivered event: its first write claims it, so a second delivery (after a
-        reconnect, in another process, after a restart) writes nothing."""
-        with self.store.event(self_id, message_id):
-            yield
+    @staticmethod
+    def delivery(self_id: str, message_id: str) -> Claim:
+        """The claim of one delivered event, for :meth:`dispatch` to hand to the command's
+        writes: the first of them claims it, so a second delivery (after a reconnect, in another
+        process, after a restart) writes nothing."""
+        return Claim(str(self_id), str(message_id))
 
     # ------------------------------------------------------------------ .log
     def log_may_record(self, group_id: str) -> bool:

@@ -73,9 +73,9 @@ async def test_overtaken_reply_is_one_line_naming_no_command(app: App) -> None:
     await say(app, ".bat 力量 1t", user=A, group=group)
     real_undo = app.store.undo
 
-    async def b_first(scope: str, system: str | None = None, *, entry_id: int | None = None):  # type: ignore[no-untyped-def]
+    async def b_first(scope: str, system: str | None = None, *, entry_id: int | None = None, claim=None):  # type: ignore[no-untyped-def]
         await say(app, ".bat 力量 1t 秘密备注", user=B, group=group)
-        return await real_undo(scope, system, entry_id=entry_id)
+        return await real_undo(scope, system, entry_id=entry_id, claim=claim)
 
     app.store.undo = b_first  # type: ignore[method-assign]
     try:

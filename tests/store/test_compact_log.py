@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronodice.store import Store, tables
+from chronodice.store import Claim, Store, tables
 from chronodice.store import patch as jpatch
 from chronodice.store.database import utcnow
 
@@ -158,8 +158,7 @@ async def test_prune_drops_ended_sessions_and_old_claims(any_store: Store) -> No
     await any_store.apply_session("g1", "tl", lambda _s: ({"a": 1}, None))
     await any_store.apply_session("g1", "tl", lambda _s: (None, None))  # ended
     await any_store.apply_session("g2", "tl", lambda _s: ({"a": 1}, None))  # still running
-    with any_store.event("1", "m1"):
-        await any_store.set_nickname("u", None, "x")
+    await any_store.set_nickname("u", None, "x", claim=Claim("1", "m1"))
     assert await any_store.prune() == {"claims": 0, "leases": 0, "sessions": 0, "log_rows": 0}
     assert (await any_store.undo("g1")) is not None  # the end can still be undone within the grace
     await any_store.apply_session("g1", "tl", lambda _s: (None, None))

@@ -163,13 +163,12 @@ async def test_group_without_log_costs_no_transaction(any_store: Store) -> None:
 async def test_a_line_is_not_the_commands_claim(any_store: Store) -> None:
     """Recording inside a command's event leaves the claim to the command's own write: a
     read-only command whose message was recorded can still be applied by its first write."""
-    from chronodice.store import DuplicateEvent
+    from chronodice.store import Claim, DuplicateEvent
 
     log = await any_store.new_log("g", "a", "u", T0, max_logs=2)
-    with any_store.event("bot", "m1"):
-        assert await any_store.record_line("g", log.id, line("x", "m1"), max_lines=10) == "ok"
-    with any_store.event("bot", "m1"):
-        await any_store.set_nickname("u", "g", "甲")  # not claimed by the line: applied
-    with any_store.event("bot", "m1"), pytest.raises(DuplicateEvent):
-        await any_store.set_nickname("u", "g", "乙")
+    assert await any_store.record_line("g", log.id, line("x", "m1"), max_lines=10) == "ok"
+    # not claimed by the line: applied
+    await any_store.set_nickname("u", "g", "甲", claim=Claim("bot", "m1"))
+    with pytest.raises(DuplicateEvent):
+        await any_store.set_nickname("u", "g", "乙", claim=Claim("bot", "m1"))
     assert await any_store.get_nickname("u", "g") == "甲"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from chronodice.store import Store
+from chronodice.store import Claim, Store
 from chronodice.store import patch as jpatch
 from chronodice.store.sessions import json_codec
 
@@ -74,8 +74,8 @@ async def test_postgres_writes_a_cached_plain_session_in_one_statement(pg_store:
         return await real(body, what, **kw)
 
     store._write = spy  # type: ignore[method-assign]
-    with store.event("10001", "json-one"):
-        assert await store.apply_session("json-one", "plain", bump, command=".b") == 2
+    claim = Claim("10001", "json-one")
+    assert await store.apply_session("json-one", "plain", bump, command=".b", claim=claim) == 2
     assert locked == []
     assert (await store.load_session("json-one", "plain"))[0] == {"n": 2, "seen": [2, "元组"]}
 

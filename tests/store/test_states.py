@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from chronodice.core.errors import IllegalAction
 from chronodice.rules.timeline import battle as bt
-from chronodice.store import DuplicateEvent, Store
+from chronodice.store import Claim, DuplicateEvent, Store
 from chronodice.store import patch as jpatch
 
 SHEET = (
@@ -215,20 +215,19 @@ async def test_an_event_applies_once_whichever_process_sees_it_again(any_store: 
     try:
         await any_store.apply_state("g", BOX, add(1))
         await other.load_state("g", BOX)
-        with any_store.event("10001", "m1"):
-            await any_store.apply_state("g", BOX, add(2))
+        await any_store.apply_state("g", BOX, add(2), claim=Claim("10001", "m1"))
         for s in (any_store, other):
-            with s.event("10001", "m1"), pytest.raises(DuplicateEvent):
-                await s.apply_state("g", BOX, add(2))
+            with pytest.raises(DuplicateEvent):
+                await s.apply_state("g", BOX, add(2), claim=Claim("10001", "m1"))
         # a command that changes nothing also claims its event (a re-delivery stays silent)
-        with any_store.event("10001", "m2"):
-            assert await any_store.apply_state("g", BOX, lambda s: (s, "同上")) == "同上"
-        with other.event("10001", "m2"), pytest.raises(DuplicateEvent):
-            await other.apply_state("g", BOX, lambda s: (s, "同上"))
+        same = lambda s: (s, "同上")  # noqa: E731
+        assert await any_store.apply_state("g", BOX, same, claim=Claim("10001", "m2")) == "同上"
+        with pytest.raises(DuplicateEvent):
+            await other.apply_state("g", BOX, same, claim=Claim("10001", "m2"))
         # a second write of one command claims nothing more
-        with other.event("10001", "m3"):
-            await other.apply_state("g", BOX, add(3))
-            await other.apply_state("g", BOX, add(4))
+        m3 = Claim("10001", "m3")
+        await other.apply_state("g", BOX, add(3), claim=m3)
+        await other.apply_state("g", BOX, add(4), claim=m3)
         got = await any_store.load_state("g", BOX)
         assert got is not None and [i["n"] for i in got.items] == [1, 2, 3, 4]
     finally:
@@ -249,8 +248,7 @@ async def test_postgres_writes_a_cached_session_in_one_statement(pg_store: Store
         return await real(body, what, **kw)
 
     store._write = spy  # type: ignore[method-assign]
-    with store.event("10001", "one-statement"):
-        await store.apply_state("one-statement", BOX, add(2))
+    await store.apply_state("one-statement", BOX, add(2), claim=Claim("10001", "one-statement"))
     assert locked == []
     other = Store(store.url)
     try:
@@ -276,19 +274,20 @@ async def test_postgres_writes_a_cached_session_in_one_statement(pg_store: Store
 
     store._once = once  # type: ignore[method-assign]
     for attempt in range(2):
-        with store.event("10001", "refused"), pytest.raises(DuplicateEvent if attempt else IllegalAction):
+        refused = Claim("10001", "refused")
+        with pytest.raises(DuplicateEvent if attempt else IllegalAction):
             await store.load_state("one-statement", BOX)
-            await store.apply_state("one-statement", BOX, refuse)
+            await store.apply_state("one-statement", BOX, refuse, claim=refused)
     assert len(statements) == 2 and locked == ["操作"]
     # without an event to claim, a row seen since the command came in needs no statement
-    with store.event("10001", "written-then-refused"):
-        await store.apply_state("one-statement", BOX, add(5))
-        del statements[:]
-        with pytest.raises(IllegalAction):
-            await store.apply_state("one-statement", BOX, refuse)
-        assert statements == []
-        assert await store.apply_state("one-statement", BOX, lambda s: (s, "同上")) == "同上"
-        assert statements == [] and locked == ["操作"]
+    one = Claim("10001", "written-then-refused")
+    await store.apply_state("one-statement", BOX, add(5), claim=one)
+    del statements[:]
+    with pytest.raises(IllegalAction):
+        await store.apply_state("one-statement", BOX, refuse, claim=one)
+    assert statements == []
+    assert await store.apply_state("one-statement", BOX, lambda s: (s, "同上"), claim=one) == "同上"
+    assert statements == [] and locked == ["操作"]
     with pytest.raises(IllegalAction):  # no command: the row checked in one statement
         await store.apply_state("one-statement", BOX, refuse)
     assert len(statements) == 1 and locked == ["操作"]
@@ -406,8 +405,9 @@ async def test_commands_queued_on_one_session_are_written_together_and_undone_on
         raise RuntimeError("a rule's bug")
 
     async def command(i: int) -> Any:
-        with store.event("10001", f"q{i}"):
-            return await store.apply_state("g", BOX, broken if i == 5 else at_most(10, 1))
+        return await store.apply_state(
+            "g", BOX, broken if i == 5 else at_most(10, 1), claim=Claim("10001", f"q{i}")
+        )
 
     async def commands(ids: range) -> list[Any]:
         got = await asyncio.gather(*(command(i) for i in ids), return_exceptions=True)

@@ -14,7 +14,7 @@ from alembic.migration import MigrationContext
 from helpers import eventually
 
 from chronodice.core.errors import IllegalAction, NotFound
-from chronodice.store import DuplicateEvent, Store, tables
+from chronodice.store import Claim, DuplicateEvent, Store, tables
 from chronodice.store.common import utcnow
 from chronodice.store.models import Base
 
@@ -102,11 +102,10 @@ async def test_two_processes_updating_one_card_lose_nothing_and_claim_once(any_s
         for s in (any_store, other):
             got = await eventually(lambda s=s: s.get_character(c.id), lambda r: r.attributes["n"] == 100)
             assert got.attributes["n"] == 100
-        with any_store.event("10001", "card-1"):
-            await any_store.update_character(c.id, bump)
+        await any_store.update_character(c.id, bump, claim=Claim("10001", "card-1"))
         for s in (any_store, other):
-            with s.event("10001", "card-1"), pytest.raises(DuplicateEvent):
-                await s.update_character(c.id, bump)
+            with pytest.raises(DuplicateEvent):
+                await s.update_character(c.id, bump, claim=Claim("10001", "card-1"))
         with pytest.raises(IllegalAction, match="同名"):
             await other.update_character(c.id, lambda r: replace(r, name="y"))
         for s in (any_store, other):

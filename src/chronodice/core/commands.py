@@ -415,6 +415,10 @@ class Call:
     """The :class:`chronodice.store.ContextView` read by the dispatcher before the handler ran
     (group, nickname, active character) — a snapshot; re-read from the store before writing."""
     sub: Sub | None = None
+    claim: Any = None
+    """The delivered event's :class:`chronodice.store.Claim` (None when no event carries the
+    command: a test, a tool): every store write of the command is given it (``claim=``), so a
+    second delivery writes nothing."""
 
     @property
     def name(self) -> str:

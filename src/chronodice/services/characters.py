@@ -9,7 +9,7 @@ from typing import Any
 from chronodice.core.args import Candidates, Kind, ParseEnv
 from chronodice.core.context import Context
 from chronodice.core.errors import AmbiguousInput, IllegalAction, InputSyntaxError, NotFound
-from chronodice.store import CharacterRecord, Store
+from chronodice.store import CharacterRecord, Claim, Store
 
 MAX_NAME = 20
 MAX_ATTRS = 200
@@ -139,9 +139,10 @@ async def resolve_character(store: Store, ctx: Context, ref: str) -> CharacterRe
 
 
 async def active_or_create(
-    store: Store, ctx: Context, default_name: str, system: str = "generic"
+    store: Store, ctx: Context, default_name: str, system: str = "generic", *, claim: Claim | None
 ) -> CharacterRecord:
-    """The active character, or a new one named after the user, bound here and as default."""
+    """The active character, or a new one named after the user, bound here and as default
+    (``claim``: the command's, see :class:`~chronodice.store.Claim`)."""
     char = await store.active_character(ctx.user_id, ctx.scope)
     if char is not None:
         return char
@@ -149,20 +150,20 @@ async def active_or_create(
     existing = await store.find_character(ctx.user_id, name)
     if existing is None:
         try:
-            existing = await store.create_character(ctx.user_id, name, system=system)
+            existing = await store.create_character(ctx.user_id, name, system=system, claim=claim)
         except IllegalAction:
             existing = await store.find_character(ctx.user_id, name)
             if existing is None:
                 raise
-    await bind_here(store, ctx, existing.id)
+    await bind_here(store, ctx, existing.id, claim=claim)
     return existing
 
 
-async def bind_here(store: Store, ctx: Context, character_id: int) -> None:
+async def bind_here(store: Store, ctx: Context, character_id: int, *, claim: Claim | None) -> None:
     """Bind in this scope, and as the user's default if they have none yet."""
-    await store.bind(ctx.user_id, ctx.scope, character_id)
+    await store.bind(ctx.user_id, ctx.scope, character_id, claim=claim)
     if await store.active_character(ctx.user_id, None) is None:
-        await store.bind(ctx.user_id, "", character_id)
+        await store.bind(ctx.user_id, "", character_id, claim=claim)
 
 
 def numeric_attributes(char: CharacterRecord | None) -> dict[str, int]:

@@ -150,10 +150,10 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
     name = await call.app.display_name(ctx)
     mode = group_mode((await store.get_group(ctx.scope)).settings)
     names = [p[0] for p in pairs]
-    char = await active_or_create(store, ctx, name, system=card_system_for(mode, names))
+    char = await active_or_create(store, ctx, name, system=card_system_for(mode, names), claim=call.claim)
     system = st_card_system(mode, names, char)  # another system's card: refused, never rewritten
     if char.system != system:
-        char = await store.update_character(char.id, lambda c: replace(c, system=system))
+        char = await store.update_character(char.id, lambda c: replace(c, system=system), claim=call.claim)
     pairs = [(attribute_name(char.system, mode, a), op, v) for a, op, v in pairs]
     derived: dict[str, Derived] = {}
 
@@ -162,7 +162,7 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
         derived.update(found)
         return replace(c, attributes=apply_pairs(attrs, pairs))
 
-    updated = await store.update_character(char.id, write)
+    updated = await store.update_character(char.id, write, claim=call.claim)
     changed: list[str] = []
     shown: set[str] = set()
     for attr, op, value in pairs:
@@ -213,6 +213,7 @@ async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     await store.update_character(
         char.id,
         lambda c: replace(c, attributes={k: v for k, v in c.attributes.items() if k not in names}),
+        claim=call.claim,
     )
     return [Reply.say(f"已删除 <{char.name}> 的 " + "、".join(names))]
 
@@ -224,7 +225,7 @@ async def st_clr(call: Call, who: str | None) -> list[Reply]:
     char = await store.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
-    await store.update_character(char.id, lambda c: replace(c, attributes={}))
+    await store.update_character(char.id, lambda c: replace(c, attributes={}), claim=call.claim)
     return [Reply.say(f"已清空 <{char.name}> 的全部属性")]
 
 
@@ -267,8 +268,8 @@ async def pc_new(call: Call, name: str) -> list[Reply]:
     if len(await store.list_characters(ctx.user_id)) >= 50:
         raise IllegalAction("每人最多50张角色卡，请先删除不用的")
     mode = group_mode((await store.get_group(ctx.scope)).settings)
-    char = await store.create_character(ctx.user_id, name, system=card_system_for(mode, []))
-    await bind_here(store, ctx, char.id)
+    char = await store.create_character(ctx.user_id, name, system=card_system_for(mode, []), claim=call.claim)
+    await bind_here(store, ctx, char.id, claim=call.claim)
     return [Reply.say(f"已新建角色 <{char.name}> 并在{'本群' if ctx.group_id else '此处'}使用")]
 
 
@@ -276,7 +277,7 @@ async def pc_new(call: Call, name: str) -> list[Reply]:
 async def pc_tag(call: Call, ref: str) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
     char = await resolve_character(store, ctx, ref)
-    await bind_here(store, ctx, char.id)
+    await bind_here(store, ctx, char.id, claim=call.claim)
     return [Reply.say(f"已在{'本群' if ctx.group_id else '此处'}使用角色 <{char.name}>")]
 
 
@@ -295,7 +296,7 @@ async def pc_rename(call: Call, old: str | None, new: str) -> list[Reply]:
     else:
         char = await resolve_character(store, ctx, old)
     new_name = _new_name(call, new)
-    await store.update_character(char.id, lambda c: replace(c, name=new_name))
+    await store.update_character(char.id, lambda c: replace(c, name=new_name), claim=call.claim)
     return [Reply.say(f"已将 <{char.name}> 改名为 <{new_name}>")]
 
 
@@ -305,16 +306,16 @@ async def pc_del(call: Call, ref: str, confirm: bool) -> list[Reply]:
     char = await resolve_character(store, ctx, ref)
     key = f"pcdel:{ctx.user_id}"
     if not confirm:
-        await store.put_pending(key, {"id": char.id}, CONFIRM_TTL)
+        await store.put_pending(key, {"id": char.id}, CONFIRM_TTL, claim=call.claim)
         return [
             Reply.say(
                 f"确定删除角色 <{char.name}>？删除后无法恢复。\n请在60秒内发送 .pc del {char.name} 确认"
             )
         ]
-    pending = await store.take_pending(key)
+    pending = await store.take_pending(key, claim=call.claim)
     if not pending or pending.get("id") != char.id:
         return [Reply.say(f"确认已过期或不匹配，请先发送 .pc del {char.name}")]
-    await store.delete_character(char.id)
+    await store.delete_character(char.id, claim=call.claim)
     return [Reply.say(f"已删除角色 <{char.name}>")]
 
 
@@ -339,12 +340,12 @@ nn = define("nn", summary="设置你在本群的昵称；不带参数则清除")
 async def cmd_nn(call: Call, name: str | None) -> list[Reply]:
     scope = call.ctx.group_id
     if not name:
-        await call.app.store.set_nickname(call.ctx.user_id, scope, None)
+        await call.app.store.set_nickname(call.ctx.user_id, scope, None, claim=call.claim)
         return [Reply.say(f"已清除昵称，现在叫你 {await call.app.display_name(call.ctx)}")]
     name = check_name(name, "昵称")
     if name[:1] in PREFIX_START:
         raise call.usage_error("昵称不能以 . 或 。 等指令符号开头")
-    await call.app.store.set_nickname(call.ctx.user_id, scope, name)
+    await call.app.store.set_nickname(call.ctx.user_id, scope, name, claim=call.claim)
     return [Reply.say(f"好的，以后叫你 {name}")]
 
 
@@ -385,9 +386,9 @@ async def _gm_change(call: Call, who: list[str], *, add: bool) -> list[Reply]:
     done = []
     for uid in list(dict.fromkeys(who))[:10]:
         ok = (
-            await store.add_gm(ctx.group_id, uid, ctx.user_id)
+            await store.add_gm(ctx.group_id, uid, ctx.user_id, claim=call.claim)
             if add
-            else await store.remove_gm(ctx.group_id, uid)
+            else await store.remove_gm(ctx.group_id, uid, claim=call.claim)
         )
         if ok:
             done.append(uid)
@@ -416,7 +417,7 @@ async def cmd_bot(call: Call, on: bool | None) -> list[Reply]:
     if not group.enabled and not on:
         return []
     await call.app.require_gm(ctx, "开关骰娘")
-    await store.set_enabled(ctx.group_id, on)
+    await store.set_enabled(ctx.group_id, on, claim=call.claim)
     return [Reply.say("骰娘已在本群开启" if on else "骰娘已在本群关闭，发送 .bot on 重新开启")]
 
 
@@ -431,10 +432,10 @@ async def cmd_dismiss(call: Call, confirm: bool) -> list[Reply]:
     assert ctx.group_id is not None
     key = f"dismiss:{ctx.group_id}"
     if confirm:
-        if await store.take_pending(key) is None:
+        if await store.take_pending(key, claim=call.claim) is None:
             return [Reply.say("确认已过期，请重新发送 .dismiss")]
         return [Reply(text="再见，各位！", leave_group=True)]
-    await store.put_pending(key, {"by": ctx.user_id}, CONFIRM_TTL)
+    await store.put_pending(key, {"by": ctx.user_id}, CONFIRM_TTL, claim=call.claim)
     return [Reply.say("确定让骰娘退出本群？请在60秒内发送 .dismiss 确认")]
 
 
@@ -481,7 +482,9 @@ async def cmd_undo(call: Call) -> list[Reply]:
     last = pending[-1]
     if last.user_id != ctx.user_id and not await call.app.is_gm(ctx):
         raise IllegalAction("最近一条操作不是你做的，只有GM可以撤销别人的操作")
-    result = await store.undo(ctx.scope, last.system, entry_id=last.id)  # exactly the approved one
+    result = await store.undo(
+        ctx.scope, last.system, entry_id=last.id, claim=call.claim
+    )  # exactly the approved one
     if result is None:
         return [Reply.say("没有可以撤销的操作")]
     cards = ""

@@ -187,7 +187,7 @@ async def _switch(call: Call, names: list[str], *, on: bool) -> list[Reply]:
         rest = {k: v for k, v in settings.items() if k != OFF_KEY}
         return {**rest, OFF_KEY: sorted(off)} if off else rest
 
-    await call.app.store.update_group_settings(call.ctx.scope, write)
+    await call.app.store.update_group_settings(call.ctx.scope, write, claim=call.claim)
     named = "、".join(f"{m.key}（{m.label}）" for m in modules)
     if on:
         return [Reply.say(f"已开启模块：{named}")]

@@ -342,17 +342,21 @@ async def cmd_set(call: Call, what: int | str | None) -> list[Reply]:
         await call.app.require_gm(call.ctx, "设置模式和默认骰")
     if what == "clear":
         await call.app.store.update_group_settings(
-            call.ctx.scope, lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")}
+            call.ctx.scope,
+            lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")},
+            claim=call.claim,
         )
         return [Reply.say(f"已清除本群的模式和默认骰（默认骰 d{DEFAULT_DIE}）")]
     if isinstance(what, str):
         mode = MODES[what]
         await call.app.store.update_group_settings(
-            call.ctx.scope, lambda s: {**s, "mode": mode.key, "default_die": mode.die}
+            call.ctx.scope, lambda s: {**s, "mode": mode.key, "default_die": mode.die}, claim=call.claim
         )
         return [Reply.say(f"已将本群设为 {mode.label} 模式，默认骰 d{mode.die}")]
     faces = what
-    await call.app.store.update_group_settings(call.ctx.scope, lambda s: {**s, "default_die": faces})
+    await call.app.store.update_group_settings(
+        call.ctx.scope, lambda s: {**s, "default_die": faces}, claim=call.claim
+    )
     return [Reply.say(f"已将默认骰设为 d{faces}")]
 
 

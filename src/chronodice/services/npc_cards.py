@@ -168,7 +168,7 @@ async def npc_del(call: Call, name: str) -> list[Reply]:
     card = await call.app.store.find_character(owner, name)
     if card is None:
         raise NotFound(f"本群没有NPC卡「{name}」")
-    await call.app.store.delete_character(card.id)
+    await call.app.store.delete_character(card.id, claim=call.claim)
     return [Reply.say(f"已删除NPC卡 <{name}>")]
 
 
@@ -189,7 +189,7 @@ async def npc_set(call: Call, name: str, pairs: list[tuple[str, str | None, int]
             raise LimitExceeded(f"一个群最多{MAX_NPC_CARDS}张NPC卡（.npc del 名字 删除不用的）")
         system = card_system_for(mode, [p[0] for p in pairs])
         try:
-            card = await store.create_character(owner, name, system=system)
+            card = await store.create_character(owner, name, system=system, claim=call.claim)
         except IllegalAction:  # created by a command beside this one
             card = await store.find_character(owner, name)
             if card is None:
@@ -197,7 +197,7 @@ async def npc_set(call: Call, name: str, pairs: list[tuple[str, str | None, int]
     system = card.system
     pairs = [(attribute_name(system, mode, a), op, v) for a, op, v in pairs]
     updated = await store.update_character(
-        card.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs))
+        card.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs)), claim=call.claim
     )
     changed = " ".join(
         f"{a}:{updated.attributes[a]}" if op is None else f"{a}{op}{v}→{updated.attributes[a]}"

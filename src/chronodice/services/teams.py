@@ -74,7 +74,7 @@ async def _change(call: Call, key: str, fn: Callable[[list[str]], list[str]]) ->
     def write(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, key: fn(_ids(settings, key))}
 
-    return _ids(await call.app.store.update_group_settings(call.ctx.scope, write), key)
+    return _ids(await call.app.store.update_group_settings(call.ctx.scope, write, claim=call.claim), key)
 
 
 async def _names(call: Call, ids: list[str]) -> str:

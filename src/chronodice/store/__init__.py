@@ -1,6 +1,6 @@
 """The shared store (SQLAlchemy 2.x async + Alembic): the only package that imports SQLAlchemy."""
 
-from .common import UndoOvertaken
+from .common import Claim, UndoOvertaken
 from .database import DEFAULT_URL, DuplicateEvent, Store, StoreBusy
 from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, LogLine, UndoResult
 from .states import SessionCodec
@@ -8,6 +8,7 @@ from .states import SessionCodec
 __all__ = [
     "DEFAULT_URL",
     "CharacterRecord",
+    "Claim",
     "ContextView",
     "DuplicateEvent",
     "GameLog",

@@ -23,7 +23,7 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from . import common, tables
 from . import patch as jpatch
 from .cache import RowCache
-from .common import _EVENT, StorePart, _clone, _Event, _j
+from .common import Claim, StorePart, _clone, _j
 from .records import CharacterRecord
 from .tx import Conflict, Transient, Tx
 
@@ -113,7 +113,7 @@ class CharacterStore(StorePart):
         _cache: RowCache
 
         def _in_turn(self, key: tuple[str, str]) -> contextlib.AbstractAsyncContextManager[None]: ...
-        async def _one_row(self, stmt: Executable, params: dict[str, Any], claim: _Event | None) -> bool: ...
+        async def _one_row(self, stmt: Executable, params: dict[str, Any], claim: Claim | None) -> bool: ...
         def _at_once(self) -> bool: ...
 
     def _char_row(self, row: Sequence[Any]) -> CharacterRecord:
@@ -138,6 +138,7 @@ class CharacterStore(StorePart):
         system: str = "generic",
         attributes: dict[str, Any] | None = None,
         data: dict[str, Any] | None = None,
+        claim: Claim | None = None,
     ) -> CharacterRecord:
         """Create a character; :class:`IllegalAction` if the owner already has one of that name."""
         params = _card(name, system, attributes or {}, data or {}, common.utcnow()) | {"owner_id": owner_id}
@@ -148,7 +149,7 @@ class CharacterStore(StorePart):
             return self._char_row(row)
 
         try:
-            return await self._write(body, "创建角色")
+            return await self._write(body, "创建角色", claim=claim)
         except Conflict:
             raise IllegalAction(f"你已有名为「{name}」的角色") from None
 
@@ -174,7 +175,11 @@ class CharacterStore(StorePart):
         return [self._char_row(r) for r in await self._read(lambda tx: tx.all(stmt))]
 
     async def update_character(
-        self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord]
+        self,
+        character_id: int,
+        fn: Callable[[CharacterRecord], CharacterRecord],
+        *,
+        claim: Claim | None = None,
     ) -> CharacterRecord:
         """Apply the pure ``fn`` to a character with compare-and-set on its version.
 
@@ -200,11 +205,11 @@ class CharacterStore(StorePart):
         try:
             if self._at_once():
                 async with self._in_turn((f"card:{character_id}", "")):
-                    rec = await self._update_character_at_once(character_id, fn, epoch)
+                    rec = await self._update_character_at_once(character_id, fn, epoch, claim)
                     if rec is None:
-                        rec = await self._write(body, "角色更新")
+                        rec = await self._write(body, "角色更新", claim=claim)
             else:
-                rec = await self._write(body, "角色更新")
+                rec = await self._write(body, "角色更新", claim=claim)
         except Conflict:
             raise IllegalAction("已有同名角色") from None
         self._cache.drop(f"c:{character_id}")
@@ -213,7 +218,11 @@ class CharacterStore(StorePart):
         return rec
 
     async def _update_character_at_once(
-        self, character_id: int, fn: Callable[[CharacterRecord], CharacterRecord], epoch: list[int]
+        self,
+        character_id: int,
+        fn: Callable[[CharacterRecord], CharacterRecord],
+        epoch: list[int],
+        claim: Claim | None,
     ) -> CharacterRecord | None:
         """PostgreSQL: ``fn`` applied to the cached card and written in one statement that also
         claims the event, if the card is still at the cached version; None otherwise (also when
@@ -228,33 +237,33 @@ class CharacterStore(StorePart):
             new = fn(copy_char(old))
         except ChronoDiceError:
             return None
-        ev = _EVENT.get()
-        claim = ev if ev is not None and not ev.claimed else None
+        if claim is not None and claim.claimed:
+            claim = None
         now = common.utcnow()
         if not await self._one_row(_CAS_AT_ONCE[claim is not None], _cas_params(old, new, now), claim):
             return None
         return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
-    async def delete_character(self, character_id: int) -> bool:
+    async def delete_character(self, character_id: int, *, claim: Claim | None = None) -> bool:
         async def body(tx: Tx) -> tuple[bool, list[str]]:
             owners = await tx.all(select(B.c.user_id).distinct().where(B.c.character_id == character_id))
             await tx.run(delete(B).where(B.c.character_id == character_id))
             n = await tx.run(delete(C).where(C.c.id == character_id))
             return n > 0, [r[0] for r in owners]
 
-        done, owners = await self._write(body, "删除角色", drops=(f"c:{character_id}",))
+        done, owners = await self._write(body, "删除角色", drops=(f"c:{character_id}",), claim=claim)
         for uid in owners:
             self._cache.drop(f"b:{uid}")
         return done
 
-    async def bind(self, user_id: str, scope: str, character_id: int) -> None:
+    async def bind(self, user_id: str, scope: str, character_id: int, *, claim: Claim | None = None) -> None:
         """Make ``character_id`` the active character of ``user_id`` in ``scope`` ("" = default)."""
         params = {"user_id": user_id, "scope": scope, "cid": character_id}
 
         async def body(tx: Tx) -> None:
             await tx.run(_BIND[tx.dialect], params)
 
-        await self._write(body, "绑定角色", drops=(f"b:{user_id}",))
+        await self._write(body, "绑定角色", drops=(f"b:{user_id}",), claim=claim)
 
     async def _active(
         self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True

@@ -1,9 +1,8 @@
-"""What the parts of the store share: its errors, the event of the command being handled
-(exactly once, see :meth:`~chronodice.store.database.Store.event`) and JSON helpers."""
+"""What the parts of the store share: its errors, the claim of a delivered event (exactly
+once, see :class:`Claim`) and JSON helpers."""
 
 from __future__ import annotations
 
-import contextvars
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -40,17 +39,27 @@ class DuplicateEvent(Exception):
 
 
 @dataclass
-class _Event:
+class Claim:
+    """One delivered event (bot account ``self_id``, ``message_id``), handed by the caller to
+    each write of the command it carries (``claim=``): the first write that commits inserts
+    ``(self_id, message_id)`` into ``event_claims`` in its own transaction, so a second delivery
+    (this or another process, also after a restart) raises :class:`DuplicateEvent` there and
+    writes nothing; the later writes of the same command claim nothing more."""
+
     self_id: str
     message_id: str
     claimed: bool = False
+    """Set once a write claimed it (the command's later writes then claim nothing)."""
     began: float = field(default_factory=time.monotonic)
+    """When the event came in (``time.monotonic``): a write that changes nothing needs no
+    statement when the row is known to be as it was since then."""
+
+    def pending(self) -> Claim | None:
+        """This claim while no write has made it yet, else None."""
+        return None if self.claimed else self
 
 
-_EVENT: contextvars.ContextVar[_Event | None] = contextvars.ContextVar("chronodice_event", default=None)
-
-
-def claim_params(ev: _Event) -> dict[str, Any]:
+def claim_params(ev: Claim) -> dict[str, Any]:
     """The parameters of an event claim (``claim_self_id``, ``claim_message_id``, ``claim_at``)
     that the claim statement and the one-statement writes insert."""
     return {"claim_self_id": ev.self_id, "claim_message_id": ev.message_id, "claim_at": time.time()}
@@ -105,4 +114,4 @@ class StorePart:
         ) -> T: ...
         async def _read(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
         async def _write(self, body: Callable[[Tx], Awaitable[T]], what: str, **options: Any) -> T: ...
-        async def _once(self, sql: str, args: list[Any], claim: _Event | None = None) -> int: ...
+        async def _once(self, sql: str, args: list[Any], claim: Claim | None = None) -> int: ...

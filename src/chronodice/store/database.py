@@ -15,9 +15,9 @@
   each use) or PostgreSQL ``NOTIFY`` from triggers.  Without a working LISTEN connection the
   PostgreSQL store reads through.
 * The session log keeps a reverse patch per command (:mod:`.patch`), not the whole state.
-* Exactly once: inside :meth:`Store.event` the first write of a command also claims the
-  event's (self_id, message_id); a second delivery raises :class:`DuplicateEvent` and writes
-  nothing.  :meth:`Store.serves` leases each group to one bot account.
+* Exactly once: a command's writes are each given its :class:`~.common.Claim` (``claim=``);
+  the first of them also claims the event's (self_id, message_id), and a second delivery
+  raises :class:`DuplicateEvent` there and writes nothing.  :meth:`Store.serves` leases each group to one bot account.
 
 The parts: sessions (:mod:`.sessions`, :mod:`.session_batch`, :mod:`.session_history`, :mod:`.session_rows`), ``.log`` records (:mod:`.gamelogs`), characters and
 bindings (:mod:`.characters`), nicknames and groups (:mod:`.groups`), serving accounts
@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event
@@ -46,7 +46,7 @@ from . import tables
 from .backends import Backend, Conflict, PgBackend, SqliteBackend, Transient, Tx
 from .cache import RowCache
 from .characters import CharacterStore
-from .common import _EVENT, DuplicateEvent, StoreBusy, _Event, claim_params, utcnow
+from .common import Claim, DuplicateEvent, StoreBusy, claim_params, utcnow
 from .gamelogs import GameLogStore
 from .groups import GroupStore
 from .housekeeping import HousekeepingStore
@@ -172,16 +172,15 @@ class Store(
         *,
         drops: Sequence[str] = (),
         retry_conflict: bool = False,
-        claim: bool = True,
+        claim: Claim | None = None,
     ) -> T:
-        """One read-write transaction (retried on a lost race); the event of the command being
-        handled is claimed in it (unless ``claim`` is false: a ``.log`` line is not the
-        command's write); ``drops`` are cache keys to invalidate after the commit."""
+        """One read-write transaction (retried on a lost race) that also makes ``claim`` (the
+        delivered event of the command writing, unless an earlier write of it did; a ``.log``
+        line or a background write gives none); ``drops`` are cache keys to invalidate after
+        the commit."""
 
         async def attempt() -> T:
-            ev = _EVENT.get() if claim else None
-            if ev is not None and ev.claimed:
-                ev = None
+            ev = claim.pending() if claim is not None else None
             try:
                 async with self._backend.tx(True) as tx:
                     if ev is not None:
@@ -204,7 +203,7 @@ class Store(
         return await self._retry(attempt, what, retry_conflict=retry_conflict)
 
     @staticmethod
-    async def _claim(tx: Tx, ev: _Event) -> None:
+    async def _claim(tx: Tx, ev: Claim) -> None:
         n = await tx.run(_CLAIM[tx.dialect], claim_params(ev))
         if n != 1:
             raise DuplicateEvent(f"{ev.self_id}/{ev.message_id}")
@@ -240,17 +239,6 @@ class Store(
         return value
 
     # ------------------------------------------------------------------ exactly once
-    @contextlib.contextmanager
-    def event(self, self_id: str, message_id: str) -> Iterator[None]:
-        """Handle one delivered event: the first write inside claims ``(self_id, message_id)``
-        in the same transaction; a second delivery (this or another process, also after a
-        restart) raises :class:`DuplicateEvent` there and writes nothing."""
-        token = _EVENT.set(_Event(str(self_id), str(message_id)))
-        try:
-            yield
-        finally:
-            _EVENT.reset(token)
-
     def first_delivery(self, self_id: str, message_id: str) -> bool:
         """False when this process already saw the event (no database access)."""
         key = (str(self_id), str(message_id))
@@ -281,7 +269,7 @@ class Store(
             if users[0] == 0:
                 del self._turns[key]
 
-    async def _once(self, stmt: Executable, params: dict[str, Any], claim: _Event | None = None) -> int:
+    async def _once(self, stmt: Executable, params: dict[str, Any], claim: Claim | None = None) -> int:
         """Run one statement, which selects a count, as its own transaction; the count.
         ``claim``'s ``claim_self_id``, ``claim_message_id`` and ``claim_at`` are added to
         ``params`` (the statement inserts them); :class:`DuplicateEvent` when the claim existed:
@@ -297,7 +285,7 @@ class Store(
                 raise
         return int(got[0]) if got else 0
 
-    async def _one_row(self, stmt: Executable, params: dict[str, Any], claim: _Event | None) -> bool:
+    async def _one_row(self, stmt: Executable, params: dict[str, Any], claim: Claim | None) -> bool:
         """:meth:`_once` for a statement meant to count exactly one row: whether it did, the
         claim then made; False also for a lost race."""
         try:

@@ -30,7 +30,7 @@ from chronodice.core.text import UNSTORABLE
 from . import patch as jpatch
 from . import tables
 from .backends import Conflict, Transient, Tx
-from .common import StorePart, _j
+from .common import Claim, StorePart, _j
 from .records import GameLog, LogLine
 
 RECHECK_SECONDS = 0.001
@@ -167,18 +167,14 @@ class GameLogStore(StorePart):
         can PostgreSQL store a NUL) is written again with them replaced by U+FFFD, rather than
         lost; the ids and the name are cut to their columns' lengths."""
         try:
-            result, drop = await self._write(
-                lambda tx: self._append(tx, log_id, line, max_lines), "记录日志", claim=False
-            )
+            result, drop = await self._write(lambda tx: self._append(tx, log_id, line, max_lines), "记录日志")
         except (ChronoDiceError, Conflict, Transient):
             raise
         except Exception:
             safe = storable_line(line)
             if safe == line:
                 raise
-            result, drop = await self._write(
-                lambda tx: self._append(tx, log_id, safe, max_lines), "记录日志", claim=False
-            )
+            result, drop = await self._write(lambda tx: self._append(tx, log_id, safe, max_lines), "记录日志")
         if drop:
             self._cache.drop(f"l:{group_id}")
         return result
@@ -212,7 +208,14 @@ class GameLogStore(StorePart):
 
     # ------------------------------------------------------------------ commands
     async def new_log(
-        self, group_id: str, name: str, creator_id: str, now: datetime, *, max_logs: int
+        self,
+        group_id: str,
+        name: str,
+        creator_id: str,
+        now: datetime,
+        *,
+        max_logs: int,
+        claim: Claim | None = None,
     ) -> GameLog:
         """Start a log; :class:`IllegalAction` when one is in progress, the name is taken or
         the group already keeps ``max_logs`` logs."""
@@ -238,12 +241,12 @@ class GameLogStore(StorePart):
             return self._log_row(row)
 
         try:
-            return await self._write(body, "新建日志", drops=(f"l:{group_id}",))
+            return await self._write(body, "新建日志", drops=(f"l:{group_id}",), claim=claim)
         except Conflict:
             raise IllegalAction(f"本群已有名为「{name}」的日志") from None
 
     async def set_log_recording(
-        self, group_id: str, on: bool, name: str | None = None
+        self, group_id: str, on: bool, name: str | None = None, *, claim: Claim | None = None
     ) -> tuple[GameLog, bool]:
         """Pause or resume the log in progress; ``on`` with ``name`` when none is in progress
         reopens that ended log.  Returns (the log, whether anything changed)."""
@@ -263,9 +266,9 @@ class GameLogStore(StorePart):
             await tx.run(_SET_RECORDING, {"log": current.id, "on": on})
             return GameLog(**{**current.__dict__, "recording": on}), True
 
-        return await self._write(body, "切换日志", drops=(f"l:{group_id}",))
+        return await self._write(body, "切换日志", drops=(f"l:{group_id}",), claim=claim)
 
-    async def end_log(self, group_id: str, now: datetime) -> GameLog:
+    async def end_log(self, group_id: str, now: datetime, *, claim: Claim | None = None) -> GameLog:
         """End the log in progress; :class:`NotFound` when there is none."""
 
         async def body(tx: Tx) -> GameLog:
@@ -277,7 +280,7 @@ class GameLogStore(StorePart):
             assert row is not None
             return self._log_row(row)
 
-        return await self._write(body, "结束日志", drops=(f"l:{group_id}",))
+        return await self._write(body, "结束日志", drops=(f"l:{group_id}",), claim=claim)
 
     async def find_log(self, group_id: str, name: str | None = None) -> GameLog | None:
         """The log of that name, or (no name) the one in progress, else the newest."""
@@ -300,7 +303,7 @@ class GameLogStore(StorePart):
         rows = await self._read(lambda tx: tx.all(select(G).where(G.c.group_id == group_id).order_by(G.c.id)))
         return [self._log_row(r) for r in rows]
 
-    async def delete_log(self, group_id: str, name: str) -> GameLog:
+    async def delete_log(self, group_id: str, name: str, *, claim: Claim | None = None) -> GameLog:
         """Delete an ended log and its lines; :class:`NotFound` / :class:`IllegalAction`."""
 
         async def body(tx: Tx) -> GameLog:
@@ -311,7 +314,7 @@ class GameLogStore(StorePart):
             await tx.run(delete(G).where(G.c.id == rec.id))
             return rec
 
-        return await self._write(body, "删除日志", drops=(f"l:{group_id}",))
+        return await self._write(body, "删除日志", drops=(f"l:{group_id}",), claim=claim)
 
     async def log_lines(self, log_id: int) -> list[LogLine]:
         """Every line of a log, in the order received."""

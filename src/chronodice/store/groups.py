@@ -17,7 +17,7 @@ from . import common, tables
 from . import patch as jpatch
 from .cache import RowCache
 from .characters import CHAR_SELECT, copy_char
-from .common import StorePart, _clone, _j
+from .common import Claim, StorePart, _clone, _j
 from .records import CharacterRecord, ContextView, GroupRecord
 from .tables import upsert, written
 from .tx import Transient, Tx
@@ -110,7 +110,9 @@ class GroupStore(StorePart):
         names = await self._user_nicks(None, user_id)
         return names.get(scope or "") or names.get("")
 
-    async def set_nickname(self, user_id: str, scope: str | None, name: str | None) -> None:
+    async def set_nickname(
+        self, user_id: str, scope: str | None, name: str | None, *, claim: Claim | None = None
+    ) -> None:
         """Set (or with ``None`` clear) the nickname in ``scope`` (``None``/"" = everywhere)."""
 
         async def body(tx: Tx) -> None:
@@ -120,7 +122,7 @@ class GroupStore(StorePart):
             else:
                 await tx.run(NICK_SET[tx.dialect], {**key, "name": name, "updated_at": common.utcnow()})
 
-        await self._write(body, "设置昵称", drops=(f"n:{user_id}",))
+        await self._write(body, "设置昵称", drops=(f"n:{user_id}",), claim=claim)
 
     async def _group(self, tx: Tx | None, group_id: str) -> GroupRecord:
         async def body(t: Tx) -> GroupRecord:
@@ -184,15 +186,15 @@ class GroupStore(StorePart):
 
         return await self._read(body)
 
-    async def set_enabled(self, group_id: str, enabled: bool) -> None:
+    async def set_enabled(self, group_id: str, enabled: bool, *, claim: Claim | None = None) -> None:
         async def body(tx: Tx) -> None:
             new = {"group_id": group_id, "enabled": enabled, "settings": "{}", "updated_at": common.utcnow()}
             await tx.run(SWITCH[tx.dialect], new)
 
-        await self._write(body, "开关", drops=(f"g:{group_id}",))
+        await self._write(body, "开关", drops=(f"g:{group_id}",), claim=claim)
 
     async def update_group_settings(
-        self, group_id: str, fn: Callable[[dict[str, Any]], dict[str, Any]]
+        self, group_id: str, fn: Callable[[dict[str, Any]], dict[str, Any]], *, claim: Claim | None = None
     ) -> dict[str, Any]:
         """Apply ``fn`` to the group's settings dict with compare-and-set; returns the new settings."""
 
@@ -209,19 +211,19 @@ class GroupStore(StorePart):
                 raise Transient("group version")
             return new
 
-        return await self._write(body, "群设置", drops=(f"g:{group_id}",), retry_conflict=True)
+        return await self._write(body, "群设置", drops=(f"g:{group_id}",), retry_conflict=True, claim=claim)
 
-    async def add_gm(self, group_id: str, user_id: str, by: str = "") -> bool:
+    async def add_gm(self, group_id: str, user_id: str, by: str = "", *, claim: Claim | None = None) -> bool:
         """Appoint a GM; False when already one."""
 
         async def body(tx: Tx) -> bool:
             new = {"group_id": group_id, "user_id": user_id, "by": by, "at": common.utcnow()}
             return await tx.run(GM_ADD[tx.dialect], new) == 1
 
-        return await self._write(body, "任命GM", drops=(f"g:{group_id}",))
+        return await self._write(body, "任命GM", drops=(f"g:{group_id}",), claim=claim)
 
-    async def remove_gm(self, group_id: str, user_id: str) -> bool:
+    async def remove_gm(self, group_id: str, user_id: str, *, claim: Claim | None = None) -> bool:
         async def body(tx: Tx) -> bool:
             return await tx.run(GM_DEL, {"group_id": group_id, "user_id": user_id}) > 0
 
-        return await self._write(body, "撤销GM", drops=(f"g:{group_id}",))
+        return await self._write(body, "撤销GM", drops=(f"g:{group_id}",), claim=claim)

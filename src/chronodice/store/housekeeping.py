@@ -15,7 +15,7 @@ from sqlalchemy import Text, bindparam, cast, delete, or_, select
 from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
-from .common import _EVENT, StorePart, _j
+from .common import Claim, StorePart, _j
 from .states import StateCache
 from .tables import upsert, written
 from .tx import Tx
@@ -70,24 +70,24 @@ class HousekeepingStore(StorePart):
             return {"claims": claims, "leases": leases, "sessions": len(sessions), "log_rows": logs}
 
         pruned: list[str] = []
-        ev = _EVENT.set(None)
         try:
             return await self._retry(lambda: self._lease_tx(body), "清理")
         finally:
-            _EVENT.reset(ev)
             for scope in pruned:
                 self._states.changed(scope)
 
-    async def put_pending(self, key: str, value: dict[str, Any], ttl: float) -> None:
+    async def put_pending(
+        self, key: str, value: dict[str, Any], ttl: float, *, claim: Claim | None = None
+    ) -> None:
         expires = common.utcnow() + timedelta(seconds=ttl)
         new = {"key": key, "value": jpatch.dumps(value), "expires_at": expires}
 
         async def body(tx: Tx) -> None:
             await tx.run(PENDING_PUT[tx.dialect], new)
 
-        await self._write(body, "确认")
+        await self._write(body, "确认", claim=claim)
 
-    async def take_pending(self, key: str) -> dict[str, Any] | None:
+    async def take_pending(self, key: str, *, claim: Claim | None = None) -> dict[str, Any] | None:
         """Remove and return a pending value if it has not expired."""
 
         async def body(tx: Tx) -> tuple[Any, Any] | None:
@@ -97,7 +97,7 @@ class HousekeepingStore(StorePart):
             await tx.run(PENDING_DEL, {"key": key})
             return row[0], row[1]
 
-        got = await self._write(body, "确认")
+        got = await self._write(body, "确认", claim=claim)
         if got is None:
             return None
         expires = self._backend.dt_out(got[1])

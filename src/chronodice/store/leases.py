@@ -14,7 +14,7 @@ from sqlalchemy import ColumnElement, bindparam, delete, false, or_, select
 from sqlalchemy.sql.dml import Insert
 
 from . import tables
-from .common import _EVENT, StorePart
+from .common import StorePart
 from .tx import Tx
 
 T = TypeVar("T")
@@ -116,14 +116,10 @@ class LeaseStore(StorePart):
             assert row is not None
             return str(row[0]), float(row[1])
 
-        ev = _EVENT.set(None)  # a lease is not the command's write
-        try:
+        holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
+        if holder != self_id and holder not in suspects and self._backend.known_gone(holder, self_id):
+            suspects.append(holder)  # (SQLite) a holder first learnt of here, whose process died
             holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
-            if holder != self_id and holder not in suspects and self._backend.known_gone(holder, self_id):
-                suspects.append(holder)  # (SQLite) a holder first learnt of here, whose process died
-                holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
-        finally:
-            _EVENT.reset(ev)
         self._leases[scope] = (holder, expires, now)
         return holder == self_id
 
@@ -160,8 +156,4 @@ class LeaseStore(StorePart):
         async def body(tx: Tx) -> int:
             return await tx.run(RELEASE, {"self_id": self_id})
 
-        ev = _EVENT.set(None)
-        try:
-            await self._retry(lambda: self._lease_tx(body), "释放账号")
-        finally:
-            _EVENT.reset(ev)
+        await self._retry(lambda: self._lease_tx(body), "释放账号")

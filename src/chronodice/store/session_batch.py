@@ -12,7 +12,6 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import time
 from asyncio import Future
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from chronodice.core.errors import ChronoDiceError
 from . import common, tables
 from . import session_rows as srows
 from .backends import Conflict, Rejected, Transient
-from .common import _EVENT, DuplicateEvent, StoreBusy, _Event
+from .common import Claim, DuplicateEvent, StoreBusy
 from .sessions import KEY, LOGGED, NEW, Key, LogRow, SessionStore, reverse_plain, row_fields_of
 
 T = TypeVar("T")
@@ -119,7 +118,7 @@ class Job:
     fn: Callable[[Any], tuple[Any, Any]]
     reuse: Any
     log_row: tuple[str, str, str | None]
-    event: _Event | None
+    claim: Claim | None
     future: asyncio.Future[Any]
 
     def resolve(self, value: Any) -> None:
@@ -146,9 +145,11 @@ class SessionBatchStore(SessionStore):
         return self.dialect == "postgresql"
 
     # PostgreSQL: one queue per session ------------------------------------------------------
-    def _queue_state(self, key: Key, codec: Any, fn: Any, reuse: Any, log_row: LogRow) -> Future[Any]:
+    def _queue_state(
+        self, key: Key, codec: Any, fn: Any, reuse: Any, log_row: LogRow, claim: Claim | None
+    ) -> Future[Any]:
         """Queue a command's session write (:meth:`_submit`); the future its outcome is set on."""
-        job = Job(codec, fn, reuse, log_row, _EVENT.get(), asyncio.get_running_loop().create_future())
+        job = Job(codec, fn, reuse, log_row, claim, asyncio.get_running_loop().create_future())
         self._submit(key, job)
         return job.future
 
@@ -156,8 +157,7 @@ class SessionBatchStore(SessionStore):
         """Queue ``job``; one task per session drains the queue (:meth:`_drain`)."""
         self._jobs.setdefault(key, []).append(job)
         if key not in self._drains:
-            # a context of its own: the job's event is set per job, not inherited from the first
-            task = contextvars.Context().run(asyncio.ensure_future, self._drain(key))
+            task = asyncio.ensure_future(self._drain(key))
             self._drains[key] = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -202,13 +202,12 @@ class SessionBatchStore(SessionStore):
     async def _apply_locked_job(self, key: tuple[str, str], job: Job) -> None:
         if job.future.done():  # answered already (a second delivery found in its batch), or gone
             return
-        token = _EVENT.set(job.event)
         try:
-            job.resolve(await self._apply_state_locked(key, job.codec, job.fn, job.reuse, job.log_row))
+            job.resolve(
+                await self._apply_state_locked(key, job.codec, job.fn, job.reuse, job.log_row, job.claim)
+            )
         except Exception as exc:
             job.fail(exc)
-        finally:
-            _EVENT.reset(token)
 
     async def _apply_batch_at_once(self, key: tuple[str, str], jobs: list[Job]) -> bool:
         """PostgreSQL, optimistically: the queued commands of one session (one or several, a
@@ -243,7 +242,7 @@ class SessionBatchStore(SessionStore):
         cur = self._states.get_reusing(key, None, codec, jobs[0].reuse, row, same_row=True)
         outcomes: list[tuple[bool, Any]] = []
         logs: list[tuple[str, str, str | None, str | None, int, str | None]] = []
-        claims: list[_Event] = []
+        claims: list[Claim] = []
         for n, job in enumerate(jobs):
             if n and not codec.immutable and cur.text is not None:
                 cur = replace(cur, state=codec.decode(cur.text))  # the last fn's state is its caller's
@@ -251,16 +250,16 @@ class SessionBatchStore(SessionStore):
                 after, result = self._next_state(key, codec, cur, job.fn)
             except Exception as exc:
                 outcomes.append((False, exc))
-                if isinstance(exc, ChronoDiceError) and job.event is not None and not job.event.claimed:
-                    claims.append(job.event)  # a refusal claims its event too (not a rule's crash)
+                if isinstance(exc, ChronoDiceError) and job.claim is not None and not job.claim.claimed:
+                    claims.append(job.claim)  # a refusal claims its event too (not a rule's crash)
                 continue
             if after.text != cur.text:
                 before_text, patch_text = reverse_plain(cur, after)
                 user_id, command, chars_text = job.log_row
                 logs.append((user_id, command, before_text, chars_text, row[0] + len(logs) + 1, patch_text))
                 cur = after
-            if job.event is not None and not job.event.claimed:
-                claims.append(job.event)
+            if job.claim is not None and not job.claim.claimed:
+                claims.append(job.claim)
             outcomes.append((True, result))
         since = time.monotonic()
         tick = self._states.tick()
@@ -286,7 +285,7 @@ class SessionBatchStore(SessionStore):
                 params |= _arrays(("cut_fields", "cut_at"), cut)
                 n = await self._once(_BATCH, params)
             elif not claims and all(
-                j.event is not None and self._states.held_since(key, row, j.event.began) for j in jobs
+                j.claim is not None and self._states.held_since(key, row, j.claim.began) for j in jobs
             ):
                 n = 1  # nothing changed, nothing to claim, and each saw the row since it came in
                 sent = False
@@ -297,7 +296,7 @@ class SessionBatchStore(SessionStore):
         except Conflict:  # a claim that existed: one by one, each finds out (unless it is plain)
             if len(claims) == 1:
                 dup = claims[0]
-                next(j for j in jobs if j.event is dup).fail(
+                next(j for j in jobs if j.claim is dup).fail(
                     DuplicateEvent(f"{dup.self_id}/{dup.message_id}")
                 )
             return False

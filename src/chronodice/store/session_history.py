@@ -22,7 +22,7 @@ from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
 from .backends import Transient, Tx
-from .common import StorePart, UndoOvertaken, _clone, _j, _text
+from .common import Claim, StorePart, UndoOvertaken, _clone, _j, _text
 from .records import LogEntry, UndoResult
 from .sessions import KEY, READ_LOCKED
 from .states import StateCache
@@ -79,7 +79,12 @@ class SessionHistoryStore(StorePart):
         _states: StateCache
 
     async def undo(
-        self, scope: str, system: str | None = None, *, entry_id: int | None = None
+        self,
+        scope: str,
+        system: str | None = None,
+        *,
+        entry_id: int | None = None,
+        claim: Claim | None = None,
     ) -> UndoResult | None:
         """Revert the newest not-yet-undone command of ``scope`` (of ``system`` when given).
 
@@ -146,7 +151,9 @@ class SessionHistoryStore(StorePart):
             )
 
         try:
-            return await self._write(body, "撤销", drops=drops)  # filled by the body before the commit
+            return await self._write(
+                body, "撤销", drops=drops, claim=claim
+            )  # filled by the body before the commit
         finally:
             self._states.changed(scope)
 

@@ -29,7 +29,7 @@ from . import patch as jpatch
 from . import session_rows as srows
 from . import tables
 from .backends import Transient, Tx
-from .common import StorePart, _j, _jtext, _text, utcnow
+from .common import Claim, StorePart, _j, _jtext, _text, utcnow
 from .records import CharacterRecord
 from .states import Cached, SessionCodec, StateCache
 
@@ -89,7 +89,9 @@ class SessionStore(StorePart):
         _states: StateCache
 
         def _at_once(self) -> bool: ...
-        def _queue_state(self, key: Key, codec: Any, fn: Any, reuse: Any, log_row: LogRow) -> Future[Any]: ...
+        def _queue_state(
+            self, key: Key, codec: Any, fn: Any, reuse: Any, log_row: LogRow, claim: Claim | None
+        ) -> Future[Any]: ...
 
     # ------------------------------------------------------------------ sessions
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
@@ -110,6 +112,7 @@ class SessionStore(StorePart):
         command: str = "",
         characters_before: Sequence[tuple[CharacterRecord, int]] = (),
         rows: Sequence[str] = (),
+        claim: Claim | None = None,
     ) -> T:
         """:meth:`apply_state` on plain JSON data (:func:`json_codec`): ``fn(state) ->
         (new_state, result)`` gets a fresh copy of the stored state, which it may change; when
@@ -124,7 +127,13 @@ class SessionStore(StorePart):
         """
         codec = json_codec(system, tuple(rows))
         return await self.apply_state(
-            scope, codec, fn, user_id=user_id, command=command, characters_before=characters_before
+            scope,
+            codec,
+            fn,
+            user_id=user_id,
+            command=command,
+            characters_before=characters_before,
+            claim=claim,
         )
 
     async def _save_session(
@@ -232,6 +241,7 @@ class SessionStore(StorePart):
         command: str = "",
         characters_before: Sequence[tuple[CharacterRecord, int]] = (),
         reuse: S | None = None,
+        claim: Claim | None = None,
     ) -> T:
         """:meth:`apply_session` on decoded states: ``fn(state) -> (new_state, result)`` with
         ``state`` as :meth:`load_state` gives it.  Per command this parses nothing when the
@@ -242,13 +252,16 @@ class SessionStore(StorePart):
         handed over (the caller does not read it afterwards): ``fn`` gets it, changes and all,
         instead of a fresh parse when the session is still as it was loaded.
 
+        ``claim``: the delivered event of the command writing (:class:`~.common.Claim`: a
+        second delivery writes nothing); None for a write no event carries (a timer's).
+
         On PostgreSQL a session whose row this process knows is first tried in one statement
         (see :meth:`_apply_batch_at_once`); the locked transaction is the fallback."""
         key = (scope, codec.system)
         log_row = (user_id, clean_text(command[:500]), _jtext(_cards_before(characters_before)))
         if self._at_once():
-            return await self._queue_state(key, codec, fn, reuse, log_row)  # type: ignore[no-any-return]
-        return await self._apply_state_locked(key, codec, fn, reuse, log_row)
+            return await self._queue_state(key, codec, fn, reuse, log_row, claim)  # type: ignore[no-any-return]
+        return await self._apply_state_locked(key, codec, fn, reuse, log_row, claim)
 
     async def _apply_state_locked(
         self,
@@ -257,6 +270,7 @@ class SessionStore(StorePart):
         fn: Callable[[S | None], tuple[S | None, T]],
         reuse: S | None,
         log_row: tuple[str, str, str | None],
+        claim: Claim | None,
     ) -> T:
         scope = key[0]
         since = time.monotonic()
@@ -294,7 +308,7 @@ class SessionStore(StorePart):
             return result, after
 
         try:
-            result, after = await self._write(body, "操作", retry_conflict=True)
+            result, after = await self._write(body, "操作", retry_conflict=True, claim=claim)
         except BaseException:
             if wrote:  # perhaps committed (the connection lost at COMMIT)
                 self._states.changed(scope)

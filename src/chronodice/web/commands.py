@@ -98,7 +98,9 @@ async def link(call: Call, kind: str) -> list[Reply]:
     links = tokens.Links.from_settings((await store.get_group(scope)).settings)
     if not links.current(key, session):  # none yet, or an earlier session's
         links = tokens.Links.from_settings(
-            await store.update_group_settings(scope, lambda s: tokens.ensure(s, key, session))
+            await store.update_group_settings(
+                scope, lambda s: tokens.ensure(s, key, session), claim=call.claim
+            )
         )
     player, gm = links.token(key, "player"), links.token(key, "gm")
     assert player is not None and gm is not None

@@ -147,8 +147,8 @@ def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
         """The session is over: its tokens go (a later session of the group gets new ones; its
         tokens, if already drawn, stay)."""
         if where.kind != "log":  # a log's link lasts as long as the log
-            await store.update_group_settings(
-                where.scope, lambda s: tokens.forget(s, where.key, where.session)
+            await store.update_group_settings(  # a page's, no delivered event's
+                where.scope, lambda s: tokens.forget(s, where.key, where.session), claim=None
             )
 
     hub.on_end = forget

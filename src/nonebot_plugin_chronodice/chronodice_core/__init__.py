@@ -336,10 +336,7 @@ async def _handle() -> None:
         return
     ctx, text, verdict, routed = got.ctx, got.text, got.verdict, got.routed
     message_id = getattr(event, "message_id", None)
-    if message_id is None or not ctx.self_id:
-        replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed)
-    else:
-        with app.delivery(ctx.self_id, str(message_id)):
-            replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed)
+    claim = app.delivery(ctx.self_id, str(message_id)) if message_id is not None and ctx.self_id else None
+    replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed, claim=claim)
     if replies:
         await send_replies(bot, event, ctx, replies)

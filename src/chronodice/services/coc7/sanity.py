@@ -152,7 +152,7 @@ async def _apply_to_card(call: Call, char_id: int, amount: int) -> SanityResult:
         attrs["理智"] = res.new_san
         return replace(c, attributes=attrs, data={**c.data, "coc7": coc})
 
-    await call.app.store.update_character(char_id, change)
+    await call.app.store.update_character(char_id, change, claim=call.claim)
     return box["r"]
 
 
@@ -184,7 +184,7 @@ async def cmd_en(call: Call, skill: str, value: int | None) -> list[Reply]:
     if use_card and char is not None:
         key = next((k for k in char.attributes if canonical(k) == name), name)
         await call.app.store.update_character(
-            char.id, lambda c: replace(c, attributes={**c.attributes, key: new})
+            char.id, lambda c: replace(c, attributes={**c.attributes, key: new}), claim=call.claim
         )
     else:
         text += "（未写入角色卡）"

@@ -98,7 +98,7 @@ async def log_show(call: Call) -> list[Reply]:
 async def log_new(call: Call, name: str) -> list[Reply]:
     name = safe_name(name.strip())
     rec = await call.app.store.new_log(
-        _group(call), name, call.ctx.user_id, now(), max_logs=call.app.log_limits.max_logs
+        _group(call), name, call.ctx.user_id, now(), max_logs=call.app.log_limits.max_logs, claim=call.claim
     )
     return [
         Reply.say(f"开始记录日志「{rec.name}」：之后本群的发言都会记下（.log off 暂停，.log end 结束并导出）")
@@ -115,7 +115,7 @@ async def log_on(call: Call, name: str | None) -> list[Reply]:
         old = await store.find_log(_group(call), name)
         if old is not None:
             await _require_manager(call, old, "重新打开日志")
-    rec, changed = await store.set_log_recording(_group(call), True, name)
+    rec, changed = await store.set_log_recording(_group(call), True, name, claim=call.claim)
     if not changed:
         return [Reply.say(f"日志「{rec.name}」已经在记录中")]
     return [Reply.say(f"继续记录日志「{rec.name}」")]
@@ -124,7 +124,7 @@ async def log_on(call: Call, name: str | None) -> list[Reply]:
 @log.sub("off", "暂停", help="暂停记录（日志仍在进行，.log on 继续）")
 async def log_off(call: Call) -> list[Reply]:
     await _managed_log(call, "本群没有进行中的日志，无需暂停", "暂停日志")
-    rec, changed = await call.app.store.set_log_recording(_group(call), False)
+    rec, changed = await call.app.store.set_log_recording(_group(call), False, claim=call.claim)
     if not changed:
         return [Reply.say(f"日志「{rec.name}」已经暂停了")]
     return [Reply.say(f"已暂停记录日志「{rec.name}」（.log on 继续）")]
@@ -133,7 +133,7 @@ async def log_off(call: Call) -> list[Reply]:
 @log.sub("end", "结束", help="结束记录，导出并上传日志文件（txt、html、海豹 json、通用 dice.txt）")
 async def log_end(call: Call) -> list[Reply]:
     await _managed_log(call, "本群没有进行中的日志（.log get 导出已结束的日志）", "结束日志")
-    rec = await call.app.store.end_log(_group(call), now())
+    rec = await call.app.store.end_log(_group(call), now(), claim=call.claim)
     files, note = await export_files(call, rec)
     text = f"日志「{rec.name}」已结束，共 {rec.lines} 条"
     return [Reply(text=text + note + "\n" + FILES_NOTE, files=files)]
@@ -171,7 +171,7 @@ async def log_del(call: Call, name: str) -> list[Reply]:
     if rec is None:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
     await _require_manager(call, rec, "删除日志")
-    gone = await store.delete_log(_group(call), name)
+    gone = await store.delete_log(_group(call), name, claim=call.claim)
     folder, stem = export_stem(call, gone)
     for path in export_paths(folder, stem):
         path.unlink(missing_ok=True)

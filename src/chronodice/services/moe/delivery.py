@@ -127,7 +127,10 @@ async def deliver(app: Any, scope: str, at: float, send: Send, *, claim: bool = 
         return st, (done, todo, {e["id"] for e in box})
 
     try:
-        done, todo, present = await app.store.apply_session(scope, SYSTEM, take, command=".moe (outbox)")
+        # the sweep's own write, no delivered event's
+        done, todo, present = await app.store.apply_session(
+            scope, SYSTEM, take, command=".moe (outbox)", claim=None
+        )
     except Exception as exc:  # the database: the next sweep tries again
         log.warning("萌E: group %s: reading the outbox failed: %s", scope, repr(exc)[:200])
         return
@@ -188,7 +191,7 @@ async def _remove(
         return {**st, "outbox": keep}, None
 
     try:
-        await app.store.apply_session(scope, SYSTEM, fn, command=".moe (outbox sent)")
+        await app.store.apply_session(scope, SYSTEM, fn, command=".moe (outbox sent)", claim=None)
     except Exception as exc:  # sent already: remembered in ``sent``, not sent again here
         log.warning(
             "萌E: group %s: removing %d sent outbox texts failed: %s", scope, len(acked), repr(exc)[:200]

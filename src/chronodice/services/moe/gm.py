@@ -67,7 +67,7 @@ async def moe_kick(call: Call, who: Any) -> list[Reply]:
             return st, name
 
         name = await call.app.store.apply_session(
-            scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+            scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
         )
         return [Reply.say(f"已将{name}移出对局")]
     return await admin_op(call, {"admin": "concede", "kicked": True}, who=seat)
@@ -83,7 +83,9 @@ async def moe_abort(call: Call) -> list[Reply]:
             raise IllegalAction("没有萌E对局")
         return {**st, "status": "over", "deadline": None, "aborted": True}, "ok"
 
-    await call.app.store.apply_session(scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text)
+    await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
+    )
     return [Reply.say("萌E对局已解散")]
 
 
@@ -117,7 +119,7 @@ async def moe_timeout(call: Call, which: str | None, secs: int | None) -> list[R
         return st, _move_waiting(st, old, classes)
 
     moved = await call.app.store.apply_session(
-        call.ctx.group_id, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+        call.ctx.group_id, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(f"已设置超时为{secs}秒" + ("，当前等待的请求也按此计时" if moved else ""))]
 
@@ -196,7 +198,7 @@ async def moe_recover(call: Call, how: str) -> list[Reply]:
         return saved, [Reply.say(f"萌E对局出错（{why}）：{HOW[done]}"), *replies]
 
     return await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+        scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
 
 

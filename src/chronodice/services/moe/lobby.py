@@ -82,7 +82,7 @@ async def moe_new(call: Call, pack: str | None, map: str | None, ai: int | None)
         return new, ai_seats.set_ai_seats(new, ai) if ai else ""
 
     ai_line = await call.app.store.apply_session(
-        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     m = chosen.maps[map_key].name if map_key else "随机"
     which = f"卡包：{chosen.name}，" if pack_name != PACK else ""
@@ -127,7 +127,7 @@ async def moe_join(call: Call) -> list[Reply]:
         return state, (len(state["players"]), gone)
 
     n, gone = await call.app.store.apply_session(
-        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     instead = f"，替换了{gone}" if gone else ""
     return [Reply.say(f"{name}加入了萌E对局（{n}人{instead}）")]
@@ -150,7 +150,9 @@ async def moe_leave(call: Call) -> list[Reply]:
             state["host"] = host
         return state, "left"
 
-    res = await call.app.store.apply_session(scope, SYSTEM, fn, user_id=user, command=call.command_text)
+    res = await call.app.store.apply_session(
+        scope, SYSTEM, fn, user_id=user, command=call.command_text, claim=call.claim
+    )
     return [Reply.say("你退出了萌E对局" + ("，对局已关闭" if res == "closed" else ""))]
 
 
@@ -173,7 +175,7 @@ async def moe_ai(call: Call, n: int) -> list[Reply]:
         return state, ai_seats.set_ai_seats(state, n)
 
     line = await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+        scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(line)]
 
@@ -228,7 +230,7 @@ async def moe_start(call: Call) -> list[Reply]:
         return state, (g, events, state)
 
     g, events, state = await call.app.store.apply_session(
-        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, rows=ROWS
+        ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, rows=ROWS, claim=call.claim
     )
     replies = outcome(state, g, events)
     if choice.choosing(g):

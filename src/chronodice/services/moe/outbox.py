@@ -204,7 +204,7 @@ async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bo
         return {**st, "deadline": None, "error": repr(exc)[:200]}, True
 
     try:
-        marked = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (error)")
+        marked = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (error)", claim=None)
     except Exception as err:  # the session cannot even be saved: remember it in memory
         log.error("萌E: marking the game of group %s as broken failed: %r", scope, err)
         marked = None
@@ -249,6 +249,6 @@ async def _sweep_one(
         feed.hold(st, [note])  # the group hears it now, with what was held before it
         return commit(st, g, rec, at, force=True)
 
-    replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)")
+    replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)", claim=None)
     if replies:
         out.append((scope, replies))

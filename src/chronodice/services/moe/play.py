@@ -96,7 +96,7 @@ async def act(call: Call, build: Answer) -> list[Reply]:
         return commit(state, g, rec, at, private=ctx.group_id is None, actor=seat)
 
     return await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
 
 
@@ -116,7 +116,7 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
         return commit(state, g, rec, at, private=ctx.group_id is None, force=True)
 
     return await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
 
 
@@ -150,7 +150,7 @@ async def set_pref(call: Call, name: str, pref: str) -> list[Reply]:
         return state, f"【{g.sdef(key).name}】：{PREF_TEXT[pref]}"
 
     text = await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(text)]
 
@@ -200,7 +200,7 @@ async def pick_character(call: Call, n: int) -> list[Reply]:
         return saved, replies
 
     return await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
 
 

@@ -41,7 +41,7 @@ async def bonus_set(
     if pairs is None:
         return await bonus_show(call, mode=mode)
     store, ctx = call.app.store, call.ctx
-    char = await active_or_create(store, ctx, await call.app.display_name(ctx))
+    char = await active_or_create(store, ctx, await call.app.display_name(ctx), claim=call.claim)
 
     def fn(c: CharacterRecord) -> CharacterRecord:
         card = Pool10Card.of(c.data)
@@ -60,7 +60,7 @@ async def bonus_set(
             entries.append((name, new))
         return _with_card(c, card.with_entries(entries))
 
-    updated = await store.update_character(char.id, fn)
+    updated = await store.update_character(char.id, fn, claim=call.claim)
     return [Reply.say("已录入。" + _card_text(updated))]
 
 
@@ -70,7 +70,7 @@ async def bonus_del(call: Call, *, mode: Mode, names: list[str]) -> list[Reply]:
     if char is None:
         raise NotFound("你还没有角色卡")
     updated = await store.update_character(
-        char.id, lambda c: _with_card(c, Pool10Card.of(c.data).without(names))
+        char.id, lambda c: _with_card(c, Pool10Card.of(c.data).without(names)), claim=call.claim
     )
     return [Reply.say("已删除。" + _card_text(updated))]
 
@@ -104,7 +104,9 @@ async def set_defaults(
             out.pop(SETTINGS_KEY, None)
         return out
 
-    new = (await call.app.store.update_group_settings(call.ctx.scope, fn)).get(SETTINGS_KEY, {})
+    new = (await call.app.store.update_group_settings(call.ctx.scope, fn, claim=call.claim)).get(
+        SETTINGS_KEY, {}
+    )
     return [
         Reply.say(
             f"已设置本群骰池默认：{render.again_label(int(new.get('again', DEFAULT_AGAIN)))}；"

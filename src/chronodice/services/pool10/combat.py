@@ -88,7 +88,7 @@ async def attack(
         return new, (used, events)
 
     used, events = await call.app.store.apply_session(
-        call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text
+        call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     total = resolved.term_bonus + card.attack + args.bonus
     res = resolve_attack(dice, attack_bonus=total, defence=defence if defence is not None else used)
@@ -160,7 +160,9 @@ async def defence(
         )
         return s.to_dict(), events
 
-    events = await store.apply_session(ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text)
+    events = await store.apply_session(
+        ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
+    )
     return [Reply.say(render.format_defence_events(events))]
 
 
@@ -184,7 +186,7 @@ async def defence_clear(call: Call, *, mode: Mode) -> list[Reply]:
 
     ctx = call.ctx
     n = await call.app.store.apply_session(
-        ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text
+        ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(f"已清空本群的防御记录（{n}个角色）")]
 
@@ -198,6 +200,6 @@ async def action(call: Call, *, mode: Mode, who: str | None) -> list[Reply]:
         return (s.to_dict() if state is not None else None), events
 
     events = await call.app.store.apply_session(
-        call.ctx.scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text
+        call.ctx.scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(render.format_defence_events(events) or f"<{name}> 行动：没有需要恢复的防御附加成功")]

@@ -213,7 +213,7 @@ async def multi(
         return new, (used, events)
 
     used, events = await call.app.store.apply_session(
-        call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text
+        call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     action = resolve_action(plan, dice, used, gained=gained or 0)
     text = render.format_allocation(me.label, resolved.text, total, action)

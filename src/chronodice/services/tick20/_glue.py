@@ -68,7 +68,13 @@ async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Comb
         return outcome.state, outcome
 
     outcome: E.Outcome = await call.app.store.apply_state(
-        call.ctx.scope, COMBAT_CODEC, step, user_id=call.ctx.user_id, command=call.command_text, reuse=base
+        call.ctx.scope,
+        COMBAT_CODEC,
+        step,
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        reuse=base,
+        claim=call.claim,
     )
     return outcome.state, outcome.events
 

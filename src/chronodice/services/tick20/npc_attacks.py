@@ -125,7 +125,9 @@ async def npc_attack(call: Call, name: str, weapon: str, items: list[tuple[Any, 
         if weapon not in have and len(have) >= MAX_ATTACKS:
             raise LimitExceeded(f"一张NPC卡最多记{MAX_ATTACKS}种攻击")
         have[weapon] = spec
-    await store.update_character(card.id, lambda c: replace(c, data={**c.data, "attacks": dict(have)}))
+    await store.update_character(
+        card.id, lambda c: replace(c, data={**c.data, "attacks": dict(have)}), claim=call.claim
+    )
     if delete:
         return [Reply.say(f"已删除 <{name}> 的攻击「{weapon}」")]
     return [

@@ -248,7 +248,7 @@ async def init_undo(call: Call, n: int) -> list[Reply]:
     await must_be_gm(call, state, "撤销")
     done = 0
     for _ in range(n):
-        if await call.app.store.undo(call.ctx.scope, SYSTEM) is None:
+        if await call.app.store.undo(call.ctx.scope, SYSTEM, claim=call.claim) is None:
             break
         done += 1
     if not done:

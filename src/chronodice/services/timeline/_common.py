@@ -40,7 +40,7 @@ async def _update_settings(call: Call, fn: Callable[[dict[str, Any]], dict[str, 
     def outer(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, SYSTEM: fn(dict(settings.get(SYSTEM, {})))}
 
-    await call.app.store.update_group_settings(call.ctx.scope, outer)
+    await call.app.store.update_group_settings(call.ctx.scope, outer, claim=call.claim)
 
 
 async def _display(call: Call) -> view.Display:
@@ -102,7 +102,7 @@ async def _mutate(
             attributes={**current.attributes, **new.attributes_for_dice()},
         )
 
-    after = await call.app.store.update_character(rec.id, fn)
+    after = await call.app.store.update_character(rec.id, fn, claim=call.claim)
     old, new, result = box["out"]
     if undo is not None:  # for .undo: the card as it was, and its version after this change
         undo["before"] = (box["record"], after.version)

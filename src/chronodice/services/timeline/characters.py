@@ -72,6 +72,7 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
                 system=SYSTEM,
                 attributes=char.attributes_for_dice(),
                 data={SYSTEM: char.to_dict()},
+                claim=call.claim,
             )
         except IllegalAction:
             rec = await store.find_character(ctx.user_id, sheet_.name)
@@ -107,17 +108,17 @@ async def bind_timeline(call: Call, character_id: int) -> str:
     sender's own bindings change, each to the sender's own card — private chat still touches
     nothing of anyone else's (issue 23).  In a group the choice is for that group, as before."""
     store, ctx = call.app.store, call.ctx
-    await bind_here(store, ctx, character_id)
+    await bind_here(store, ctx, character_id, claim=call.claim)
     if ctx.group_id is not None:
         return ""
-    await store.bind(ctx.user_id, "", character_id)
+    await store.bind(ctx.user_id, "", character_id, claim=call.claim)
     moved = 0
     for scope, bound in (await store.bindings(ctx.user_id)).items():
         if scope in ("", ctx.scope) or bound == character_id:
             continue
         card = await store.get_character(bound)
         if card is not None and card.system == SYSTEM and card.owner_id == ctx.user_id:
-            await store.bind(ctx.user_id, scope, character_id)
+            await store.bind(ctx.user_id, scope, character_id, claim=call.claim)
             moved += 1
     also = f"（{moved}个群原先用的时间线角色已换成它）" if moved else ""
     return f"已设为你在所有群的当前时间线角色{also}"
@@ -163,7 +164,7 @@ async def chr_del(call: Call, index: int) -> list[Reply]:
     if not 1 <= index <= len(chars):
         raise IllegalAction(f"序号错误× 应为1到{len(chars)}")
     gone = chars[index - 1]
-    await store.delete_character(gone.id)
+    await store.delete_character(gone.id, claim=call.claim)
     return [Reply.say(f"已删除角色 [{gone.name}]√")]
 
 
@@ -353,6 +354,7 @@ async def _battle_resource(
         user_id=call.ctx.user_id,
         command=call.command_text,
         characters_before=[before] if before is not None else (),
+        claim=call.claim,
     )
     return None if at is None else "\n".join([f"（已记入时间轴 @{fmt(at)}t）", *notes])
 

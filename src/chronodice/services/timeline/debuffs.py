@@ -46,7 +46,12 @@ async def _change(call: Call, fn: Callable[[bt.BattleState], bt.BattleState]) ->
         return new, new
 
     return await call.app.store.apply_state(
-        call.ctx.scope, bt.BATTLE_CODEC, outer, user_id=call.ctx.user_id, command=call.command_text
+        call.ctx.scope,
+        bt.BATTLE_CODEC,
+        outer,
+        user_id=call.ctx.user_id,
+        command=call.command_text,
+        claim=call.claim,
     )
 
 

@@ -67,6 +67,7 @@ async def apply_battle(
         user_id=call.ctx.user_id,
         command=call.command_text,
         characters_before=characters_before,
+        claim=call.claim,
     )
 
 
