@@ -482,9 +482,8 @@ async def cmd_undo(call: Call) -> list[Reply]:
     last = pending[-1]
     if last.user_id != ctx.user_id and not await call.app.is_gm(ctx):
         raise IllegalAction("最近一条操作不是你做的，只有GM可以撤销别人的操作")
-    result = await store.undo(
-        ctx.scope, last.system, entry_id=last.id, claim=call.claim
-    )  # exactly the approved one
+    # exactly the approved one
+    result = await store.undo(ctx.scope, last.system, entry_id=last.id, claim=call.claim)
     if result is None:
         return [Reply.say("没有可以撤销的操作")]
     cards = ""
