@@ -7,6 +7,10 @@ converts and serialises what it added, not the whole list.  The text is exactly 
 ``chronodice.store.patch.dumps`` gives for the same plain value (the rules packages do not
 import the store; ``tests/store/test_state_invariants.py`` holds the two equal along played
 battles and combats).
+
+Without it (``benchmarks/bench_caches.py``, 2026-11-26: the codecs' ``dumps`` and reuse off) a
+``.bat`` in a battle of 300 actions takes 5.0× as long on SQLite (3.94 against 0.79 ms) and 3.6×
+on PostgreSQL, and a D20 ``.init next`` 2.0× and 1.7×.
 """
 
 from __future__ import annotations

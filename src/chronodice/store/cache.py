@@ -1,5 +1,9 @@
 """The process-local copies of the rows nearly every command reads (groups, nicknames,
-bindings, cards, the ``.log`` in progress), see :mod:`.database` for when they are dropped."""
+bindings, cards, the ``.log`` in progress), see :mod:`.database` for when they are dropped.
+
+Without them (``benchmarks/bench_caches.py``, 2026-11-26) ``.st 力量+1`` sends 10 statements
+instead of 2 and takes 2.1× as long on SQLite (0.55 against 0.26 ms) and 5.4× on PostgreSQL
+(3.85 against 0.71 ms); ``.init next`` 1.4× and 1.9×, a ``.bat`` 1.7× and 3.7×."""
 
 from __future__ import annotations
 
