@@ -220,3 +220,17 @@ def run_in_thread(coro_fn: Any) -> Any:
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro_fn()).result()
+
+
+def spy_locked_writes(store: Any) -> list[str]:
+    """The locked transactions ``store`` runs from now on (what each was for, e.g. ``操作``): the
+    one-statement writes of PostgreSQL run none."""
+    locked: list[str] = []
+    real = store._write
+
+    async def spy(body: Any, what: str, **kw: Any) -> Any:
+        locked.append(what)
+        return await real(body, what, **kw)
+
+    store._write = spy
+    return locked

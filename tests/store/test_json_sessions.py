@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from helpers import spy_locked_writes
+
 from chronodice.store import Claim, Store
 from chronodice.store import patch as jpatch
 from chronodice.store.sessions import json_codec
@@ -66,14 +68,7 @@ async def test_postgres_writes_a_cached_plain_session_in_one_statement(pg_store:
     await store.apply_session("json-one", "plain", bump)
     await store.load_session("json-one", "plain")
     await store.load_state("json-one", json_codec("plain"))
-    locked: list[str] = []
-    real = store._write
-
-    async def spy(body: Any, what: str, **kw: Any) -> Any:
-        locked.append(what)
-        return await real(body, what, **kw)
-
-    store._write = spy  # type: ignore[method-assign]
+    locked = spy_locked_writes(store)
     claim = Claim("10001", "json-one")
     assert await store.apply_session("json-one", "plain", bump, command=".b", claim=claim) == 2
     assert locked == []

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import eventually, say
+from helpers import eventually, say, spy_locked_writes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -240,14 +240,7 @@ async def test_postgres_writes_a_cached_session_in_one_statement(pg_store: Store
     store = pg_store
     await store.apply_state("one-statement", BOX, add(1))
     await store.load_state("one-statement", BOX)
-    locked: list[str] = []
-    real = store._write
-
-    async def spy(body: Any, what: str, **kw: Any) -> Any:
-        locked.append(what)
-        return await real(body, what, **kw)
-
-    store._write = spy  # type: ignore[method-assign]
+    locked = spy_locked_writes(store)
     await store.apply_state("one-statement", BOX, add(2), claim=Claim("10001", "one-statement"))
     assert locked == []
     other = Store(store.url)
