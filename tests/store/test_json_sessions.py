@@ -90,3 +90,13 @@ async def test_sqlite_log_rows_of_a_plain_session_rebuild_every_state(tmp_path: 
         await store.close()
     with sqlite3.connect(tmp_path / "j.db") as db:
         assert db.execute("select count(*) from sessions where system='plain'").fetchone() == (1,)
+
+
+def test_plain_codecs_of_one_system_are_equal_whatever_they_keep_as_rows() -> None:
+    """So a 萌E game started with its inputs as rows and written on by commands that name no
+    rows keeps its cached copy (a battle codec of the same system is not equal)."""
+    from chronodice.rules.timeline.battle_state import BATTLE_CODEC
+
+    assert json_codec("moe", ("record.inputs",)) == json_codec("moe") != json_codec("pool10")
+    assert json_codec("timeline") != BATTLE_CODEC and BATTLE_CODEC != json_codec("timeline")
+    assert len({json_codec("moe", ("record.inputs",)), json_codec("moe")}) == 1

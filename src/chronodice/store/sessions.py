@@ -357,6 +357,14 @@ class JsonCodec:
         self.system = system
         self.row_fields = row_fields
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to another of the same system: they decode and encode alike (``row_fields``
+        only says what a write keeps as rows), so one's cached state serves the other."""
+        return type(other) is JsonCodec and other.system == self.system
+
+    def __hash__(self) -> int:
+        return hash(("json", self.system))
+
     def decode(self, text: str) -> Any:
         return _j(text)
 

@@ -85,8 +85,8 @@ class Cached(Generic[S]):
     still shows them holds this very text: the store then need not read the text (on
     PostgreSQL: fetch and decompress it) to trust the cache."""
     codec: Any = None
-    """The codec ``state`` and ``plain`` are of: another codec of the same system (a test's or a
-    tool's plain-JSON write of a battle) does not take them."""
+    """The codec ``state`` and ``plain`` are of: a codec that is not equal to it (a tool's
+    plain-JSON write of a battle) does not take them."""
 
 
 class StateCache:
@@ -232,7 +232,7 @@ class StateCache:
         if same_row and hit is not None:
             text = hit.text
         if reuse is not None and lent is not None and lent[1] is reuse and lent[0] == text:
-            if hit is not None and hit.text == text and hit.codec is codec:
+            if hit is not None and hit.text == text and hit.codec == codec:
                 return replace(hit, state=reuse, row=row or hit.row)
         return self.get(key, text, codec, row, same_row=same_row)
 
@@ -255,7 +255,7 @@ class StateCache:
         mutable codec the state is decoded afresh each time (the caller may change it).
         ``row``: the row's identity now, remembered with the entry."""
         hit = self._items.get(key)
-        if hit is not None and hit.codec is not codec:
+        if hit is not None and hit.codec != codec:
             if same_row and hit.text is not None:
                 text = hit.text  # the row is the one cached: its text, decoded by this codec
             hit, same_row = None, False
