@@ -3,6 +3,7 @@
 from .common import Claim, UndoOvertaken
 from .database import DEFAULT_URL, DuplicateEvent, Store, StoreBusy
 from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, LogLine, UndoResult
+from .sessions import json_codec
 from .states import SessionCodec
 
 __all__ = [
@@ -20,4 +21,5 @@ __all__ = [
     "StoreBusy",
     "UndoOvertaken",
     "UndoResult",
+    "json_codec",
 ]

@@ -16,6 +16,7 @@ from chronodice.rules.moe.auto import takeover_answer
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import DesyncError, rebuild
 from chronodice.rules.moe.recovery import CAUSES
+from chronodice.store import json_codec
 
 SYSTEM = "moe"
 NO_UNDO_SYSTEMS.add(SYSTEM)  # .undo after seeing cards would be cheating
@@ -134,7 +135,7 @@ async def pack_of(call: Call) -> str:
     if scope is None:
         found = await find_user_game(call.app, call.ctx.user_id)
         return str(found[1].get("pack") or PACK) if found else PACK
-    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
     return str((state or {}).get("pack") or PACK)
 
 

@@ -18,6 +18,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.rules.moe.record import DesyncError, rebuild
 from chronodice.rules.moe.recovery import CAUSES, HOW, resume, standings
+from chronodice.store import json_codec
 
 from ._common import (
     DEFAULT_TIMEOUTS,
@@ -40,7 +41,7 @@ OPEN = ("lobby", "running")
 
 async def _open_game(call: Call) -> tuple[str, dict[str, Any]]:
     scope = await game_scope(call)
-    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
     if not state or state.get("status") not in OPEN:
         raise IllegalAction("没有萌E对局")
     return scope, state
@@ -98,7 +99,7 @@ async def moe_abort(call: Call) -> list[Reply]:
 async def moe_timeout(call: Call, which: str | None, secs: int | None) -> list[Reply]:
     if call.ctx.group_id is None:
         raise IllegalAction("请在群里设置")
-    state, _v = await call.app.store.load_session(call.ctx.group_id, SYSTEM)
+    state = await call.app.store.load_state(call.ctx.group_id, json_codec(SYSTEM))
     if not state:
         raise IllegalAction("本群还没有萌E对局")
     await require_host_or_gm(call, call.ctx.group_id, state, "设置超时")

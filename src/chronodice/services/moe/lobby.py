@@ -17,6 +17,7 @@ from chronodice.render.moe_picture import table_picture
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import Pack, PackError, load_pack
 from chronodice.rules.moe.record import new_record, start, to_record
+from chronodice.store import json_codec
 
 from . import ai_seats, choice
 from ._common import (
@@ -164,7 +165,7 @@ async def moe_leave(call: Call) -> list[Reply]:
 )
 async def moe_ai(call: Call, n: int) -> list[Reply]:
     scope = await game_scope(call)
-    state0, _v = await call.app.store.load_session(scope, SYSTEM)
+    state0 = await call.app.store.load_state(scope, json_codec(SYSTEM))
     if not state0 or state0.get("status") != "lobby":
         raise IllegalAction("本群没有等待开始的萌E对局（.moe new 地图 AI 2 开局并补AI）")
     await require_host_or_gm(call, scope, state0, "设置AI座位")
@@ -185,7 +186,7 @@ async def moe_start(call: Call) -> list[Reply]:
     ctx = call.ctx
     if ctx.group_id is None:
         raise IllegalAction("请在群里开始")
-    state0, _v = await call.app.store.load_session(ctx.group_id, SYSTEM)
+    state0 = await call.app.store.load_state(ctx.group_id, json_codec(SYSTEM))
     if not state0 or state0.get("status") != "lobby":
         raise IllegalAction("本群没有等待开始的萌E对局")
     await require_host_or_gm(call, ctx.group_id, state0, "开始游戏")
@@ -244,7 +245,7 @@ async def moe_start(call: Call) -> list[Reply]:
 @moe.sub("state", "状态", help="公开局面")
 async def moe_state(call: Call) -> list[Reply]:
     scope = await game_scope(call)
-    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
     if not state or state.get("aborted") or not (state["status"] == "lobby" or state.get("record")):
         raise IllegalAction("本群没有萌E游戏")  # never started, or aborted: nothing to show
     if state["status"] == "lobby":
@@ -260,7 +261,7 @@ async def moe_state(call: Call) -> list[Reply]:
 @moe.sub("hand", "手牌", help="我的手牌与待回答的请求（私聊发送）")
 async def moe_hand(call: Call) -> list[Reply]:
     scope = await game_scope(call)
-    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
     if not state or state["status"] == "lobby" or not state.get("record") or state.get("aborted"):
         raise IllegalAction("没有进行中的萌E游戏")
     seat = seat_of(state, call.ctx.user_id)
@@ -288,7 +289,7 @@ async def moe_card(call: Call, ref: int | str) -> list[Reply]:
         return [Reply.say(card_info(pack, key))]
     # a hand card: its face is hidden, so the answer goes by private message
     scope = await game_scope(call)
-    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
     if not state or state.get("status") != "running" or not state.get("record"):
         raise IllegalAction("没有进行中的萌E游戏（查看牌的说明请写牌名）")
     seat = seat_of(state, call.ctx.user_id)

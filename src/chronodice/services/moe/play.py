@@ -21,6 +21,7 @@ from chronodice.render.moe_info import find_card, find_skill, skill_info
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import load_pack
 from chronodice.rules.moe.record import admin
+from chronodice.store import json_codec
 
 from . import choice
 from ._common import SKILL_PREF, SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, running, seat_of
@@ -168,7 +169,7 @@ async def in_character_choice(call: Call) -> bool:
     """Whether the sender's game is still choosing characters (read without a transaction: the
     pick itself checks again)."""
     scope = await game_scope(call)
-    state, _v = await call.app.store.load_session(scope, SYSTEM)
+    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
     return bool(state and state.get("status") == "running" and state.get(choice.PICKS) is not None) and (
         choice.choosing(load_game(scope, state["record"]))
     )

@@ -20,7 +20,7 @@ from chronodice.rules.pool10 import (
 from chronodice.rules.pool10.expr import Term
 from chronodice.rules.pool10.state import DefenceRestored, DefenceState, close_names, find_key, npc_key
 from chronodice.rules.pool10.state import clear as clear_defence
-from chronodice.store import CharacterRecord
+from chronodice.store import CharacterRecord, json_codec
 
 from ..card_access import member_card
 from ._common import (
@@ -132,7 +132,7 @@ async def defence(
     if amount is None:
         if who is not None or npc is not None or legend is not None or base_zero:
             raise call.usage_error("请给出宣言的防御附加成功数")
-        state, _ = await store.load_session(ctx.scope, SYSTEM)
+        state = await store.load_state(ctx.scope, json_codec(SYSTEM))
         return [Reply.say(render.format_defence_table(await _defence_rows(call, state)))]
     if who is not None and npc is not None:
         raise call.usage_error("@某人 和 NPC名 只能写一个")
