@@ -17,7 +17,8 @@
 * The session log keeps a reverse patch per command (:mod:`.patch`), not the whole state.
 * Exactly once: a command's writes are each given its :class:`~.common.Claim` (``claim=``);
   the first of them also claims the event's (self_id, message_id), and a second delivery
-  raises :class:`DuplicateEvent` there and writes nothing.  :meth:`Store.serves` leases each group to one bot account.
+  raises :class:`DuplicateEvent` there and writes nothing.  :meth:`Store.serves` leases each
+  group to one bot account.
 
 The parts: sessions (:mod:`.sessions`, :mod:`.session_batch`, :mod:`.session_history`, :mod:`.session_rows`), ``.log`` records (:mod:`.gamelogs`), characters and
 bindings (:mod:`.characters`), nicknames and groups (:mod:`.groups`), serving accounts

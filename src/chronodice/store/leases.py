@@ -124,6 +124,8 @@ class LeaseStore(StorePart):
         return holder == self_id
 
     async def _lease_tx(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        """``body`` in a write transaction of its own that claims no event (a lease, a release
+        or a prune is not a command's write)."""
         async with self._backend.tx(True) as tx:
             return await body(tx)
 
