@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+import pytest
 from helpers import spy_locked_writes
 
 from chronodice.store import Claim, Store
@@ -100,3 +101,30 @@ def test_plain_codecs_of_one_system_are_equal_whatever_they_keep_as_rows() -> No
     assert json_codec("moe", ("record.inputs",)) == json_codec("moe") != json_codec("pool10")
     assert json_codec("timeline") != BATTLE_CODEC and BATTLE_CODEC != json_codec("timeline")
     assert len({json_codec("moe", ("record.inputs",)), json_codec("moe")}) == 1
+
+
+async def test_a_plain_session_command_delivered_twice_applies_once(any_store: Store) -> None:
+    """The same message delivered again (a reconnect, another process) through the plain path:
+    the second delivery raises DuplicateEvent and writes nothing, also when it is refused."""
+    from chronodice.core.errors import IllegalAction
+    from chronodice.store import DuplicateEvent
+
+    other = Store(any_store.url)
+    try:
+        await any_store.apply_session("g", "plain", bump)
+        await other.load_state("g", json_codec("plain"))
+        assert await any_store.apply_session("g", "plain", bump, claim=Claim("bot", "m1")) == 2
+        for store in (any_store, other):
+            with pytest.raises(DuplicateEvent):
+                await store.apply_session("g", "plain", bump, claim=Claim("bot", "m1"))
+
+        def refuse(_s: Any) -> tuple[Any, None]:
+            raise IllegalAction("不行")
+
+        with pytest.raises(IllegalAction):
+            await any_store.apply_session("g", "plain", refuse, claim=Claim("bot", "m2"))
+        with pytest.raises(DuplicateEvent):
+            await other.apply_session("g", "plain", bump, claim=Claim("bot", "m2"))
+        assert (await any_store.load_session("g", "plain")) == ({"n": 2, "seen": [2, "元组"]}, 2)
+    finally:
+        await other.close()
