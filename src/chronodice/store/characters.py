@@ -237,10 +237,9 @@ class CharacterStore(StorePart):
             new = fn(copy_char(old))
         except ChronoDiceError:
             return None
-        if claim is not None and claim.claimed:
-            claim = None
+        ev = claim.pending() if claim is not None else None
         now = common.utcnow()
-        if not await self._one_row(_CAS_AT_ONCE[claim is not None], _cas_params(old, new, now), claim):
+        if not await self._one_row(_CAS_AT_ONCE[ev is not None], _cas_params(old, new, now), ev):
             return None
         return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
