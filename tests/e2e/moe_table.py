@@ -43,9 +43,12 @@ def fast_bot(tmp_path: Path) -> Iterator[BotProcess]:
 
 
 def load_state(bot: BotProcess, group: int) -> dict[str, Any] | None:
-    """The group's stored 萌E session (``None`` before there is one)."""
-    con = sqlite3.connect(bot.workdir / "chronodice.db")
+    """The group's stored 萌E session (``None`` before there is one).  The head and its rows are
+    read in one transaction (one snapshot): the bot may commit the next input between two
+    statements, which would pair a head with the rows of a later state."""
+    con = sqlite3.connect(bot.workdir / "chronodice.db", isolation_level=None)
     try:
+        con.execute("BEGIN")
         row = con.execute(
             "SELECT state FROM sessions WHERE scope=? AND system='moe'", (str(group),)
         ).fetchone()
@@ -55,6 +58,7 @@ def load_state(bot: BotProcess, group: int) -> dict[str, Any] | None:
             (str(group),),
         ):
             items.setdefault(field, []).append(item)
+        con.execute("ROLLBACK")
     finally:
         con.close()
     if row is None:
