@@ -167,13 +167,16 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
     def fn(st: Combat | None) -> E.Outcome:
         st = need(st)
         expected: int | None = seen
-        if st.turn_no != seen and st.advanced_by == call.ctx.user_id and st.phase is Phase.ACTIVE:
-            # the sender's own advance came in between (messages sent at GM speed, read before
-            # the one before was written, as on PostgreSQL): each is one advance, as when each is
-            # read after the one before; may she end this turn too?  Another person's advance in
-            # between: not repeated (C02).
-            _may_end(call, st, is_gm)
-            expected = None
+        if st.turn_no != seen and st.phase is Phase.ACTIVE:
+            # an advance came in between (messages sent at GM speed, read before the one before
+            # was written, as on PostgreSQL).  The sender's own: each is one advance, as when
+            # each is read after the one before; may she end this turn too?  Another person's:
+            # not repeated (C02), in the words of a message read after it.
+            if st.advanced_by == call.ctx.user_id:
+                _may_end(call, st, is_gm)
+                expected = None
+            elif not st.waiting:
+                raise IllegalAction(_already_advanced(st))
         outcome = E.end_turn(st, expected_turn=expected, skip=skip, dice=dice)
         outcome.state.advanced_at = now
         outcome.state.advanced_by = call.ctx.user_id
