@@ -3,6 +3,11 @@
 PostgreSQL tests use the server on 127.0.0.1:5432 (present on developer and CI machines): each
 test session creates its own database and drops it afterwards.  Where no server is reachable the
 tests are skipped with a visible reason — never silently passed.
+
+``CHRONODICE_TEST_STORE=postgresql`` runs the whole suite's ``store`` (and so ``app``) and the
+NoneBot plugin tests on PostgreSQL instead of a SQLite file: every test then gets the session's
+database emptied (see :func:`store`).  Tests that name SQLite themselves (a file they open again,
+a second process) stay on it.
 """
 
 from __future__ import annotations
@@ -11,7 +16,6 @@ import asyncio
 import os
 import random
 import sys
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -42,14 +46,22 @@ if os.environ.get("CI"):
     _hsettings.load_profile("ci")
 
 NONEBUG_DB = Path(__import__("tempfile").mkdtemp(prefix="chronodice-nonebug-")) / "nonebug.db"
+TEST_STORE = os.environ.get("CHRONODICE_TEST_STORE", "sqlite")
+"""Which database the ``store`` fixture and the plugin tests use: ``sqlite`` or ``postgresql``."""
+if TEST_STORE not in ("sqlite", "postgresql"):
+    raise SystemExit(f"CHRONODICE_TEST_STORE={TEST_STORE!r}: expected sqlite or postgresql")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from helpers import fresh_pg_database
     from nonebug import NONEBOT_INIT_KWARGS
 
+    nonebug_url = f"sqlite+aiosqlite:///{NONEBUG_DB}"
+    if TEST_STORE == "postgresql":
+        nonebug_url = fresh_pg_database("nonebug")
     config.stash[NONEBOT_INIT_KWARGS] = {
         "driver": "~fastapi",
-        "chronodice_database_url": f"sqlite+aiosqlite:///{NONEBUG_DB}",
+        "chronodice_database_url": nonebug_url,
         "chronodice_rng_seed": 7,
         "superusers": {"99999"},
         "log_level": "WARNING",
@@ -83,17 +95,37 @@ async def nbapp(nonebug_init: None):  # type: ignore[no-untyped-def]
     return NoneBugApp()
 
 
-from helpers import PG_ADMIN_DSN, run_in_thread  # noqa: E402
+from helpers import PG_ADMIN_DSN, empty_pg_database, fresh_pg_database, run_in_thread  # noqa: E402
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = Store(f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
+async def _opened(url: str) -> AsyncIterator[Store]:
+    s = Store(url)
     await s.migrate()
     try:
         yield s
     finally:
         await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A migrated SQLite store of its own (a file in ``tmp_path``), whatever ``TEST_STORE`` says:
+    for tests of what only SQLite does."""
+    async for s in _opened(f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"):
+        yield s
+
+
+@pytest.fixture
+async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    """A migrated store of its own: a SQLite file in ``tmp_path``, or (``CHRONODICE_TEST_STORE=
+    postgresql``) the test session's PostgreSQL database, emptied for this test."""
+    if TEST_STORE == "postgresql":
+        url: str = request.getfixturevalue("pg_url")
+        await empty_pg_database(url)
+    else:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+    async for s in _opened(url):
+        yield s
 
 
 @pytest.fixture
@@ -115,29 +147,19 @@ async def _pg_available() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
+def pg_url() -> str:
     """A fresh PostgreSQL database for this test session (SQLAlchemy URL)."""
     reason = run_in_thread(_pg_available)
     if reason:
         print(f"\n*** SKIPPING PostgreSQL tests: {reason} ***", file=sys.stderr)
         pytest.skip(reason)
-    import asyncpg
+    return fresh_pg_database("session")
 
-    name = f"chronodice_test_{uuid.uuid4().hex[:10]}"
 
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(PG_ADMIN_DSN)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    run_in_thread(lambda: admin(f'CREATE DATABASE "{name}"'))
-    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
-    try:
-        yield f"{base}/{name}"
-    finally:
-        run_in_thread(lambda: admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+@pytest.fixture
+def fresh_pg_url(pg_url: str) -> str:
+    """A PostgreSQL database of this test's own (a bot process that starts on an empty one)."""
+    return fresh_pg_database("own")
 
 
 @pytest.fixture

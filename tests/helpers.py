@@ -222,6 +222,47 @@ def run_in_thread(coro_fn: Any) -> Any:
         return pool.submit(asyncio.run, coro_fn()).result()
 
 
+async def pg_admin(sql: str) -> None:
+    """Run ``sql`` on :data:`PG_ADMIN_DSN` (creating and dropping databases)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_ADMIN_DSN)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def fresh_pg_database(label: str) -> str:
+    """A new PostgreSQL database (its SQLAlchemy URL), dropped when the test process exits."""
+    import atexit
+    import uuid
+
+    name = f"chronodice_test_{label}_{uuid.uuid4().hex[:10]}"
+    run_in_thread(lambda: pg_admin(f'CREATE DATABASE "{name}"'))
+    atexit.register(lambda: asyncio.run(pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
+    return PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + f"/{name}"
+
+
+async def empty_pg_database(url: str) -> None:
+    """Delete every row of a test database (the schema and Alembic's version stay), so that a
+    test on a shared database starts as on a fresh one; a lock still held by a test before it
+    fails this at once instead of hanging the run."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute("SET lock_timeout = '5s'")
+        tables = await conn.fetch(
+            "SELECT quote_ident(tablename) FROM pg_tables"
+            " WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+        )
+        if tables:
+            await conn.execute(f"TRUNCATE {', '.join(t[0] for t in tables)} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+
+
 def spy_locked_writes(store: Any) -> list[str]:
     """The locked transactions ``store`` runs from now on (what each was for, e.g. ``操作``): the
     one-statement writes of PostgreSQL run none."""

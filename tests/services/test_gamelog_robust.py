@@ -38,7 +38,7 @@ def edge() -> Any:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def backend_store(request: pytest.FixtureRequest) -> tuple[str, Store]:
     """The SQLite store, then the PostgreSQL one (skipped with its reason where none runs)."""
-    return request.param, request.getfixturevalue("store" if request.param == "sqlite" else "pg_store")
+    return request.param, request.getfixturevalue("sqlite_store" if request.param == "sqlite" else "pg_store")
 
 
 def make_app(store: Store, tmp_path: Path, **limits: Any) -> App:

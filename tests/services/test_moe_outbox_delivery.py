@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,13 +75,13 @@ async def queued(app: App) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-async def fresh(tmp_path: Path) -> AsyncIterator[Callable[[], Awaitable[App]]]:
-    """Another process on the same database (the ``app`` fixture's file): a new store and app,
-    no memory of what the first one sent."""
+async def fresh(store: Store) -> AsyncIterator[Callable[[], Awaitable[App]]]:
+    """Another process on the same database (the ``app`` fixture's): a new store and app, no
+    memory of what the first one sent."""
     stores: list[Store] = []
 
     async def make() -> App:
-        s = Store(f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
+        s = Store(store.url)
         stores.append(s)
         return App(s, random.Random(99), flood=FloodSettings(enabled=False))
 

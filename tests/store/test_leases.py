@@ -32,24 +32,24 @@ async def test_the_holder_renews_in_the_background_and_others_wait(any_store: St
     assert s._leases["g1"][1] > time.time() + 25
 
 
-async def test_sqlite_a_holder_not_connected_here_is_gone(store: Store) -> None:
+async def test_sqlite_a_holder_not_connected_here_is_gone(sqlite_store: Store) -> None:
     """SQLite serves one process: a lease held by an account that is not connected to it (the
     process that held it died) is taken over at once by a connected one."""
-    store.lease_seconds = 30.0
-    assert await store.serves("g1", "111") is True  # 111 took it, then its process died
-    await store.hold_account("222")
-    assert await store.serves("g1", "222") is True
-    assert await store.lease_holder("g1") == "222"
+    sqlite_store.lease_seconds = 30.0
+    assert await sqlite_store.serves("g1", "111") is True  # 111 took it, then its process died
+    await sqlite_store.hold_account("222")
+    assert await sqlite_store.serves("g1", "222") is True
+    assert await sqlite_store.lease_holder("g1") == "222"
 
 
-async def test_sqlite_a_connected_holder_keeps_its_groups(store: Store) -> None:
-    store.lease_seconds = 30.0
-    await store.hold_account("111")
-    await store.hold_account("222")
-    assert await store.serves("g1", "111") is True
-    assert await store.serves("g1", "222") is False
-    await store.release("111")  # disconnected: the other account at once
-    assert await store.serves("g1", "222") is True
+async def test_sqlite_a_connected_holder_keeps_its_groups(sqlite_store: Store) -> None:
+    sqlite_store.lease_seconds = 30.0
+    await sqlite_store.hold_account("111")
+    await sqlite_store.hold_account("222")
+    assert await sqlite_store.serves("g1", "111") is True
+    assert await sqlite_store.serves("g1", "222") is False
+    await sqlite_store.release("111")  # disconnected: the other account at once
+    assert await sqlite_store.serves("g1", "222") is True
 
 
 HOLDER = """

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,7 +17,9 @@ from helpers import eventually, say, spy_locked_writes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chronodice.app import App
 from chronodice.core.errors import IllegalAction
+from chronodice.core.ratelimit import FloodSettings
 from chronodice.rules.timeline import battle as bt
 from chronodice.store import Claim, DuplicateEvent, Store
 from chronodice.store import patch as jpatch
@@ -503,8 +506,10 @@ async def test_undo_rebuilds_each_text_exactly_and_the_log_is_patches(any_store:
         assert got is not None and jpatch.dumps(BOX.encode(got, None)) == want
 
 
-async def test_a_battle_of_200_actions_undoes_exactly(app: Any, store: Store, tmp_path: Path) -> None:
-    path = Path(store.url.split("///", 1)[1])
+async def test_a_battle_of_200_actions_undoes_exactly(sqlite_store: Store) -> None:
+    """Read from the SQLite file itself: the texts stored, the log's patches."""
+    app = App(sqlite_store, random.Random(1234), flood=FloodSettings(enabled=False))
+    path = Path(sqlite_store.url.split("///", 1)[1])
     await say(app, SHEET.format(name="甲"), user="p1", group="g1")
     texts = []
     for i in range(200):
