@@ -36,13 +36,12 @@ sys.path.insert(0, str(ROOT / "src"))
 import asyncpg  # noqa: E402
 
 from chronodice.app import App  # noqa: E402
-from chronodice.core import rows  # noqa: E402
 from chronodice.core.context import Context  # noqa: E402
 from chronodice.core.ratelimit import FloodSettings  # noqa: E402
-from chronodice.rules.tick20 import model as d20  # noqa: E402
-from chronodice.rules.timeline import battle_state as tl  # noqa: E402
 from chronodice.services import load_all  # noqa: E402
-from chronodice.store import Store  # noqa: E402
+from chronodice.services.tick20 import codec as d20  # noqa: E402
+from chronodice.services.timeline import codec as tl  # noqa: E402
+from chronodice.store import Store, texts  # noqa: E402
 from chronodice.store import states as store_states  # noqa: E402
 from chronodice.store.backends import PgTx, SqliteTx  # noqa: E402
 from chronodice.store.states import StateCache  # noqa: E402
@@ -82,12 +81,12 @@ def patched(obj: Any, name: str, value: Any) -> Iterator[None]:
 
 # ---------------------------------------------------------------------------------- variants
 def plain_keep(objs: Any, old_objs: Any, old: Any, convert: Callable[[Any], Any]) -> list[Any]:
-    """``rows.keep`` without reuse: every item converted afresh, a plain list (no texts)."""
+    """``texts.keep`` without reuse: every item converted afresh, a plain list (no texts)."""
     return [convert(o) for o in objs]
 
 
 def plain_share(items: list[Any], old: Any) -> list[Any]:
-    """``rows.share`` without reuse: the fresh plain items as they are."""
+    """``texts.share`` without reuse: the fresh plain items as they are."""
     return items
 
 
@@ -132,11 +131,11 @@ VARIANTS = (
     Variant(
         "no text splicing",
         "BattleCodec.dumps and CombatCodec.dumps deleted (the store serialises with patch.dumps; "
-        "the D20 decode memo is then never filled), rows.keep/rows.share give fresh plain lists "
+        "the D20 decode memo is then never filled), texts.keep/texts.share give fresh plain lists "
         "(every item converted, no Rows texts: session_rows serialise each item)",
         lambda s: [
             *((cls, "dumps", ABSENT) for cls in (tl.BattleCodec, d20.CombatCodec)),
-            *((rows, "keep", plain_keep), (rows, "share", plain_share)),
+            *((texts, "keep", plain_keep), (texts, "share", plain_share)),
         ],
         ((".bat", "whole dumps", False), (".init next", "whole dumps", False), (".bat", "converted", False)),
     ),

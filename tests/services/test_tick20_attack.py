@@ -7,7 +7,7 @@ from __future__ import annotations
 from helpers import Scripted, run, say
 
 from chronodice.app import App
-from chronodice.rules.tick20.model import COMBAT_CODEC
+from chronodice.services.tick20.codec import COMBAT_CODEC
 
 GM = {"user": "10001", "roles": ("owner",)}
 P1 = {"user": "10002", "name": "艾琳"}

@@ -62,7 +62,7 @@ async def test_ri_adds_numbered_copies_each_with_its_own_health(app: App) -> Non
     await say(app, ".init start", **GM)
     await say(app, ".wound 哥布林2 躯干 轻伤x2", **GM)
     state = await app.store.load_state(
-        "20002", __import__("chronodice.rules.tick20.model", fromlist=["x"]).COMBAT_CODEC
+        "20002", __import__("chronodice.services.tick20.codec", fromlist=["x"]).COMBAT_CODEC
     )
     goblins = {c.name: c for c in state.combatants if c.card}
     assert sorted(goblins) == ["哥布林1", "哥布林2", "哥布林3"]

@@ -17,7 +17,7 @@ from helpers import run, say
 
 from chronodice.app import App
 from chronodice.core.ratelimit import FloodSettings
-from chronodice.rules.timeline import battle as bt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import Store, UndoOvertaken
 
 SHEET = (
@@ -34,7 +34,7 @@ async def _players(app: App, group: str) -> None:
 
 
 async def _actions_of(app: App, group: str) -> dict[str, int]:
-    state = await app.store.load_state(group, bt.BATTLE_CODEC)
+    state = await app.store.load_state(group, BATTLE_CODEC)
     if state is None:
         return {}
     names = {p.key: p.name for p in state.participants}

@@ -17,7 +17,7 @@ from helpers import say
 
 from chronodice.app import App
 from chronodice.core.ratelimit import FloodSettings
-from chronodice.rules.timeline import battle as bt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import Store
 
 SHEET = (
@@ -71,7 +71,7 @@ async def _six_at_once(app: App, group: str, bad: str) -> list[str]:
 async def test_six_at_once_sqlite(app: App, bad: str) -> None:
     replies = await _six_at_once(app, "20002", bad)
     assert not any("出错" in r for r in replies), replies
-    state = await app.store.load_state("20002", bt.BATTLE_CODEC)
+    state = await app.store.load_state("20002", BATTLE_CODEC)
     assert state is not None and len(state.actions) == 7
 
 
@@ -81,7 +81,7 @@ async def test_six_at_once_postgresql(pg_store: Store, bad: str) -> None:
     group = f"8{uuid.uuid4().int % 10**8}"
     replies = await _six_at_once(app, group, bad)
     assert not any("出错" in r for r in replies), replies
-    state = await app.store.load_state(group, bt.BATTLE_CODEC)
+    state = await app.store.load_state(group, BATTLE_CODEC)
     assert state is not None and len(state.actions) == 7
     log = await pg_store.session_log(group)
     assert all("\x00" not in e.command for e in log)

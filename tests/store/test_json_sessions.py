@@ -54,7 +54,8 @@ async def test_a_battle_codec_and_a_plain_write_of_the_same_system_do_not_share_
 ) -> None:
     """A tool's plain write of a session another codec caches: the codec then decodes the text
     (it never gets the plain codec's dict where it expects its own state)."""
-    from chronodice.rules.timeline.battle_state import BATTLE_CODEC, BattleState
+    from chronodice.rules.timeline.battle_state import BattleState
+    from chronodice.services.timeline.codec import BATTLE_CODEC
 
     await any_store.apply_state("g", BATTLE_CODEC, lambda _s: (BattleState(session_id="s1"), None))
     plain, _v = await any_store.load_session("g", "timeline")
@@ -96,7 +97,7 @@ async def test_sqlite_log_rows_of_a_plain_session_rebuild_every_state(tmp_path: 
 def test_plain_codecs_of_one_system_are_equal_whatever_they_keep_as_rows() -> None:
     """So a 萌E game started with its inputs as rows and written on by commands that name no
     rows keeps its cached copy (a battle codec of the same system is not equal)."""
-    from chronodice.rules.timeline.battle_state import BATTLE_CODEC
+    from chronodice.services.timeline.codec import BATTLE_CODEC
 
     assert json_codec("moe", ("record.inputs",)) == json_codec("moe") != json_codec("pool10")
     assert json_codec("timeline") != BATTLE_CODEC and BATTLE_CODEC != json_codec("timeline")

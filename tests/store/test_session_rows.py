@@ -17,8 +17,8 @@ from helpers import say
 
 from chronodice.app import App
 from chronodice.core.ratelimit import FloodSettings
-from chronodice.rules.timeline import battle as bt
 from chronodice.services.moe._common import ROWS
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import Store, tables
 from chronodice.store import patch as jpatch
 from chronodice.store import session_rows as srows
@@ -215,7 +215,7 @@ async def test_a_thousand_action_battle_is_small_on_disk(tmp_path: Path) -> None
             assert "设置完成" in await say(app, sheet.format(name=f"角色{u}"), user=f"1000{u}", group="30003")
         for k in range(1000):
             await say(app, f".bat 力量 {10 + k % 90} 第{k}招", user=f"1000{k % 4}", group="30003")
-        state = await store.load_state("30003", bt.BATTLE_CODEC)
+        state = await store.load_state("30003", BATTLE_CODEC)
         assert state is not None and len(state.actions) == 1000
         # at rest: the checkpoint thread caught up and a later commit started the WAL over
         # (played back to back, the battle may leave up to SQLite's 4 MB checkpoint in the WAL

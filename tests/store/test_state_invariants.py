@@ -33,11 +33,13 @@ from chronodice.core.errors import ChronoDiceError
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20.durations import parse_duration
 from chronodice.rules.tick20.health import default_parts
-from chronodice.rules.tick20.model import Combat, CombatCodec, Event, Health, Variant
+from chronodice.rules.tick20.model import Combat, Event, Health, Variant
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline import interactions as ix
-from chronodice.rules.timeline.battle_state import Action, BattleCodec, BattleState, frozen_mapping
+from chronodice.rules.timeline.battle_state import Action, BattleState, frozen_mapping
 from chronodice.rules.timeline.character import Weapon
+from chronodice.services.tick20.codec import CombatCodec
+from chronodice.services.timeline.codec import BattleCodec
 from chronodice.store import patch as jpatch
 
 # ====================================================================== 1. TimeLine: frozen

@@ -21,6 +21,7 @@ from chronodice.app import App
 from chronodice.core.errors import IllegalAction
 from chronodice.core.ratelimit import FloodSettings
 from chronodice.rules.timeline import battle as bt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import Claim, DuplicateEvent, Store
 from chronodice.store import patch as jpatch
 
@@ -444,7 +445,7 @@ async def test_a_logged_event_changed_in_place_fails_loudly(tmp_path: Path) -> N
     never changed); a rule that tried to change one raises (events are frozen, see
     ``tests/store/test_state_invariants.py``) and nothing is written."""
     from chronodice.rules.tick20 import engine as E
-    from chronodice.rules.tick20.model import COMBAT_CODEC
+    from chronodice.services.tick20.codec import COMBAT_CODEC
 
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
     await store.migrate()
@@ -556,14 +557,14 @@ def test_the_battle_codec_shares_unchanged_actions() -> None:
     ref = bt.ParticipantRef(character_id=1, name="甲", owner_id="p1")
     for i in range(5):
         state, _, _ = bt.record_action(state, ref, windup=10 + i, impact=100.0)
-    plain = bt.BATTLE_CODEC.encode(state, None)
+    plain = BATTLE_CODEC.encode(state, None)
     new, _, _ = bt.record_action(state, ref, windup=7, impact=50.0)
-    new_plain = bt.BATTLE_CODEC.encode(new, (state, plain))
+    new_plain = BATTLE_CODEC.encode(new, (state, plain))
     kept = [a for a in new_plain["actions"] if any(a is b for b in plain["actions"])]
     assert len(kept) >= 4
-    assert jpatch.dumps(new_plain) == jpatch.dumps(bt.BATTLE_CODEC.encode(new, None))
-    assert bt.BATTLE_CODEC.dumps(new_plain) == jpatch.dumps(new_plain)  # the text spliced from rows
-    assert bt.BATTLE_CODEC.decode(jpatch.dumps(new_plain)) == new
+    assert jpatch.dumps(new_plain) == jpatch.dumps(BATTLE_CODEC.encode(new, None))
+    assert BATTLE_CODEC.dumps(new_plain) == jpatch.dumps(new_plain)  # the text spliced from rows
+    assert BATTLE_CODEC.decode(jpatch.dumps(new_plain)) == new
 
 
 def test_the_battle_text_leaves_out_default_fields_and_reads_back_the_same() -> None:
@@ -577,13 +578,13 @@ def test_the_battle_text_leaves_out_default_fields_and_reads_back_the_same() -> 
     state, _, _ = bt.record_action(state, b, windup=2.0, impact=0.0)
     state, _, _ = bt.record_action(state, a, windup=3.0, impact=5.5)
     state, _, _ = bt.cancel_action(state, "c1", 3)
-    text = bt.BATTLE_CODEC.dumps(bt.BATTLE_CODEC.encode(state, None))
+    text = BATTLE_CODEC.dumps(BATTLE_CODEC.encode(state, None))
     rows = json.loads(text)
     assert rows["actions"][1] == {"id": 2, "key": "c2", "start": 0.0, "windup": 2.0, "impact": 0.0}
     assert rows["actions"][0]["target"] == "c2" and "cancelled_at" in rows["actions"][2]
     assert rows["participants"][1]["npc"] is True and "npc" not in rows["participants"][0]
-    assert bt.BATTLE_CODEC.decode(text) == state
-    assert bt.BATTLE_CODEC.decode(jpatch.dumps(state.to_dict())) == state  # every field written
+    assert BATTLE_CODEC.decode(text) == state
+    assert BATTLE_CODEC.decode(jpatch.dumps(state.to_dict())) == state  # every field written
 
 
 def test_the_combat_codec_shares_the_log_and_the_combatants_a_turn_left_alone() -> None:
@@ -591,7 +592,7 @@ def test_the_combat_codec_shares_the_log_and_the_combatants_a_turn_left_alone() 
     combatants the combat still holds from its text keep their plain form (the reverse patch
     compares them by identity) and their text (the new text is spliced)."""
     from chronodice.rules.tick20 import engine as E
-    from chronodice.rules.tick20.model import COMBAT_CODEC
+    from chronodice.services.tick20.codec import COMBAT_CODEC
 
     state = E.new_combat("gm")
     for i in range(12):
@@ -622,7 +623,8 @@ def test_the_combat_codec_decodes_a_text_it_wrote_with_the_events_it_was_written
     turn (pydantic parses the rest); the combat is the one a parse of the whole text gives, and
     a text it did not write is parsed whole."""
     from chronodice.rules.tick20 import engine as E
-    from chronodice.rules.tick20.model import COMBAT_CODEC, Combat
+    from chronodice.rules.tick20.model import Combat
+    from chronodice.services.tick20.codec import COMBAT_CODEC
 
     state = E.new_combat("gm")
     for i in range(6):
@@ -647,7 +649,7 @@ def test_the_combat_codec_decodes_a_text_it_wrote_with_the_events_it_was_written
 
 
 def test_spliced_text_knows_where_each_rows_value_lies() -> None:
-    from chronodice.core import rows
+    from chronodice.store import texts as rows
 
     for marker in ("x", "\x00rows0\x00"):  # the second makes it serialise per key
         plain = {
@@ -663,7 +665,7 @@ def test_spliced_text_knows_where_each_rows_value_lies() -> None:
 
 
 def test_spliced_text_is_right_when_a_value_holds_the_marker() -> None:
-    from chronodice.core import rows
+    from chronodice.store import texts as rows
 
     plain = {"name": "\x00rows0\x00", "log": rows.share([{"a": 1}, {"b": [2.0]}], None), "k": -0.0}
     assert rows.dumps(plain) == jpatch.dumps(plain)

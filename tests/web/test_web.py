@@ -19,8 +19,8 @@ from chronodice.core import ids
 from chronodice.core.reply import Reply
 from chronodice.render.moe import card_text
 from chronodice.rules.moe.record import rebuild
-from chronodice.rules.timeline import battle as bt
 from chronodice.services.tick20 import tracker
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import LogLine
 from chronodice.web import WebSettings
 from chronodice.web.commands import Site, attach
@@ -294,7 +294,7 @@ async def test_an_old_battle_link_never_shows_the_next_battle(
     assert (await get(web, old + "/data")).status == 200
     await say(app, ".bat end", **GM)
     await say(app, ".bat 力量 120", user="10001")  # the next battle, in the same session row
-    state = await app.store.load_state(G, bt.BATTLE_CODEC)
+    state = await app.store.load_state(G, BATTLE_CODEC)
     assert state is not None and state.session_id == "s2"
     assert (await get(web, old + "/data")).status == 410  # over, never the new battle
     assert [(await get(web, old + s)).status for s in ("", "/events")] == [404, 404]  # forgotten
@@ -325,7 +325,7 @@ async def test_an_open_stream_ends_when_the_next_battle_begins_within_one_poll(a
     await say(app, SHEET.format(name="甲"), user="10001")
     await say(app, ".bat 力量 175", user="10001")
     hub = Hub(app.store, interval=3600.0, keepalive=3600.0)  # reads only when woken
-    state = await app.store.load_state(G, bt.BATTLE_CODEC)
+    state = await app.store.load_state(G, BATTLE_CODEC)
     assert state is not None
     where = Where(G, "tl", session=state.session_id)
     page = hub.stream(where, False)

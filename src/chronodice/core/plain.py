@@ -23,7 +23,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
-from collections.abc import Mapping
+import itertools
+import operator
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -94,4 +96,10 @@ def thawed(value: Any) -> Any:
     return value
 
 
-__all__ = ["frozen", "plain", "thawed"]
+def same_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """How many leading items of ``a`` and ``b`` are the same objects (compared at C speed,
+    stopping at the first that is not)."""
+    return next(itertools.compress(itertools.count(), map(operator.is_not, a, b)), min(len(a), len(b)))
+
+
+__all__ = ["frozen", "plain", "same_prefix", "thawed"]

@@ -38,7 +38,9 @@ import json
 import operator
 from typing import Any
 
-from chronodice.core.rows import dumps_value, same_prefix
+from chronodice.core.plain import same_prefix
+
+from .texts import dumps_value
 
 Patch = Any
 
@@ -241,5 +243,5 @@ def _value(p: Patch) -> Any:
 
 def dumps(value: Any) -> str:
     """Compact JSON text (UTF-8 kept as is) — the form states and patches are stored in (one
-    definition, :func:`chronodice.core.rows.dumps_value`, which the rules' codecs splice with)."""
+    definition, :func:`chronodice.store.texts.dumps_value`, which the session codecs splice with)."""
     return dumps_value(value)

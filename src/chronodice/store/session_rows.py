@@ -90,7 +90,7 @@ def fields_of(head_text: str | None) -> tuple[str, ...]:
 def split(plain: Any, fields: Iterable[str]) -> tuple[str | None, Items]:
     """``plain`` (a state's JSON data, ``None`` for no state) as the head's text and the items
     of ``fields`` (those holding a list; others stay in the head).  A list that carries its
-    items' texts (``chronodice.core.rows.Rows``) gives them as they are."""
+    items' texts (:class:`~chronodice.store.texts.Rows`) gives them as they are."""
     if plain is None:
         return None, {}
     fields = [f for f in fields if isinstance(_at(plain, f), list | tuple)] if type(plain) is dict else []

@@ -17,11 +17,12 @@ from typing import Any
 
 from chronodice.render.battle_picture import Vitals
 from chronodice.rules.moe.record import DesyncError, rebuild
-from chronodice.rules.tick20.model import COMBAT_CODEC, Phase
-from chronodice.rules.timeline import battle as bt
+from chronodice.rules.tick20.model import Phase
 from chronodice.rules.timeline.character import TLCharacter
 from chronodice.rules.timeline.load import overload_note
 from chronodice.services.gamelog.export import ExportHead
+from chronodice.services.tick20.codec import COMBAT_CODEC
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import GameLog, Store
 
 from .views import Loaded
@@ -65,7 +66,7 @@ class Where:
 
 async def read_timeline(store: Store, where: Where, known: Any = None) -> Read:
     """The battle and each participant's 体力/意志 from the card (cards change apart from it)."""
-    state = await store.load_state(where.scope, bt.BATTLE_CODEC)
+    state = await store.load_state(where.scope, BATTLE_CODEC)
     if state is None or where.other(state.session_id):
         return Read(None, None)
     cards = []

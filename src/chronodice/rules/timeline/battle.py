@@ -61,10 +61,8 @@ from typing import Any, Literal
 from chronodice.core.errors import IllegalAction, LimitExceeded
 
 from .battle_state import (
-    BATTLE_CODEC,
     SCHEMA_VERSION,
     Action,
-    BattleCodec,
     BattleState,
     Event,
     EventKind,
@@ -438,11 +436,9 @@ def interacts(a: Action, b: Action) -> bool:
 
 
 __all__ = [
-    "BATTLE_CODEC",
     "MAX_ACTIONS",
     "SCHEMA_VERSION",
     "Action",
-    "BattleCodec",
     "BattleState",
     "Event",
     "EventKind",

@@ -5,19 +5,17 @@ See :mod:`.battle` for the clock the rule book means and the transitions."""
 from __future__ import annotations
 
 import copyreg
-import json
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Literal
 
-from chronodice.core import rows
 from chronodice.core.errors import IllegalAction, NotFound
-from chronodice.core.plain import frozen, plain
+from chronodice.core.plain import frozen, plain, same_prefix
 
 from .rounding import r1, r2
 
@@ -273,11 +271,7 @@ def _index(actions: tuple[Action, ...]) -> dict[str, tuple[Action, ...]]:
     base: tuple[tuple[Action, ...], dict[str, tuple[Action, ...]]] = ((), {})
     for old, index in reversed(_INDEXES.values()):  # the newest first
         k = len(old)
-        if (
-            len(base[0]) < k <= len(actions)
-            and actions[k - 1] is old[-1]
-            and rows.same_prefix(old, actions) == k
-        ):
+        if len(base[0]) < k <= len(actions) and actions[k - 1] is old[-1] and same_prefix(old, actions) == k:
             base = (old, index)
             break
     more: dict[str, list[Action]] = {}
@@ -324,68 +318,6 @@ def settle(state: BattleState, *, start: bool = False) -> BattleState:
     return replace(state, clock=_clock(state))
 
 
-_DEFAULTS: dict[type, dict[str, Any]] = {}
-
-
-def _row(o: Any) -> dict[str, Any]:
-    """A participant, action or event as the battle's text keeps it: without the fields that hold
-    their default (``weapon``/``target``/``cancelled_at`` are null, ``delay`` 0 for nearly every
-    action), which :meth:`BattleState.from_dict` fills back in.  A third less text to write,
-    parse and log per command."""
-    cls = type(o)
-    defaults = _DEFAULTS.get(cls)
-    if defaults is None:
-        defaults = _DEFAULTS[cls] = {
-            f.name: f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
-            for f in fields(cls)
-            if f.default is not MISSING or f.default_factory is not MISSING
-        }
-    out = plain(o)
-    for name, default in defaults.items():
-        v = out[name]
-        if v == default and type(v) is type(default):
-            del out[name]
-    return out
-
-
-class BattleCodec:
-    """How the store keeps a battle (a ``chronodice.store.SessionCodec``): states are frozen
-    dataclasses all the way down (tuples and read-only mappings, :func:`frozen_mapping`),
-    changed only by ``replace``, so the store shares the decoded state between commands, and a
-    new state's participants, actions and events that are the *same objects* as the previous
-    state's keep their plain form and text (:class:`Rows`).  ``tests/store/test_state_invariants.py``
-    holds both: no field of a battle can hold a mutable container, and along played battles
-    ``encode(new, prev)`` and :meth:`dumps` give what encoding from scratch and
-    ``chronodice.store.patch.dumps`` give."""
-
-    system = "timeline"
-    immutable = True
-    row_fields = ("actions", "events")
-    """What only grows in a battle: the store keeps these one item per row."""
-    _ROWS = ("participants", "actions", "events")
-
-    def decode(self, text: str) -> BattleState:
-        return BattleState.from_dict(json.loads(text))
-
-    def encode(self, state: BattleState, prev: tuple[BattleState, Any] | None) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(BattleState):
-            value = getattr(state, f.name)
-            if f.name not in self._ROWS:
-                out[f.name] = plain(value)
-                continue
-            old_objs, old_rows = (getattr(prev[0], f.name), prev[1].get(f.name)) if prev else ((), None)
-            out[f.name] = rows.keep(value, old_objs, old_rows, _row)
-        return out
-
-    def dumps(self, plain_state: dict[str, Any]) -> str:
-        """``chronodice.store.patch.dumps(plain_state)``, the rows spliced from their texts."""
-        return rows.dumps(plain_state)
-
-
-BATTLE_CODEC = BattleCodec()
-
-
 def newly_settled(before: BattleState, after: BattleState) -> list[Action]:
     """Actions that resolved with this transition, in the order they resolve: settled in
     ``after``, and not in ``before`` under the same id.
@@ -398,7 +330,7 @@ def newly_settled(before: BattleState, after: BattleState) -> list[Action]:
         return []
     clock, old, n = after.clock, before.actions, len(before.actions)
     was_clock = before.clock if before.started else -1.0  # before the opening nothing settled
-    k = rows.same_prefix(old, after.actions)  # the first k actions are unchanged
+    k = same_prefix(old, after.actions)  # the first k actions are unchanged
     done = []
     if clock > was_clock:
         done = [a for a in after.actions[:k] if was_clock < a.end <= clock and a.cancelled_at is None]

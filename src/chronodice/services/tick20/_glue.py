@@ -21,7 +21,8 @@ from chronodice.core.reply import Reply
 from chronodice.render.tick20_health import name_of
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as hp
-from chronodice.rules.tick20.model import COMBAT_CODEC, Combat, Combatant, Event, Phase
+from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
+from chronodice.services.tick20.codec import COMBAT_CODEC
 
 SYSTEM = "tick20"
 SYS_NAME = "D20刻度"

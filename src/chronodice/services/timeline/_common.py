@@ -23,6 +23,7 @@ from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter
 from chronodice.services.card_access import member_card
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord, GroupRecord
 
 SYSTEM = "timeline"
@@ -118,7 +119,7 @@ async def _target(call: Call) -> int:
 
 async def _battle(call: Call) -> bt.BattleState:
     """This group's running battle (IllegalAction when there is none)."""
-    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     if state is None:
         raise IllegalAction("没有战斗数据×")
     return state
@@ -130,7 +131,7 @@ async def _find_named(call: Call, name: str) -> CharacterRecord:
     own = await store.find_character(ctx.user_id, name)
     if own is not None and own.system == SYSTEM:
         return own
-    state = await store.load_state(ctx.scope, bt.BATTLE_CODEC)
+    state = await store.load_state(ctx.scope, BATTLE_CODEC)
     if state is not None:
         for p in state.participants:
             if p.name == name:

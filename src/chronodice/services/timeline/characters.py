@@ -28,6 +28,7 @@ from chronodice.rules.timeline.character import (
 from chronodice.rules.timeline.importing import TLSETUP_USAGE, parse_tlsetup
 from chronodice.rules.timeline.modifiers import resource_change
 from chronodice.rules.timeline.rounding import fmt, r1
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
 from ..characters import bind_here, check_name
@@ -332,7 +333,7 @@ async def _battle_resource(
 
     ``before`` (the card before the change, its version after) lets ``.undo`` of this timeline
     entry put the 体力/意志 back too."""
-    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     if state is None or state.participant(f"c{character_id}") is None or delta == 0:
         return None
 
@@ -349,7 +350,7 @@ async def _battle_resource(
 
     at, notes = await call.app.store.apply_state(
         call.ctx.scope,
-        bt.BATTLE_CODEC,
+        BATTLE_CODEC,
         fn,
         user_id=call.ctx.user_id,
         command=call.command_text,

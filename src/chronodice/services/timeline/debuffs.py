@@ -19,6 +19,7 @@ from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline import debuffs as db
 from chronodice.rules.timeline.rounding import fmt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 
 from ._common import SYS_CN, _active, _actor, _battle
 
@@ -47,7 +48,7 @@ async def _change(call: Call, fn: Callable[[bt.BattleState], bt.BattleState]) ->
 
     return await call.app.store.apply_state(
         call.ctx.scope,
-        bt.BATTLE_CODEC,
+        BATTLE_CODEC,
         outer,
         user_id=call.ctx.user_id,
         command=call.command_text,

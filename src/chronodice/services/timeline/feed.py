@@ -34,6 +34,7 @@ from chronodice.rules.timeline.character import TLCharacter, change_resource
 from chronodice.rules.timeline.modifiers import resource_change
 from chronodice.rules.timeline.resolution import Applied, Resolution, play
 from chronodice.rules.timeline.rounding import r1
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
 from ._common import SYSTEM, T, _load, _mutate
@@ -62,7 +63,7 @@ async def apply_battle(
 
     return await call.app.store.apply_state(
         call.ctx.scope,
-        bt.BATTLE_CODEC,
+        BATTLE_CODEC,
         outer,
         user_id=call.ctx.user_id,
         command=call.command_text,
@@ -101,7 +102,7 @@ async def move_clock(
 ) -> Moved[T]:
     """Run ``fn`` like :func:`apply_battle` and resolve what it settled (automatic damage
     applied when the battle has it on)."""
-    current = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    current = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     applied: dict[int, Applied] = {}
     cards = list(characters_before)
     if current is not None and current.auto_damage:

@@ -16,6 +16,7 @@ from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
 from chronodice.rules.timeline import battle as bt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
 from ._common import SYSTEM, _display, _require_unless_open
@@ -37,7 +38,7 @@ async def bat_start(call: Call, names: str) -> list[Reply]:
     await _require_unless_open(call, "开始战斗")
     display = await _display(call)
     refs = [await card_ref(call, rec) for rec in await _roster(call, names)]
-    before = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    before = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     if not refs and (before is None or not before.participants):
         # an empty roster would make everybody who types next a late joiner but the first
         raise IllegalAction("还没有人宣言行动× 请列出参战角色（.bat 开始 甲 乙 @玩家），或等大家宣言后再开始")

@@ -22,6 +22,7 @@ from chronodice.core.args import Choice, opt
 from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 from chronodice.rules.timeline import battle as bt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 
 from ._common import _display, _require_unless_open, _update_settings
 from .battle import bat
@@ -43,7 +44,7 @@ def _word(on: bool) -> str:
 )
 async def bat_auto_damage(call: Call, on: bool | None) -> list[Reply]:
     if on is None:
-        state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+        state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
         now = bool(state is not None and state.auto_damage)
         return [Reply.say(f"自动伤害：{_word(now)}（.bat 自动伤害 开/关）")]
     await _require_unless_open(call, "设置自动伤害")

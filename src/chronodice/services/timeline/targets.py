@@ -24,6 +24,7 @@ from chronodice.core.commands import Call
 from chronodice.core.errors import NotFound
 from chronodice.core.permissions import is_gm
 from chronodice.rules.timeline import battle as bt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
 from ._common import SYSTEM, _find_named, _group, _update_settings
@@ -57,7 +58,7 @@ async def remember_card(call: Call, rec: CharacterRecord) -> None:
 
 async def battle_participant(call: Call, name: str) -> bt.Participant | None:
     """This group's battle participant called ``name``, if there is one."""
-    state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+    state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     for p in state.participants if state is not None else ():
         if p.name == name:
             return p

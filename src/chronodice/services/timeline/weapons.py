@@ -16,6 +16,7 @@ from chronodice.rules.timeline.character import TLCharacter, add_weapon, delete_
 from chronodice.rules.timeline.importing import SETUPWP_USAGE, parse_setupwp
 from chronodice.rules.timeline.load import overload_note
 from chronodice.rules.timeline.rounding import fmt
+from chronodice.services.timeline.codec import BATTLE_CODEC
 
 from ._common import SYS_CN, _active, _mutate
 
@@ -74,7 +75,7 @@ async def wp_show(call: Call) -> list[Reply]:
     weapon = char.weapon()
     ammo = None
     if call.ctx.group_id is not None and weapon.load is not None:
-        state = await call.app.store.load_state(call.ctx.scope, bt.BATTLE_CODEC)
+        state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
         if state is not None:
             ammo = bt.ammo_left(state, f"c{rec.id}", weapon)
     return [Reply.say(view.weapon_show(weapon, ammo, level=char.level))]

@@ -1,12 +1,12 @@
 """Plain JSON states whose long lists carry each item's JSON text beside it (:class:`Rows`).
 
-A session codec (``chronodice.store.SessionCodec``) that keeps the items of a long list — a
-battle's actions, a combat's log — from one command to the next reuses their plain form and
-text, and the state's text is spliced from the items' texts (:func:`dumps`): a command then
-converts and serialises what it added, not the whole list.  The text is exactly what
-``chronodice.store.patch.dumps`` gives for the same plain value (the rules packages do not
-import the store; ``tests/store/test_state_invariants.py`` holds the two equal along played
-battles and combats).
+A session codec (:class:`~chronodice.store.states.SessionCodec`, kept beside its system's
+service) that keeps the items of a long list — a battle's actions, a combat's log — from one
+command to the next reuses their plain form and text, and the state's text is spliced from the
+items' texts (:func:`dumps`): a command then converts and serialises what it added, not the
+whole list.  The text is exactly what :func:`chronodice.store.patch.dumps` gives for the same
+plain value (``tests/store/test_state_invariants.py`` holds the two equal along played battles
+and combats); :mod:`.session_rows` writes a :class:`Rows` list's items from their texts.
 
 Without it (``benchmarks/bench_caches.py``, 2026-11-26: the codecs' ``dumps`` and reuse off) a
 ``.bat`` in a battle of 300 actions takes 5.0× as long on SQLite (3.94 against 0.79 ms) and 3.6×
@@ -15,16 +15,16 @@ on PostgreSQL, and a D20 ``.init next`` 2.0× and 1.7×.
 
 from __future__ import annotations
 
-import itertools
 import json
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from chronodice.core.plain import same_prefix
 
 
 def dumps_value(value: Any) -> str:
     """Compact JSON (UTF-8 kept as is), the form the store writes states and patches in
-    (``chronodice.store.patch.dumps`` is this)."""
+    (:func:`chronodice.store.patch.dumps` is this)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -100,12 +100,6 @@ def _one(v: Any) -> str:
     return "[" + ",".join(v.texts) + "]" if type(v) is Rows else dumps_value(v)
 
 
-def same_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
-    """How many leading items of ``a`` and ``b`` are the same objects (compared at C speed,
-    stopping at the first that is not)."""
-    return next(itertools.compress(itertools.count(), map(operator.is_not, a, b)), min(len(a), len(b)))
-
-
 def keep(objs: Sequence[Any], old_objs: Sequence[Any], old: Any, convert: Callable[[Any], Any]) -> Rows:
     """``objs`` as :class:`Rows`: an object that *is* one of ``old_objs`` takes the plain item and
     text that ``old`` (the :class:`Rows` made of ``old_objs``, else ignored) holds for it; the
@@ -161,4 +155,4 @@ def share(items: list[Any], old: Any) -> Rows:
     return Rows.of(out, texts)
 
 
-__all__ = ["Rows", "dumps", "dumps_value", "keep", "same_prefix", "share", "splice"]
+__all__ = ["Rows", "dumps", "dumps_value", "keep", "share", "splice"]
