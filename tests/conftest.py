@@ -16,6 +16,7 @@ import asyncio
 import os
 import random
 import sys
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -95,7 +96,7 @@ async def nbapp(nonebug_init: None):  # type: ignore[no-untyped-def]
     return NoneBugApp()
 
 
-from helpers import PG_ADMIN_DSN, empty_pg_database, fresh_pg_database, run_in_thread  # noqa: E402
+from helpers import PG_ADMIN_DSN, empty_pg_database, fresh_pg_database, pg_admin, run_in_thread  # noqa: E402
 
 
 async def _opened(url: str) -> AsyncIterator[Store]:
@@ -157,9 +158,15 @@ def pg_url() -> str:
 
 
 @pytest.fixture
-def fresh_pg_url(pg_url: str) -> str:
-    """A PostgreSQL database of this test's own (a bot process that starts on an empty one)."""
-    return fresh_pg_database("own")
+def own_pg_url(pg_url: str) -> Iterator[str]:
+    """A PostgreSQL database of this test's own, dropped after it (a bot started on an empty
+    one, a schema written by hand)."""
+    name = f"chronodice_own_{uuid.uuid4().hex[:10]}"
+    run_in_thread(lambda: pg_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{pg_url.rsplit('/', 1)[0]}/{name}"
+    finally:
+        run_in_thread(lambda: pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
 ) -> None:
     proc = BotProcess(
         workdir=tmp_path,
-        database_url=request.getfixturevalue("fresh_pg_url") if backend == "postgres" else None,
+        database_url=request.getfixturevalue("own_pg_url") if backend == "postgres" else None,
         extra_env={"CHRONODICE_RNG_SEED": "20261122", "CHRONODICE_DATA_DIR": str(tmp_path / "data")},
     )
     proc.start()

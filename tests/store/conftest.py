@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,27 +25,3 @@ async def any_store(request: pytest.FixtureRequest, tmp_path: Path):
         yield s
     finally:
         await s.close()
-
-
-@pytest.fixture
-def own_pg_url(pg_url: str) -> Iterator[str]:
-    """A PostgreSQL database of this test's own (for tests that write a schema by hand)."""
-    import uuid
-
-    import asyncpg
-    from helpers import PG_ADMIN_DSN, run_in_thread
-
-    name = f"chronodice_own_{uuid.uuid4().hex[:10]}"
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(PG_ADMIN_DSN)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    run_in_thread(lambda: admin(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"{pg_url.rsplit('/', 1)[0]}/{name}"
-    finally:
-        run_in_thread(lambda: admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
