@@ -37,13 +37,14 @@ def _row(o: Any) -> dict[str, Any]:
 
 class BattleCodec:
     """How the store keeps a battle (a :class:`chronodice.store.SessionCodec`): states are frozen
-    dataclasses all the way down (tuples and read-only mappings, :func:`~chronodice.rules.timeline.battle_state.frozen_mapping`),
-    changed only by ``replace``, so the store shares the decoded state between commands, and a
-    new state's participants, actions and events that are the *same objects* as the previous
-    state's keep their plain form and text (:class:`~chronodice.store.texts.Rows`).  ``tests/store/test_state_invariants.py``
-    holds both: no field of a battle can hold a mutable container, and along played battles
-    ``encode(new, prev)`` and :meth:`dumps` give what encoding from scratch and
-    ``chronodice.store.patch.dumps`` give."""
+    dataclasses all the way down (tuples and read-only mappings, see
+    :func:`~chronodice.rules.timeline.battle_state.frozen_mapping`), changed only by
+    ``replace``, so the store shares the decoded state between commands, and a new state's
+    participants, actions and events that are the *same objects* as the previous state's keep
+    their plain form and text (:class:`~chronodice.store.texts.Rows`).
+    ``tests/store/test_state_invariants.py`` holds both: no field of a battle can hold a mutable
+    container, and along played battles ``encode(new, prev)`` and :meth:`dumps` give what
+    encoding from scratch and ``chronodice.store.patch.dumps`` give."""
 
     system = "timeline"
     immutable = True
