@@ -247,7 +247,7 @@ def fresh_pg_database(label: str) -> str:
 async def empty_pg_database(url: str) -> None:
     """Delete every row of a test database (the schema and Alembic's version stay), so that a
     test on a shared database starts as on a fresh one; a lock still held by a test before it
-    fails this at once instead of hanging the run."""
+    fails this within 5 s instead of hanging the run."""
     import asyncpg
 
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
