@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from . import patch as jpatch
 from . import tables
 from .backends import Tx
+from .texts import Rows
 
 MARK = "$rows"
 """The placeholder's key: ``{"$rows": n}`` stands for a list of ``n`` items kept as rows."""
@@ -100,10 +101,8 @@ def split(plain: Any, fields: Iterable[str]) -> tuple[str | None, Items]:
     items: Items = {}
     for f in fields:
         value = _at(plain, f)
-        texts = getattr(value, "texts", None)
-        items[f] = (
-            texts if texts is not None and len(texts) == len(value) else [jpatch.dumps(v) for v in value]
-        )
+        whole = type(value) is Rows and len(value.texts) == len(value)
+        items[f] = value.texts if whole else [jpatch.dumps(v) for v in value]
         _set(head, f, {MARK: len(value)}, copy=True)
     return jpatch.dumps(head), items
 
