@@ -649,26 +649,26 @@ def test_the_combat_codec_decodes_a_text_it_wrote_with_the_events_it_was_written
 
 
 def test_spliced_text_knows_where_each_rows_value_lies() -> None:
-    from chronodice.store import texts as rows
+    from chronodice.store import texts
 
     for marker in ("x", "\x00rows0\x00"):  # the second makes it serialise per key
         plain = {
             "a": marker,
-            "log": rows.share([{"a": 1}, {"b": "]"}], None),
+            "log": texts.share([{"a": 1}, {"b": "]"}], None),
             "n": 1,
-            "c": rows.share([], None),
+            "c": texts.share([], None),
         }
-        text, spans = rows.splice(plain)
+        text, spans = texts.splice(plain)
         assert text == jpatch.dumps(plain)
         assert text[slice(*spans["log"])] == '[{"a":1},{"b":"]"}]'
         assert text[slice(*spans["c"])] == "[]"
 
 
 def test_spliced_text_is_right_when_a_value_holds_the_marker() -> None:
-    from chronodice.store import texts as rows
+    from chronodice.store import texts
 
-    plain = {"name": "\x00rows0\x00", "log": rows.share([{"a": 1}, {"b": [2.0]}], None), "k": -0.0}
-    assert rows.dumps(plain) == jpatch.dumps(plain)
+    plain = {"name": "\x00rows0\x00", "log": texts.share([{"a": 1}, {"b": [2.0]}], None), "k": -0.0}
+    assert texts.dumps(plain) == jpatch.dumps(plain)
 
 
 def test_states_lent_and_never_handed_back_are_bounded() -> None:
