@@ -5,22 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import empty_pg_database
 
 from chronodice.store import Store
-from chronodice.store.models import Base
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 async def any_store(request: pytest.FixtureRequest, tmp_path: Path):
     if request.param == "sqlite":
         s = Store(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
-    else:
-        s = Store(request.getfixturevalue("pg_url"))
+    else:  # each test starts from empty tables (the PostgreSQL database lives for the session)
+        url = request.getfixturevalue("pg_url")
+        await empty_pg_database(url)
+        s = Store(url)
     await s.migrate()
-    # each test starts from empty tables (the PostgreSQL database lives for the session)
-    async with s.engine.begin() as conn:
-        for table in reversed(Base.metadata.sorted_tables):
-            await conn.execute(table.delete())
     try:
         yield s
     finally:
