@@ -99,6 +99,11 @@ async def nbapp(nonebug_init: None):  # type: ignore[no-untyped-def]
 from helpers import PG_ADMIN_DSN, empty_pg_database, fresh_pg_database, pg_admin, run_in_thread  # noqa: E402
 
 
+def sqlite_url(tmp_path: Path) -> str:
+    """The SQLite file a test's own store lives in."""
+    return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+
+
 async def _opened(url: str) -> AsyncIterator[Store]:
     s = Store(url)
     await s.migrate()
@@ -112,7 +117,7 @@ async def _opened(url: str) -> AsyncIterator[Store]:
 async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
     """A migrated SQLite store of its own (a file in ``tmp_path``), whatever ``TEST_STORE`` says:
     for tests of what only SQLite does."""
-    async for s in _opened(f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"):
+    async for s in _opened(sqlite_url(tmp_path)):
         yield s
 
 
@@ -124,7 +129,7 @@ async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
         url: str = request.getfixturevalue("pg_url")
         await empty_pg_database(url)
     else:
-        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+        url = sqlite_url(tmp_path)
     async for s in _opened(url):
         yield s
 
