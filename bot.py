@@ -156,6 +156,23 @@ def _check_plugins_and_settings() -> None:
     except WebSettingsError as exc:
         logger.error(str(exc))
         sys.exit(EXIT_BAD_SETTINGS)
+    try:
+        core.module.trusted_proxies()
+    except ValueError as exc:
+        logger.error(str(exc))
+        sys.exit(EXIT_BAD_SETTINGS)
+
+
+def _server_options() -> dict[str, Any]:
+    """Uvicorn's settings for the standalone bot (:func:`chronodice.web.server_options`): only
+    ChronoDice's routes are served, connections are guarded, the listed proxies are trusted."""
+    from chronodice.web import server_options
+
+    core = nonebot.get_plugin(f"{PLUGIN}:chronodice_core")
+    assert core is not None and core.module is not None
+    core.module.EDGE.closed = True
+    header_seconds = float(core.module.config.chronodice_header_seconds)
+    return server_options(core.module.trusted_proxies(), header_seconds=header_seconds)
 
 
 def _drop_filtered_logs_early(level: str | int) -> None:
@@ -208,6 +225,6 @@ if console is not None:
 if __name__ == "__main__":
     _check_plugins_and_settings()
     try:
-        nonebot.run()
+        nonebot.run(**_server_options())
     except KeyboardInterrupt:
         pass

@@ -49,6 +49,11 @@ class Config(BaseModel):
     chronodice_log_max_export_bytes: int = LogLimits.max_export_bytes
     chronodice_log_max_line_chars: int = LogLimits.max_line_chars
     chronodice_log_utc_offset_hours: float = LogLimits.utc_offset_hours
+    chronodice_trusted_proxies: str = ""
+    """Reverse proxies (IP addresses or networks, comma-separated) whose ``X-Forwarded-For`` the
+    standalone bot reads as the client's address; none by default."""
+    chronodice_header_seconds: float = 10.0
+    """Seconds a connection to the standalone bot has to send a request's headers."""
 
     def log_limits(self) -> LogLimits:
         """``.log`` limits (``CHRONODICE_LOG_*``; see ``.env.example``)."""

@@ -88,7 +88,7 @@ def test_plugin_settings_and_banner(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("CHRONODICE_DATABASE_URL", "postgres://dice:s3cret@db.example:5432/chronodice")
     settings = core.load_settings()
     assert settings.database_url == "postgresql+asyncpg://dice:s3cret@db.example:5432/chronodice"
-    lines = core.banner_lines(settings, host="::", port=8080, token_set=False, superusers={"1"})
+    lines = core.banner_lines(settings, host="::", port=8080, token="unset", superusers={"1"})
     text = "\n".join(lines)
     assert lines[0].endswith("ws://[::]:8080/onebot/v11/ws")
     assert "数据库：postgresql postgresql+asyncpg://dice:***@db.example:5432/chronodice" in text

@@ -77,8 +77,13 @@ def test_settings_and_the_open_door() -> None:
             WebSettings.from_values(bad)
     with pytest.raises(WebSettingsError, match="ONEBOT_ACCESS_TOKEN"):
         check_exposure("https://x.org", "")
-    check_exposure("https://x.org", "secret")
+    for weak in ("   ", "secret", "x", "  a b c d e f g h i j k l m n o  "):  # blanks, or < 16 non-blank
+        with pytest.raises(WebSettingsError, match="ONEBOT_ACCESS_TOKEN"):
+            check_exposure("https://x.org", weak)
+    check_exposure("https://x.org", "k" * 16)
+    check_exposure("https://x.org", "e2e-secret-token")
     check_exposure(None, "")
+    check_exposure(None, "x")  # no public page: a short token is the admin's business
     got = settings_from(
         None, {"CHRONODICE_PUBLIC_URL": "http://1.2.3.4:8080", "CHRONODICE_LOG_UTC_OFFSET_HOURS": "9"}
     )

@@ -26,7 +26,7 @@ from chronodice.web import WebSettings
 from chronodice.web.commands import Site, attach
 from chronodice.web.config import HOW_TO_SET
 from chronodice.web.hub import ENDED, Hub
-from chronodice.web.routes import CSP, FAILURES_BURST, FailureLimit, make_router
+from chronodice.web.routes import CSP, FAILURES_BURST, make_router
 from chronodice.web.sources import SOURCES, Where, log_session
 
 G = "20002"
@@ -63,10 +63,10 @@ def clock() -> Clock:
 
 @pytest.fixture
 def web(app: App, clock: Clock) -> FastAPI:
-    site = Site(app.store, WebSettings.from_values(URL), Hub(app.store, interval=0.02, keepalive=5.0))
+    site = Site(app.store, WebSettings.from_values(URL), Hub(app.store, interval=0.02, keepalive=5.0, clock=clock))
     attach(app, site)
     fastapi_app = FastAPI()
-    fastapi_app.include_router(make_router(site, limit=FailureLimit(clock)))
+    fastapi_app.include_router(make_router(site, clock=clock))
     return fastapi_app
 
 
@@ -138,7 +138,7 @@ async def test_hidden_npc_on_its_turn_is_only_question_marks(app: App, web: Fast
     assert data["current"] == "???" and data["tick"] == 15 and "刺客" not in got.text
 
 
-async def test_moe_table_shows_counts_never_cards(app: App, web: FastAPI) -> None:
+async def test_moe_table_shows_counts_never_cards(app: App, web: FastAPI, clock: Clock) -> None:
     users = ["30001", "30002"]
     await run(app, ".moe new 乱斗森林", user=users[0], group=G)
     await run(app, ".moe join", user=users[1], group=G)
@@ -148,6 +148,7 @@ async def test_moe_table_shows_counts_never_cards(app: App, web: FastAPI) -> Non
     await run(app, ".moe start", user=users[0], group=G)
     for u in users:
         await run(app, ".moe choose 1", user=u, group=None)
+    clock.now += 1  # one-off reads share a snapshot younger than the hub's interval
     got = await get(web, link + "/data")
     data = json.loads(got.body)
     assert data["status"] == "running" and [s["hand"] for s in data["seats"]] != []
@@ -193,17 +194,22 @@ async def test_headers_static_files_and_refusals(app: App, web: FastAPI, clock: 
     assert (await get(web, link.replace("/tick20/", "/tl/"))).status == 404
     for _ in range(FAILURES_BURST - 1):
         assert (await get(web, "/web/tl/1/<script>", client="10.9.9.9")).status == 404
-    assert (await get(web, link, client="10.9.9.9")).status == 429  # even a good link, for a while
-    assert (await get(web, link)).status == 200  # another address is not held up
+    assert (await get(web, wrong, client="10.9.9.9")).status == 429  # unknown tokens: no lookup now
+    assert (await get(web, link, client="10.9.9.9")).status == 200  # a good link is never held up
+    assert (await get(web, link + "/data", client="10.9.9.9")).status == 200
+    assert (await get(web, wrong)).status == 404  # another address is not held up either
     clock.now += 3.0
-    assert (await get(web, link, client="10.9.9.9")).status == 200
+    assert (await get(web, wrong, client="10.9.9.9")).status == 404  # one refilled: looked up again
+    assert (await get(web, wrong, client="10.9.9.9")).status == 429
 
 
-async def test_link_stops_working_when_the_session_ends(app: App, web: FastAPI) -> None:
+async def test_link_stops_working_when_the_session_ends(app: App, web: FastAPI, clock: Clock) -> None:
     await d20_with_hidden(app)
     link = path_of(public(await run(app, ".init 网页", **GM)))
     assert (await get(web, link + "/data")).status == 200
     assert "战斗结束" in await say(app, ".init end 确认", **GM)
+    assert (await get(web, link + "/data")).status == 200  # the snapshot, for the hub's interval
+    clock.now += 1
     assert (await get(web, link + "/data")).status == 410
     assert (await get(web, link)).status == 404  # forgotten: the next combat gets a new link
     await d20_with_hidden(app)
@@ -235,7 +241,7 @@ async def test_stream_sends_the_change_then_the_end(app: App, web: FastAPI) -> N
         await stream.close()
 
 
-async def test_log_page_is_the_export_escaped(app: App, web: FastAPI) -> None:
+async def test_log_page_is_the_export_escaped(app: App, web: FastAPI, clock: Clock) -> None:
     await say(app, ".log new 第一夜", **GM)
     link = path_of(public(await run(app, ".log 网页", **GM)))
     log = await app.store.active_log(G)
@@ -268,12 +274,12 @@ async def test_log_page_is_the_export_escaped(app: App, web: FastAPI) -> None:
         assert "html" not in step and step["total"] == 3 and step["keep"] == 3 and len(step["append"]) == 1
         assert "跟上" in step["append"][0] and "布鲁诺" in step["append"][0]
         await say(app, ".log end", **GM)
-        ended = json.loads((await stream.next_event(2)).removeprefix(b"data: "))
-        assert ended["ended"] is True and len(ended["html"]) == 3  # redrawn whole: a log's link lasts
+        assert (await stream.next_event(2)).startswith(b"event: end")  # 结束后失效, as the reply says
     finally:
         await stream.close()
-    data = json.loads((await get(web, link + "/data")).body)
-    assert data["ended"] is True and data["total"] == 3
+    clock.now += 1
+    assert (await get(web, link + "/data")).status == 404  # forgotten with the log's end
+    assert "已经结束" in await say(app, ".log 网页", **GM)
 
 
 # ---------------------------------------------------------------------- a link names one session
@@ -285,7 +291,7 @@ def session_ids(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_an_old_battle_link_never_shows_the_next_battle(
-    app: App, web: FastAPI, session_ids: None
+    app: App, web: FastAPI, session_ids: None, clock: Clock
 ) -> None:
     """The repro: the battle ends and the next begins with nobody opening the old page between."""
     await say(app, SHEET.format(name="甲"), user="10001")
@@ -296,6 +302,7 @@ async def test_an_old_battle_link_never_shows_the_next_battle(
     await say(app, ".bat 力量 120", user="10001")  # the next battle, in the same session row
     state = await app.store.load_state(G, BATTLE_CODEC)
     assert state is not None and state.session_id == "s2"
+    clock.now += 1
     assert (await get(web, old + "/data")).status == 410  # over, never the new battle
     assert [(await get(web, old + s)).status for s in ("", "/events")] == [404, 404]  # forgotten
     new = path_of(public(await run(app, ".bat 网页", user="10001")))

@@ -53,19 +53,25 @@ def normalize(text: str) -> str:
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 """What no database or encoder takes: NUL (PostgreSQL text) and lone surrogates (not UTF-8)."""
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""Unicode's Bidi_Control characters (ALM, LRM, RLM, the embeddings and overrides such as U+202E,
+the isolates): invisible, they reorder the text around them, so a name or a log line holding
+one can show another text than it is (a reply, a page, an export read backwards)."""
+STRIPPED = re.compile(f"[\x00\ud800-\udfff{BIDI_CONTROLS}]")
 
 
 def clean_text(text: str) -> str:
-    """``text`` without the characters no database or encoder takes: NUL and lone surrogates.
+    """``text`` without NUL, lone surrogates and bidi controls.
 
     Applied at the edge (message text, sender names, log lines) so nothing downstream ever
-    holds them: PostgreSQL refuses NUL in text and JSON, and a lone surrogate cannot be
-    encoded as UTF-8 at all.  (A valid pair never reaches Python as two surrogates.)
+    holds them: PostgreSQL refuses NUL in text and JSON, a lone surrogate cannot be encoded as
+    UTF-8 at all (a valid pair never reaches Python as two surrogates), and a bidi control
+    makes a text display as another.
 
-    >>> clean_text("备注\\x00"), clean_text("a\\ud83db"), clean_text("好")
-    ('备注', 'ab', '好')
+    >>> clean_text("备注\\x00"), clean_text("a\\ud83db"), clean_text("好"), clean_text("abc\\u202edcba")
+    ('备注', 'ab', '好', 'abcdcba')
     """
-    return UNSTORABLE.sub("", text) if UNSTORABLE.search(text) else text
+    return STRIPPED.sub("", text) if STRIPPED.search(text) else text
 
 
 _COMMAND_STARTS = ".。．/!！#＃"

@@ -13,9 +13,21 @@ from __future__ import annotations
 from typing import Any
 
 from .commands import Site, attach, register
-from .config import WebSettings, WebSettingsError, banner_line, check_exposure, read_public_url, settings_from
+from .config import (
+    MAKE_TOKEN,
+    MIN_TOKEN_CHARS,
+    WebSettings,
+    WebSettingsError,
+    banner_line,
+    check_exposure,
+    read_public_url,
+    settings_from,
+    token_strength,
+)
+from .edge import EdgePolicy, install_edge
 from .hub import Hub
 from .routes import make_router, mount, streams_stop_on_exit
+from .server import TrustedProxies, redact_access_log, server_options
 
 
 def install(fastapi_app: Any, app: Any, settings: WebSettings) -> Site:
@@ -37,14 +49,22 @@ async def uninstall(site: Site) -> None:
 
 
 __all__ = [
+    "MAKE_TOKEN",
+    "MIN_TOKEN_CHARS",
+    "EdgePolicy",
     "Site",
+    "TrustedProxies",
     "WebSettings",
     "WebSettingsError",
     "banner_line",
     "check_exposure",
     "install",
+    "install_edge",
     "read_public_url",
+    "redact_access_log",
     "register",
+    "server_options",
     "settings_from",
+    "token_strength",
     "uninstall",
 ]

@@ -8,11 +8,13 @@ combat also gets, by private message only, the GM link that shows what only the 
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from chronodice.core.args import flag
 from chronodice.core.commands import REGISTRY, Call, CommandRegistry
 from chronodice.core.reply import Reply
 from chronodice.rules.tick20.model import Combat
@@ -21,6 +23,7 @@ from chronodice.store import Store
 from . import tokens
 from .config import HOW_TO_SET, WebSettings
 from .hub import Hub
+from .limits import Known, KnownTokens, StreamSlots
 from .sources import SOURCES, Read, Where, log_session
 from .views import TITLES
 
@@ -43,6 +46,32 @@ class Site:
     store: Store
     settings: WebSettings
     hub: Hub
+    known: KnownTokens = field(default_factory=KnownTokens)
+    """Links this process issued or saw valid (:class:`.limits.KnownTokens`)."""
+    slots: StreamSlots | None = None
+    """The live streams' slots (set by the router)."""
+    stops: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)
+    """Per (group, session key), set when its links are reset: its open streams end."""
+
+    def stopper(self, scope: str, key: str) -> asyncio.Event:
+        """The event that ends the open streams of ``scope``'s session ``key`` when set."""
+        return self.stops.setdefault((scope, key), asyncio.Event())
+
+    def revoke(self, scope: str, key: str) -> None:
+        """The links of ``scope``'s ``key`` were reset: end their streams, forget what was kept."""
+        stop = self.stops.pop((scope, key), None)
+        if stop is not None:
+            stop.set()
+        self.known.drop(scope, key)
+        self.hub.drop(scope, key)
+
+    def issued(self, scope: str, key: str, session: str, links: tokens.Links) -> None:
+        """Remember the links just handed out (a guesser behind the same address never blocks them)."""
+        kind = key.split(":", 1)[0]
+        for role in tokens.ROLE_KEYS:
+            token = links.token(key, role)
+            if token is not None:
+                self.known.add(kind, scope, token, Known(key, session, role == "gm"))
 
 
 _SITES: weakref.WeakKeyDictionary[Any, Site] = weakref.WeakKeyDictionary()
@@ -72,61 +101,83 @@ GM_KINDS: dict[str, Callable[[Call, Read], Awaitable[bool]]] = {"tl": _tl_gm, "t
 only a GM may see: everyone gets the same page)."""
 
 
-async def _session_key(call: Call, kind: str) -> tuple[str, str, Read | None] | None:
+ENDED_LOG = "日志「{name}」已经结束，网页链接随之失效（.log get 导出全文；.log new 名字 开始新的记录）"
+RESET_WORDS = ("重置", "reset")
+RESET_NOTE = "（已重置：旧链接，包括GM链接，都已失效）"
+
+
+async def _session_key(call: Call, kind: str) -> tuple[str, str, Read | None] | str:
     """The settings key of the session the link is for, its session id and (for kinds with a GM
-    view) its read; None when there is none."""
+    view) its read; else the reply saying there is none."""
     store: Store = call.app.store
     scope = call.ctx.scope
     if kind == "log":  # the log itself, not its lines
         rec = await store.find_log(scope)
-        return (f"log:{rec.id}", log_session(rec), None) if rec is not None else None
+        if rec is None:
+            return NOTHING[kind]
+        if rec.ended_at is not None:
+            return ENDED_LOG.format(name=rec.name)
+        return f"log:{rec.id}", log_session(rec), None
     read = await SOURCES[kind](store, Where(scope, kind), None)
-    return (kind, read.session, read) if read.loaded is not None else None
+    return (kind, read.session, read) if read.loaded is not None else NOTHING[kind]
 
 
-async def link(call: Call, kind: str) -> list[Reply]:
-    """The reply to ``.<cmd> 网页``."""
+async def _is_gm(call: Call, kind: str, read: Read | None) -> bool:
+    """Whether the sender is a GM of this session (who gets the GM link and may reset links)."""
+    gm_check = GM_KINDS.get(kind)
+    if gm_check is not None and read is not None:
+        return await gm_check(call, read)
+    return bool(await call.app.is_gm(call.ctx))
+
+
+async def link(call: Call, kind: str, reset: bool = False) -> list[Reply]:
+    """The reply to ``.<cmd> 网页`` (``重置``: new tokens, the old links stop at once)."""
     site = site_of(call.app)
     if site is None or site.settings.public_url is None:
         return [Reply.say(HOW_TO_SET)]
     found = await _session_key(call, kind)
-    if found is None:
-        return [Reply.say(NOTHING[kind])]
+    if isinstance(found, str):
+        return [Reply.say(found)]
     key, session, read = found
     store: Store = call.app.store
     scope = call.ctx.scope
+    gm = await _is_gm(call, kind, read)
+    if reset and not gm:
+        return [Reply.say(f"只有GM可以重置网页链接（.{call.root} 网页 重置）")]
     links = tokens.Links.from_settings((await store.get_group(scope)).settings)
-    if not links.current(key, session):  # none yet, or an earlier session's
+    if reset or not links.current(key, session):  # none yet, an earlier session's, or a reset
+        change = tokens.rotate if reset else tokens.ensure
         links = tokens.Links.from_settings(
-            await store.update_group_settings(
-                scope, lambda s: tokens.ensure(s, key, session), claim=call.claim
-            )
+            await store.update_group_settings(scope, lambda s: change(s, key, session), claim=call.claim)
         )
-    player, gm = links.token(key, "player"), links.token(key, "gm")
-    assert player is not None and gm is not None
+        if reset:
+            site.revoke(scope, key)
+    site.issued(scope, key, session, links)
+    player, gm_token = links.token(key, "player"), links.token(key, "gm")
+    assert player is not None and gm_token is not None
     title = TITLES[kind]
+    note = RESET_NOTE if reset else ""
     replies = [
         Reply.say(
-            f"{title}实时网页（只读，手机可看，结束后失效）：\n{site.settings.link(kind, scope, player)}"
+            f"{title}实时网页{note}（只读，手机可看，结束后失效）：\n{site.settings.link(kind, scope, player)}"
         )
     ]
-    gm_check = GM_KINDS.get(kind)
-    if gm_check is not None and read is not None and await gm_check(call, read):
+    if gm and kind in GM_KINDS:
         replies.append(
             Reply.whisper(
-                f"{title} GM网页{GM_NOTE}：\n{site.settings.link(kind, scope, gm)}",
+                f"{title} GM网页{GM_NOTE}：\n{site.settings.link(kind, scope, gm_token)}",
                 fallback="（GM链接私聊失败，请先加骰娘为好友）",
             )
         )
     return replies
 
 
-def _handler(kind: str) -> Callable[[Call], Awaitable[list[Reply]]]:
-    async def handler(call: Call) -> list[Reply]:
-        return await link(call, kind)
+def _handler(kind: str) -> Callable[..., Awaitable[list[Reply]]]:
+    async def handler(call: Call, reset: bool = False) -> list[Reply]:
+        return await link(call, kind, reset)
 
     handler.__name__ = f"web_link_{kind}"
-    handler.__doc__ = f"``网页``: the live page of this group's {TITLES[kind]}."
+    handler.__doc__ = f"``网页 [重置]``: the live page of this group's {TITLES[kind]}."
     return handler
 
 
@@ -138,9 +189,12 @@ def register(registry: CommandRegistry = REGISTRY) -> list[str]:
         if spec is None or spec.find_sub(WORDS[0]) is not None:
             continue
         gm_note = "；GM另收私聊的GM链接" if kind in GM_KINDS else ""
-        spec.sub(*WORDS, help=f"{TITLES[kind]}的实时网页链接（手机可看{gm_note}）", group_only=True)(
-            _handler(kind)
-        )
+        spec.sub(
+            *WORDS,
+            flags=[flag("reset", *RESET_WORDS)],
+            help=f"{TITLES[kind]}的实时网页链接（手机可看{gm_note}；加「重置」由GM换新链接，旧的立即失效）",
+            group_only=True,
+        )(_handler(kind))
         added.append(root)
     return added
 
@@ -155,6 +209,7 @@ def unregister(registry: CommandRegistry = REGISTRY) -> None:
 
 __all__ = [
     "COMMANDS",
+    "ENDED_LOG",
     "GM_KINDS",
     "NOTHING",
     "WORDS",

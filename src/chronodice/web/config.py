@@ -72,12 +72,40 @@ def settings_from(driver_config: Any, env: Mapping[str, str] | None = None) -> W
     return WebSettings.from_values(read_public_url(env, driver_config), utc_offset_hours=float(offset))
 
 
+MIN_TOKEN_CHARS = 16
+"""A public bot's ``ONEBOT_ACCESS_TOKEN`` needs at least this many non-blank characters."""
+MAKE_TOKEN = 'python3 -c "import secrets; print(secrets.token_urlsafe(24))"'
+"""The command the refusal and the banner suggest for making a token."""
+
+
+def token_strength(access_token: str | None) -> str:
+    """``"unset"`` (none, or only blanks), ``"weak"`` (under :data:`MIN_TOKEN_CHARS` non-blank
+    characters) or ``"ok"``.
+
+    >>> token_strength(None), token_strength("   "), token_strength("x"), token_strength("k" * 16)
+    ('unset', 'unset', 'weak', 'ok')
+    """
+    solid = "".join((access_token or "").split())
+    if not solid:
+        return "unset"
+    return "ok" if len(solid) >= MIN_TOKEN_CHARS else "weak"
+
+
 def check_exposure(public_url: str | None, access_token: str | None) -> None:
-    """:class:`WebSettingsError` when pages would be public while the OneBot endpoint is open."""
-    if public_url and not access_token:
+    """:class:`WebSettingsError` when pages would be public while the OneBot endpoint is open
+    or guarded by a token short enough to guess (the plugin checks this at start-up itself, so
+    it holds inside another NoneBot bot too)."""
+    strength = token_strength(access_token)
+    if public_url and strength == "unset":
         raise WebSettingsError(
             f"设置了 {ENV_KEY} 却没有设置 ONEBOT_ACCESS_TOKEN：网页与 OneBot 接入共用一个端口，"
-            "公开地址会让任何人都能以机器人身份接入。请设置 ONEBOT_ACCESS_TOKEN（NapCat 里填同一个值）"
+            "公开地址会让任何人都能以机器人身份接入。请设置 ONEBOT_ACCESS_TOKEN（NapCat 里填同一个值），"
+            f"可以用 {MAKE_TOKEN} 生成"
+        )
+    if public_url and strength == "weak":
+        raise WebSettingsError(
+            f"设置了 {ENV_KEY} 时 ONEBOT_ACCESS_TOKEN 至少要有 {MIN_TOKEN_CHARS} 个非空白字符"
+            f"（太短的令牌可以被猜中）。可以用 {MAKE_TOKEN} 生成，NapCat 里填同一个值"
         )
     if public_url:
         WebSettings.from_values(public_url)
@@ -93,6 +121,8 @@ def banner_line(settings: WebSettings) -> str:
 __all__ = [
     "ENV_KEY",
     "HOW_TO_SET",
+    "MAKE_TOKEN",
+    "MIN_TOKEN_CHARS",
     "PREFIX",
     "WebSettings",
     "WebSettingsError",
@@ -100,4 +130,5 @@ __all__ = [
     "check_exposure",
     "read_public_url",
     "settings_from",
+    "token_strength",
 ]

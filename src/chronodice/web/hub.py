@@ -16,6 +16,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +35,8 @@ KEEPALIVE = 15.0
 """Seconds of silence after which a stream sends a comment line (proxies close idle streams)."""
 ENDED = b""
 """What :meth:`Hub.stream` yields once the session is over (its links stop working)."""
+MAX_SNAPSHOTS = 512
+"""Page data kept for one-off reads (pages and ``/data``) of sessions nobody streams."""
 
 
 def encode(data: dict[str, Any]) -> bytes:
@@ -68,8 +72,26 @@ class Watch:
         old.set()
 
 
+@dataclass
+class Snapshot:
+    """The page data of one role, as read at ``at`` (the hub's clock) with ``marker``."""
+
+    at: float
+    marker: Any
+    data: bytes
+    pins: Any = None
+    """Keeps the object an identity marker names alive (:attr:`.sources.Read.pins`)."""
+
+
 class Hub:
-    """The process's watches; ``on_end(where)`` is called once when a watched session is over."""
+    """The process's watches; ``on_end(where)`` is called once when a watched session is over.
+
+    One-off reads (the page itself and ``/data``) share the watch's bytes when the session is
+    streamed, else a :class:`Snapshot` younger than ``interval``; an older one is checked with
+    the source's marker (a log's head row, a battle's cached state) and rebuilt only when the
+    session changed.  Concurrent reads of one session wait for the same read.  So a client
+    hammering ``/data`` costs at most one cheap read per ``interval``, never a whole log each.
+    """
 
     def __init__(
         self,
@@ -78,9 +100,13 @@ class Hub:
         interval: float = DEFAULT_INTERVAL,
         keepalive: float = KEEPALIVE,
         on_end: Callable[[Where], Awaitable[None]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.interval = interval
+        self.clock = clock
+        self.snapshots: OrderedDict[tuple[Where, bool], Snapshot] = OrderedDict()
+        self.reading: dict[tuple[Where, bool], asyncio.Future[bytes | None]] = {}
         self.keepalive = keepalive
         self.on_end = on_end
         self.watches: dict[Where, Watch] = {}
@@ -98,12 +124,38 @@ class Hub:
         w = self.watches.get(where)
         if w is not None and not w.ended and gm in w.latest:
             return w.latest[gm]
-        got = await SOURCES[where.kind](self.store, where, None)
+        key = (where, gm)
+        kept = self.snapshots.get(key)
+        if kept is not None and self.clock() - kept.at < self.interval:
+            return kept.data
+        pending = self.reading.get(key)
+        if pending is None:
+            pending = self.reading[key] = asyncio.ensure_future(self._read_once(key, kept))
+            pending.add_done_callback(lambda _f: self.reading.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _read_once(self, key: tuple[Where, bool], kept: Snapshot | None) -> bytes | None:
+        where, gm = key
+        got = await SOURCES[where.kind](self.store, where, kept.marker if kept is not None else None)
         self.reads += 1
+        if got.unchanged and kept is not None:
+            kept.at = self.clock()
+            return kept.data
         if got.loaded is None:
+            self.snapshots.pop(key, None)
             return None
         self.builds += 1
-        return encode(build(where.kind, got.loaded, gm))
+        data = encode(build(where.kind, got.loaded, gm))
+        self.snapshots[key] = Snapshot(self.clock(), got.marker, data, got.pins)
+        self.snapshots.move_to_end(key)
+        while len(self.snapshots) > MAX_SNAPSHOTS:
+            self.snapshots.popitem(last=False)
+        return data
+
+    def drop(self, scope: str, key: str) -> None:
+        """Forget the kept page data of ``scope``'s session ``key`` (its links were reset)."""
+        for k in [k for k in self.snapshots if k[0].scope == scope and k[0].key == key]:
+            del self.snapshots[k]
 
     # ------------------------------------------------------------------ streams
     async def stream(self, where: Where, gm: bool) -> AsyncIterator[bytes | None]:
@@ -211,4 +263,4 @@ class Hub:
         self.watches.clear()
 
 
-__all__ = ["DEFAULT_INTERVAL", "ENDED", "KEEPALIVE", "Hub", "Watch", "encode"]
+__all__ = ["DEFAULT_INTERVAL", "ENDED", "KEEPALIVE", "MAX_SNAPSHOTS", "Hub", "Snapshot", "Watch", "encode"]

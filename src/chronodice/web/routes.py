@@ -5,11 +5,13 @@
 ``/web/{kind}/{group}/{token}/events``   server-sent events: the data again at each change
 ``/web/static/app.js`` · ``app.css``     the script and style (two named files, no listing)
 
-Every response carries a strict Content-Security-Policy (scripts and styles from this origin
-only, nothing else loaded, no framing) and ``Referrer-Policy: no-referrer`` (the token is in the
-address).  A request whose token is malformed or unknown costs a cached settings lookup at most
-and counts against its address: past :data:`FAILURES_BURST` such requests an address gets 429s
-until its bucket refills (one every :data:`FAILURE_REFILL_SECONDS`).
+GET and HEAD only.  Every response carries a strict Content-Security-Policy (scripts and styles
+from this origin only, nothing else loaded, no framing) and ``Referrer-Policy: no-referrer``
+(the token is in the address).  What a client may take (:mod:`.limits`): a malformed or unknown
+token counts against its address, which past a burst gets 429 for unknown tokens only; a valid
+link is rate-limited per client and per link; live streams are capped per client and in all.
+Page data comes from the hub's snapshot of the session (:meth:`.hub.Hub.snapshot`), never a
+read per request.  A stream ends when its link is reset or its session is over.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import asyncio
 import contextlib
 import hashlib
 import html
+import math
 import signal
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
@@ -33,6 +35,17 @@ from . import tokens
 from .commands import Site
 from .config import PREFIX
 from .hub import ENDED
+from .limits import (
+    FAILURES_BURST,
+    LINK_BURST,
+    LINK_RATE,
+    TOKEN_BURST,
+    TOKEN_RATE,
+    Buckets,
+    FailureLimit,
+    Known,
+    StreamSlots,
+)
 from .sources import Where
 from .views import TITLES
 
@@ -47,36 +60,13 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
-MAX_STREAMS = 5_000
-"""Most event streams one process keeps open (each is a waiting coroutine and a socket)."""
-FAILURES_BURST = 20
-FAILURE_REFILL_SECONDS = 3.0
-MAX_TRACKED = 10_000
+METHODS = ["GET", "HEAD"]
 ROUTE_PREFIX = "chronodice_web_"
 STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
-
-
-class FailureLimit:
-    """Per client address, a bucket of :data:`FAILURES_BURST` bad-token requests."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-
-    def blocked(self, who: str) -> bool:
-        return self._level(who)[0] < 1
-
-    def failed(self, who: str) -> None:
-        level, _ = self._level(who)
-        self.buckets[who] = (level - 1, self.clock())
-        self.buckets.move_to_end(who)
-        while len(self.buckets) > MAX_TRACKED:
-            self.buckets.popitem(last=False)
-
-    def _level(self, who: str) -> tuple[float, float]:
-        now = self.clock()
-        level, at = self.buckets.get(who, (float(FAILURES_BURST), now))
-        return min(float(FAILURES_BURST), level + (now - at) / FAILURE_REFILL_SECONDS), now
+REFUSALS = {
+    429: "请求过多，请稍后再试",
+    503: "打开的页面太多，请稍后再试",
+}
 
 
 def _static_files() -> dict[str, bytes]:
@@ -101,41 +91,72 @@ def page_html(kind: str, gm: bool, first: bytes, version: str) -> str:
     )
 
 
-def _gone(status: int = 404) -> Response:
-    text = {429: "请求过多，请稍后再试", 503: "打开的页面太多，请稍后再试"}.get(
-        status, "链接无效或这场已经结束"
-    )
-    return Response(text, status_code=status, media_type="text/plain; charset=utf-8", headers=HEADERS)
+def _gone(status: int = 404, retry_after: float | None = None) -> Response:
+    text = REFUSALS.get(status, "链接无效或这场已经结束")
+    headers = dict(HEADERS)
+    if retry_after is not None:
+        headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return Response(text, status_code=status, media_type="text/plain; charset=utf-8", headers=headers)
 
 
-def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
+def _client(request: Request) -> str:
+    """The client address as the server resolved it (behind a listed proxy, the address it saw)."""
+    return request.client.host if request.client else "?"
+
+
+def make_router(
+    site: Site,
+    *,
+    limit: FailureLimit | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    slots: StreamSlots | None = None,
+) -> APIRouter:
     """The router serving ``site``'s pages (see the module doc)."""
     router = APIRouter()
     files = _static_files()
     version = hashlib.sha256(b"".join(files.values())).hexdigest()[:10]
-    limit = limit or FailureLimit()
-    store, hub = site.store, site.hub
+    limit = limit or FailureLimit(clock)
+    per_link = Buckets(LINK_BURST, LINK_RATE, clock)
+    per_token = Buckets(TOKEN_BURST, TOKEN_RATE, clock)
+    slots = slots or StreamSlots()
+    site.slots = slots
+    store, hub, known = site.store, site.hub, site.known
     offset = site.settings.utc_offset_hours
 
-    async def resolve(request: Request, kind: str, group: str, token: str) -> tuple[Where, bool] | Response:
-        who = request.client.host if request.client else "?"
-        if limit.blocked(who):
-            return _gone(429)
-        if kind not in TITLES or not (group.isascii() and group.isdigit() and len(group) <= 20):
-            limit.failed(who)
-            return _gone()
-        if not tokens.well_formed(token):
-            limit.failed(who)
-            return _gone()
+    async def lookup(kind: str, group: str, token: str) -> Known | None:
+        """What the store says ``token`` opens (the authority: a reset link stops at once)."""
         links = tokens.Links.from_settings((await store.get_group(group)).settings)
         keys = [k for k in links.entries if k == kind or (kind == "log" and k.startswith("log:"))]
         for key in keys:
             role = links.role_of(key, token)
             session = links.session(key)
             if role is not None and session is not None:
-                return Where(group, key, offset, session), role == "gm"
-        limit.failed(who)
-        return _gone()
+                return Known(key, session, role == "gm")
+        return None
+
+    async def resolve(request: Request, kind: str, group: str, token: str) -> tuple[Where, bool] | Response:
+        who = _client(request)
+        shaped = kind in TITLES and group.isascii() and group.isdigit() and len(group) <= 20
+        if not shaped or not tokens.well_formed(token):
+            if limit.blocked(who):
+                return _gone(429, limit.buckets.wait(who))
+            limit.failed(who)
+            return _gone()
+        if limit.blocked(who):  # a guesser: no lookups, but a link this process knows still works
+            found = known.get(kind, group, token)
+            if found is None:
+                return _gone(429, limit.buckets.wait(who))
+        else:
+            found = await lookup(kind, group, token)
+            if found is None:
+                limit.failed(who)
+                return _gone()
+            known.add(kind, group, token, found)
+        if not per_link.take((who, token)):
+            return _gone(429, per_link.wait((who, token)))
+        if not per_token.take(token):
+            return _gone(429, per_token.wait(token))
+        return Where(group, found.key, offset, found.session), found.gm
 
     async def first_data(where: Where, gm: bool) -> bytes | None:
         data = await hub.snapshot(where, gm)
@@ -146,14 +167,14 @@ def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
     async def forget(where: Where) -> None:
         """The session is over: its tokens go (a later session of the group gets new ones; its
         tokens, if already drawn, stay)."""
-        if where.kind != "log":  # a log's link lasts as long as the log
-            await store.update_group_settings(  # a page's, no delivered event's
-                where.scope, lambda s: tokens.forget(s, where.key, where.session), claim=None
-            )
+        site.known.drop(where.scope, where.key)
+        await store.update_group_settings(  # a page's, no delivered event's
+            where.scope, lambda s: tokens.forget(s, where.key, where.session), claim=None
+        )
 
     hub.on_end = forget
 
-    @router.get(PREFIX + "/static/{name}", name=ROUTE_PREFIX + "static")
+    @router.api_route(PREFIX + "/static/{name}", methods=METHODS, name=ROUTE_PREFIX + "static")
     async def static(name: str) -> Response:
         body = files.get(name)
         if body is None:
@@ -161,7 +182,7 @@ def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
         headers = {**HEADERS, "Cache-Control": "public, max-age=86400"}
         return Response(body, media_type=STATIC[name], headers=headers)
 
-    @router.get(PREFIX + "/{kind}/{group}/{token}", name=ROUTE_PREFIX + "page")
+    @router.api_route(PREFIX + "/{kind}/{group}/{token}", methods=METHODS, name=ROUTE_PREFIX + "page")
     async def page(request: Request, kind: str, group: str, token: str) -> Response:
         got = await resolve(request, kind, group, token)
         if isinstance(got, Response):
@@ -173,7 +194,7 @@ def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
             page_html(kind, got[1], data, version), media_type="text/html; charset=utf-8", headers=HEADERS
         )
 
-    @router.get(PREFIX + "/{kind}/{group}/{token}/data", name=ROUTE_PREFIX + "data")
+    @router.api_route(PREFIX + "/{kind}/{group}/{token}/data", methods=METHODS, name=ROUTE_PREFIX + "data")
     async def data(request: Request, kind: str, group: str, token: str) -> Response:
         got = await resolve(request, kind, group, token)
         if isinstance(got, Response):
@@ -183,20 +204,29 @@ def make_router(site: Site, *, limit: FailureLimit | None = None) -> APIRouter:
             return _gone(410)
         return Response(body, media_type="application/json", headers=HEADERS)
 
-    @router.get(PREFIX + "/{kind}/{group}/{token}/events", name=ROUTE_PREFIX + "events")
+    @router.api_route(
+        PREFIX + "/{kind}/{group}/{token}/events", methods=METHODS, name=ROUTE_PREFIX + "events"
+    )
     async def events(request: Request, kind: str, group: str, token: str) -> Response:
         got = await resolve(request, kind, group, token)
         if isinstance(got, Response):
             return got
-        if hub.open_streams >= MAX_STREAMS:
-            return _gone(503)
-        if await hub.snapshot(*got) is None:
-            await forget(got[0])
+        where, gm = got
+        if await first_data(where, gm) is None:
             return _gone(410)
+        if request.method == "HEAD":
+            return Response(media_type="text/event-stream", headers=HEADERS)
+        who = _client(request)
+        if slots.acquire(who) is not None:
+            return _gone(503, 5.0)
+
+        async def still_valid() -> bool:
+            return await lookup(kind, group, token) == Known(where.key, where.session or "", gm)
+
+        stop = site.stopper(where.scope, where.key)
+        body = _sse(_guarded(hub.stream(where, gm), stop, still_valid), lambda: slots.release(who))
         return StreamingResponse(
-            _sse(hub.stream(*got)),
-            media_type="text/event-stream",
-            headers={**HEADERS, "X-Accel-Buffering": "no"},
+            body, media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"}
         )
 
     return router
@@ -211,19 +241,53 @@ def mount(fastapi_app: Any, router: APIRouter) -> None:
     fastapi_app.include_router(router)
 
 
-async def _sse(stream: AsyncIterator[bytes | None]) -> AsyncIterator[bytes]:
-    """Server-sent events: ``retry`` first (reconnect after 1 s), a message per change, a
-    comment when idle, ``event: end`` when the session is over."""
-    yield b"retry: 1000\n\n"
-    async with contextlib.aclosing(stream) as items:  # type: ignore[type-var]
-        async for item in items:
-            if item is None:
-                yield b": idle\n\n"
-            elif item == ENDED:
-                yield b"event: end\ndata: {}\n\n"
+async def _guarded(
+    stream: AsyncIterator[bytes | None], stop: asyncio.Event, still_valid: Callable[[], Any]
+) -> AsyncIterator[bytes | None]:
+    """``stream``'s items until its link is reset: at once when this process reset it (``stop``),
+    else at the next idle tick when the store no longer knows the token (another process)."""
+    items = stream.__aiter__()
+    try:
+        while True:
+            step = asyncio.ensure_future(items.__anext__())
+            halt = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({step, halt}, return_when=asyncio.FIRST_COMPLETED)
+            halt.cancel()
+            if stop.is_set():
+                step.cancel()
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                    await step
+                yield ENDED
                 return
-            else:
-                yield b"data: " + item + b"\n\n"
+            try:
+                item = step.result()
+            except StopAsyncIteration:
+                return
+            if item is None and not await still_valid():
+                yield ENDED
+                return
+            yield item
+    finally:
+        with contextlib.suppress(Exception):
+            await items.aclose()  # type: ignore[attr-defined]
+
+
+async def _sse(stream: AsyncIterator[bytes | None], done: Callable[[], None]) -> AsyncIterator[bytes]:
+    """Server-sent events: ``retry`` first (reconnect after 1 s), a message per change, a
+    comment when idle, ``event: end`` when the session is over; ``done()`` once it stops."""
+    try:
+        yield b"retry: 1000\n\n"
+        async with contextlib.aclosing(stream) as items:  # type: ignore[type-var]
+            async for item in items:
+                if item is None:
+                    yield b": idle\n\n"
+                elif item == ENDED:
+                    yield b"event: end\ndata: {}\n\n"
+                    return
+                else:
+                    yield b"data: " + item + b"\n\n"
+    finally:
+        done()
 
 
 def streams_stop_on_exit(stop: Callable[[], Any]) -> None:
@@ -247,4 +311,13 @@ def streams_stop_on_exit(stop: Callable[[], Any]) -> None:
         signal.signal(sig, handler)
 
 
-__all__ = ["CSP", "HEADERS", "FailureLimit", "make_router", "mount", "page_html", "streams_stop_on_exit"]
+__all__ = [
+    "CSP",
+    "FAILURES_BURST",
+    "HEADERS",
+    "FailureLimit",
+    "make_router",
+    "mount",
+    "page_html",
+    "streams_stop_on_exit",
+]

@@ -42,6 +42,9 @@ class Read:
     """The marker equals the one the caller knew: ``loaded`` was not built (it is ``None``)."""
     session: str = ""
     """The id of the session read (what a new link is bound to)."""
+    pins: Any = None
+    """An object the marker names by its ``id()``: whoever keeps the marker keeps this too, so
+    the id cannot be reused by a later object."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ async def read_timeline(store: Store, where: Where, known: Any = None) -> Read:
         char = TLCharacter.from_dict(rec.data[TL_SYSTEM])
         res = char.resources
         vitals[key] = Vitals(res.hp, res.hp_full, res.mp, res.mp_full, overload_note(char.derived()))
-    return Read(Loaded(state, vitals), marker, session=state.session_id)
+    return Read(Loaded(state, vitals), marker, session=state.session_id, pins=state)
 
 
 async def read_tick20(store: Store, where: Where, known: Any = None) -> Read:
@@ -120,12 +123,13 @@ def log_session(log: GameLog) -> str:
 
 
 async def read_log(store: Store, where: Where, known: Any = None) -> Read:
-    """The log named by the link's id, while it exists (ended logs stay readable); its lines
-    are read only when its count, state or name is not ``known``."""
+    """The log named by the link's id, until it ends (``.log end``: the link's reply says 结束后失效,
+    and the export is the record after that); its lines are read only when its count, state or
+    name is not ``known``."""
     log_id = int(where.key.split(":", 1)[1])
     found = next((g for g in await store.list_logs(where.scope) if g.id == log_id), None)
     session = log_session(found) if found is not None else ""
-    if found is None or where.other(session):
+    if found is None or found.ended_at is not None or where.other(session):
         return Read(None, None)
     marker = (found.lines, found.ended_at, found.recording, found.name)
     if marker == known:

@@ -115,6 +115,17 @@ def ensure(
     return settings
 
 
+def rotate(
+    settings: dict[str, Any], key: str, session: str, make: Callable[[], str] = new_token
+) -> dict[str, Any]:
+    """``settings`` with new tokens for ``key`` bound to ``session`` whatever it held: a reset
+    (a link leaked, a GM stepped down), after which the old links open nothing."""
+    web = settings.get(SETTINGS_KEY)
+    if isinstance(web, dict):
+        web.pop(key, None)
+    return ensure(settings, key, session, make)
+
+
 def forget(settings: dict[str, Any], key: str, session: str | None = None) -> dict[str, Any]:
     """``settings`` without the tokens of ``key`` (the session ended: its links stop working).
     With ``session``, only when they belong to it: a later session's links stay."""
@@ -134,5 +145,6 @@ __all__ = [
     "ensure",
     "forget",
     "new_token",
+    "rotate",
     "well_formed",
 ]

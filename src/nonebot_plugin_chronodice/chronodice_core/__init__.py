@@ -66,6 +66,34 @@ _tasks: list[asyncio.Task[None]] = []
 _sites: list[web.Site] = []
 
 
+def _onebot_config() -> Any:
+    from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
+
+    return get_plugin_config(OneBotConfig)
+
+
+def trusted_proxies() -> web.TrustedProxies:
+    """``CHRONODICE_TRUSTED_PROXIES`` (the environment winning); ``ValueError`` naming a bad entry."""
+    return web.TrustedProxies.parse(
+        os.environ.get("CHRONODICE_TRUSTED_PROXIES") or config.chronodice_trusted_proxies
+    )
+
+
+def _edge_policy() -> web.EdgePolicy:
+    try:
+        trusted = bool(trusted_proxies())
+    except ValueError:
+        trusted = False  # bot.py refuses to start on it; inside another bot, the host's server decides
+    return web.EdgePolicy(onebot_http=bool(_onebot_config().onebot_secret), trusted_proxies=trusted)
+
+
+EDGE = _edge_policy()
+"""The door in front of NoneBot's app (:mod:`chronodice.web.edge`); ``bot.py`` sets ``closed``."""
+with contextlib.suppress(AssertionError, ValueError, RuntimeError):  # a driver without an ASGI app
+    web.install_edge(nonebot.get_app(), EDGE)
+web.redact_access_log()
+
+
 def route_stdlib_logging() -> None:
     """Send the library's ``logging.getLogger("chronodice")`` records to NoneBot's logger.
 
@@ -109,21 +137,24 @@ def describe_database(url: str) -> str:
     return f"postgresql {display_database_url(url)}"
 
 
-def banner_lines(
-    settings: Settings, *, host: str, port: int, token_set: bool, superusers: set[str]
-) -> list[str]:
+TOKEN_LINES = {
+    "ok": "访问令牌：已设置（NapCat / Lagrange 里填同一个值）",
+    "weak": f"访问令牌：已设置但太短（少于 {web.MIN_TOKEN_CHARS} 个字符，可以被猜中；用 {web.MAKE_TOKEN} 生成）",
+    "unset": (
+        "访问令牌：未设置（能连上这个端口的人都能接入；端口对外开放时请设置 ONEBOT_ACCESS_TOKEN，"
+        f"可以用 {web.MAKE_TOKEN} 生成）"
+    ),
+}
+
+
+def banner_lines(settings: Settings, *, host: str, port: int, token: str, superusers: set[str]) -> list[str]:
     """What an admin needs after ``python bot.py``; logged at INFO by the startup hook."""
     shown_host = f"[{host}]" if ":" in host else host
     lines = [f"ChronoDice 已启动 · OneBot 反向 WebSocket 地址：ws://{shown_host}:{port}/onebot/v11/ws"]
     if host in ("0.0.0.0", "::", ""):
         lines.append(f"（HOST={host or '0.0.0.0'} 表示监听所有网卡：填入 NapCat 时把它换成本机的 IP 或域名）")
     lines.append(f"数据库：{describe_database(settings.database_url)}")
-    if token_set:
-        lines.append("访问令牌：已设置（NapCat / Lagrange 里填同一个值）")
-    else:
-        lines.append(
-            "访问令牌：未设置（能连上这个端口的人都能接入；端口对外开放时请设置 ONEBOT_ACCESS_TOKEN）"
-        )
+    lines.append(TOKEN_LINES[token])
     if superusers:
         lines.append(f"骰主：{'、'.join(sorted(superusers))}")
     else:
@@ -132,12 +163,8 @@ def banner_lines(
     return lines
 
 
-def _token_set() -> bool:
-    try:
-        from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
-    except ImportError:  # pragma: no cover - the adapter is a dependency
-        return False
-    return bool(get_plugin_config(OneBotConfig).onebot_access_token)
+def _token_strength() -> str:
+    return web.token_strength(_onebot_config().onebot_access_token)
 
 
 def get_app() -> App:
@@ -147,6 +174,12 @@ def get_app() -> App:
 @driver.on_startup
 async def _startup() -> None:
     settings = load_settings()
+    web_settings = web.settings_from(driver.config)
+    try:  # a public page on a port anyone can connect to as the bot: refuse, inside any bot
+        web.check_exposure(web_settings.public_url, _onebot_config().onebot_access_token)
+    except web.WebSettingsError as exc:
+        logger.error(str(exc))
+        raise
     try:
         settings.data_dir.create()
     except OSError as exc:
@@ -177,10 +210,10 @@ async def _startup() -> None:
         settings,
         host=str(driver.config.host),
         port=int(driver.config.port),
-        token_set=_token_set(),
+        token=_token_strength(),
         superusers={str(s) for s in driver.config.superusers},
     )
-    _sites.append(web.install(nonebot.get_app(), _state["app"], web.settings_from(driver.config)))
+    _sites.append(web.install(nonebot.get_app(), _state["app"], web_settings))
     for line in [*lines, web.banner_line(_sites[-1].settings)]:
         logger.info(line)
 
