@@ -444,9 +444,9 @@ def print_table(r: dict[str, Any], args: argparse.Namespace) -> None:
     print(
         f"  OneBot reconnects:                  {rc['n']}, max {rc['max_s']:.2f} s, {verdict} {rc['each_s']}"
     )
-    print(
-        f"  bot RSS MB:                         before {r['rss_before_mb']:.0f}, peak "
-        f"{r['rss_peak_mb']:.0f}, after {r['rss_after_mb'] or 0:.0f}"
+    line(
+        "bot RSS MB",
+        f"before {r['rss_before_mb']:.0f}, peak {r['rss_peak_mb']:.0f}, after {r['rss_after_mb'] or 0:.0f}",
     )
     line(".r after the attack", f"{r['after_probe_ms']} ms")
     line("bot log", counts(r["log"]))

@@ -63,7 +63,9 @@ def clock() -> Clock:
 
 @pytest.fixture
 def web(app: App, clock: Clock) -> FastAPI:
-    site = Site(app.store, WebSettings.from_values(URL), Hub(app.store, interval=0.02, keepalive=5.0, clock=clock))
+    site = Site(
+        app.store, WebSettings.from_values(URL), Hub(app.store, interval=0.02, keepalive=5.0, clock=clock)
+    )
     attach(app, site)
     fastapi_app = FastAPI()
     fastapi_app.include_router(make_router(site, clock=clock))
