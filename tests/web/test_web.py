@@ -378,3 +378,29 @@ async def test_a_log_link_names_that_log_not_a_later_one_with_its_id(app: App) -
     assert read.loaded is not None and read.session == log_session(found) != ""
     other = Where(G, f"log:{found.id}", session="2020-01-01T00:00:00+00:00")
     assert (await SOURCES["log"](app.store, other, None)).loaded is None
+
+
+async def test_a_gm_resets_a_combats_links_and_the_old_ones_open_nothing(
+    app: App, web: FastAPI, clock: Clock
+) -> None:
+    await d20_with_hidden(app)
+    first = await run(app, ".init 网页", **GM)
+    old_player, old_gm = path_of(public(first)), path_of(private(first))
+    stream = Stream(web, old_gm + "/events")
+    try:
+        assert (await stream.next_event(5)).startswith(b"data:")
+        assert "只有GM" in await say(app, ".init 网页 重置", **P1)
+        assert (await get(web, old_player + "/data")).status == 200  # a player cannot reset
+        again = await run(app, ".init 网页 重置", **GM)
+        assert "已重置" in public(again) and [r.private for r in again] == [False, True]
+        assert (await stream.next_event(2)).startswith(b"event: end")  # the open GM page is told
+    finally:
+        await stream.close()
+    clock.now += 1
+    new_player, new_gm = path_of(public(again)), path_of(private(again))
+    assert {new_player, new_gm}.isdisjoint({old_player, old_gm})
+    for old in (old_player, old_gm):
+        assert (await get(web, old + "/data")).status == 404
+    assert json.loads((await get(web, new_gm + "/data")).body)["gm"] is True
+    assert (await get(web, new_player + "/data")).status == 200
+    assert path_of(public(await run(app, ".init 网页", **P1))) == new_player  # asked again: the same

@@ -103,7 +103,7 @@ only a GM may see: everyone gets the same page)."""
 
 ENDED_LOG = "日志「{name}」已经结束，网页链接随之失效（.log get 导出全文；.log new 名字 开始新的记录）"
 RESET_WORDS = ("重置", "reset")
-RESET_NOTE = "（已重置：旧链接，包括GM链接，都已失效）"
+RESET_NOTE = "已重置，旧链接（包括GM链接）都已失效。"
 
 
 async def _session_key(call: Call, kind: str) -> tuple[str, str, Read | None] | str:
@@ -156,11 +156,9 @@ async def link(call: Call, kind: str, reset: bool = False) -> list[Reply]:
     player, gm_token = links.token(key, "player"), links.token(key, "gm")
     assert player is not None and gm_token is not None
     title = TITLES[kind]
-    note = RESET_NOTE if reset else ""
+    head = f"{title}实时网页{RESET_NOTE}新链接" if reset else f"{title}实时网页"
     replies = [
-        Reply.say(
-            f"{title}实时网页{note}（只读，手机可看，结束后失效）：\n{site.settings.link(kind, scope, player)}"
-        )
+        Reply.say(f"{head}（只读，手机可看，结束后失效）：\n{site.settings.link(kind, scope, player)}")
     ]
     if gm and kind in GM_KINDS:
         replies.append(
