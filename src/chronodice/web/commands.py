@@ -22,6 +22,7 @@ from chronodice.store import Store
 
 from . import tokens
 from .config import HOW_TO_SET, WebSettings
+from .edge import RefusalLog
 from .hub import Hub
 from .limits import Known, KnownTokens, StreamSlots
 from .sources import SOURCES, Read, Where, log_session
@@ -50,6 +51,8 @@ class Site:
     """Links this process issued or saw valid (:class:`.limits.KnownTokens`)."""
     slots: StreamSlots | None = None
     """The live streams' slots (set by the router)."""
+    refusals: RefusalLog = field(default_factory=RefusalLog)
+    """Where the pages' refusals are logged (one line each, braked)."""
     stops: dict[tuple[str, str], asyncio.Event] = field(default_factory=dict)
     """Per (group, session key), set when its links are reset: its open streams end."""
 

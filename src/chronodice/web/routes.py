@@ -24,6 +24,7 @@ import math
 import signal
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
@@ -39,6 +40,7 @@ from .limits import (
     FAILURES_BURST,
     LINK_BURST,
     LINK_RATE,
+    MAX_TRACKED,
     TOKEN_BURST,
     TOKEN_RATE,
     Buckets,
@@ -61,8 +63,11 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 METHODS = ["GET", "HEAD"]
+RECHECK_SECONDS = 5.0
+"""How long an open stream's check that its link still opens is shared with the others."""
 ROUTE_PREFIX = "chronodice_web_"
 STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+STREAMS_FULL = {"client": "这个地址打开的实时网页已达上限", "all": "实时网页总数已达上限"}
 REFUSALS = {
     429: "请求过多，请稍后再试",
     503: "打开的页面太多，请稍后再试",
@@ -133,6 +138,22 @@ def make_router(
             if role is not None and session is not None:
                 return Known(key, session, role == "gm")
         return None
+
+    rechecked: OrderedDict[tuple[str, str, str], tuple[float, Known | None]] = OrderedDict()
+
+    async def recheck(kind: str, group: str, token: str) -> Known | None:
+        """:func:`lookup` for open streams' idle ticks, shared for :data:`RECHECK_SECONDS`: 5,000
+        pages on one link cost one read per tick, not 5,000."""
+        key = (kind, group, token)
+        kept = rechecked.get(key)
+        if kept is not None and clock() - kept[0] < RECHECK_SECONDS:
+            return kept[1]
+        found = await lookup(kind, group, token)
+        rechecked[key] = (clock(), found)
+        rechecked.move_to_end(key)
+        while len(rechecked) > MAX_TRACKED:
+            rechecked.popitem(last=False)
+        return found
 
     async def resolve(request: Request, kind: str, group: str, token: str) -> tuple[Where, bool] | Response:
         who = _client(request)
@@ -217,11 +238,13 @@ def make_router(
         if request.method == "HEAD":
             return Response(media_type="text/event-stream", headers=HEADERS)
         who = _client(request)
-        if slots.acquire(who) is not None:
+        full = slots.acquire(who)
+        if full is not None:
+            site.refusals(who, f"GET {PREFIX}/{kind}/{group}/…/events", STREAMS_FULL[full])
             return _gone(503, 5.0)
 
         async def still_valid() -> bool:
-            return await lookup(kind, group, token) == Known(where.key, where.session or "", gm)
+            return await recheck(kind, group, token) == Known(where.key, where.session or "", gm)
 
         stop = site.stopper(where.scope, where.key)
         body = _sse(_guarded(hub.stream(where, gm), stop, still_valid), lambda: slots.release(who))

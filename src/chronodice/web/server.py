@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
+from .edge import RefusalLog
 from .limits import FD_RESERVE, raise_open_files_limit
 
 log = logging.getLogger("chronodice.web")
@@ -82,6 +83,7 @@ class ConnectionGuard:
     ) -> None:
         self.total, self.per_address = total, per_address
         self.trusted = trusted or TrustedProxies()
+        self.refusals = RefusalLog()
         self.open: OrderedDict[Any, str] = OrderedDict()
         self.by_address: dict[str, int] = {}
         self.refused = 0
@@ -90,9 +92,11 @@ class ConnectionGuard:
     def admit(self, conn: Any, host: str) -> bool:
         if host not in self.trusted and self.by_address.get(host, 0) >= self.per_address:
             self.refused += 1
+            self.refusals(host, "连接", f"这个地址已有 {self.per_address} 个连接")
             return False
         if len(self.open) >= self.total and not self._evict_one():
             self.refused += 1
+            self.refusals(host, "连接", f"连接数已达上限 {self.total}，且没有空闲连接可以关闭")
             return False
         self.open[conn] = host
         self.by_address[host] = self.by_address.get(host, 0) + 1
