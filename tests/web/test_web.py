@@ -23,7 +23,7 @@ from chronodice.services.tick20 import tracker
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import LogLine
 from chronodice.web import WebSettings
-from chronodice.web.commands import Site, attach
+from chronodice.web.commands import Site, attach, site_of
 from chronodice.web.config import HOW_TO_SET
 from chronodice.web.hub import ENDED, Hub
 from chronodice.web.routes import CSP, FAILURES_BURST, make_router
@@ -404,3 +404,25 @@ async def test_a_gm_resets_a_combats_links_and_the_old_ones_open_nothing(
     assert json.loads((await get(web, new_gm + "/data")).body)["gm"] is True
     assert (await get(web, new_player + "/data")).status == 200
     assert path_of(public(await run(app, ".init 网页", **P1))) == new_player  # asked again: the same
+
+
+async def test_a_page_that_goes_away_leaves_no_stream_slot_or_task_behind(app: App, web: FastAPI) -> None:
+    """A closed page ends its hub stream at once (not at the next change or keep-alive tick) and
+    leaves no task waiting for its link to be reset."""
+    await d20_with_hidden(app)
+    link = path_of(public(await run(app, ".init 网页", **GM)))
+    site = site_of(app)
+    assert site is not None and site.slots is not None
+    before = len(asyncio.all_tasks())
+    streams = [Stream(web, link + "/events") for _ in range(3)]
+    for stream in streams:
+        assert (await stream.next_event(5)).startswith(b"data:")
+    assert site.hub.open_streams == 3 and site.slots.open == 3
+    for stream in streams:
+        await stream.close()
+    for _ in range(50):
+        if site.hub.open_streams == 0 and len(asyncio.all_tasks()) <= before:
+            break
+        await asyncio.sleep(0.01)
+    assert site.hub.open_streams == 0 and site.slots.open == 0
+    assert len(asyncio.all_tasks()) <= before, asyncio.all_tasks()

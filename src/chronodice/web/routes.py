@@ -268,29 +268,36 @@ async def _guarded(
     stream: AsyncIterator[bytes | None], stop: asyncio.Event, still_valid: Callable[[], Any]
 ) -> AsyncIterator[bytes | None]:
     """``stream``'s items until its link is reset: at once when this process reset it (``stop``),
-    else at the next idle tick when the store no longer knows the token (another process)."""
+    else at the next idle tick when the store no longer knows the token (another process).
+
+    When the page goes away (this generator is cancelled or closed), the pending read of
+    ``stream`` is cancelled and awaited, so the hub's stream ends then and there (its count of
+    open streams with it), and no task is left waiting on ``stop``."""
     items = stream.__aiter__()
+    halt = asyncio.ensure_future(stop.wait())
+    step: asyncio.Future[Any] | None = None
     try:
         while True:
             step = asyncio.ensure_future(items.__anext__())
-            halt = asyncio.ensure_future(stop.wait())
             await asyncio.wait({step, halt}, return_when=asyncio.FIRST_COMPLETED)
-            halt.cancel()
-            if stop.is_set():
-                step.cancel()
-                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
-                    await step
+            if halt.done():
                 yield ENDED
                 return
             try:
                 item = step.result()
             except StopAsyncIteration:
                 return
+            step = None
             if item is None and not await still_valid():
                 yield ENDED
                 return
             yield item
     finally:
+        halt.cancel()
+        if step is not None and not step.done():
+            step.cancel()
+            with contextlib.suppress(BaseException):
+                await step
         with contextlib.suppress(Exception):
             await items.aclose()  # type: ignore[attr-defined]
 
