@@ -441,9 +441,7 @@ def print_table(r: dict[str, Any], args: argparse.Namespace) -> None:
     line(f"/data from {ATTACKER}", f"{counts(d)}  ({rate:.0f} req/s)")
     rc = r["reconnects"]
     verdict = "all succeeded" if rc["ok"] == rc["n"] else f"{rc['n'] - rc['ok']} FAILED"
-    print(
-        f"  OneBot reconnects:                  {rc['n']}, max {rc['max_s']:.2f} s, {verdict} {rc['each_s']}"
-    )
+    line("OneBot reconnects", f"{rc['n']}, max {rc['max_s']:.2f} s, {verdict} {rc['each_s']}")
     line(
         "bot RSS MB",
         f"before {r['rss_before_mb']:.0f}, peak {r['rss_peak_mb']:.0f}, after {r['rss_after_mb'] or 0:.0f}",

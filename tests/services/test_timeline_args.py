@@ -517,8 +517,10 @@ ROWS: list[tuple[str, object]] = [
     (".bat verbose on", ("bat", "详细", {"on": True})),
     (".bat 详细 好", "「好」不是有效的开/关"),
     # issue 28: the live page's link
-    (".bat 网页", ("bat", "网页", {})),
-    (".bat web", ("bat", "网页", {})),
+    (".bat 网页", ("bat", "网页", {"reset": False})),
+    (".bat web", ("bat", "网页", {"reset": False})),
+    (".bat 网页 重置", ("bat", "网页", {"reset": True})),
+    (".bat web reset", ("bat", "网页", {"reset": True})),
     (
         ".crd 乙:hp -50 #3",
         (
