@@ -19,11 +19,8 @@ def bot_env() -> dict[str, str]:
 def bot_process(tmp_path: Path, bot_env: dict[str, str]) -> Iterator[BotProcess]:
     proc = BotProcess(workdir=tmp_path, extra_env={"CHRONODICE_RNG_SEED": "20261122"})
     proc.extra_env.update({key: value.format(port=proc.port) for key, value in bot_env.items()})
-    proc.start()
-    try:
+    with proc.running():
         yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,15 @@ class BotProcess:
                 return
             time.sleep(0.1)
         raise RuntimeError(f"bot did not start in {timeout}s:\n{self.log_tail()}")
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[BotProcess]:
+        """Started for the ``with`` block, stopped after it (SIGINT, SIGKILL if it hangs)."""
+        self.start()
+        try:
+            yield self
+        finally:
+            self.stop()
 
     def kill(self) -> None:
         """SIGKILL: no shutdown hook runs, as in a crash or an OOM kill."""

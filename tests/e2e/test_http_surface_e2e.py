@@ -46,11 +46,8 @@ def web_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
         extra_env={"CHRONODICE_RNG_SEED": "20261128", "CHRONODICE_HEADER_SECONDS": "1"},
     )
     proc.extra_env["CHRONODICE_PUBLIC_URL"] = f"http://127.0.0.1:{proc.port}"
-    proc.start()
-    try:
+    with proc.running():
         yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture
@@ -318,11 +315,8 @@ def test_inside_another_bot_the_plugin_refuses_a_public_url_without_a_token(tmp_
 def proxied_bot(tmp_path: Path) -> Iterator[BotProcess]:
     proc = BotProcess(workdir=tmp_path, extra_env={"CHRONODICE_TRUSTED_PROXIES": "127.0.0.1"})
     proc.extra_env["CHRONODICE_PUBLIC_URL"] = f"http://127.0.0.1:{proc.port}"
-    proc.start()
-    try:
+    with proc.running():
         yield proc
-    finally:
-        proc.stop()
 
 
 async def test_behind_a_listed_proxy_each_visitor_is_counted_apart(proxied_bot: BotProcess) -> None:
