@@ -509,6 +509,9 @@ ROWS: list[tuple[str, object]] = [
         ("bat", "控制", {"ref": ActionRef(id=2), "attr": "constitution", "target": "乙"}),
     ),
     (".bat 控制 2 意志", "「2」不是有效的#行动"),
+    (".bat 类型 #3 治疗", ("bat", "类型", {"ref": ActionRef(id=3), "kind": "治疗", "resist": None})),
+    (".bat kind #3 眩晕 意志", ("bat", "类型", {"ref": ActionRef(id=3), "kind": "控制", "resist": "will"})),
+    (".bat 类型 #3 飞翔", "「飞翔」不是有效的种类"),
     # issue 25: the GM's battle settings
     (".bat 自动伤害 开", ("bat", "自动伤害", {"on": True})),
     (".bat autodamage off", ("bat", "自动伤害", {"on": False})),

@@ -41,7 +41,7 @@ async def test_interrupt_stun_cancel_older_hit_time_advance_undo(app: App) -> No
     # issue 25 defect 4: 乙's #1 is not declared as a defence, so 甲's 17.5 lands in full; the
     # feed (defect 6) names the settled action and gives the ready command
     assert (
-        "✔#2 甲 侵蚀 17.5 @2.0t →乙：乙#1（175.0）前摇中，非防御动作，全额命中17.5，记伤害：.crd 乙:hp -17.5 #2"
+        "✔#2 甲 侵蚀 17.5 @2.0t →乙：乙#1（175.0）前摇中，非防御动作，精神伤害17.5，记精神伤害：.crd 乙:mp -17.5 #2"
     ) in text
     text = await say(app, ".bat 力量 17.5", user=JIA)  # #3 甲 2 → 4
     assert "⏱ 战斗时间 4.0t" in text and "▶ 下一个行动：甲（4.0t）" in text
@@ -150,4 +150,4 @@ async def test_a_target_typed_after_the_note_aims_the_action(app: App) -> None:
     text = await say(app, ".bat 开始", user="99999", **GM)  # issue 25: the GM ends the opening
     assert "✔#2 甲 侵蚀 17.5 @2.0t →乙：乙#1（175.0）前摇中" in text
     text = await say(app, ".bat 力量 17.5 往前 →撤退", user=JIA)
-    assert "行动#3 甲：2.0t → 4.0t（前摇2.0t）影响 17.5 往前 →撤退\n" in text
+    assert "行动#3 甲：2.0t → 4.0t（前摇2.0t）影响 17.5 往前 →撤退〔移动〕\n" in text

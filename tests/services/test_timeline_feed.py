@@ -15,7 +15,7 @@ from helpers import say
 from chronodice.app import App
 from chronodice.render.timeline_feed import fit
 from chronodice.rules.timeline import battle as bt
-from chronodice.rules.timeline.resolution import Applied, play
+from chronodice.rules.timeline.resolution import Applied, Resolution, play
 
 SHEET = (
     ".TLsetup 姓名:{name},种族:人类,成年年龄:,标准体型:,年龄:,体型:,外貌:50,资产:50,性别:男,职业:商人,"
@@ -129,7 +129,7 @@ def test_play_applies_in_order_and_resolves_what_a_death_lets_settle() -> None:
     """The pure loop: 乙's hit kills 甲 at 4t, who held the clock at 5t; 甲's #1 (settling at 5t
     in the same command) is void and left out of the feed, named by the hit instead; the clock
     moves on to 乙's next free moment (8t) and 乙's #3 settles in the same call."""
-    a, b = bt.ParticipantRef(1, "甲", "1"), bt.ParticipantRef(2, "乙", "2")
+    a, b = bt.ParticipantRef(1, "甲", "1"), bt.ParticipantRef(2, "乙", "2", npc=True)  # 乙 the GM's: 伤害
     s, _, _ = bt.attribute_action(bt.new_battle(), a, "strength", 175, time=5)  # #1 0→5
     s, _, _ = bt.attribute_action(s, b, "strength", 175, time=4, target="c1")  # #2 0→4, 35
     s, _, _ = bt.attribute_action(s, b, "strength", 175, time=4)  # #3 4→8
@@ -138,8 +138,8 @@ def test_play_applies_in_order_and_resolves_what_a_death_lets_settle() -> None:
     assert s.clock == 5.0 and [x.id for x in bt.newly_settled(before, s)] == [2, 1]
     hits: list[tuple[int, str, float]] = []
 
-    def damage(act: bt.Action, key: str, amount: float) -> Applied:
-        hits.append((act.id, key, amount))
+    def damage(r: Resolution, key: str) -> Applied:
+        hits.append((r.action.id, key, r.landed))
         return Applied(-30.0, 30.0, 0.0, 150.0)
 
     final, done = play(before, s, damage)
@@ -168,7 +168,7 @@ async def test_a_declaration_answers_in_at_most_six_lines(app: App) -> None:
     await say(app, ".bat 力量 6t", **BING)  # #4 0→6
     text = await say(app, ".bat 力量 2t >哥布林 重拳", **JIA)  # #5 0→2: the clock reaches 2t
     assert text == (
-        "行动#5 甲：0.0t → 2.0t（前摇2.0t）影响 17.5 →哥布林 重拳\n"
+        "行动#5 甲：0.0t → 2.0t（前摇2.0t）影响 17.5 →哥布林 重拳〔伤害〕\n"
         "✔#5 甲 重拳 17.5 @2.0t →哥布林：哥布林#1（87.5）前摇中，非防御动作，全额命中17.5，"
         "记伤害：.crd 哥布林:hp -17.5 #5\n"
         "⏱ 战斗时间 2.0t｜行动5个｜▶ 下一个行动：甲（2.0t）"
@@ -232,7 +232,7 @@ async def test_end_gives_the_summary(app: App) -> None:
     assert await say(app, ".bat 结束", **GM) == (
         "战斗结束，时间轴归位√ 历时20.0t，完成行动3个（另有未注明来源的伤害7.0）\n"
         "甲：行动2 造成0.0 承受0.0\n"
-        "哥布林☠10.0t：行动0 造成0.0 承受18.0\n"  # aimed at before the GM acted for it: not marked NPC
+        "哥布林[NPC]☠10.0t：行动0 造成0.0 承受18.0\n"  # the GM acted for it by name: an NPC
         "乙：行动1 造成18.0 承受7.0"
     )
     assert "没有战斗数据" in await say(app, ".bat", **GM)

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 
 from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.battle import Action, BattleState, next_up
-from chronodice.rules.timeline.interactions import DEFENCES, declared_kind
+from chronodice.rules.timeline.effects import DEFENCES
+from chronodice.rules.timeline.interactions import effect_of
 from chronodice.rules.timeline.resolution import Resolution
 from chronodice.rules.timeline.rounding import fmt
 from chronodice.rules.timeline.summary import Summary
@@ -78,6 +79,15 @@ def _what(a: Action) -> str:
     return CN.get(a.attribute, a.attribute)
 
 
+def kind_tag(action: Action) -> str:
+    """``〔治疗〕``, ``〔控制·抵抗意志〕``: what the bot read an action as (the GM changes it with
+    ``.bat 类型 #N 种类``); nothing for a reload or an action stored before kinds existed."""
+    if action.kind == "reload" or not action.effect or (action.target is None and action.effect == "其他"):
+        return ""  # nothing read: aimed at nobody, a note naming no kind
+    resist = f"·抵抗{CN.get(action.resist, action.resist)}" if action.resist else ""
+    return f"〔{action.effect}{resist}〕"
+
+
 def resolution_line(
     r: Resolution, state: BattleState, display: Display, vitals: Mapping[str, Vitals] | None = None
 ) -> str:
@@ -91,56 +101,145 @@ def resolution_line(
         return f"✔#{a.id} {who} {_what(a)} 装填完成 {at}"
     head = f"✔#{a.id} {who} {_what(a)} {fmt(a.impact)} {at}"
     if r.outcome == "untargeted":
-        kind = declared_kind(a.note)  # a defence aimed at nobody guards against anyone
-        return f"{head}（{kind}）" if kind else f"{head}（无目标）"
+        if r.kind in DEFENCES:  # a defence aimed at nobody guards against anyone
+            return f"{head}（{r.kind}）"
+        return f"{head}（无目标）" if r.kind in ("其他", "伤害") else f"{head}（{r.kind}，无目标）"
     other = _name(state, a.target)
     if r.outcome == "guard":
-        return f"{head}（{declared_kind(a.note)}，防备{other}）"
+        return f"{head}（{r.kind}，防备{other}）"
     head += f" →{other}："
-    if r.outcome == "dead":
-        return f"{head}目标已于{display.windup(r.dead_at or 0)}t死亡，未造成影响"
-    x = r.interaction.other if r.interaction else None
-    if r.outcome == "interrupt" and r.interaction is not None and x is not None:
-        sums = f"{fmt(max(a.impact, x.impact))}−{fmt(min(a.impact, x.impact))}"
-        if r.interaction.winner == "a":
-            return (
-                f"{head}打断{other}#{x.id}（{fmt(x.impact)}），{sums} → 打断成功，余下影响{fmt(r.interaction.left)}"
-                f"（GM确认：.bat 取消 #{x.id}）"
-            )
-        return f"{head}打断{other}#{x.id}（{fmt(x.impact)}），{sums} → 打断未成功，#{x.id}照常进行"
-    if r.outcome == "defence" and r.interaction is not None and x is not None:
-        sums = f"{fmt(max(a.impact, x.impact))}−{fmt(min(a.impact, x.impact))}"
-        rule = f"{other}#{x.id}{r.interaction.kind}{fmt(x.impact)}，{sums} → "
-        if r.landed <= 0:
-            return f"{head}{rule}完全挡下"
-        head += f"{rule}命中{fmt(r.landed)}"
-    elif x is not None and declared_kind(x.note) in DEFENCES:  # a defence against somebody else
-        head += (
-            f"{other}#{x.id}{declared_kind(x.note)}防备的是{_name(state, x.target)}，全额命中{fmt(r.landed)}"
+    if r.weakened:
+        head += f"（被打断削弱{fmt(r.weakened)}，余{fmt(a.impact - r.weakened)}）"
+    return head + _OUTCOMES[r.outcome](r, state, display, vitals)
+
+
+def _dead(r: Resolution, state: BattleState, display: Display, vitals: Vitals_) -> str:
+    return f"目标已于{display.windup(r.dead_at or 0)}t死亡，未造成影响"
+
+
+def _ruled(r: Resolution, state: BattleState, display: Display, vitals: Vitals_) -> str:
+    return f"{r.kind}，不改变体力/意志，效果由GM裁定"
+
+
+def _miss(r: Resolution, state: BattleState, display: Display, vitals: Vitals_) -> str:
+    return f"打断落空（{_name(state, r.action.target)}此刻没有前摇中的行动），无影响"
+
+
+def _interrupt(r: Resolution, state: BattleState, display: Display, vitals: Vitals_) -> str:
+    a, ix = r.action, r.interaction
+    assert ix is not None
+    x, other = ix.other, _name(state, r.action.target)
+    mine = a.impact - r.weakened
+    sums = f"{fmt(max(mine, x.impact))}−{fmt(min(mine, x.impact))}"
+    text = f"打断{other}#{x.id}（{fmt(x.impact)}），{sums} → "
+    if ix.winner == "b":
+        return text + f"打断未成功，#{x.id}照常进行，影响减为{fmt(ix.left)}"
+    stop = f"#{x.id}已中止" if r.stopped is not None else f"#{x.id}的结果已记入，未中止"
+    if ix.winner == "tie":
+        return text + f"势均力敌，{stop}，无余下影响"
+    return text + f"打断成功，{stop}；余下{r.kind}{fmt(r.landed)}" + _landing(r, state, vitals)
+
+
+def _control(r: Resolution, state: BattleState, display: Display, vitals: Vitals_) -> str:
+    a, other = r.action, _name(state, r.action.target)
+    text = f"控制（影响{fmt(r.landed)}）"
+    if r.interaction is not None and r.interaction.rule == "defence":
+        text = f"控制，被{r.interaction.kind}抵消到{fmt(r.landed)}"
+    if r.recorded:
+        return text + "（已记入）"
+    if r.held is not None:
+        attr = CN.get(a.resist, a.resist)
+        return (
+            text + f"：{other}以{attr}抵抗，被控制 {display.windup(r.held[0])}→{display.windup(r.held[1])}t"
         )
+    if r.landed <= 0:
+        return text + "，未能控制"
+    if a.resist:
+        return text + f"，请GM确认：.bat 控制 #{a.id} {CN.get(a.resist, a.resist)}"
+    return text + f"，宣言时未注明抵抗属性：请GM .bat 控制 #{a.id} 抵抗属性"
+
+
+def _debuff(r: Resolution, state: BattleState, display: Display, vitals: Vitals_) -> str:
+    other = _name(state, r.action.target)
+    if r.landed <= 0:
+        return "减益，被抵消，无影响"
+    return f"减益{fmt(r.landed)}：{other}之后的影响数值共少{fmt(r.landed)}" + (
+        "（已记入）" if r.recorded else ""
+    )
+
+
+def _hit(r: Resolution, state: BattleState, display: Display, vitals: Vitals_) -> str:
+    """伤害 / 精神伤害 / 治疗, in full or past a defence."""
+    a, ix, other = r.action, r.interaction, _name(state, r.action.target)
+    x = ix.other if ix else None
+    what = LANDS[r.kind]
+    if r.outcome == "defence" and ix is not None and x is not None:
+        mine = a.impact - r.weakened
+        sums = f"{fmt(max(mine, x.impact))}−{fmt(min(mine, x.impact))}"
+        rule = f"{other}#{x.id}{ix.kind}{fmt(x.impact)}，{sums} → "
+        if r.landed <= 0:
+            return f"{rule}完全挡下"
+        text = f"{rule}{PAST_DEFENCE.get(r.kind, what)}{fmt(r.landed)}"
+    elif x is not None and effect_of(x) in DEFENCES:  # a defence against somebody else
+        text = f"{other}#{x.id}{effect_of(x)}防备的是{_name(state, x.target)}，{what}{fmt(r.landed)}"
     elif x is not None:
-        head += f"{other}#{x.id}（{fmt(x.impact)}）前摇中，非防御动作，全额命中{fmt(r.landed)}"
+        text = f"{other}#{x.id}（{fmt(x.impact)}）前摇中，非防御动作，{what}{fmt(r.landed)}"
     else:
-        head += f"全额命中{fmt(r.landed)}"
-    return head + _landing(r, state, vitals)
+        text = f"{what}{fmt(r.landed)}"
+    return text + _landing(r, state, vitals)
 
 
-def _landing(r: Resolution, state: BattleState, vitals: Mapping[str, Vitals] | None) -> str:
-    """What became of a hit: recorded already, applied by the bot, or the ready command."""
+Vitals_ = Mapping[str, Vitals] | None
+LANDS: dict[str, str] = {"伤害": "全额命中", "精神伤害": "精神伤害", "治疗": "治疗"}
+"""How a card-changing kind is said in the feed."""
+PAST_DEFENCE: dict[str, str] = {"伤害": "命中"}
+"""… and what gets past a defence (not 全额)."""
+_OUTCOMES = {
+    "dead": _dead,
+    "ruled": _ruled,
+    "miss": _miss,
+    "interrupt": _interrupt,
+    "control": _control,
+    "debuff": _debuff,
+    "full": _hit,
+    "defence": _hit,
+}
+"""Outcome → the rest of its line (after ``→目标：``)."""
+_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "伤害": ("记伤害", "hp", "-"),
+    "精神伤害": ("记精神伤害", "mp", "-"),
+    "治疗": ("记治疗", "hp", "+"),
+}
+_APPLIED: dict[tuple[str, int], str] = {
+    ("hp", -1): "已扣除：体力",
+    ("mp", -1): "已扣除：意志",
+    ("hp", 1): "已恢复：体力",
+}
+
+
+def _landing(r: Resolution, state: BattleState, vitals: Vitals_) -> str:
+    """What became of a card change: recorded already, applied by the bot, or the ready command."""
     a, other = r.action, _name(state, r.action.target)
     if r.recorded:
         changes = "、".join(f"{'体力' if e.kind == 'hp' else '意志'}{fmt(e.delta)}" for e in r.recorded)
         return f"（已记入：{changes}）"
+    if r.landed <= 0 or r.kind not in _COMMANDS:
+        return ""
+    if r.applied is not None and r.applied.delta == 0:
+        word = "体力" if r.applied.resource == "hp" else "意志"
+        return f"，{word}{fmt(r.applied.after)}，{'已满' if r.kind == '治疗' else '未变'}"
     if r.applied is not None:
-        text = f"，已扣除：体力{fmt(r.applied.before)}→{fmt(r.applied.after)}"
+        sign = 1 if r.applied.delta > 0 else -1
+        text = f"，{_APPLIED[(r.applied.resource, sign)]}{fmt(r.applied.before)}→{fmt(r.applied.after)}"
         if r.died:
             text += f" ☠{other}死亡"
             if r.voided:
                 text += f"，{'、'.join(f'#{k}' for k in r.voided)}作废"
         return text
-    text = f"，记伤害：.crd {other}:hp -{fmt(r.landed)} #{a.id}"
+    word, resource, sign = _COMMANDS[r.kind]
+    text = f"，{word}：.crd {other}:{resource} {sign}{fmt(r.landed)} #{a.id}"
     v = (vitals or {}).get(a.target or "")
-    if v is not None and 0 < v.hp <= r.landed:
+    if v is not None and sign == "-" and resource == "hp" and 0 < v.hp <= r.landed:
         text += f"（现体力{fmt(v.hp)}，足以致死）"
     return text
 
@@ -171,4 +270,13 @@ def summary_lines(s: Summary, display: Display) -> list[str]:
     return [head, *rows]
 
 
-__all__ = ["COMPACT_LINES", "clock_line", "feed_lines", "fit", "resolution_line", "summary_lines"]
+__all__ = [
+    "COMPACT_LINES",
+    "LANDS",
+    "clock_line",
+    "feed_lines",
+    "fit",
+    "kind_tag",
+    "resolution_line",
+    "summary_lines",
+]

@@ -60,6 +60,7 @@ from typing import Any, Literal
 
 from chronodice.core.errors import IllegalAction, LimitExceeded
 
+from . import effects
 from .battle_state import (
     SCHEMA_VERSION,
     Action,
@@ -133,6 +134,10 @@ def ensure_participant(state: BattleState, ref: ParticipantRef) -> tuple[BattleS
     """Add ``ref`` (or bring it back after ``out``) at :func:`join_time`."""
     p = state.participant(ref.key)
     if p is not None and p.status == "active":
+        if ref.npc and not p.npc:
+            # entered as somebody's target, the GM now acts for it by name: it is an NPC (what
+            # an unreadable note aimed at it reads as depends on it, issue 39)
+            return _replace_participant(state, replace(p, npc=True)), []
         return state, []
     if p is not None and p.status == "dead":
         raise IllegalAction(f"[{p.name}]已经死亡，不能再行动")
@@ -190,8 +195,14 @@ def record_action(
     kind: Literal["act", "reload"] = "act",
     weapon: dict[str, Any] | None = None,
     target: str | None = None,
+    effect: str | None = None,
+    resist: str | None = None,
 ) -> tuple[BattleState, Action, list[Event]]:
     """Append an action at the end of ``ref``'s chain (joining first if needed).
+
+    ``effect``: what the impact is (:mod:`.effects`); None reads it from the note, or from the
+    sides when the note names none (an NPC's target is a player's character or back: 伤害).
+    ``resist``: a control's resisting attribute; None reads it from the note.
 
     A second action does not close the opening (issue 25): whoever has not typed yet may
     still be at the table."""
@@ -204,6 +215,11 @@ def record_action(
     state, events = ensure_participant(state, ref)
     start = state.free_at(ref.key)
     p = state.participant(ref.key)
+    if effect is None:
+        aim = state.participant(target) if target is not None else None
+        effect = effects.kind_of(note, None if target is None else aim is None or aim.npc != ref.npc)
+    if resist is None:
+        resist = effects.read_resist(note) if effect == "控制" else None
     action = Action(
         id=state.next_id,
         key=ref.key,
@@ -216,6 +232,9 @@ def record_action(
         weapon=weapon,
         target=target,
         not_before=p.ready_at if p is not None else 0.0,
+        # aimed at nobody, naming no kind: nothing to read (kept as an old action is, no text)
+        effect="" if kind != "act" or (target is None and effect == "其他") else effect,
+        resist=resist or "",
     )
     state = replace(state, actions=(*state.actions, action), next_id=state.next_id + 1)
     return settle(state), action, events

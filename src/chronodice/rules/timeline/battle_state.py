@@ -104,6 +104,11 @@ class Action:
     not_before: float = 0.0
     """The wait a GM's 推进 set when it was declared (its owner's ``ready_at`` then): re-chaining
     after a stun or a cancel never moves it earlier than this (issue 25)."""
+    effect: str = ""
+    """What the impact is (:data:`.effects.KINDS`: 伤害, 治疗, 控制 …), fixed at declaration or by
+    the GM; ``""`` in actions stored before kinds existed (:func:`.interactions.effect_of`)."""
+    resist: str = ""
+    """A control's resisting attribute (its key), named at declaration or by the GM."""
 
     def __post_init__(self) -> None:
         if self.weapon is not None:

@@ -45,11 +45,12 @@ def _add(state: BattleState, key: str, delta: float, ref: int | None = None) -> 
     return replace(state, events=(*state.events, ev), next_event=state.next_event + 1)
 
 
-def put_on(state: BattleState, key: str, value: float) -> BattleState:
-    """A debuff of ``value`` on ``key`` (a participant, or a character yet to act)."""
+def put_on(state: BattleState, key: str, value: float, ref: int | None = None) -> BattleState:
+    """A debuff of ``value`` on ``key`` (a participant, or a character yet to act); ``ref``: the
+    减益 action that put it on (so the feed knows it landed)."""
     if not 0 < value <= MAX_DEBUFF:
         raise IllegalAction("减益数值应大于0")
-    return _add(state, key, value)
+    return _add(state, key, value, ref=ref)
 
 
 def clear(state: BattleState, key: str) -> BattleState:

@@ -47,25 +47,44 @@ from chronodice.core.errors import IllegalAction
 
 from .battle import Action, BattleState, Event, _event, _replace_actions, rechain, settle
 from .checks import interaction, windup
-from .rounding import fmt, r2
+from .effects import DEFENCES, ON_CARDS, Kind, read_kind
+from .rounding import fmt, r1, r2
 
 INTERRUPT = "打断"
-DEFENCES = ("闪避", "招架", "护盾")
-"""The declared kinds that subtract from what hits their owner (book 交互, lines 531–535)."""
-KINDS = (INTERRUPT, *DEFENCES)
+LEGACY = (INTERRUPT, *DEFENCES)
+"""The kinds an action stored before kinds existed declared by how its note began."""
+HOSTILE = ("伤害", "精神伤害", "控制", "减益")
+"""The kinds a defence (闪避/招架/护盾) in windup subtracts from."""
 
 Rule = Literal["defence", "interrupt", "full"]
 
 
 def declared_kind(note: str) -> str | None:
-    """The interaction kind an action was declared as: its note starting with one of
-    :data:`KINDS` (``闪避``, ``打断施法``); None for anything else.
+    """The interaction kind an action stored before kinds existed was declared as: its note
+    starting with 打断/闪避/招架/护盾; None for anything else.
 
     >>> declared_kind("闪避"), declared_kind(" 打断施法"), declared_kind("重拳"), declared_kind("")
     ('闪避', '打断', None, None)
     """
     text = note.strip()
-    return next((k for k in KINDS if text.startswith(k)), None)
+    return next((k for k in LEGACY if text.startswith(k)), None)
+
+
+def effect_of(a: Action) -> Kind:
+    """What ``a``'s impact is: its kind fixed at declaration (:attr:`Action.effect`); an action
+    stored before kinds existed keeps the reading it was declared under (a note starting with
+    打断/闪避/招架/护盾, else a hit in full: 伤害)."""
+    if a.effect:
+        return a.effect  # type: ignore[return-value]
+    return declared_kind(a.note) or "伤害"  # type: ignore[return-value]
+
+
+def residual_kind(a: Action) -> Kind:
+    """What the rest of a winning 打断 does (book 交互: 大者减小者 is what the larger achieves): the
+    kind its note names after 打断 (``打断 精神冲击`` → 精神伤害), else 伤害."""
+    rest = a.note.replace(INTERRUPT, "", 1)
+    kind = read_kind(rest)
+    return kind if kind is not None and kind in ON_CARDS else "伤害"
 
 
 class Interaction(NamedTuple):
@@ -99,10 +118,10 @@ def judge(a: Action, x: Action) -> Interaction:
     (('a', 50.0, 'interrupt', '打断', 50.0), ('b', 10.0, 'interrupt', '打断', 0.0))
     """
     winner, left = interaction(a.impact, x.impact)
-    mine, theirs = declared_kind(a.note), declared_kind(x.note)
+    mine, theirs = effect_of(a), effect_of(x)
     if mine == INTERRUPT:
         return Interaction(a, x, winner, left, "interrupt", mine, left if winner == "a" else 0.0)
-    if theirs in DEFENCES and x.target in (None, a.key):
+    if theirs in DEFENCES and x.target in (None, a.key) and mine in HOSTILE:
         return Interaction(a, x, winner, left, "defence", theirs, left if winner == "a" else 0.0)
     return Interaction(a, x, winner, left, "full", None, float(a.impact))
 
@@ -112,9 +131,38 @@ def interactions_of(state: BattleState, a: Action) -> list[Interaction]:
     judged by :func:`judge`.  A defence (闪避/招架/护盾) aimed at someone says whom it guards
     against: it does not hit them (found playing: ``.bat 敏捷 50 >白鸦 闪避`` was announced as
     巫妖 hitting 白鸦 in full)."""
-    if a.target is None or a.cancelled or declared_kind(a.note) in DEFENCES:
+    if a.target is None or a.cancelled or effect_of(a) not in (INTERRUPT, *HOSTILE):
         return []
     return [judge(a, x) for x in state.actions_of(a.target) if x.active_at(a.end)]
+
+
+def lost_interrupts(state: BattleState, x: Action) -> list[Action]:
+    """The interrupts (打断) aimed at ``x``'s owner that resolved during ``x``'s windup and lost to
+    it: book 交互, the larger minus the smaller is what the larger achieves, so ``x`` does only
+    its impact less theirs (打断萨满#5 60 against #5's 100: #5 lands 40)."""
+    out = []
+    for i in state.actions:
+        if i.key == x.key or i.target != x.key or i.cancelled or effect_of(i) != INTERRUPT:
+            continue
+        if i.end < x.end and x.active_at(i.end) and state.settled(i) and i.impact < x.impact:
+            out.append(i)
+    return out
+
+
+def effective_impact(state: BattleState, x: Action) -> float:
+    """``x``'s impact less what interrupts it beat took off it (never below 0)."""
+    lost = lost_interrupts(state, x)
+    return max(0.0, r1(x.impact - sum(i.impact for i in lost))) if lost else float(x.impact)
+
+
+def interrupt(state: BattleState, source: Action, x: Action) -> BattleState:
+    """A won 打断: ``x`` (in its windup when ``source`` resolved) stops at that moment, as
+    ``.bat 取消`` stops an action at the clock; its owner's later actions move up."""
+    stopped = replace(x, cancelled_at=max(x.start, source.end))
+    state = _replace_actions(state, {x.id: stopped})
+    state = rechain(state, x.key, x.id)
+    state, _ev = _event(state, x.key, "cancel", time=source.end, ref=x.id)
+    return settle(state)
 
 
 def why_not(a: Action, b: Action) -> str | None:
@@ -196,14 +244,20 @@ def apply_control(
 
 __all__ = [
     "DEFENCES",
+    "HOSTILE",
     "INTERRUPT",
-    "KINDS",
+    "LEGACY",
     "Interaction",
     "Rule",
     "apply_control",
     "control_duration",
     "declared_kind",
+    "effect_of",
+    "effective_impact",
     "interactions_of",
+    "interrupt",
     "judge",
+    "lost_interrupts",
+    "residual_kind",
     "why_not",
 ]

@@ -1,23 +1,35 @@
-"""What each settled action did: the resolution feed (issue 25 defect 6).
+"""What each settled action did: the resolution feed (issue 25 defect 6, issue 39 kinds).
 
 Every command that moves the clock lists, in the order they resolve, the actions it settled —
-who, what, the impact, the target, the interaction ruled (:func:`.interactions.judge`) — and
-what lands: for each hit, the ready ``.crd 目标:hp -N #k``, or, where the GM turned automatic
-damage on for the battle (:attr:`BattleState.auto_damage`), the hit applied by the bot.
+who, what, the impact, its kind (:mod:`.effects`), the target, the interaction ruled
+(:func:`.interactions.judge`) — and what it does, as its kind says:
+
+* 伤害 / 精神伤害 / 治疗 change a card (体力 lost, 意志 lost, 体力 restored up to the maximum): the
+  ready ``.crd 目标:hp -N #k`` (``mp -N``, ``hp +N``), or, where the GM turned automatic damage
+  on for the battle (:attr:`BattleState.auto_damage`), the change applied by the bot;
+* 打断 meets the target's action in its windup at that moment (左开右闭) or misses (落空, nothing);
+  larger minus smaller: a won interrupt stops that action itself (as ``.bat 取消`` would) and its
+  rest lands as its note says (:func:`.interactions.residual_kind`, 伤害 by default); a lost one
+  takes its impact off the action it met, which lands that much less;
+* 控制 holds the target for ``20·I/A`` of the resisting attribute named at declaration (the
+  bot applies it; without an attribute, or in the opening, it offers ``.bat 控制 #k 属性``);
+* 减益 puts its impact on the target's debuff pool (:mod:`.debuffs`): their next impacts are
+  that much smaller;
+* 护盾 / 闪避 / 招架 guard their owner (they subtract from hostile actions that meet them);
+* 增益 / 移动 / 交涉 / 其他 change nothing: the reply says what it read and leaves it to the GM.
+
+Timeline effects (an interrupt's stop, a control, a debuff) are the battle's own facts and are
+applied whether or not automatic damage is on; card changes only with it.
 
 Readings where the book is silent (documented here, told in the replies):
 
-* an action aimed at somebody who was already dead when it resolved (a death at an earlier
-  moment, or at the same moment from another hit) achieves nothing: 目标已死亡;
-* a 打断 gives no damage command: whether anything of a winning interrupt lands is the GM's
-  call (the book compares the impacts only); the GM confirms the interrupt with ``.bat 取消``;
+* an action aimed at somebody who was already dead when it resolved achieves nothing: 目标已死亡;
 * a hit whose result is already on the timeline (``.crd 目标:hp -N #k`` typed before, e.g. in
   the opening) is reported as recorded, not offered again;
-* a hit lands on 体力 (the ready command and automatic damage alike); an action meant for
-  意志 (侵蚀 and the like) is the GM's to record with ``.crd 目标:mp -N #k``;
-* automatic damage applies the hit as ``.crd 目标:hp -N #k`` would (the target's ``.dr`` rows,
-  no damage type), one hit after the other in the order they resolve; a death it causes may
-  move the clock on (the dead no longer hold it), and what settles then is resolved in turn.
+* an interrupt that ties the action it meets stops it with nothing left over (neither is larger);
+* automatic damage applies a change as ``.crd`` would (the target's ``.dr`` rows for losses, no
+  damage type), one after the other in the order they resolve; a death it causes may move the
+  clock on (the dead no longer hold it), and what settles then is resolved in turn.
 """
 
 from __future__ import annotations
@@ -26,24 +38,52 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from . import debuffs
 from .battle import resource_event, voided
 from .battle_state import Action, BattleState, Event, newly_settled
-from .interactions import DEFENCES, Interaction, declared_kind, interactions_of
+from .effects import DEFENCES, ON_CARDS, RULED, Kind
+from .interactions import (
+    INTERRUPT,
+    Interaction,
+    apply_control,
+    control_duration,
+    effect_of,
+    effective_impact,
+    interactions_of,
+    interrupt,
+    judge,
+    residual_kind,
+)
 
-Outcome = Literal["untargeted", "reload", "guard", "dead", "full", "defence", "interrupt"]
+Outcome = Literal[
+    "untargeted",
+    "reload",
+    "guard",
+    "dead",
+    "full",
+    "defence",
+    "interrupt",
+    "miss",
+    "ruled",
+    "control",
+    "debuff",
+]
 """``untargeted``: aimed at nobody; ``reload``: a reload finished; ``guard``: a defence aimed
 at whom it guards against; ``dead``: the target was dead by then; ``full`` / ``defence`` /
-``interrupt``: the rule that applied (:data:`.interactions.Rule`)."""
+``interrupt``: the rule that applied (:data:`.interactions.Rule`); ``miss``: an interrupt with
+nothing to interrupt; ``ruled``: a kind that changes nothing (the GM rules); ``control`` /
+``debuff``: a control or debuff that landed (or is offered)."""
 
 
 @dataclass(frozen=True)
 class Applied:
-    """A hit the bot applied itself: the target's 体力 change, before and after (of ``full``)."""
+    """A change the bot applied to a card: the resource, before and after (of ``full``)."""
 
     delta: float
     before: float
     after: float
     full: float
+    resource: Literal["hp", "mp"] = "hp"
 
 
 @dataclass(frozen=True)
@@ -53,77 +93,154 @@ class Resolution:
     action: Action
     outcome: Outcome
     landed: float = 0.0
-    """What reaches the target: the full impact, or what gets past its defence."""
+    """What reaches the target: the full (effective) impact, or what gets past its defence."""
     interaction: Interaction | None = None
     recorded: tuple[Event, ...] = ()
-    """体力/意志 changes of the target already on the timeline for this action."""
+    """体力/意志 changes (or the stun, the debuff) of the target already on the timeline for it."""
     dead_at: float | None = None
     """``dead``: when the target died."""
     applied: Applied | None = None
     """Automatic damage: the change the bot made."""
     died: bool = False
-    """Automatic damage: this hit killed the target."""
+    """Automatic damage: this change killed the target."""
     voided: tuple[int, ...] = ()
     """The target's actions its death voided (by number)."""
+    kind: Kind = "伤害"
+    """What lands (for a won 打断: what its rest does, :func:`.interactions.residual_kind`)."""
+    weakened: float = 0.0
+    """What lost interrupts took off this action's impact."""
+    stopped: int | None = None
+    """A won 打断: the action it stopped (by number)."""
+    held: tuple[float, float] | None = None
+    """A 控制 the bot applied: (from, until)."""
 
     @property
     def hit(self) -> bool:
-        """Whether something lands that nobody has recorded yet (a damage to apply)."""
-        return self.outcome in ("full", "defence") and self.landed > 0 and not self.recorded
+        """Whether a card change lands that nobody has recorded yet (to apply or offer)."""
+        return (
+            self.kind in ON_CARDS
+            and self.outcome in ("full", "defence", "interrupt")
+            and self.landed > 0
+            and not self.recorded
+        )
+
+
+def _recorded(state: BattleState, a: Action, kinds: tuple[str, ...]) -> tuple[Event, ...]:
+    return tuple(e for e in state.events if e.ref == a.id and e.key == a.target and e.kind in kinds)
 
 
 def resolve(state: BattleState, a: Action) -> Resolution:
-    """What settled action ``a`` did, judged on ``state``."""
+    """What settled action ``a`` did, judged on ``state`` (before its timeline effects)."""
+    kind = effect_of(a)
     if a.kind == "reload":
-        return Resolution(a, "reload")
+        return Resolution(a, "reload", kind=kind)
     if a.target is None:
-        return Resolution(a, "untargeted")
-    if declared_kind(a.note) in DEFENCES:
-        return Resolution(a, "guard")
+        return Resolution(a, "untargeted", kind=kind)
+    if kind in DEFENCES:
+        return Resolution(a, "guard", kind=kind)
     death = next((e for e in state.events if e.kind == "death" and e.key == a.target), None)
     if death is not None and (death.time < a.end or (death.time == a.end and death.ref != a.id)):
-        return Resolution(a, "dead", dead_at=death.time)
-    recorded = tuple(
-        e for e in state.events if e.ref == a.id and e.key == a.target and e.kind in ("hp", "mp")
+        return Resolution(a, "dead", dead_at=death.time, kind=kind)
+    if kind in RULED:
+        return Resolution(a, "ruled", kind=kind)
+    impact = effective_impact(state, a)
+    weakened = float(a.impact) - impact
+    meant = replace(a, impact=impact) if weakened else a
+    if kind == INTERRUPT:
+        met = [judge(meant, x) for x in state.actions_of(a.target) if x.active_at(a.end)]
+        if not met:
+            return Resolution(a, "miss", kind=kind)
+        hit = met[0]
+        rest = residual_kind(a)
+        recorded = _recorded(state, a, ("hp", "mp"))
+        return Resolution(a, "interrupt", hit.landed, hit, recorded, kind=rest, weakened=weakened)
+    hits = (
+        [judge(meant, x) for x in state.actions_of(a.target) if x.active_at(a.end)]
+        if interactions_of(state, a)
+        else []
     )
-    hits = interactions_of(state, a)
+    rule, landed, hit_ix = "full", impact, None
     if hits:
-        hit = hits[0]
-        return Resolution(a, hit.rule, hit.landed, hit, recorded)
-    return Resolution(a, "full", float(a.impact), None, recorded)
+        hit_ix = hits[0]
+        rule, landed = hit_ix.rule, hit_ix.landed if hit_ix.rule != "full" else impact
+    if kind == "控制":
+        return Resolution(
+            a, "control", landed, hit_ix, _recorded(state, a, ("stun",)), kind=kind, weakened=weakened
+        )
+    if kind == "减益":
+        return Resolution(
+            a, "debuff", landed, hit_ix, _recorded(state, a, ("debuff",)), kind=kind, weakened=weakened
+        )
+    recorded = _recorded(state, a, ("hp", "mp"))
+    return Resolution(a, rule, landed, hit_ix, recorded, kind=kind, weakened=weakened)  # type: ignore[arg-type]
 
 
-Damage = Callable[[Action, str, float], Applied | None]
-"""Automatic damage: apply ``amount`` to the participant ``key`` for action ``a``; None when
+Damage = Callable[[Resolution, str], Applied | None]
+"""Automatic damage: apply resolution ``r``'s card change to the participant ``key``; None when
 nothing was applied (the reply then offers the ready command)."""
+Resist = Callable[[str, str], float | None]
+"""The resisting attribute's check value of participant ``key`` (for a control), or None."""
+
+
+def _timeline_effect(
+    state: BattleState, r: Resolution, resist: Resist | None
+) -> tuple[BattleState, Resolution]:
+    """Apply what ``r`` does to the battle itself (a won interrupt, a control, a debuff)."""
+    a = r.action
+    if r.outcome == "interrupt" and r.interaction is not None and r.interaction.winner != "b":
+        x = state.action(r.interaction.other.id)
+        if not x.cancelled and not any(
+            e.ref == x.id and e.kind in ("hp", "mp", "stun") for e in state.events
+        ):
+            return interrupt(state, a, x), replace(r, stopped=x.id)
+        return state, r
+    if r.outcome == "control" and not r.recorded and a.resist and resist is not None and state.started:
+        value = resist(a.target or "", a.resist)
+        if value and value > 0 and r.landed > 0:
+            duration = control_duration(r.landed, value)
+            state, ev, _moved = apply_control(state, a.id, a.target or "", duration)
+            return state, replace(r, held=(ev.time, ev.after or ev.time))
+        return state, r
+    if r.outcome == "debuff" and not r.recorded and r.landed > 0:
+        return debuffs.put_on(state, a.target or "", r.landed, ref=a.id), r
+    return state, r
 
 
 def play(
-    before: BattleState, state: BattleState, damage: Damage | None = None
+    before: BattleState, state: BattleState, damage: Damage | None = None, resist: Resist | None = None
 ) -> tuple[BattleState, list[Resolution]]:
     """Resolve what settled between ``before`` and ``state``, in the order it resolves.
 
-    With ``damage`` each hit on a living target is applied (a 体力 event at the moment the
-    hit resolved, ``#k``); a death it causes is recorded with the actions it voids, and what
-    settles because the dead no longer hold the clock is resolved in turn.  Actions a death
-    voided are left out (the resolution of the hit names them).  Returns the final state."""
+    Each action's timeline effect is applied (:func:`_timeline_effect`); with ``damage`` each
+    card change on a living target too (an event at the moment the action resolved, ``#k``); a
+    death it causes is recorded with the actions it voids, and what settles because an action
+    stopped or the dead no longer hold the clock is resolved in turn.  Actions a death or an
+    interrupt voided are left out (the line of what voided them names them)."""
     out: list[Resolution] = []
     seen: set[int] = set()
-    cut: set[int] = set()  # actions a death applied here voided: only a death cancels actions
+    cut: set[int] = set()  # actions voided here: only a death or a won interrupt cancels actions
     while True:
         fresh = [a for a in newly_settled(before, state) if a.id not in seen]
         if not fresh:
             break
         for a in fresh:
             seen.add(a.id)
+            if state.action(a.id).cancelled:  # stopped by an interrupt resolved just before
+                cut.add(a.id)
+                continue
             r = resolve(state, a)
+            state, r = _timeline_effect(state, r, resist)
+            if r.stopped is not None:
+                cut.add(r.stopped)
             aim = state.participant(a.target or "")
             if damage is not None and r.hit and aim is not None and aim.status == "active":
-                applied = damage(a, aim.key, r.landed)
-                if applied is not None and applied.delta != 0:
+                applied = damage(r, aim.key)
+                if applied is not None and applied.delta == 0:  # a heal on a full card, say
+                    r = replace(r, applied=applied)
+                elif applied is not None:
                     prev = state
                     state, events = resource_event(
-                        state, aim.key, "hp", applied.delta, applied.after, applied.full, hit=a.id
+                        state, aim.key, applied.resource, applied.delta, applied.after, applied.full, hit=a.id
                     )
                     died = any(e.kind == "death" for e in events)
                     gone = tuple(x.id for x in voided(prev, state, aim.key)) if died else ()
@@ -134,4 +251,4 @@ def play(
     return state, sorted(out, key=lambda r: (r.action.end, r.action.id))
 
 
-__all__ = ["Applied", "Damage", "Outcome", "Resolution", "play", "resolve"]
+__all__ = ["Applied", "Damage", "Outcome", "Resist", "Resolution", "play", "resolve"]

@@ -22,6 +22,7 @@ Where the code lives (importing this package registers every command, in this or
 * :mod:`.opening`: ``.bat 开始`` (the GM ends the opening, optionally with the roster);
 * :mod:`.targets`: whom ``>目标`` and the roster name (participants, cards of this group);
 * :mod:`.control`: ``.bat 控制`` (control effects on the timeline);
+* :mod:`.kind`: ``.bat 类型`` (what an action's impact is: 伤害, 治疗, 控制 …, issue 39);
 * :mod:`.options`: ``.bat 自动伤害`` (a battle setting) and ``.bat 详细`` (a group setting);
 * :mod:`.recovery`: ``.crd 休息`` (rest) and ``.heal`` (医学 check);
 * :mod:`.field`: ``.dist`` (box distance, movement windup, weapon range);
@@ -47,7 +48,7 @@ from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
 from . import characters, modifiers, weapons, armour, checks, battle  # isort: skip
-from . import opening, control, options, recovery, field, debuffs  # isort: skip
+from . import opening, control, kind, options, recovery, field, debuffs  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "control",
     "debuffs",
     "field",
+    "kind",
     "modifiers",
     "opening",
     "options",

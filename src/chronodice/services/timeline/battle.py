@@ -23,7 +23,7 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.permissions import is_gm
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
-from chronodice.render.timeline_feed import fit, summary_lines
+from chronodice.render.timeline_feed import fit, kind_tag, summary_lines
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
 from chronodice.rules.timeline.load import overload_refusal
@@ -354,6 +354,7 @@ async def _record(
         f"（前摇{display.windup(action.windup)}t）{label}"
         + (f" →{_name(state, action.target)}" if action.target else "")
         + (f" {action.note}" if action.note else "")
+        + kind_tag(action)
     )
     if not state.started and len(state.actions_of(ref.key)) == 2:
         # issue 25: a second declaration no longer ends the opening; say so once, where it did

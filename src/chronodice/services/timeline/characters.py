@@ -345,8 +345,8 @@ async def _battle_resource(
         new, events = bt.resource_event(s, key, resource, delta, after, full, hit=hit)  # type: ignore[arg-type]
         death = next((e for e in events if e.kind == "death"), None)
         notes = death_notes(s, new, key, death.time) if death is not None else []
-        notes += settled_lines(s, new, view.Display())  # issue 25: what this change settled
-        return new, (events[0].time if events else None, notes)
+        new, settled = settled_lines(s, new, view.Display())  # issue 25: what this change settled
+        return new, (events[0].time if events else None, [*notes, *settled])
 
     at, notes = await call.app.store.apply_state(
         call.ctx.scope,

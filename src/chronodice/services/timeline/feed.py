@@ -31,8 +31,10 @@ from chronodice.render import timeline as view
 from chronodice.render.timeline_feed import clock_line, feed_lines, fit
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter, change_resource
+from chronodice.rules.timeline.effects import ON_CARDS
+from chronodice.rules.timeline.interactions import effect_of
 from chronodice.rules.timeline.modifiers import resource_change
-from chronodice.rules.timeline.resolution import Applied, Resolution, play
+from chronodice.rules.timeline.resolution import Applied, Resist, Resolution, play
 from chronodice.rules.timeline.rounding import r1
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
@@ -83,14 +85,17 @@ class Moved(Generic[T]):
     resolutions: list[Resolution]
 
 
-def hurt(char: TLCharacter, amount: float) -> tuple[TLCharacter, Applied]:
-    """``char`` after a hit of ``amount`` to 体力, as ``.crd 名:hp -amount`` applies it (the card's
-    ``.dr`` rows, no damage type)."""
-    delta = -amount
-    if char.reductions:
-        delta = resource_change(-amount, "hp", char.level, list(char.reductions), None).result
-    new, old, after = change_resource(char, "hp", delta)
-    return new, Applied(r1(after - old), old, after, char.resources.hp_full)
+def hurt(char: TLCharacter, amount: float, kind: str = "伤害") -> tuple[TLCharacter, Applied]:
+    """``char`` after a settled action of ``amount`` of ``kind`` (:data:`.effects.ON_CARDS`):
+    伤害 and 精神伤害 as ``.crd 名:hp -amount`` / ``mp -amount`` apply them (the card's ``.dr``
+    rows, no damage type), 治疗 as ``.crd 名:hp +amount`` (up to the maximum)."""
+    resource, sign = ON_CARDS.get(kind, ("hp", -1))  # type: ignore[call-overload]
+    delta = sign * amount
+    if sign < 0 and char.reductions:
+        delta = resource_change(delta, resource, char.level, list(char.reductions), None).result
+    new, old, after = change_resource(char, resource, delta)
+    full = char.resources.hp_full if resource == "hp" else char.resources.mp_full
+    return new, Applied(r1(after - old), old, after, full, resource)
 
 
 async def move_clock(
@@ -105,59 +110,82 @@ async def move_clock(
     current = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     applied: dict[int, Applied] = {}
     cards = list(characters_before)
+    resist = await resistances(call, current) if current is not None else None
     if current is not None and current.auto_damage:
-        plan = await _plan(call, current, fn)
+        plan = await _plan(call, current, fn, resist)
         applied, changed = await _apply(call, current, plan)
         cards.extend(changed)
 
     def outer(s: bt.BattleState) -> tuple[bt.BattleState, Moved[T]]:
         new, result = fn(s)
-        damage = (lambda a, _key, _amount: applied.get(a.id)) if applied else None
-        final, resolutions = play(s, new, damage)
+        damage = (lambda r, _key: applied.get(r.action.id)) if applied else None
+        final, resolutions = play(s, new, damage, resist)
         return final, Moved(s, final, result, resolutions)
 
     return await apply_battle(call, outer, create=create, characters_before=cards)
 
 
+async def resistances(call: Call, current: bt.BattleState) -> Resist | None:
+    """The check values a control still to resolve needs (its target's resisting attribute,
+    from the target's card), read before the pure transition runs; None when none waits."""
+    wanted = {
+        (a.target, a.resist)
+        for a in current.actions
+        if a.resist and a.target and not a.cancelled and not current.settled(a) and effect_of(a) == "控制"
+    }
+    if not wanted:
+        return None
+    values: dict[tuple[str, str], float] = {}
+    for key, attr in wanted:
+        p = current.participant(key)
+        rec = await call.app.store.get_character(p.character_id) if p is not None else None
+        if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
+            values[(key, attr)] = _load(rec).check(attr)
+    return lambda key, attr: values.get((key, attr))
+
+
 async def _plan(
-    call: Call, current: bt.BattleState, fn: Callable[[bt.BattleState], tuple[bt.BattleState, Any]]
-) -> list[tuple[int, str, float]]:
-    """The hits automatic damage applies if ``fn`` runs on ``current``: (action, target, amount)
-    in the order they resolve, found on copies of the cards (nothing is written)."""
+    call: Call,
+    current: bt.BattleState,
+    fn: Callable[[bt.BattleState], tuple[bt.BattleState, Any]],
+    resist: Resist | None,
+) -> list[tuple[int, str, float, str]]:
+    """The card changes automatic damage applies if ``fn`` runs on ``current``: (action, target,
+    amount, kind) in the order they resolve, found on copies of the cards (nothing is written)."""
     new, _ = fn(current)
     chars: dict[str, TLCharacter] = {}
     for p in new.living():
         rec = await call.app.store.get_character(p.character_id)
         if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
             chars[p.key] = _load(rec)
-    plan: list[tuple[int, str, float]] = []
+    plan: list[tuple[int, str, float, str]] = []
 
-    def simulate(a: bt.Action, key: str, amount: float) -> Applied | None:
+    def simulate(r: Resolution, key: str) -> Applied | None:
         char = chars.get(key)
         if char is None:
             return None
-        chars[key], result = hurt(char, amount)
-        plan.append((a.id, key, amount))
+        chars[key], result = hurt(char, r.landed, r.kind)
+        plan.append((r.action.id, key, r.landed, r.kind))
         return result
 
-    play(current, new, simulate)
+    play(current, new, simulate, resist)
     return plan
 
 
 async def _apply(
-    call: Call, current: bt.BattleState, plan: list[tuple[int, str, float]]
+    call: Call, current: bt.BattleState, plan: list[tuple[int, str, float, str]]
 ) -> tuple[dict[int, Applied], list[CardBefore]]:
-    """Apply the planned hits to the cards; returns each hit's change and each card as it was
+    """Apply the planned changes to the cards; returns each one's change and each card as it was
     (first change) with its version after the last (one entry per card, for ``.undo``)."""
     applied: dict[int, Applied] = {}
     first: dict[int, CardBefore] = {}
-    for action_id, key, amount in plan:
+    for action_id, key, amount, kind in plan:
         p = current.participant(key)
         rec = await call.app.store.get_character(p.character_id) if p else None
         if rec is None or rec.system != SYSTEM:
             continue
         undo: dict[str, Any] = {}
-        _, _, result = await _mutate(call, rec, lambda c, n=amount: hurt(c, n), undo)
+        _, _, result = await _mutate(call, rec, lambda c, n=amount, k=kind: hurt(c, n, k), undo)
         applied[action_id] = result
         before, version = undo["before"]
         first[rec.id] = (first[rec.id][0] if rec.id in first else before, version)
@@ -186,11 +214,15 @@ async def battle_reply(
     return [Reply.say("\n".join(fit(lines) if fitted else lines))]
 
 
-def settled_lines(before: bt.BattleState, after: bt.BattleState, display: view.Display) -> list[str]:
-    """The feed of a change made outside ``.bat`` (``.crd 名:hp -N #k``: the first result the GM
-    enters closes the opening, a death can move the clock on): no automatic damage there, the
-    hits it settles are offered as ready commands."""
-    return feed_lines(play(before, after)[1], after, display)
+def settled_lines(
+    before: bt.BattleState, after: bt.BattleState, display: view.Display
+) -> tuple[bt.BattleState, list[str]]:
+    """The battle and the feed of a change made outside ``.bat`` (``.crd 名:hp -N #k``: the first
+    result the GM enters closes the opening, a death can move the clock on): timeline effects
+    (a won interrupt, a debuff) are applied; no automatic damage there, and no control (no card
+    was read for it): those are offered as ready commands."""
+    final, resolutions = play(before, after)
+    return final, feed_lines(resolutions, final, display)
 
 
 def fit_replies(replies: list[Reply], display: view.Display) -> list[Reply]:
