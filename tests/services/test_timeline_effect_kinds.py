@@ -8,7 +8,7 @@ Every sheet has 敏捷/力量/智力 175 and 意志 150, so ``I`` of 智力 wind
 
 from __future__ import annotations
 
-from helpers import say
+from helpers import run, say
 
 from chronodice.app import App
 from chronodice.rules.timeline.character import TLCharacter
@@ -173,3 +173,25 @@ async def test_the_gm_changes_a_kind_in_one_command_before_it_resolves(app: App)
     text = await say(app, ".bat 开始", **GM)
     assert "→托林：治疗50.0，记治疗：.crd 托林:hp +50.0 #1" in text
     assert "已在5.71t结算" in await say(app, ".bat 类型 #1 伤害", **GM)
+
+
+async def test_who_must_declare_is_mentioned_once_after_the_clock_moves(app: App) -> None:
+    """Issue 39 defect 7: the feed said ``▶ 下一个行动：艾拉、萨满…`` as plain text (D20 @-mentions).
+    Now the players the clock waits for are @-mentioned when it comes to them, once; the GM's
+    NPCs are not (the ▶ line names them)."""
+    await table(app, auto=False)
+    await say(app, ".bat 力量 5t", **ELLA)  # #1 艾拉 0 → 5
+    await say(app, ".bat 力量 10t", **TORIN)  # #2 托林 0 → 10
+    await say(app, ".bat 力量 5t", **MIA)  # #3 米娅 0 → 5
+    await say(app, ".bat 萨满:力量 5t", **GM)  # #4 萨满 0 → 5
+    opening = await run(app, ".bat 暗影刺客:力量 20t", **GM)
+    assert opening[0].mentions == ()  # the opening: everyone declares at once, nobody is pinged
+    started = await run(app, ".bat 开始", **GM)
+    assert started[0].mentions == (ELLA["user"], MIA["user"])  # due at 5t; 萨满 is the GM's
+    again = await run(app, ".bat", **GM)
+    assert again[0].mentions == ()
+    mine = await run(app, ".bat 力量 5t", **ELLA)  # 艾拉 declares; 米娅 is still due: not again
+    assert mine[0].mentions == ()
+    await say(app, ".bat 萨满:力量 20t", **GM)
+    moved = await run(app, ".bat 力量 10t", **MIA)  # the clock moves to 10t: 艾拉 and 托林 are due
+    assert moved[0].mentions == (ELLA["user"], TORIN["user"])

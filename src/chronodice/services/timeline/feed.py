@@ -211,7 +211,23 @@ async def battle_reply(
         lines.append(view.timeline_text(state, display, vitals=vitals))
         return [Reply.say("\n".join(lines))]
     lines.append(clock_line(state, display))
-    return [Reply.say("\n".join(fit(lines) if fitted else lines))]
+    return [Reply(text="\n".join(fit(lines) if fitted else lines), mentions=due(moved.before, state))]
+
+
+def _holding(state: bt.BattleState) -> set[str]:
+    """The players (not NPCs) the clock waits for: free at the clock, once the battle runs."""
+    nxt = bt.next_up(state) if state.started else None
+    if nxt is None or nxt[0] > state.clock:
+        return set()
+    return {p.owner_id for p in nxt[1] if not p.npc}
+
+
+def due(before: bt.BattleState, after: bt.BattleState) -> tuple[str, ...]:
+    """Whom to @ after a command (issue 39 defect 7): the players who must declare now and did
+    not have to before it — once, not again at every command while they think.  NPCs are the
+    GM's, who reads the ▶ line."""
+    was = _holding(before) if before.clock == after.clock else set()
+    return tuple(sorted(_holding(after) - was))
 
 
 def settled_lines(
@@ -232,4 +248,13 @@ def fit_replies(replies: list[Reply], display: view.Display) -> list[Reply]:
     return [replace(replies[0], text="\n".join(fit(replies[0].text.split("\n")))), *replies[1:]]
 
 
-__all__ = ["Moved", "apply_battle", "battle_reply", "fit_replies", "hurt", "move_clock", "settled_lines"]
+__all__ = [
+    "Moved",
+    "apply_battle",
+    "battle_reply",
+    "due",
+    "fit_replies",
+    "hurt",
+    "move_clock",
+    "settled_lines",
+]
