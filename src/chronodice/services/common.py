@@ -46,13 +46,13 @@ from .modes import (
     group_mode,
     mode_line,
     st_card_system,
+    st_guard,
     system_label,
     with_derived,
 )
 
 CONFIRM_WORDS = ("确认", "confirm", "yes", "y")
 CONFIRM_TTL = 60.0
-
 
 # ---------------------------------------------------------------------- dice
 ROLL_DETAIL = (
@@ -148,7 +148,7 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
     call, _ = await _st_target(call, who)
     store, ctx = call.app.store, call.ctx
     name = await call.app.display_name(ctx)
-    mode = group_mode((await store.get_group(ctx.scope)).settings)
+    mode = await st_guard(store, ctx)
     names = [p[0] for p in pairs]
     char = await active_or_create(store, ctx, name, system=card_system_for(mode, names), claim=call.claim)
     system = st_card_system(mode, names, char)  # another system's card: refused, never rewritten

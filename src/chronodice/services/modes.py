@@ -206,6 +206,28 @@ def st_card_system(mode: Mode | None, names: list[str], char: Any) -> str:
     return str(char.system)
 
 
+TL_CARD_ST = (
+    "时间线角色卡的属性来自 .TLsetup 导入的人物卡，.st 不改它们（改属性：改好整行重新 .TLsetup，同名卡会被覆盖；"
+    "体力/意志用 .crd，如 .crd hp -10）"
+)
+TL_GROUP_ST = "本群是时间线模式：人物卡用 .TLsetup 导入（.help TLsetup 看格式），.st 不建时间线角色卡"
+
+
+async def st_guard(store: Any, ctx: Any) -> Mode | None:
+    """Refuse a ``.st`` write that would go wrong in TimeLine (issue 39 defect 8): a TimeLine
+    card's values are its sheet's (``.st 敏捷40`` changed only the mirror the dice read, not the
+    check the battle uses), and in a TimeLine group a player without a card got a generic card
+    named after them that then blocked their ``.TLsetup`` of the same name.  Returns the group's
+    mode (what ``.st`` needs next)."""
+    mode = group_mode((await store.get_group(ctx.scope)).settings)
+    active = await store.active_character(ctx.user_id, ctx.scope)
+    if active is not None and active.system == "timeline":
+        raise IllegalAction(TL_CARD_ST)
+    if active is None and mode is not None and mode.key == "timeline":
+        raise IllegalAction(TL_GROUP_ST)
+    return mode
+
+
 def refusal_spec(name: str, line: str) -> CommandSpec:
     """A one-off command that answers any arguments with ``line`` (a resolver hands a message
     to it when the sender's card cannot serve the command)."""
@@ -369,6 +391,8 @@ __all__ = [
     "MODE_CHOICE",
     "MODE_WORDS",
     "RC_BY_MODE",
+    "TL_CARD_ST",
+    "TL_GROUP_ST",
     "Mode",
     "attribute_name",
     "card_system_for",
@@ -382,6 +406,7 @@ __all__ = [
     "reads_card",
     "refusal_spec",
     "st_card_system",
+    "st_guard",
     "system_label",
     "with_derived",
     "wrong_card",

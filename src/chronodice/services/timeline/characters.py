@@ -32,6 +32,7 @@ from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
 from ..characters import bind_here, check_name
+from ..modes import CARD_SYSTEMS
 from ._common import SYS_CN, SYSTEM, _active, _actor, _battle, _mutate
 from .feed import settled_lines
 from .kinds import ACTION_REF, ActionRef, Token
@@ -63,7 +64,11 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
     check_name(sheet_.name, "姓名")
     existing = await store.find_character(ctx.user_id, sheet_.name)
     if existing is not None and existing.system != SYSTEM:
-        raise IllegalAction(f"你已有名为「{sheet_.name}」的其他系统角色，请换一个名字")
+        kind = CARD_SYSTEMS.get(existing.system, (existing.system, ""))[0]
+        raise IllegalAction(
+            f"你已有名为「{sheet_.name}」的{kind}角色卡，不会被覆盖：换一个姓名，"
+            f"或先 .pc del {sheet_.name} 删掉它（按提示确认；.pc mv {sheet_.name} 新名 改名也行）再导入"
+        )
     if existing is None:
         char = import_sheet(sheet_)
         try:
