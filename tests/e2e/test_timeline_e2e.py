@@ -42,7 +42,7 @@ async def test_three_character_battle_survives_a_restart(bot_process: BotProcess
         assert "行动#1 甲：0.0t → 20.0t" in text
         text = await c.group(".bat wp 3", user=YI, expect=1)
         assert "行动#2 乙：0.0t → 1.5t（前摇1.5t）影响 9.0 左轮[3/6]" in text  # issue 25: compact
-        assert "1.5t (1.5t) : 9.0" in await c.group(".bat", user=YI, expect=1)
+        assert "1.5t (1.5t) : 9.0" in await c.group(".bat 全", user=YI, expect=1)
         text = await c.group(".bat 哥布林:力量 87.5", user=GM, role="admin", expect=1)
         assert "[哥布林]（NPC）在0.0t加入战斗" in text
         # everyone has declared: the GM starts the clock (the opening no longer ends by itself)
@@ -55,7 +55,7 @@ async def test_three_character_battle_survives_a_restart(bot_process: BotProcess
 
     bot_process.start()
     async with OneBotClient(bot_process.url) as c:
-        text = await c.group(".bat", user=JIA, expect=1)
+        text = await c.group(".bat 全", user=JIA, expect=1)
         assert "⏱ 战斗时间 7.0t｜行动5个" in text
         assert "乙 : 18.0\n7.0t (4.0t) : 整备中..." in text
         assert "哥布林[NPC] : 87.5" in text
@@ -72,7 +72,7 @@ async def test_three_character_battle_survives_a_restart(bot_process: BotProcess
         # -- the NPC dies
         text = await c.group(".crd hp -100", user=GM, role="admin", expect=1)
         assert "哥布林的体力降至0，角色死亡" in text
-        text = await c.group(".bat", user=JIA, expect=1)
+        text = await c.group(".bat 全", user=JIA, expect=1)
         assert "☠死亡" in text and "▶ 下一个行动：" in text
         assert "已经死亡" in await c.group(".bat 哥布林:力量 10", user=GM, role="admin", expect=1)
         # -- the picture of the timeline

@@ -5,7 +5,7 @@ A roster of three players (甲 乙 丙) and the GM's two NPCs (Goblin, level 5: 
 and a dodge, an action declared as nothing in particular that lands in full, a stun after a
 ``推进``, a death under automatic damage with the actions it voids, the picture, and ``.bat end``
 with its summary — which a recording ``.log`` keeps.  Every reply of the battle is at most six
-lines, bare ``.bat`` and ``.bat 记录`` excepted (the long forms).
+lines, ``.bat``, ``.bat 全`` and ``.bat 记录`` excepted (the long forms).
 
 Level-10 sheets: 力量/敏捷 175, 意志 150, 体力 150; ``.bat 力量 Nt`` has impact 175·N/20.
 """
@@ -62,7 +62,7 @@ async def test_a_gm_runs_the_table_from_roster_to_summary(bot_process: BotProces
         )
         # -- the first declaration aims at Goblin, who has not declared yet
         text = await say(".bat 力量 6t >Goblin 重拳")  # #1 甲 0→6, 52.5
-        assert text.startswith("行动#1 甲：0.0t → 6.0t（前摇6.0t）影响 52.5 →Goblin 重拳\n")
+        assert text.startswith("行动#1 甲：0.0t → 6.0t（前摇6.0t）影响 52.5 →Goblin 重拳〔伤害〕\n")
         await gm(".bat Goblin:力量 8t >甲 招架")  # #2 Goblin 0→8, 87.5·8/20 = 35.0: a parry against 甲
         await say(".bat 敏捷 6t 闪避", user=YI)  # #3 乙 0→6, 52.5: a dodge against anybody
         await gm(".bat 狼人:力量 4t >乙")  # #4 狼人 0→4, 35.0
@@ -85,8 +85,12 @@ async def test_a_gm_runs_the_table_from_roster_to_summary(bot_process: BotProces
         assert "✔#3 乙 闪避 52.5 @6.0t（闪避）" in text
         assert "已记入时间轴 @6.0t" in await gm(".crd Goblin:hp -17.5 #1")  # 75 → 57.5
         # -- time passes to 8t, then the stun of #5: 狼人 resists 43.8 with 意志 150 → 5.84t from 5t
-        text = await gm(".bat 推进 8")
+        calls = await c.send(".bat 推进 8", expect=1, **ADMIN)  # type: ignore[arg-type]
+        text = calls[0].text.strip()
         assert text.startswith("战斗时间推进到8.0t，结算1个行动；甲、乙等待到8.0t\n")
+        # 甲 and 乙 must declare now: a real @ each (issue 39 defect 7), once
+        ats = [seg["data"]["qq"] for seg in calls[0].params["message"] if seg["type"] == "at"]
+        assert sorted(ats) == sorted([str(JIA), str(YI)])
         assert "✔#2 Goblin 招架 35.0 @8.0t（招架，防备甲）" in text
         await say(".bat 力量 4t", user=YI)  # #8 乙 8→12
         text = await gm(".bat 控制 #5 意志")
@@ -103,7 +107,7 @@ async def test_a_gm_runs_the_table_from_roster_to_summary(bot_process: BotProces
         ) in text
         assert "体力: 0.0/75.0" in await gm(".crd Goblin:")
         # -- the long forms, and the picture
-        whole = await gm(".bat")
+        whole = await gm(".bat 全")
         assert "⏱ 战斗时间 16.0t" in whole and "Goblin[NPC] : " in whole and "☠死亡" in whole
         assert "@16.0t ☠ Goblin 死亡" in await gm(".bat 记录")  # the last page
         assert "@5.0t 💫 狼人 被行动#5控制至10.84t" in await gm(".bat 记录 1")
@@ -115,7 +119,7 @@ async def test_a_gm_runs_the_table_from_roster_to_summary(bot_process: BotProces
         assert "Goblin[NPC]☠16.0t：行动1 造成0.0 承受75.0" in summary
         assert "丙：行动2 造成43.8 承受0.0" in summary and "甲：行动2 造成75.0 承受0.0" in summary
         for command, reply in seen:
-            if command != ".bat" and not command.startswith(".bat 记录"):
+            if command not in (".bat", ".bat 全") and not command.startswith(".bat 记录"):
                 assert len(reply.splitlines()) <= 6, (command, reply)
         # -- the recording log keeps the summary
         calls = await c.send(".log end", user=GM, role="admin", expect=5)

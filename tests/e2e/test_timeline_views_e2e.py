@@ -48,7 +48,7 @@ async def test_battle_views_and_rules_over_the_websocket(bot_process: BotProcess
         assert "180.0→120.0/180.0" in text
         text = await c.group(".crd Goblin: hp -100", user=GM, role="admin", expect=1)
         assert "角色死亡" in text
-        text = await c.group(".bat", user=XUN, expect=1)
+        text = await c.group(".bat 全", user=XUN, expect=1)
         assert "龍騎士 : 147.5" in text and "体力 120.0/180.0  意志 150.0/150.0" in text
         assert "Goblin[NPC] : 43.8 ☠死亡" in text
         assert "13.0D" in await c.group(".dist 3 4 12", user=JIA, expect=1)

@@ -31,7 +31,10 @@ async def test_import_and_show(app: App) -> None:
     assert "体力 150.0/150.0 意志 150.0/150.0 负重 0.0/175.0 现金 625.0" in text
     replies = await run(app, ".chr show")
     assert replies[0].image and replies[0].image.startswith(b"\x89PNG")
-    assert "力量: 175.0" in replies[0].text and "交涉加成 75.0" in replies[0].text
+    assert replies[0].text.splitlines()[1] == "体力 150.0/150.0 [100%]  意志 150.0/150.0 [100%]"
+    assert len(replies[0].text.splitlines()) == 2  # the sheet is the picture (issue 39 defect 9)
+    text = await say(app, ".chr 文字")
+    assert "力量: 175.0" in text and "交涉加成 75.0" in text
 
 
 async def test_import_any_case_fullwidth_and_missing_keys(app: App) -> None:
@@ -73,7 +76,7 @@ async def test_worked_session_section_4_13(app: App) -> None:
     # issue 25: a declaration answers compactly; MayuriBot's block is one bare .bat away
     text = await say(app, ".bat 力量 150 重拳")
     assert "行动#1 甲：0.0t → 17.14t（前摇17.14t）影响 150.0 重拳" in text and len(text.splitlines()) <= 6
-    text = await say(app, ".bat")
+    text = await say(app, ".bat 全")
     assert (
         "甲 : 150.0\n17.14t (17.14t) : 150.0 ⌛\n力量 : 重拳\n体力 150.0/150.0  意志 150.0/150.0\n———————"
         in text
@@ -83,7 +86,7 @@ async def test_worked_session_section_4_13(app: App) -> None:
         )
     )
     assert "行动#2 甲：17.14t → 22.14t（前摇5.0t）影响 43.8" in await say(app, ".bat 敏捷 5t")
-    text = await say(app, ".bat")
+    text = await say(app, ".bat 全")
     assert "甲 : 193.8\n22.14t (5.0t) : 43.8" in text and "\n敏捷\n" in text
     text = await say(app, ".crd hp -30")
     assert text.startswith("甲: \n[体力]变更: [↓]-30.0\n150.0→120.0/150.0 (-30.0)\n100%→80%")
@@ -102,7 +105,7 @@ async def test_crd_change_line_difference_is_r1(app: App) -> None:
 async def test_level_change(app: App) -> None:
     await setup(app)
     assert await say(app, ".lv +5") == "[甲]等级变更: [↑]\n10.0→15.0\n全属性变更: +50%"
-    assert "力量: 262.5" in (await run(app, ".chr show"))[0].text
+    assert "力量: 262.5" in await say(app, ".chr 文字")
     assert "带正负号" in await say(app, ".lv 5")
     assert "带正负号" in await say(app, ".lv abc")
 
@@ -214,7 +217,7 @@ async def test_amplifier_weapon_in_battle(app: App) -> None:
     )
     text = await say(app, ".bat wp 100")
     assert "行动#1 甲：0.0t → 11.43t（前摇11.43t）影响 110.0 手术刀" in text
-    text = await say(app, ".bat")
+    text = await say(app, ".bat 全")
     assert "甲 : 110.0\n11.43t (11.43t) : 110.0" in text and "手术刀 : 敏捷" in text
 
 
@@ -264,7 +267,7 @@ async def test_battle_late_join_cancel_npc_death_undo(app: App) -> None:
     await setup(app, "甲", "10001")
     await setup(app, "乙", "10002")
     await setup(app, "哥布林", "99999", lv=5)
-    assert "没有战斗数据×" in await say(app, ".bat")
+    assert "没有战斗数据×" in await say(app, ".bat 全")
     await say(app, ".bat 力量 175", user="10001")  # 0 → 20
     await say(app, ".bat 力量 350", user="10002")  # 0 → 40
     await say(app, ".bat 开始", **GM)  # issue 25: the GM ends the opening (a 2nd action did)
@@ -277,13 +280,13 @@ async def test_battle_late_join_cancel_npc_death_undo(app: App) -> None:
     # 乙 cancels the 40 t action during its windup
     text = await say(app, ".bat 取消", user="10002")
     assert "取消行动#2于30.0t√" in text
-    assert "乙 : 0.0" in await say(app, ".bat")
+    assert "乙 : 0.0" in await say(app, ".bat 全")
     # acting for someone else is GM-only
     assert "只有" in await say(app, ".bat 甲:力量 10", user="10002")
     # damage shows on the timeline; 0 体力 is a death
     text = await say(app, ".crd hp -999", user="10002")
     assert "角色死亡" in text and "已记入时间轴 @30.0t" in text
-    assert "乙 : 0.0 ☠死亡" in await say(app, ".bat")
+    assert "乙 : 0.0 ☠死亡" in await say(app, ".bat 全")
     assert "已经死亡" in await say(app, ".bat 力量 10", user="10002")
     # the GM hurts the NPC by name and a player by @; players may not hurt each other
     assert "[体力]变更: [↓]-10.0" in await say(app, ".crd 哥布林: hp -10", user="99999", **GM)
@@ -294,7 +297,7 @@ async def test_battle_late_join_cancel_npc_death_undo(app: App) -> None:
     assert "已恢复角色卡：哥布林" in await say(app, ".undo", **GM)
     # .undo reverts the timeline entry of the HP line and puts the 体力 back: 乙 lives again
     assert "已恢复角色卡：乙" in await say(app, ".undo", **GM)
-    assert "☠死亡" not in await say(app, ".bat")
+    assert "☠死亡" not in await say(app, ".bat 全")
     assert "体力: 150.0/150.0" in await say(app, ".crd", user="10002")
     log = await say(app, ".bat 记录 1")
     assert "#1 甲 0.0→20.0t" in log and "取消" in log
@@ -309,7 +312,7 @@ async def test_initiative(app: App) -> None:
     await say(app, ".bat 力量 35", user="10002")  # 0 → 4
     assert "只有" in await say(app, ".bat 先攻", user="10001")
     assert "[甲]先攻√ 其他角色从10.0t开始行动" in await say(app, ".bat 先攻 甲:", **GM)
-    assert "乙 : 35.0\n14.0t (4.0t)" in await say(app, ".bat")
+    assert "乙 : 35.0\n14.0t (4.0t)" in await say(app, ".bat 全")
 
 
 async def test_out_and_picture(app: App) -> None:
@@ -320,7 +323,7 @@ async def test_out_and_picture(app: App) -> None:
     replies = await run(app, ".bat 图")
     assert replies[0].image and replies[0].image.startswith(b"\x89PNG")
     assert await say(app, ".battle") == ""
-    assert "只能在群聊" in await say(app, ".bat", group=None)
+    assert "只能在群聊" in await say(app, ".bat 全", group=None)
 
 
 async def test_cooperative_opposed_and_clash(app: App) -> None:

@@ -73,7 +73,7 @@ async def test_interrupt_stun_cancel_older_hit_time_advance_undo(app: App) -> No
     # .undo takes back the last timeline command, then the 推进
     assert "撤销" in await say(app, ".undo", user="99999", **GM)
     assert "撤销" in await say(app, ".undo", user="99999", **GM)
-    assert "⏱ 战斗时间 4.0t" in await say(app, ".bat")
+    assert "⏱ 战斗时间 4.0t" in await say(app, ".bat 全")
 
 
 async def test_gm_cancels_anybody_and_late_joiner_at_the_clock(app: App) -> None:
@@ -107,7 +107,7 @@ async def test_undo_of_bat_end_takes_back_the_ammo_on_the_card(app: App) -> None
     rec = await app.store.find_character(JIA, "甲")
     assert rec is not None and rec.data["timeline"]["weapons"][0]["current_load"] == 6  # the card
     assert "当前载弹: 3" in await say(app, ".wp show", user=JIA)  # the battle holds the 3 again
-    assert "[3/6]" in await say(app, ".bat", user=JIA)
+    assert "[3/6]" in await say(app, ".bat 全", user=JIA)
     await say(app, ".bat end", user="99999", **GM)
     assert "当前载弹: 3" in await say(app, ".wp show", user=JIA)
     # leaving writes the ammunition too, and .undo of the leave takes it back with it
@@ -118,7 +118,7 @@ async def test_undo_of_bat_end_takes_back_the_ammo_on_the_card(app: App) -> None
     assert "已恢复角色卡：甲" in await say(app, ".undo", user="99999", **GM)
     rec = await app.store.find_character(JIA, "甲")
     assert rec is not None and rec.data["timeline"]["weapons"][0]["current_load"] == 3
-    assert "退出" not in await say(app, ".bat", user=JIA)
+    assert "退出" not in await say(app, ".bat 全", user=JIA)
 
 
 async def test_a_battle_stored_by_main_b61d402_loads_on_the_new_clock(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ async def test_a_battle_stored_by_main_b61d402_loads_on_the_new_clock(tmp_path: 
     await store.migrate()
     try:
         app = App(store, random.Random(1), flood=FloodSettings(enabled=False))
-        text = await say(app, ".bat", user="10001", group="30003")
+        text = await say(app, ".bat 全", user="10001", group="30003")
         now = re.search(r"⏱ 战斗时间 ([0-9.]+)t", text)
         nxt = re.search(r"▶ 下一个行动：.*（([0-9.]+)t）", text)
         assert now and nxt and float(now.group(1)) == float(nxt.group(1)), text

@@ -96,7 +96,7 @@ async def test_automatic_damage_applies_each_hit_and_reads_a_death_right(app: Ap
     assert "已撤销：.bat 推进 40" in await say(app, ".undo", **GM)
     assert "已撤销：.bat 开始" in await say(app, ".undo", **GM)
     assert "体力: 18.0/150.0" in await say(app, ".crd 哥布林:", **GM)
-    assert "☠" not in await say(app, ".bat", **GM)
+    assert "☠" not in await say(app, ".bat 全", **GM)
 
 
 async def test_two_hits_at_one_moment_the_second_finds_the_target_dead(app: App) -> None:
@@ -174,7 +174,7 @@ async def test_a_declaration_answers_in_at_most_six_lines(app: App) -> None:
         "⏱ 战斗时间 2.0t｜行动5个｜▶ 下一个行动：甲（2.0t）"
     )
     # the whole timeline is one bare .bat away (the long form)
-    whole = await say(app, ".bat", **GM)
+    whole = await say(app, ".bat 全", **GM)
     assert len(whole.splitlines()) == 28 and whole.count("———————") == 6
 
 
@@ -235,7 +235,7 @@ async def test_end_gives_the_summary(app: App) -> None:
         "哥布林[NPC]☠10.0t：行动0 造成0.0 承受18.0\n"  # the GM acted for it by name: an NPC
         "乙：行动1 造成18.0 承受7.0"
     )
-    assert "没有战斗数据" in await say(app, ".bat", **GM)
+    assert "没有战斗数据" in await say(app, ".bat 全", **GM)
 
 
 async def test_a_gm_crd_that_kills_answers_in_six_lines(app: App) -> None:

@@ -63,7 +63,7 @@ async def test_stun_keeps_the_wait_advance_set(app: App) -> None:
     log = await say(app, ".bat 记录", **GM)
     assert "#3 战士 32.0→52.0t (20.0t) 力量 175.0 重击" in log
     # the text block agrees with the log
-    assert "52.0t (20.0t) : 175.0 ⌛" in await say(app, ".bat", **GM)
+    assert "52.0t (20.0t) : 175.0 ⌛" in await say(app, ".bat 全", **GM)
 
 
 async def test_action_starting_as_the_stun_lands_says_which_reading(app: App) -> None:
@@ -121,11 +121,11 @@ async def test_overloaded_character_cannot_act_unless_the_gm_acts_for_it(app: Ap
     await setup(app, "战士", "10001", load=200)
     assert await say(app, ".bat 力量 150", user="10001") == REFUSED
     assert await say(app, ".bat 力量 5t", user="10001") == REFUSED
-    assert "没有战斗数据" in await say(app, ".bat", user="10001")  # nothing recorded
+    assert "没有战斗数据" in await say(app, ".bat 全", user="10001")  # nothing recorded
     text = await say(app, ".bat @10001 力量 5t", at=("10001",), **GM)
     assert text.startswith("⚠战士超重，规则书：超过负重无法行动；GM代为行动，已放行\n")
     assert "行动#1 战士：0.0t → 5.0t" in text
-    assert "⚠超重" in await say(app, ".bat", **GM)  # the timeline keeps the load warning
+    assert "⚠超重" in await say(app, ".bat 全", **GM)  # the timeline keeps the load warning
     # joined now: the GM may name it; the player still may not act
     assert "GM代为行动，已放行" in await say(app, ".bat 战士:力量 5t", **GM)
     assert await say(app, ".bat 力量 5t", user="10001") == REFUSED

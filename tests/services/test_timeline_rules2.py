@@ -153,7 +153,7 @@ async def test_efficiency_overload_and_range_on_the_card(app: App) -> None:
     )
     text = await say(app, ".bat @10001 力量 10", user="99999", at=("10001",), **GM)
     assert text.startswith("⚠甲超重，规则书：超过负重无法行动；GM代为行动，已放行\n")
-    assert "体力 150.0/150.0  意志 150.0/150.0  ⚠超重" in await say(app, ".bat")
+    assert "体力 150.0/150.0  意志 150.0/150.0  ⚠超重" in await say(app, ".bat 全")
 
 
 def test_debuff_pool_reduces_the_next_impacts() -> None:
@@ -186,14 +186,14 @@ async def test_debuff_command_and_bat(app: App) -> None:
     assert text.startswith("（减益-60.0：影响数值 60.0→0.0，剩余减益40.0）")
     # the windup of the declared 60 (20·60/175)
     assert "行动#2 乙：0.0t → 6.86t（前摇6.86t）影响 0.0" in text
-    assert "乙 : 0.0\n6.86t (6.86t) : 0.0" in await say(app, ".bat")
+    assert "乙 : 0.0\n6.86t (6.86t) : 0.0" in await say(app, ".bat 全")
     # .undo of the action gives the pool back
     await say(app, ".undo", **GM)
     assert await say(app, ".debuff", user="10002") == "乙的减益：剩余100.0"
     await say(app, ".bat 力量 60", user="10002")
     text = await say(app, ".bat 力量 80", user="10002")
     assert text.startswith("（减益-40.0：影响数值 80.0→40.0，剩余减益0.0）") and "影响 40.0" in text
-    assert "乙 : 40.0" in await say(app, ".bat")
+    assert "乙 : 40.0" in await say(app, ".bat 全")
     assert await say(app, ".debuff", user="10002") == "乙没有减益"
     assert "（减益" not in await say(app, ".bat 力量 80", user="10002")
     await say(app, ".debuff 5", user="99999", at=("10001",), **GM)

@@ -119,21 +119,21 @@ def _one_line(text: str, limit: int) -> str:
 
 
 def action_label(state: BattleState, a: Action, used: float = 0.0, *, note: bool = True) -> str:
-    """What the bar of ``a`` says: what, impact (and what a debuff took off), →target, note
-    (``note`` False: without it, for where the whole label does not fit)."""
-    name = a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute)
+    """What the bar of ``a`` says: what it is (its note, else its weapon or attribute), the impact
+    (and what a debuff took off), →target (``note`` False: without the target, for where the whole
+    label does not fit — what the action is matters more than whom: issue 39 defect 9 lost 火球)."""
+    name = a.note.strip() or (a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute))
+    width = NOTE_CHARS if a.note.strip() else 12
     parts = [
-        f"{_one_line(str(name), 12)} 整备"
+        f"{_one_line(str(name), width)} 整备"
         if a.kind == "reload"
-        else f"{_one_line(str(name), 12)} {fmt(a.impact)}"
+        else f"{_one_line(str(name), width)} {fmt(a.impact)}"
     ]
     if used > 0:
         parts[0] += f"(减益-{fmt(used)})"
-    if a.target:
+    if note and a.target:
         target = state.participant(a.target)
         parts.append(f"→{target.name if target else a.target}")
-    if note and a.note.strip():
-        parts.append(_one_line(a.note, NOTE_CHARS))
     if a.cancelled:
         parts.append("已取消")
     return " ".join(parts)

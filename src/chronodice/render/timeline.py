@@ -242,6 +242,53 @@ def participant_block(
     )
 
 
+def head_lines(state: BattleState, display: Display) -> list[str]:
+    """The clock (and the opening) and who acts next: the first lines of ``.bat``."""
+    lines = [f"⏱ 战斗时间 {display.windup(state.clock)}t｜行动{len(state.actions)}个"]
+    if not state.started:  # issue 25: nobody is late yet; the clock runs once the GM starts it
+        lines[0] += "｜开场中（GM .bat 开始 后计时）"
+    nxt = next_up(state)
+    if nxt is not None:
+        t, who = nxt
+        lines.append(f"▶ 下一个行动：{'、'.join(p.name for p in who)}（{display.windup(t)}t）")
+    return lines
+
+
+def roster_line(state: BattleState, p: Participant, display: Display, vitals: Vitals | None = None) -> str:
+    """One participant in one line: ``哥布林[NPC]：#5 爪击 60.0 →米娅 @6.86t ⌛｜体力 150.0/150.0 …``
+    (the latest action: what, impact, →target, when it resolves, whether it is still to come)."""
+    tag = "[NPC]" if p.npc else ""
+    status = {"dead": " ☠死亡", "out": "（已退出）"}.get(p.status, "")
+    own = state.actions_of(p.key)
+    if not own:
+        text = f"{p.name}{tag}{status}：{display.windup(p.joined_at)}t 加入，尚未行动"
+    else:
+        a = own[-1]
+        what = a.note or (a.weapon["name"] if a.weapon else CN.get(a.attribute, a.attribute))
+        impact = "整备" if a.kind == "reload" else fmt(a.impact)
+        aim = state.participant(a.target or "")
+        mark = " ✖取消" if a.cancelled else ("" if a.resolved(state.clock) else " ⌛")
+        text = (
+            f"{p.name}{tag}{status}：#{a.id} {what} {impact}"
+            + (f" →{aim.name}" if aim else "")
+            + f" @{display.windup(a.effective_end)}t{mark}"
+        )
+    extra = vitals.line() if vitals is not None else ""
+    return f"{text}｜{extra}" if extra else text
+
+
+def roster_text(state: BattleState, display: Display, *, vitals: Mapping[str, Vitals] | None = None) -> str:
+    """The reply to a bare ``.bat``: the clock, who acts next, one line per participant (issue 39
+    defect 9: MayuriBot's four-line blocks made 23–33 lines for 4–6 fighters on a phone; they stay
+    one ``.bat 全`` away, and in every reply with ``.bat 详细 开``)."""
+    vit = vitals_from_events(state, vitals)
+    lines = head_lines(state, display)
+    order = sorted(state.participants, key=lambda p: (p.status != "active", state.free_at(p.key), p.name))
+    lines += [roster_line(state, p, display, vit.get(p.key)) for p in order]
+    lines.append("（.bat 全 看每人的完整行动 · .bat 图 看时间轴图 · .bat 记录 看全部行动）")
+    return "\n".join(lines)
+
+
 def timeline_text(
     state: BattleState,
     display: Display,
@@ -255,14 +302,7 @@ def timeline_text(
     battle's own 体力/意志 events) when known.
     """
     vit = vitals_from_events(state, vitals)
-    lines = [f"⏱ 战斗时间 {display.windup(state.clock)}t｜行动{len(state.actions)}个"]
-    if not state.started:  # issue 25: nobody is late yet; the clock runs once the GM starts it
-        lines[0] += "｜开场中（GM .bat 开始 后计时）"
-    nxt = next_up(state)
-    if nxt is not None:
-        t, who = nxt
-        lines.append(f"▶ 下一个行动：{'、'.join(p.name for p in who)}（{display.windup(t)}t）")
-    lines.append(LINE)
+    lines = [*head_lines(state, display), LINE]
     order = sorted(
         state.participants,
         key=lambda p: (p.status != "active", state.free_at(p.key), p.name),
@@ -341,9 +381,12 @@ __all__ = [
     "character_text",
     "crd_text",
     "describe_action",
+    "head_lines",
     "log_page",
     "reduction_line",
     "reduction_rows",
+    "roster_line",
+    "roster_text",
     "sheet_image",
     "timeline_image",
     "timeline_text",

@@ -77,11 +77,14 @@ async def _write_back_ammo(
 
 
 async def _show(
-    call: Call, display: view.Display, *, picture: bool = False, page: int | None = None
+    call: Call, display: view.Display, *, picture: bool = False, page: int | None = None, full: bool = False
 ) -> list[Reply]:
     state = await _battle(call)
     vitals = await battle_vitals(call, state)
-    text = view.timeline_text(state, display, vitals=vitals)
+    if full or display.verbose:
+        text = view.timeline_text(state, display, vitals=vitals)
+    else:
+        text = view.roster_text(state, display, vitals=vitals)
     long = len(state.participants) > view.MAX_TEXT_BLOCKS or len(text) > 1400
     if picture or long:
         image = view.timeline_image(state, display, vitals=vitals, page=page)
@@ -99,11 +102,13 @@ bat = define(
         "谁先打字都不算晚到：新加入者从0t开始，直到GM .bat 开始（可列出参战角色，未宣言者让战斗时间停在0t）"
         "或第一个行动结算（GM带#编号记伤害/控制，或推进），此后从当前战斗时间开始。"
         ">目标 指定行动对象（也可以是尚未宣言的本群角色），结算时若对方正在前摇会判定交互；"
-        "备注以 打断/闪避/招架/护盾 开头即声明交互类型（如 .bat 敏捷 100 闪避）："
-        "闪避/招架/护盾抵消打向自己的影响（大者减小者），打断比较双方影响数值，其余行动全额命中；"
+        "备注说明行动是什么，骰娘读出种类（伤害、精神伤害、治疗、护盾、闪避、招架、打断、控制、减益、增益、移动、交涉、其他）"
+        "并按种类结算：闪避/招架/护盾抵消打向自己的影响（大者减小者），打断只对目标前摇中的行动有效，"
+        "治疗回复体力，控制在备注写抵抗属性即自动生效，增益/移动/交涉不改体力意志；读不出时打对面算伤害、"
+        "打自己人算其他，.bat 类型 #N 种类 可改；"
         "推进N：到N为止没有行动的角色等待到N。"
         "每条推动时间的指令列出结算的行动（谁、做什么、影响、目标、交互结果），命中附 .crd 指令；"
-        ".bat 自动伤害 开 则由骰娘直接扣体力。回复不超过6行，.bat 查看完整时间轴（.bat 详细 开 每次都附）；"
+        ".bat 自动伤害 开 则由骰娘直接记体力意志。回复不超过6行，.bat 每人一行，.bat 全 看完整时间轴（.bat 详细 开 每次都附）；"
         ".bat end 给出战斗总结。\n"
         "代行动：.bat 角色名:力量 150 或 .bat @玩家 力量 150（默认仅GM，.tlconf open 开放）；"
         ".undo 撤销最近一条时间轴操作。"
@@ -125,7 +130,7 @@ bat = define(
         opt("target", TARGET),
         rest("note"),
     ],
-    help="宣言行动（属性与数值顺序不限，>目标 指定对象，可加备注，备注以打断/闪避/招架/护盾开头声明交互）；角色名:/@玩家 代他人行动",
+    help="宣言行动（属性与数值顺序不限，>目标 指定对象，可加备注，备注说明行动是什么：治疗、打断、闪避、眩晕 意志……）；角色名:/@玩家 代他人行动",
 )
 async def bat_action(
     call: Call, actor: str | None, who: str | None, action: Action | str, target: str | None, note: str
@@ -152,9 +157,14 @@ async def bat_action(
     return fit_replies(_noted(replies, overridden), display)
 
 
-@bat.sub("show", "显示", "查看", help="查看时间轴", when_empty=True)
+@bat.sub("show", "显示", "查看", help="查看时间轴（每人一行）", when_empty=True)
 async def bat_show(call: Call) -> list[Reply]:
     return await _show(call, await _display(call))
+
+
+@bat.sub("全", "完整", "full", help="查看时间轴（每人最近行动的完整信息）")
+async def bat_full(call: Call) -> list[Reply]:
+    return await _show(call, await _display(call), full=True)
 
 
 @bat.sub(

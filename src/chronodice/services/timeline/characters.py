@@ -156,11 +156,20 @@ async def chr_select(call: Call, index: int | None) -> list[Reply]:
     ]
 
 
-@chr_.sub("show", "查看", "显示", help="查看当前角色（图片）")
+@chr_.sub("show", "查看", "显示", help="查看当前角色（图片；.chr 文字 看文字版）")
 async def chr_show(call: Call) -> list[Reply]:
     _, char = await _active(call)
-    text = view.character_text(char)
-    return [Reply(text=text, image=view.sheet_image(char))]
+    # the picture holds the sheet: the text says who, how they are and any warning (issue 39
+    # defect 9: 17 lines beside a picture of the same); the whole text is .chr 文字
+    lines = view.character_text(char).splitlines()
+    caption = lines[:1] + [ln for ln in lines if ln.startswith(("体力", "⚠"))]
+    return [Reply(text="\n".join(caption), image=view.sheet_image(char))]
+
+
+@chr_.sub("文字", "text", help="查看当前角色（文字版）")
+async def chr_text(call: Call) -> list[Reply]:
+    _, char = await _active(call)
+    return [Reply.say(view.character_text(char))]
 
 
 @chr_.sub("del", "删除", params=[arg("index", INDEX)], help="删除一个角色")
