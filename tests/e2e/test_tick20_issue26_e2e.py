@@ -61,7 +61,7 @@ async def test_named_attacks_notes_and_the_last_002_rules(onebot: OneBotClient) 
     assert public == "艾琳 全力移动1格（速度0；进入消耗1点Mov的区域）"
     await say(".ed", AILIN)
 
-    public, _ = await say(".atk 哥布林1:艾琳 短剑", GM)
+    public, _ = await say(".atk 哥布林1:艾琳 短剑 ap0", GM)  # whoever's turn it is: no AP (issue 39)
     assert public.startswith("哥布林1 攻击 艾琳（近战，躯干，短剑）\nATK："), public
     if "→ 命中" in public:
         assert "伤害：Hit2 DP3 对 DR0 切割" in public

@@ -257,16 +257,22 @@ async def test_undo_reverts_a_declaration(app: App) -> None:
     assert "本群没有防御宣言记录" in await say(app, ".ww 防御")
 
 
-async def test_undo_skips_commands_that_changed_nothing(app: App) -> None:
+async def test_undo_takes_back_each_combat_step_even_one_that_changed_no_defence(app: App) -> None:
+    """Every command of the D10 combat is a step of its own (issue 39): ``.undo`` takes back the
+    last one, also when it changed no defence, and never reaches past it to an earlier one."""
     await _cards(app)
     await say(app, ".ww 附加 防御2", user=A)
     await say(app, ".ww 附加 防御2", user=B)
-    await say(app, ".ww 防御 2", user=B)  # the last real change
-    # no-ops: 艾拉 declares 0 with nothing declared or spent, then attacks with nothing to restore
+    await say(app, ".ww 防御 2", user=B)
+    # steps that change no defence: 艾拉 declares 0 with nothing declared or spent, then attacks
+    # with nothing to restore, then acts with nothing to restore
     assert "宣言防御附加成功0" in await say(app, ".ww 防御 0", user=A)
     app.rng = Scripted([1, 1, 1])
     assert "未命中" in await say(app, ".ww 攻击 3", user=A)
     assert "行动：没有需要恢复的防御附加成功" in await say(app, ".ww 行动", user=A)
+    for step in (".ww 行动", ".ww 攻击 3", ".ww 防御 0"):
+        assert await say(app, ".undo", user=A, roles=("owner",)) == f"已撤销：{step}"
+        assert "<哨兵> 宣言2，已用0" in await say(app, ".ww 防御")  # 哨兵's declaration stays
     assert await say(app, ".undo", user=A, roles=("owner",)) == "已撤销：.ww 防御 2"
     assert "本群没有防御宣言记录" in await say(app, ".ww 防御")
     assert "没有可以撤销的操作" in await say(app, ".undo", user=A, roles=("owner",))

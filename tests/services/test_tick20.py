@@ -284,25 +284,25 @@ async def test_gm_tools_set_mod_swap_surprise_meta_add_focus(app: App) -> None:
     await say(app, ".ri =14", **P1)
     await say(app, ".ri =14", **P2)
     text = await say(app, ".init add 卫兵 +2 -p 10 -n 3", **GM)
-    assert "卫兵a 加入（=10）" in text and "卫兵c 加入（=10）" in text
-    assert "被突袭" in await say(app, ".init surprise 卫兵c", **GM)
+    assert "卫兵1 加入（=10）" in text and "卫兵3 加入（=10）" in text
+    assert "被突袭" in await say(app, ".init surprise 卫兵3", **GM)
     assert "交换了同值顺序" in await say(app, ".init swap 艾琳 布鲁诺", **P1)
     text = await say(app, ".init meta -延后 原文 -当前先攻 重置", **GM)
     assert "延后=原文+1" in text and "当前先攻=每轮重置" in text
     text = await say(app, ".init start", **GM)
     assert "▶ 布鲁诺 的回合" in text  # swapped ahead of 艾琳 at t14
-    text = await say(app, ".init mod 卫兵a -4 状态 2轮", **GM)
-    assert "卫兵a 获得「先攻-4状态」（2轮）" in text
+    text = await say(app, ".init mod 卫兵1 -4 状态 2轮", **GM)
+    assert "卫兵1 获得「先攻-4状态」（2轮）" in text
     st = await state_of(app)
     assert st.get("c3").main == 6 and st.get("c3").cur == 6
-    text = await say(app, ".init set 卫兵b 20", **GM)  # 卫兵b (10) had not acted; tick 14 is past 20
+    text = await say(app, ".init set 卫兵2 20", **GM)  # 卫兵2 (10) had not acted; tick 14 is past 20
     assert (
         text
-        == "卫兵b 的先攻设为 20：第20刻在本轮已经过去（现在第14刻），卫兵b本轮失去回合，从下一轮起按新值行动"
+        == "卫兵2 的先攻设为 20：第20刻在本轮已经过去（现在第14刻），卫兵2本轮失去回合，从下一轮起按新值行动"
     )
     assert "护盾" in await say(app, ".init eff 我 护盾 焦点", **P2)
     assert "持续至第2轮结束" in await say(app, ".init focus 我 护盾", **P2)
-    assert "已修改 卫兵a：lv" in await say(app, ".init opt 卫兵a -lv 3", **GM)
+    assert "已修改 卫兵1：lv" in await say(app, ".init opt 卫兵1 -lv 3", **GM)
     assert "将移除 布鲁诺 的全部效果" in await say(app, ".init re 布鲁诺 全部", **P2)
     assert "移除了：护盾" in await say(app, ".init re 布鲁诺 全部 确认", **P2)
     text = await say(app, ".init", **P1)

@@ -749,10 +749,10 @@ ROWS: list[tuple[str, object]] = [
     (".init 撤销 ３", ("init", "undo", {"n": 3})),
     (".init undo ²", "「²」不是有效的步数"),
     (".init undo ⑤", "「⑤」不是有效的步数"),
-    (".init log", ("init", "log", {"n": 12})),
-    (".init log 5", ("init", "log", {"n": 5})),
-    (".init log ²", "「²」不是有效的条数"),
-    (".init 战报 ¹", "「¹」不是有效的条数"),
+    (".init log", ("init", "log", {"page": 1})),
+    (".init log 2", ("init", "log", {"page": 2})),
+    (".init log ²", "「²」不是有效的页码"),
+    (".init 战报 ¹", "「¹」不是有效的页码"),
     (".init gm ²", "「²」不是有效的@某人"),
     (".init gm", "缺少@某人"),
     (".init gm 12345678", ("init", "gm", {"uid": "12345678"})),
@@ -1118,7 +1118,8 @@ ROWS: list[tuple[str, object]] = [
         ".ap 艾琳 ta 9 大招",
         ("ap", "", {"who": "艾琳", "op": "ta", "amount": 9, "label": ["大招"], "pay": None, "kind": None}),
     ),
-    (".ap", "缺少±n/=n/ta/pay"),
+    (".ap", ("ap", "查看", {"who": None})),  # issue 39: the sender's AP, no longer an error
+    (".ap 查看 哥布林", ("ap", "查看", {"who": "哥布林"})),
     (".ap ²", "「²」不是有效的名称、主要/次要/即时/自由或±n/=n/ta/pay"),
     (
         ".wound 哥布林 躯干 轻伤x4",
@@ -1754,7 +1755,7 @@ async def test_ri_bad_fixed_value_is_a_short_error(app: App) -> None:
     assert "树人 的先攻：=12" in await say(app, ".ri 12 树人", **GM)  # SealDice's fixed value
     assert re.search(r"巨魔 的先攻：=1[1-6]", await say(app, ".ri =1d6+10 巨魔", **GM))
     text = await say(app, ".ri 3#卫兵", **GM)
-    assert all(f"卫兵{x} 的先攻：D20=" in text for x in "abc")
+    assert all(f"卫兵{x} 的先攻：D20=" in text for x in "123")  # issue 39: numbered, each its own roll
     # issue 26: the roll says which die 优势 kept
     assert re.match(r"艾琳 的先攻：D20=\[\d+,\d+\]优势→\d+", await say(app, ".ri 优势", **P1))
     replies = await run(app, ".ri 暗", **P2)
@@ -1765,7 +1766,7 @@ async def test_ri_bad_fixed_value_is_a_short_error(app: App) -> None:
     ("text", "error"),
     [
         (".init undo ²", "「²」不是有效的步数"),
-        (".init log ²", "「²」不是有效的条数"),
+        (".init log ²", "「²」不是有效的页码"),
         (".init gm ²", "「²」不是有效的@某人"),
         (".init undo ⑤", "「⑤」不是有效的步数"),
         (".init gm 123", "「123」不是有效的@某人"),

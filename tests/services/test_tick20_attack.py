@@ -19,7 +19,7 @@ async def scene(app: App) -> None:
     await say(app, ".npc 暗影 力量16 敏捷12 武器熟练2 LV6 DR2 hit3 dp2", **GM)
     await say(app, ".st 力量10 敏捷14 闪避熟练1 LV4", **P1)
     await say(app, ".init begin", **GM)
-    await say(app, ".ri 2# 哥布林, 暗 暗影", **GM)
+    await say(app, ".ri =15 哥布林*2, 暗 =12 暗影", **GM)  # 哥布林1 acts first (issue 39: .atk spends AP)
     await say(app, ".ri =10", **P1)
     await say(app, ".init start", **GM)
 
@@ -38,14 +38,15 @@ async def test_npc_attack_is_check_defence_damage_and_wounds(app: App) -> None:
         "→ 命中（成功，成功度4）\n"
         "伤害：Hit2 DP3 对 DR0\n"
         "艾琳：躯干 3/4：轻伤×3\n"
-        "  艾琳 躯干 新增轻伤×1".replace("×1", "×3")
+        "  艾琳 躯干 新增轻伤×3\n"
+        "哥布林1 花2AP（AP 1/3）"  # issue 39: its 主要动作, in its own turn
     )
 
 
 async def test_a_miss_makes_no_wound(app: App) -> None:
     await scene(app)
     app.rng = Scripted([3])
-    text = await say(app, ".atk 哥布林2:艾琳 臂部 hit1 dp2 切割", **GM)
+    text = await say(app, ".atk 哥布林2:艾琳 臂部 hit1 dp2 切割 ap0", **GM)  # outside its turn: no AP
     assert text.splitlines()[1:] == [
         "ATK：D20=3+3=6（+1力量+2武器熟练）",
         "DEF：闪避 被动10+4=14（+2敏捷+2熟练）",
@@ -59,7 +60,7 @@ async def test_a_miss_makes_no_wound(app: App) -> None:
 async def test_hidden_attacker_numbers_only_reach_the_gm(app: App) -> None:
     await scene(app)
     app.rng = Scripted([12])
-    replies = await run(app, ".atk 暗影:艾琳", **GM)
+    replies = await run(app, ".atk 暗影:艾琳 ap0", **GM)
     public = "\n".join(r.text for r in replies if not r.private)
     private = "\n".join(r.text for r in replies if r.private)
     assert "暗影" not in public and "ATK" not in public and "21" not in public
@@ -73,7 +74,7 @@ async def test_hidden_attacker_numbers_only_reach_the_gm(app: App) -> None:
 async def test_player_attack_with_a_rolled_defence_and_the_npcs_dr(app: App) -> None:
     await scene(app)
     app.rng = Scripted([12, 5])
-    replies = await run(app, ".atk 哥布林1 hit2 dp2 掷防御", **P1)
+    replies = await run(app, ".atk 哥布林1 hit2 dp2 掷防御 ap0", **P1)
     public, private = replies[0].text, replies[1].text
     assert public.splitlines()[:4] == [
         "艾琳 攻击 哥布林1（近战，躯干）",
@@ -145,7 +146,7 @@ async def test_concealed_targets_lower_atk_and_untraceable_ones_in_secret(app: A
     assert "ATK" not in public and "DEF" not in public and "无踪" not in public
     assert "ATK：D20=15-7=8（+1力量+2武器熟练-10无踪）" in private and replies[1].private
     assert (
-        await say(app, ".atk 哥布林1 无踪 hit1 dp1", **P1)
+        await say(app, ".atk 哥布林1 无踪 hit1 dp1 ap0", **P1)
         == "只有本场战斗的GM（开战者、.init gm 指定者）或群管理可以暗中结算对无踪目标的攻击"
     )
 

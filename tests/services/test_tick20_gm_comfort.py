@@ -63,7 +63,7 @@ async def test_an_attack_on_a_part_that_is_gone_keeps_the_check(app: App) -> Non
     await say(app, ".wound 艾琳 臂部 重伤x4", **GM)
     await say(app, ".wound 艾琳 臂部 重伤x1", **GM)  # a fifth 重伤: the arm is <欠损>
     app.rng = Scripted([18])
-    text = await say(app, ".atk 狼:艾琳 臂部", **GM)
+    text = await say(app, ".atk 狼:艾琳 臂部 ap0", **GM)  # 艾琳's turn: 狼 attacks outside its own
     assert text.splitlines()[1:] == [
         "ATK：D20=18+4=22（+2力量+2武器熟练）",
         "DEF：闪避 被动10+0=10",

@@ -124,16 +124,18 @@ async def test_named_attack_on_an_npc_card(app: App) -> None:
     assert replies[0].text == "已记下 <哥布林> 的攻击「短剑」（用 .atk 攻击者:目标 短剑；数值已私聊GM）"
     assert replies[1].private and replies[1].text == "<哥布林> 短剑：近战 hit2 dp3 切割"
     await say(app, ".npc 攻击 哥布林 弓 远程 hit1 dp2 穿刺", **GM)
-    assert "精神伤害" in await say(app, ".npc 攻击 哥布林 咬 hit1 dp1 屈服", **GM)
+    # issue 39: a 精神伤害 attack is kept too (it takes SP); mixed with a physical type it is refused
+    assert "两次" in await say(app, ".npc 攻击 哥布林 咬 hit1 dp1 屈服 切割", **GM)
+    assert "已记下 <哥布林> 的攻击「咬」" in await say(app, ".npc 攻击 哥布林 咬 hit1 dp1 屈服", **GM)
     shown = [r.text for r in await run(app, ".npc show 哥布林", **GM) if r.private]
-    assert shown[0].endswith("\n攻击：短剑 近战 hit2 dp3 切割；弓 远程 hit1 dp2 穿刺")
+    assert shown[0].endswith("\n攻击：短剑 近战 hit2 dp3 切割；弓 远程 hit1 dp2 穿刺；咬 近战 hit1 dp1 屈服")
     await say(app, ".st 敏捷12 闪避1 LV4", **P1)
     await say(app, ".init begin", **GM)
     await say(app, ".ri =15", **P1)
     await say(app, ".ri 2# 哥布林", **GM)
     await say(app, ".init start", **GM)
     app.rng = Dice([12])
-    text = await say(app, ".atk 哥布林1:艾琳 短剑", **GM)
+    text = await say(app, ".atk 哥布林1:艾琳 短剑 ap0", **GM)  # 艾琳's turn: outside 哥布林1's
     assert text.splitlines()[:6] == [
         "哥布林1 攻击 艾琳（近战，躯干，短剑）",
         "ATK：D20=12+3=15（+1力量+2武器熟练）",  # 力量12 +1, 武器熟练1 +2, LV4 +0
@@ -143,8 +145,8 @@ async def test_named_attack_on_an_npc_card(app: App) -> None:
         "艾琳：躯干 3/4：轻伤×3",  # DP3 − DR0 = 3 轻伤
     ]
     app.rng = Dice([12])
-    text = await say(app, ".atk 哥布林2:艾琳 弓 dp1 腿部", **GM)  # written DP wins; 远程 from the card
+    text = await say(app, ".atk 哥布林2:艾琳 弓 dp1 腿部 ap0", **GM)  # written DP wins; 远程 from the card
     assert text.splitlines()[0] == "哥布林2 攻击 艾琳（远程，腿部，弓）"
     assert "伤害：Hit1 DP1 对 DR0 穿刺" in text
     assert await say(app, ".npc 攻击 哥布林 弓 删除", **GM) == "已删除 <哥布林> 的攻击「弓」"
-    assert (await say(app, ".atk 哥布林2:艾琳 弓", **GM)).startswith("不认识「弓」")
+    assert (await say(app, ".atk 哥布林2:艾琳 弓 ap0", **GM)).startswith("不认识「弓」")

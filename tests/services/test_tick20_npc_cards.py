@@ -54,10 +54,16 @@ async def test_ri_adds_numbered_copies_each_with_its_own_health(app: App) -> Non
     await say(app, ".set tick20", **GM)
     await say(app, GOBLIN, **GM)
     await say(app, ".init begin", **GM)
-    app.rng = Scripted([9])
+    app.rng = Scripted([9, 4, 13])
     text = await say(app, ".ri 3# 哥布林", **GM)
-    # 洞悉2 → +4 PB, 敏捷14 → +2 (the best of its attributes on the card), LV4 → +0: 9 + 6 = 15
-    assert text.splitlines()[:3] == [f"哥布林{i} 的先攻：D20=9+6=15" for i in (1, 2, 3)]
+    # 洞悉2 → +4 PB, 敏捷14 → +2 (the best of its attributes on the card), LV4 → +0: 9 + 6 = 15;
+    # each copy rolls its own (issue 39, seed 002: every participant makes one initiative check)
+    assert text.splitlines()[:4] == [
+        "哥布林1 的先攻：D20=9+6=15",
+        "哥布林2 的先攻：D20=4+6=10",
+        "哥布林3 的先攻：D20=13+6=19",
+        "哥布林1~3 各自掷了先攻（要共用一次写 同骰）",
+    ]
     await say(app, ".ri =10", **P1)
     await say(app, ".init start", **GM)
     await say(app, ".wound 哥布林2 躯干 轻伤x2", **GM)

@@ -49,7 +49,10 @@ def health_text(st: Combat, c: Combatant, gm: bool) -> str:
         elif p.wounds and (gm or c.controller is not None or st.options.hp_display == "show"):
             counts = [LEVEL_NAMES[w.level] for w in p.wounds]
             parts.append(f"{p.name}:{'/'.join(counts)}")
-    parts += conditions(c, gm or c.controller is not None or st.options.hp_display == "show")
+    shown = conditions(c, gm or c.controller is not None or st.options.hp_display == "show")
+    if coma_effect(st, c):  # her [昏迷 …] effect already says it: <昏迷> once (issue 39)
+        shown = [x for x in shown if x != "<昏迷>"]
+    parts += shown
     if h.hg:
         cur, cap = gauge_total(h.hg, h.mp_debt)
         show = gm or c.controller is not None or st.options.hp_display == "show"
@@ -64,6 +67,12 @@ def health_text(st: Combat, c: Combatant, gm: bool) -> str:
         if in_crisis(h):
             parts.append("危机")
     return " ".join(parts)
+
+
+def coma_effect(st: Combat, c: Combatant) -> bool:
+    """Whether an effect named 昏迷 (or <昏迷>) is on ``c``: the list and the status show her
+    <昏迷> by that effect then, not a second time as a condition."""
+    return any(e.bearer == c.id and e.name.strip("<>") == "昏迷" for e in st.effects)
 
 
 def parts_text(c: Combatant) -> str:
@@ -219,6 +228,10 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False, turns:
             c = st.maybe(d["cid"])
             if turns and (gm or c is None or not c.hidden):
                 out.append(f"  第{ev.tick}刻 {name_of(st, d['cid'], gm)} 的回合")
+        elif ev.kind == "coma_skip":
+            c = st.maybe(d["cid"])
+            if gm or c is None or not c.hidden:
+                out.append(f"  第{ev.tick}刻 {name_of(st, d['cid'], gm)} 处于<昏迷>：回合自动跳过")
         elif ev.kind == "dying_check":
             adv = "，劣势" if d.get("disadvantage") else ""
             out.append(
@@ -247,6 +260,8 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False, turns:
             out.append(f"  {name_of(st, d['cid'], gm)} 完成全力动作「{d['ta']}」，效果生效")
         elif ev.kind == "settle":
             out.append(f"  沉淀：{name_of(st, d['cid'], gm)} 骰值{d['delta']:+d}（主要先攻{d['main']}）")
+        elif ev.kind == "stalled" and d.get("coma"):
+            out.append(f"这一轮能行动的都处于<昏迷>，暂停在第{ev.round}轮开始前；GM 发送 .init next 继续")
         elif ev.kind == "stalled":
             out.append(
                 f"已连续{d['rounds']}轮无人能行动，暂停在第{st.round}轮开始前；GM 发送 .init next 继续"
@@ -291,7 +306,7 @@ def turn_line(st: Combat) -> str:
     else:
         ap = f"　动作 {c.actions_left}/{st.options.actions_per_turn}"
     hint = "　（可 .延后）" if c.controller else ""
-    if c.health.coma:
+    if c.health.coma or coma_effect(st, c):  # <昏迷> in her own turn (she fell into it just now)
         hint = "　<昏迷>" + hint
     return f"▶ {name} 的回合{ping}{ap}{hint}"
 

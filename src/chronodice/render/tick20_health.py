@@ -111,6 +111,13 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False) -> lis
             out.append(f"  {who} 的伤势低于上限，从<昏迷>中醒来")
         elif ev.kind == "wound" and d.get("notes"):
             out.append(f"  {d['part']}：" + "；".join(d["notes"]))
+        elif ev.kind == "mind":
+            kinds = "/".join(d.get("types") or []) or "精神"
+            extra = "；".join(d.get("notes") or [])
+            out.append(
+                f"  {who} 受到精神伤害（{kinds}）：DP{d['dp']}−DR{d['dr']}，SP−{d['loss']}"
+                + (f"（{extra}）" if extra else "")
+            )
         elif ev.kind == "sp":
             check = d.get("check")
             if check:

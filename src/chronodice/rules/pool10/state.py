@@ -26,9 +26,12 @@ Readings taken where the seed is silent:
   The whole declaration is still spent (the seed: 失去宣言点数).  For an NPC without a total the
   total is what it has declared and spent, so it loses ``min(declared, legend)``.
 * a character with nothing declared and nothing spent is not tracked: declaring 0 with nothing
-  spent stores nothing, and an action with nothing to restore leaves the state as it was.  So a
-  command that changes nothing gives back the same state, writes no session-log row, and
-  ``.undo`` reverts the last command that did change something.
+  spent stores nothing, and an action with nothing to restore leaves the defence as it was.
+* every command of the group's D10 combat (攻击, 分配, 防御, 行动, 防御 clr) is one step of the
+  session (:func:`step` counts it), also when it changed no defence: ``.undo`` takes back exactly
+  the last of them and never reaches past it (issue 39: after a ``.ww 分配`` that spent no defence,
+  ``.undo`` reverted the ``.ww 攻击`` before it without a word).  Undoing such a step changes
+  nothing but the count; the ``.undo`` reply names the command it took back.
 
 >>> s = Pool10Session()
 >>> s, ev = declare_defence(s, "c1", "艾拉", amount=3, total=5)
@@ -108,11 +111,14 @@ class Pool10Session:
 
     defence: dict[str, DefenceState] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
+    steps: int = 0
+    """Commands of the group's D10 combat so far (:func:`step`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version,
             "defence": {k: v.to_dict() for k, v in sorted(self.defence.items())},
+            "steps": self.steps,
         }
 
     @classmethod
@@ -125,6 +131,7 @@ class Pool10Session:
         return cls(
             defence={k: DefenceState.from_dict(v) for k, v in dict(data.get("defence", {})).items()},
             schema_version=SCHEMA_VERSION,
+            steps=int(data.get("steps", 0)),
         )
 
 
@@ -290,7 +297,17 @@ def clear(state: Pool10Session) -> tuple[Pool10Session, list[Event]]:
     events: list[Event] = [
         DefenceRestored(k, d.name, d.spent, sum(d.pending)) for k, d in state.defence.items()
     ]
-    return Pool10Session(), events
+    return replace(state, defence={}), events
+
+
+def step(state: Pool10Session) -> Pool10Session:
+    """``state`` after one more command of the group's D10 combat: each is a step of the session
+    log of its own, so ``.undo`` never passes over one (module docstring).
+
+    >>> step(step(Pool10Session())).to_dict()["steps"]
+    2
+    """
+    return replace(state, steps=state.steps + 1)
 
 
 __all__ = [
@@ -308,5 +325,6 @@ __all__ = [
     "legend_loss",
     "new_action",
     "npc_key",
+    "step",
     "take_defence",
 ]

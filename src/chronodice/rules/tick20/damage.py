@@ -51,36 +51,42 @@ INSTANT_SPECIALS: tuple[str, ...] = ("贯通", "切断", "处决", "爆发", "�
 MENTAL_TYPES: tuple[str, ...] = ("困顿", "疼痛", "欣快", "屈服")
 """002 精神伤害: "只有物理伤害能够造成伤势，精神伤害只会扣除受到伤害的角色的SP"."""
 WOUND_TAG_FORM = (
-    f"伤害类型写 {'/'.join(DAMAGE_TYPES)}（复合如 灼烧/腐蚀），"
+    f"伤害类型写 {'/'.join(DAMAGE_TYPES)}（复合如 灼烧/腐蚀），精神伤害写 {'/'.join(MENTAL_TYPES)}，"
     f"损伤写 {'/'.join(INSTANT_SPECIALS[:4] + KEPT_SPECIALS)}，如 .wound 名 部位 hit3 dp2 dr1 贯通"
 )
 
 
 def check_wound_tags(tags: list[str] | tuple[str, ...]) -> None:
-    """Refuse a word of a ``.wound`` that is neither a physical damage type nor a 损伤 (one line
-    naming it and the right form); a 精神伤害 type gets its own answer, as it makes no wound at
-    all and only costs SP — the amount is the GM's call, so the bot asks for ``.hp 名 sp -N``
-    rather than guessing one from Hit/DP.
+    """Refuse a word of a damage (``.wound``, ``.atk``, ``.npc 攻击``) that is no damage type and no
+    损伤, one line naming it and the right form.  A 精神伤害 (002: "只有物理伤害能够造成伤势，精神伤害
+    只会扣除受到伤害的角色的SP") is a damage of its own: it takes SP (:func:`is_mental`), so it
+    cannot share a damage with a physical type, and of the 损伤 only 贯通 (which acts on DR, not on
+    wounds) means anything for it.
 
     >>> check_wound_tags(["灼烧/腐蚀", "贯通", "故障"])
+    >>> check_wound_tags(["屈服", "贯通"])
     >>> check_wound_tags(["乱写"])
     Traceback (most recent call last):
     ...
-    chronodice.core.errors.InputSyntaxError: 不认识「乱写」：伤害类型写 冲击/切割/穿刺/毒素/失血/灼烧/冷冻/腐蚀（复合如 灼烧/腐蚀），损伤写 贯通/切断/处决/爆发/侵蚀/僵化/故障，如 .wound 名 部位 hit3 dp2 dr1 贯通
-    >>> check_wound_tags(["屈服"])
+    chronodice.core.errors.InputSyntaxError: 不认识「乱写」：伤害类型写 冲击/切割/穿刺/毒素/失血/灼烧/冷冻/腐蚀（复合如 灼烧/腐蚀），精神伤害写 困顿/疼痛/欣快/屈服，损伤写 贯通/切断/处决/爆发/侵蚀/僵化/故障，如 .wound 名 部位 hit3 dp2 dr1 贯通
+    >>> check_wound_tags(["屈服", "切割"])
     Traceback (most recent call last):
     ...
-    chronodice.core.errors.IllegalAction: 屈服是精神伤害，不造成伤势（只有物理伤害造成伤势），只扣除SP：用 .hp 名 sp -N
+    chronodice.core.errors.InputSyntaxError: 屈服是精神伤害（扣SP），切割是物理伤害（造成伤势）：请分两次写
     """
-    known = (*DAMAGE_TYPES, *KEPT_SPECIALS, *INSTANT_SPECIALS)
-    for tag in tags:
-        for word in tag.split("/"):
-            if word in MENTAL_TYPES:
-                raise IllegalAction(
-                    f"{word}是精神伤害，不造成伤势（只有物理伤害造成伤势），只扣除SP：用 .hp 名 sp -N"
-                )
-            if word not in known:
-                raise InputSyntaxError(f"不认识「{word}」：{WOUND_TAG_FORM}")
+    known = (*DAMAGE_TYPES, *MENTAL_TYPES, *KEPT_SPECIALS, *INSTANT_SPECIALS)
+    words = [w for tag in tags for w in tag.split("/")]
+    for word in words:
+        if word not in known:
+            raise InputSyntaxError(f"不认识「{word}」：{WOUND_TAG_FORM}")
+    mental = next((w for w in words if w in MENTAL_TYPES), None)
+    if mental is None:
+        return
+    for word in words:
+        if word in DAMAGE_TYPES:
+            raise InputSyntaxError(f"{mental}是精神伤害（扣SP），{word}是物理伤害（造成伤势）：请分两次写")
+        if word in (*KEPT_SPECIALS, *INSTANT_SPECIALS) and word != "贯通":
+            raise InputSyntaxError(f"{mental}是精神伤害，不造成伤势，「{word}」对它无效：请去掉{word}")
 
 
 def types_of(tags: list[str] | tuple[str, ...]) -> list[str]:

@@ -18,7 +18,7 @@ from chronodice.rules.pool10 import (
     take_defence,
 )
 from chronodice.rules.pool10.expr import Term
-from chronodice.rules.pool10.state import DefenceRestored, DefenceState, close_names, find_key, npc_key
+from chronodice.rules.pool10.state import DefenceRestored, DefenceState, close_names, find_key, npc_key, step
 from chronodice.rules.pool10.state import clear as clear_defence
 from chronodice.store import CharacterRecord, json_codec
 
@@ -84,8 +84,7 @@ async def attack(
         if key is not None and defence is None:
             s, used, ev = take_defence(s, key, base_zero=base_zero)
             events += ev
-        new = s.to_dict() if (state is not None or s.defence) else None
-        return new, (used, events)
+        return step(s).to_dict(), (used, events)
 
     used, events = await call.app.store.apply_session(
         call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
@@ -158,7 +157,7 @@ async def defence(
             legend=card_legend,
             base_zero=base_zero,
         )
-        return s.to_dict(), events
+        return step(s).to_dict(), events
 
     events = await store.apply_session(
         ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
@@ -182,7 +181,7 @@ async def _defence_rows(call: Call, state: dict[str, Any] | None) -> list[tuple[
 async def defence_clear(call: Call, *, mode: Mode) -> list[Reply]:
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, int]:
         s = Pool10Session.from_dict(state)
-        return (None if state is None else clear_defence(s)[0].to_dict()), len(s.defence)
+        return step(clear_defence(s)[0]).to_dict(), len(s.defence)
 
     ctx = call.ctx
     n = await call.app.store.apply_session(
@@ -197,7 +196,7 @@ async def action(call: Call, *, mode: Mode, who: str | None) -> list[Reply]:
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[Any]]:
         s, events = new_action(Pool10Session.from_dict(state), key)
-        return (s.to_dict() if state is not None else None), events
+        return step(s).to_dict(), events
 
     events = await call.app.store.apply_session(
         call.ctx.scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim

@@ -200,7 +200,29 @@ class Versus(Kind):
         rest = text[m.end() :]
         if not rest.strip():
             raise InputSyntaxError("对抗需要两边的骰池")
-        yield parse_args(rest.strip(), SIDE_PARAMS, SIDE_FLAGS), len(text)
+        try:
+            got = parse_args(rest.strip(), SIDE_PARAMS, SIDE_FLAGS)
+        except InputSyntaxError as err:
+            raise _versus_hint(rest.strip(), err) from None
+        yield got, len(text)
+
+
+_GLUED_VALUE = re.compile(r"([^\s0-9+\-()（）@]+?)([0-9]{1,3})(?=\s|$)")
+
+
+def _versus_hint(side: str, err: InputSyntaxError) -> InputSyntaxError:
+    """``vs 感知5``: an NPC's 感知 written as a name glued to its value (issue 39: the reply only said
+    「感知5」中间缺少+或-).  The second side is a number when it has no card here, or @ its player
+    and the names on that card: the error names both forms, with the number written."""
+    m = _GLUED_VALUE.match(side)
+    if m is None or "中间缺少" not in err.message:
+        return err
+    name, value = m.group(1), m.group(2)
+    return InputSyntaxError(
+        f"「{name}{value}」中间缺少+或-：对手没有角色卡就只写数字（vs {value}）；用对手卡上的{name}请 @对手",
+        usage=err.usage,
+        position=err.position,
+    )
 
 
 class _Target(Kind):

@@ -26,7 +26,7 @@ from chronodice.rules.pool10 import (
 from chronodice.rules.pool10.allocation import Target, check_targets, resolve_action
 from chronodice.rules.pool10.expr import Term
 from chronodice.rules.pool10.multiplier import MAX_OPS, Calculation, Op
-from chronodice.rules.pool10.state import DefenceRestored, find_key
+from chronodice.rules.pool10.state import DefenceRestored, find_key, step
 
 from ._common import (
     SYSTEM,
@@ -209,8 +209,7 @@ async def multi(
                 s, n, ev = take_defence(s, key, base_zero=base_zero)
                 events += ev
             used.append(n)
-        new = s.to_dict() if (state is not None or s.defence) else None
-        return new, (used, events)
+        return step(s).to_dict(), (used, events)
 
     used, events = await call.app.store.apply_session(
         call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim

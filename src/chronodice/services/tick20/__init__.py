@@ -14,9 +14,10 @@ Where things live:
   status, ``.ed``, ``.延后``;
 * :mod:`.gm_tools` — ``.init`` set/add/rm/swap/first/opt/meta/gm/surprise;
 * :mod:`.effects` — ``.init`` eff/mod/re/focus (effects and their durations);
-* :mod:`.resources` — ``.ap``, ``.wound``, ``.hp``;
+* :mod:`.resources` — ``.ap`` (alone: the sender's AP), ``.wound`` (精神伤害: SP), ``.hp``;
 * :mod:`.actions` — ``.init 动作数``, ``.动作`` (004 actions), ``.mov`` (002 Mov), ``.濒死``;
-* :mod:`.attack` — ``.atk``, an attack in one command; :mod:`.effect_mods` — effects that change checks;
+* :mod:`.attack` — ``.atk``, an attack in one command; :mod:`.attack_turn` — its AP, refusals and
+  ``结束``; :mod:`.effect_mods` — effects that change checks;
 * :mod:`.npc_attacks` — ``.npc 攻击`` (named attacks on an NPC card, used by ``.atk``);
 * :mod:`.comfort` — ``.init 击败/清场/跳至/note``;
 * :mod:`.persona` — ``.量谱``, ``.人格``, ``.属性`` and ``.rc``'s ``量谱``/``自我`` (the last 002 rules);

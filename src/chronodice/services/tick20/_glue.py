@@ -21,6 +21,7 @@ from chronodice.core.reply import Reply
 from chronodice.render.tick20_health import name_of
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as hp
+from chronodice.rules.tick20.mental import is_mental
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
 from chronodice.services.tick20.codec import COMBAT_CODEC
 
@@ -180,3 +181,10 @@ def check_dice(call: Call, state: Combat | None, *, extra: int = 0) -> list[int]
     if state is not None:
         checks += sum(len(hp.dying_checks(c.health, False)) for c in state.combatants)
     return [call.app.rng.randint(1, 20) for _ in range(2 * min(checks, 60))]
+
+
+def mind_dice(call: Call, c: Combatant, tags: list[str] | tuple[str, ...]) -> list[int]:
+    """The d20s of the 力竭 check a 精神伤害 to ``c`` may make (``.wound``, ``.atk``): none for a
+    physical damage, or while her SP is above 0 (002: the check follows a loss while <力竭>)."""
+    sp = c.health.sp
+    return check_dice(call, None, extra=1) if is_mental(tags) and sp is not None and sp <= 0 else []

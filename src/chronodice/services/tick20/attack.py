@@ -9,7 +9,14 @@
    modifiers) or rolled — per command, else the combat's ``.init meta -防御 被动/掷骰``;
 3. on a hit (ATK ≥ DEF), the damage: Hit and DP against the target's DR, with the damage tags,
    抗性/易伤 and 临时生命 (the engine's :func:`~chronodice.rules.tick20.engine.wound`, the very
-   transition ``.wound … hit dp dr`` runs), and the wounds it made.
+   transition ``.wound … hit dp dr`` runs), and the wounds it made — or, for a 精神伤害
+   (``屈服``…), the ``DP − DR`` SP it took (002: "精神伤害只会扣除受到伤害的角色的SP");
+4. the attack's AP (issue 39: it took ``.ap -2 攻击``, ``.atk`` and ``.ed``): a 主要动作 of
+   :data:`~chronodice.rules.tick20.engine.ATTACK_AP` AP in the attacker's own turn (``ap1`` to
+   write another cost, ``ap0`` for an attack outside her turns), or the AP she paid for it with
+   ``.ap -2 攻击`` just before — never twice; refused before any die (another's turn, AP ≤ 0, a
+   bad target) with nothing spent;
+5. with ``结束``, the end of her turn and the next turn card.
 
 Numbers come from the cards: an NPC's from the group's NPC card she was added from
 (:mod:`chronodice.services.npc_cards`; Hit/DP from the card's ``hit``/``dp`` unless written), a
@@ -21,12 +28,13 @@ available by hand (``.rc``, ``.wound``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from chronodice.core.args import Choice, Flag, OneOf, Pattern, Prefixed, arg, many
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import ChronoDiceError, IllegalAction
+from chronodice.core.errors import AmbiguousInput, ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.reply import CheckNote, Reply
 from chronodice.render import tick20 as R
 from chronodice.render.tick20_health import conditions
@@ -36,6 +44,7 @@ from chronodice.rules.tick20 import damage as D
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.card import ATTACK_WORDS, lookup
+from chronodice.rules.tick20.mental import is_mental
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Variant
 from chronodice.rules.tick20.modifiers import Modifier
 from chronodice.rules.tick20.persona import reduced
@@ -44,21 +53,27 @@ from chronodice.services.npc_cards import find_npc_card
 from ._glue import (
     SYS_NAME,
     apply,
+    check_dice,
     controls,
     find,
     find_me,
     gm,
     load,
+    mind_dice,
     must_be_gm,
     need,
     require_control,
     whisper_gms,
 )
+from .attack_turn import Strike, may_attack, not_made
 from .effect_mods import effect_edge
 from .kinds import ADV, COMBATANT, DIS, MODS, NoColon, modifiers
 from .npc_attacks import NpcAttack, stored_attacks
+from .views import NUMBERS, turn_reply
 
 DEFENCES = ("闪避", "强韧", "识破", "意志")
+END_WORDS = ("结束", "结束回合", "ed")
+"""``.atk 哥布林1 躯干 结束``: the attack, then the end of the attacker's turn, in one command."""
 CONCEAL = {"匿迹": -5, "无踪": -10}
 """002 感知: "以匿迹的事物为目标进行的攻击检定，ATK会受到5点减值"; 无踪: "GM会将ATK暗中-10"."""
 PARTS = {**{p: p for p, _ in H.DEFAULT_PARTS}, **H.PART_ALIASES}
@@ -84,6 +99,8 @@ ATK_ITEM = OneOf(
     Choice(table={w: ("deftype", w) for w in DEFENCES}),
     Choice(table={w: ("part", p) for w, p in PARTS.items()}),
     Choice(table={"直接": ("direct",), "direct": ("direct",)}),
+    Choice(table={w: ("end",) for w in END_WORDS}),
+    Pattern(regex=r"(?i)ap([0-9]{1,2})(?![0-9])", label="apN", convert=lambda m: ("ap", int(m.group(1)))),
     Choice(table={"匿迹": ("conceal", "匿迹"), "无踪": ("conceal", "无踪")}),
     Pattern(regex=r"[^\s0-9+=-][^\s]{0,19}", label="伤害类型/损伤", convert=lambda m: ("tag", m.group()[:6])),
     label="攻击项",
@@ -109,6 +126,11 @@ class Plan:
     the numbers nor why an attack missed; GM only)."""
     weapon: str = ""
     """The NPC card's named attack used (``.npc 攻击``), empty when none."""
+    ap: int = E.ATTACK_AP
+    """The AP the attack costs (``ap1``); 0: an attack outside the attacker's own turns (a
+    reaction, one an effect grants), which spends no AP and needs no turn."""
+    end: bool = False
+    """``结束``: end the attacker's turn after the attack (issue 39: one command, not three)."""
 
 
 def read_items(items: list[tuple[Any, ...]]) -> Plan:
@@ -120,11 +142,13 @@ def read_items(items: list[tuple[Any, ...]]) -> Plan:
             tags.append(item[1])
         elif key == "direct":
             plan.direct = True
+        elif key == "end":
+            plan.end = True
         elif key == "def":
             plan.declared = item[1]
         else:
-            setattr(plan, key, item[1])  # attack, deftype, defmode, part, hit, dp, dr, conceal
-    D.check_wound_tags(tags)  # a 精神伤害 type or an unknown word: refused, never a wound
+            setattr(plan, key, item[1])  # attack, deftype, defmode, part, hit, dp, dr, conceal, ap
+    D.check_wound_tags(tags)  # an unknown word, or a 精神伤害 mixed with a physical one
     plan.tags = tuple(tags[:6])
     return plan
 
@@ -181,11 +205,14 @@ async def _card_numbers(call: Call, state: Combat, c: Combatant, target: bool) -
 
 atk = define(
     "atk",
-    summary="一条指令完成攻击：ATK检定→对DEF→DP对DR→伤势（基础规则）",
+    summary="一条指令完成攻击：ATK检定→对DEF→DP对DR→伤势，花攻击的AP，可顺带结束回合（基础规则）",
     detail=(
         "例 .atk 哥布林1:艾琳 躯干 hit2 dp3 切割、.atk 哥布林1:艾琳 短剑（NPC卡上 .npc 攻击 记下的攻击）、"
-        ".atk 巨魔（自己的参战者攻击巨魔，近战）、"
+        ".atk 巨魔（自己的参战者攻击巨魔，近战）、.atk 哥布林1 躯干 结束（攻击后结束回合）、"
         ".atk 哥布林2:艾琳 远程 def14、.atk 暗影:艾琳 掷防御 优势\n"
+        "AP：攻击是主要动作，在自己的回合里花2AP（apN 改写，ap0 为回合外的攻击、不花AP）；"
+        "先 .ap -2 攻击 再 .atk 的不会重复扣；不是自己的回合、AP不够、目标不对时不掷骰、不花AP\n"
+        "精神伤害（困顿/疼痛/欣快/屈服）不造成伤势，扣 DP−DR 点SP\n"
         "匿迹：ATK−5；无踪（GM）：ATK暗中−10，群里只说命中与否\n"
         "攻击：近战/远程/近战魔法/远程魔法（熟练度取攻击模式）；防御：闪避（默认）/强韧/识破/意志，"
         "def15 宣告，被动防御/掷防御，不写则按 .init meta -防御 被动/掷骰\n"
@@ -204,7 +231,7 @@ atk = define(
         many("items", ATK_ITEM, required=False, label="攻击项"),
     ],
     flags=[Flag("actor", Prefixed(label="攻击者:")), ADV, DIS, MODS],
-    help="攻击者:目标 [部位] [近战/远程…] [hitN dpN 类型] [def15/被动防御/掷防御] [优势/劣势/±N]",
+    help="攻击者:目标 [部位] [近战/远程…] [hitN dpN 类型] [def15/被动防御/掷防御] [优势/劣势/±N] [apN] [结束]",
 )
 async def cmd_atk(
     call: Call,
@@ -220,8 +247,13 @@ async def cmd_atk(
         raise IllegalAction("一条指令的攻击用于基础规则（002）；速度规则请用 .rc d8+d6 目标 伤害N 和 .hp")
     a = await find(call, state, actor) if actor is not None else find_me(state, call.ctx)
     await require_control(call, state, a, "替他攻击")
-    t = await find(call, state, target)
-    plan = await named_plan(call, state, a, items)
+    prepaid = E.prepaid_attack(state, a.id)
+    try:  # refused before any die is rolled: no AP spent, and the reply says so (issue 39)
+        t = await find(call, state, target)
+        plan = await named_plan(call, state, a, items)
+        may_attack(state, a, plan)
+    except (NotFound, AmbiguousInput, IllegalAction) as err:
+        raise not_made(err, prepaid) from None
     a_attrs, t_attrs = await card_attrs(call, state, a), await card_attrs(call, state, t, target=True)
     hit = plan.hit if plan.hit is not None else lookup(a_attrs, "hit", "Hit", "HIT")
     dp = plan.dp if plan.dp is not None else lookup(a_attrs, "dp", "DP", "Dp")
@@ -250,21 +282,29 @@ async def cmd_atk(
     judgement = C.judge(atk_roll.total, def_value)
     hit_ok = judgement.success_degree is not None
 
-    events: list[Event] = []
-    refused = ""
-    if hit_ok:
-        kwargs = {
+    strike = Strike(
+        a.id,
+        t.id,
+        plan,
+        {
             "hit": hit,
             "dp": dp if dp is not None else 1,
             "dr": dr,
             "direct": plan.direct,
             "tags": list(plan.tags),
-        }
-        try:
-            state, events = await apply(call, lambda st: E.wound(need(st), t.id, plan.part, **kwargs))
-        except IllegalAction as err:  # a <欠损> part: the check stands, the damage has nowhere to go
-            refused = err.message
-        t = state.get(t.id)
+        },
+        hit_ok,
+        seen=state.turn_no,
+        by=call.ctx.user_id,
+        now=time.time(),
+        mind=mind_dice(call, t, plan.tags) if hit_ok else [],
+        turn=check_dice(call, state) if plan.end else [],
+    )
+    try:
+        state, _events = await apply(call, strike.run)
+    except IllegalAction as err:  # the combat moved on meanwhile: nothing of it was written
+        raise not_made(err, prepaid) from None
+    t = state.get(t.id)
     report = Report(
         state,
         a,
@@ -279,8 +319,9 @@ async def cmd_atk(
         hit,
         dp,
         dr,
-        events,
-        refused,
+        strike.wound,
+        strike.refused,
+        strike.ap,
     )
     public, private = report.text(False, call), report.text(True, call)
     note = CheckNote("攻击", "命中" if hit_ok else "未命中", hit_ok)
@@ -290,6 +331,8 @@ async def cmd_atk(
             replies.append(Reply.whisper(private, fallback="（GM视图私聊失败，请先加骰娘为好友）"))
         elif state.gms:
             replies += whisper_gms(state, private, state.gms[0])
+    if plan.end:  # last: the card's forecast runs on the state itself
+        replies.append(turn_reply(state, strike.turn_events))
     return replies
 
 
@@ -313,8 +356,31 @@ class Report:
     events: list[Event]
     refused: str = ""
     """Why the damage was not applied (the engine's refusal), empty when it was."""
+    ap: list[Event] = field(default_factory=list)
+    """The attack's AP (``attack_ap``, and a 全力动作 it broke); none for ``ap0``."""
 
     def text(self, gm_view: bool, call: Call) -> str:
+        """The attack as the group (``gm_view=False``) or the GM reads it, its AP last."""
+        body = self.body(gm_view, call)
+        return "\n".join([body, *self.ap_lines(gm_view)])
+
+    def ap_lines(self, gm_view: bool) -> list[str]:
+        """``艾琳 花2AP（AP 1/3）``, or the AP paid before used (issue 39); a hidden attacker's are the GM's."""
+        if self.a.hidden and not gm_view:
+            return []
+        an = R.name_of(self.state, self.a.id, gm_view)
+        lines = []
+        for ev in self.ap:
+            d = ev.data
+            if ev.kind == "attack_ap":
+                left = f"AP {d['ap']}/{self.a.ap_max}"
+                if d.get("prepaid"):
+                    lines.append(f"{an} 用先前为攻击付的{d['cost']}AP，不再扣（{left}）")
+                else:
+                    lines.append(f"{an} 花{d['cost']}AP（{left}）")
+        return lines + R.event_lines(self.state, [e for e in self.ap if e.kind != "attack_ap"], gm=gm_view)
+
+    def body(self, gm_view: bool, call: Call) -> str:
         st, a, t, plan = self.state, self.a, self.t, self.plan
         an, tn = R.name_of(st, a.id, gm_view), R.name_of(st, t.id, gm_view)
         secret = plan.conceal == "无踪" and not gm_view  # 002: "不会告知角色失手的原因"
@@ -353,9 +419,11 @@ class Report:
             shown = self.events
         else:
             lines.append(f"{tn}：{R.health_text(st, t, False) or '伤势已记录（详情已私聊GM）'}")
-            shown = [e for e in self.events if e.kind != "wound"]
+            shown = [e for e in self.events if e.kind not in NUMBERS]
         lines += R.event_lines(st, shown, gm=gm_view)
         lines += health_lines(st, [e for e in shown if e.kind == "wound"], gm=gm_view)
+        if is_mental(plan.tags) and t.controller is not None:
+            lines.append("精神上的攻击也是精神创伤：狂气增加多少由GM定（.人格 创伤N）")
         return "\n".join(lines)
 
     def def_line(self) -> str:

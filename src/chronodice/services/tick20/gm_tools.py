@@ -112,7 +112,7 @@ async def init_add(
     if not 1 <= count <= MAX_BATCH:
         raise InputSyntaxError(f"-n 应在1~{MAX_BATCH}之间")
     card = await find_npc_card(call, name, extra=state.gms, exact=True)
-    names = expand_names(name, None if count == 1 else count, numbered=card is not None)
+    names = expand_names(state, name, None if count == 1 else count)
     plan = []
     for n in names:
         if card is not None:  # the group's NPC card: read as .ri 3# 哥布林 reads it (issue 26)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from chronodice.core.args import many
@@ -196,22 +199,65 @@ def join_all(state: Combat, plan: Plan) -> E.Outcome:
     return each(state, plan, lambda st, p: E.add_combatant(st, p[0], **_own_copy(p[1])))
 
 
-def expand_names(name: str, count: int | None, *, numbered: bool = False) -> list[str]:
-    """``3#卫兵`` → 卫兵a, 卫兵b, 卫兵c; from an NPC card (``numbered``) 哥布林1, 哥布林2, 哥布林3,
-    the names ``.rc 哥布林2:运动`` and ``.atk 哥布林2:艾琳`` find the card by."""
+def expand_names(
+    state: Combat, name: str, count: int | None, *, taken: dict[str, int] | None = None
+) -> list[str]:
+    """The names of a batch: ``哥布林*3`` (``3#哥布林``) → 哥布林1, 哥布林2, 哥布林3 — the names
+    ``.rc 哥布林2:运动`` and ``.atk 哥布林2:艾琳`` find the group's 哥布林 card by — numbered on
+    from the highest 哥布林N the combat has (哥布林1 there: 哥布林2…).  ``None``: the name alone.
+    ``taken``: the last number given per name in this command (several entries of one name).
+
+    >>> from chronodice.rules.tick20.engine import add_combatant, new_combat
+    >>> st = add_combatant(new_combat(), "哥布林1", value=5).state
+    >>> expand_names(st, "哥布林", 2), expand_names(st, "狼", None)
+    (['哥布林2', '哥布林3'], ['狼'])
+    """
     if count is None:
         return [name]
-    if not 1 <= count <= MAX_BATCH:
+    if count < 1:
+        raise InputSyntaxError(f"「{name}*{count}」：数量至少为1（如 {name}*3）")
+    if count > MAX_BATCH:
         raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
-    return [f"{name}{i + 1}" if numbered else f"{name}{chr(ord('a') + i)}" for i in range(count)]
+    numbered = re.compile(re.escape(name) + r"([0-9]{1,3})")
+    have = [int(m.group(1)) for c in state.combatants if (m := numbered.fullmatch(c.name))]
+    last = max([*have, (taken or {}).get(name, 0), 0])
+    if taken is not None:
+        taken[name] = last + count
+    return [f"{name}{last + i}" for i in range(1, count + 1)]
+
+
+def batches(entries: list[RiEntry]) -> list[RiEntry]:
+    """The entries with a count for every name the command adds more than one of: ``.ri =12 哥布林,
+    =12 哥布林, =6 哥布林`` (one entry each, issue 39: refused as a duplicate name) numbers them as
+    ``哥布林*3`` would, each with its own value."""
+    seen = Counter(e.name for e in entries if e.name is not None)
+    return [
+        replace(e, count=1) if e.name is not None and e.count is None and seen[e.name] > 1 else e
+        for e in entries
+    ]
+
+
+def batch_note(names: list[str], entry: RiEntry) -> str:
+    """What a rolled batch did, said once (issue 39: ``3# 哥布林`` gave all three one roll without
+    saying so): ``哥布林1~3 各自掷了先攻`` or ``… 共用一次先攻（同骰）``; nothing for one name or
+    a fixed value."""
+    if len(names) < 2 or entry.fixed is not None:
+        return ""
+    base = entry.name or ""
+    span = (
+        f"{names[0]}~{names[-1][len(base) :]}" if all(n.startswith(base) for n in names) else "、".join(names)
+    )
+    return f"{span} 共用一次先攻（同骰）" if entry.shared else f"{span} 各自掷了先攻（要共用一次写 同骰）"
 
 
 ri = define(
     "ri",
     summary="先攻检定并加入战斗（不写名称=自己的角色卡，基础：洞悉检定；速度：DEX+INS+6）",
     detail=(
-        "例 .ri +3 哥布林、.ri +2环境 哥布林、.ri =25 巢穴（或 .ri 25 巢穴）、.ri =1d6+10 巨魔、.ri 3#卫兵、.ri 暗 +4 伏兵；"
+        "例 .ri +3 哥布林、.ri +2环境 哥布林、.ri =25 巢穴（或 .ri 25 巢穴）、.ri =1d6+10 巨魔、.ri 暗 +4 伏兵；"
         "多名用逗号分开；名称末尾的数字属于名称（.ri +3 哥布林2）\n"
+        "同名多只：.ri +2 哥布林*3（或 3#哥布林）加入 哥布林1~3，各自掷先攻；写 同骰 则共用一次；"
+        "已有 哥布林1 时接着编号\n"
         "速度规则：NPC 默认 d6+d6，写 .ri 巨魔:d8+d6 指定 DEX+INS 骰"
     ),
     aliases=("先攻骰",),
@@ -231,23 +277,32 @@ async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
         state = fresh(call.ctx.user_id)
     scope = await gm_scope(call, state)
     plan: Plan = []
-    for entry in entries or [RiEntry()]:
+    notes: list[tuple[str, bool]] = []
+    taken: dict[str, int] = {}
+    given = entries or [RiEntry()]
+    if sum(e.count or 1 for e in given) > MAX_BATCH:
+        raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
+    for entry in batches(given):
         if entry.name is not None:
             require(call.ctx, Perm.GM, "加入NPC（不写名称则以自己的角色加入）", **scope, who=GM_WHO)
+            if entry.count is None and any(c.name == entry.name for c in state.combatants):
+                raise IllegalAction(
+                    f"已经有叫「{entry.name}」的参战者：要再加同名的，写 .ri {entry.name}*2（依次编号）"
+                )
         card = (
             None
             if entry.name is None
             else await find_npc_card(call, entry.name, extra=scope["extra"], exact=True)
         )
+        names = expand_names(state, entry.name, entry.count, taken=taken) if entry.name else [None]
         name, kwargs, text = roll_entry(call, state, entry, card)
-        for i, n in enumerate(expand_names(name, entry.count, numbered=card is not None)):
-            if i and entry.each:
-                _n2, kwargs2, text2 = roll_entry(call, state, entry, card)
-                plan.append((n, kwargs2, text2))
-            else:
-                plan.append((n, dict(kwargs), text))
-    if len(plan) > MAX_BATCH:
-        raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
+        for i, n in enumerate(names):
+            if i and not entry.shared:  # seed 002: every participant rolls her own initiative
+                name, kwargs, text = roll_entry(call, state, entry, card)
+            plan.append((n or name, dict(kwargs), text))
+        note = batch_note([n for n in names if n], entry)
+        if note:
+            notes.append((note, entry.hidden))
 
     state, events = await apply(call, lambda st: join_all(st or fresh(call.ctx.user_id), plan))
     public, secret = [], []
@@ -265,6 +320,8 @@ async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
             secret.append(f"{name}：{text}")
         else:
             public.append(f"{name} 的先攻：{text}{where}")
+    public += [note for note, hidden in notes if not hidden]
+    secret += [note for note, hidden in notes if hidden]
     if state.phase is Phase.SETUP:
         visible = sum(1 for c in state.combatants if not c.hidden)
         public.append(f"共{visible}名参战者；GM 发送 .init start 开战")

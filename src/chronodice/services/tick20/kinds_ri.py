@@ -1,4 +1,4 @@
-"""One ``.ri`` entry: ``[修正/=值/优势/劣势/被动/暗/双骰] [N#][名称][:dA+dB]``.
+"""One ``.ri`` entry: ``[修正/=值/优势/劣势/被动/暗/双骰] [N#][名称][*N][:dA+dB] [同骰]``.
 
 How numbers next to a name read (issue 26):
 
@@ -9,7 +9,9 @@ How numbers next to a name read (issue 26):
 * a number glued to the front of a name after other words (``.ri +3 2号哥布林``), or followed by
   「号」 anywhere (``.ri 2号哥布林``), is part of the name too: the GM asked for a roll, or named
   the second goblin;
-* ``N#`` before a name is a count (``3#卫兵``);
+* ``名*N`` (or ``名×N``) after a name, and ``N#`` before it, are a count (``哥布林*3``, ``3#卫兵``):
+  N combatants numbered 名1, 名2, … (:func:`~.joining.expand_names`), each with a roll of its own
+  unless the entry says ``同骰``;
 * ``名:d8+d6`` (or ``d8+d6 名``) gives an NPC of the 速度 variant her two attribute dice (004 先攻:
   DEX+INS); without them an NPC rolls d6+d6.
 
@@ -21,6 +23,8 @@ How numbers next to a name read (issue 26):
 (('巢穴', 20), ('巢穴', 12))
 >>> (ri("巨魔:d8+d6").name, ri("巨魔:d8+d6").dice), ri("d10+d8 巨魔").dice
 (('巨魔', ('d8', 'd6')), ('d10', 'd8'))
+>>> (ri("+2 哥布林*3").name, ri("+2 哥布林*3").count), ri("3# 哥布林 同骰").shared
+(('哥布林', 3), True)
 """
 
 from __future__ import annotations
@@ -130,10 +134,14 @@ class RiEntry:
     passive: bool = False
     hidden: bool = False
     each: bool = False
+    """``-各自``: each of a batch rolls its own initiative — what a batch does anyway now (seed 002:
+    "所有参与冲突的角色都需要进行1次先攻检定"); still read, so that old habits keep working."""
     dice: tuple[str, str] | None = None
+    shared: bool = False
+    """``同骰``: the GM asks for one roll the whole batch shares (a pack acting as one)."""
 
 
-RI_WORDS = (*EDGE_WORDS, "暗", "隐藏", "-各自")
+RI_WORDS = (*EDGE_WORDS, "暗", "隐藏", "-各自", "同骰", "共用先攻")
 TWO_DICE = Pattern(
     regex=r"(?i):?(d[0-9]{1,3})\+(d[0-9]{1,3})(?![0-9a-z])",
     label=":dA+dB",
@@ -152,14 +160,17 @@ RI_FLAGS = (
     PASSIVE,
     flag("hidden", "暗", "隐藏", label="暗"),
     flag("each", "-各自", label="-各自"),
+    flag("shared", "同骰", "共用先攻", "-同骰", label="同骰"),
     Flag("dice", TWO_DICE),
 )
 ENTRY_SEPS = ",;"
+_TIMES = re.compile(r"(.+?)\*([0-9]{1,2})")
+"""``哥布林*3`` (``×`` reads as ``*``): a name and how many of it."""
 
 
 @dataclass(frozen=True)
 class RiEntryKind(Kind):
-    """One ``.ri`` entry up to ``,``/``;``: ``[修正/=值/优势/劣势/被动/暗] [N#][名称][:dA+dB]``."""
+    """One ``.ri`` entry up to ``,``/``;``: ``[修正/=值/优势/劣势/被动/暗] [N#][名称][*N][:dA+dB] [同骰]``."""
 
     label: str = "[修正/=值/优势/劣势/被动/暗] [名称]"
 
@@ -170,9 +181,21 @@ class RiEntryKind(Kind):
         got = parse_args(text[pos:end].strip(), RI_PARAMS, RI_FLAGS)
         if got["count"] is not None and got["name"] is None:
             raise InputSyntaxError("「N#」后面要写名称（如 3#卫兵）")
+        name, count = got["name"], got["count"]
+        times = _TIMES.fullmatch(name or "")
+        if times is not None:
+            if count is not None:
+                raise InputSyntaxError(
+                    f"「{count}#」和「*{times.group(2)}」只写一个（如 {times.group(1)}*3）"
+                )
+            name, count = times.group(1), int(times.group(2))
+        if got["shared"] and count is None:
+            raise InputSyntaxError("「同骰」用于一次加入多名同名NPC（如 .ri 哥布林*3 同骰）")
+        if got["shared"] and got["each"]:
+            raise InputSyntaxError("「同骰」和「-各自」只写一个")
         entry = RiEntry(
-            name=got["name"],
-            count=got["count"],
+            name=name,
+            count=count,
             fixed=got["fixed"],
             mods=tuple(got["mods"]),
             adv=got["adv"],
@@ -181,6 +204,7 @@ class RiEntryKind(Kind):
             hidden=got["hidden"],
             each=got["each"],
             dice=got["dice"],
+            shared=got["shared"],
         )
         yield entry, end + 1 if end < len(text) else end
 

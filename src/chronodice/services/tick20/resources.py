@@ -7,13 +7,14 @@ from typing import Any
 
 from chronodice.core.args import Name, arg, many, opt
 from chronodice.core.commands import Call, define
+from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import damage as D
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.model import Combat, Combatant
+from chronodice.rules.tick20.model import Combat, Combatant, Variant
 
 from ._glue import (
     SYS_NAME,
@@ -22,6 +23,7 @@ from ._glue import (
     find,
     find_me,
     load,
+    mind_dice,
     must_be_gm,
     need,
     require_control,
@@ -45,12 +47,39 @@ from .views import hp_reply, split_view, wound_reply
 # --------------------------------------------------------------------------- AP
 ap = define(
     "ap",
-    summary="行动值：花费AP（规则检查）、全力动作分期支付；GM 可直接设定",
-    detail="例 .ap -2 攻击、.ap -1 次要、.ap ta 9 大招 3、.ap pay 3、.ap 哥布林 +1（GM）",
+    summary="行动值：查看AP、花费AP（规则检查）、全力动作分期支付；GM 可直接设定",
+    detail=(
+        "例 .ap（看自己的AP）、.ap -2 攻击、.ap -1 次要、.ap ta 9 大招 3、.ap pay 3、.ap 哥布林 +1（GM）\n"
+        "攻击用 .atk 一条指令完成，AP由它扣；先 .ap -2 攻击 再 .atk 的，.atk 用已付的AP，不会重复扣"
+    ),
     aliases=("行动值",),
     system=SYS_NAME,
     group_only=True,
 )
+
+
+@ap.sub("查看", "show", params=[opt("who", COMBATANT)], help="查看AP（不写名称=自己的）", when_empty=True)
+async def ap_show(call: Call, who: str | None) -> list[Reply]:
+    """``.ap`` alone: the sender's AP (issue 39: it was an error), and the AP she already paid for
+    an attack that the next ``.atk`` will use (:func:`~chronodice.rules.tick20.engine.prepaid_attack`)."""
+    state = need(await load(call))
+    if state.variant is not Variant.BASE:
+        raise IllegalAction("速度规则（004）没有AP，每回合的动作用 .动作 记录")
+    c = find_me(state, call.ctx) if who is None else await find(call, state, who)
+    text = ap_text(state, c)
+    return await split_view(call, state, c, text, text)
+
+
+def ap_text(state: Combat, c: Combatant) -> str:
+    """``艾琳 AP 1/3``, her 全力动作, and AP paid for an attack not made yet."""
+    lines = [f"{c.name} AP {c.ap}/{c.ap_max}"]
+    if c.ta is not None:
+        lines.append(f"全力动作「{c.ta.name}」{c.ta.paid}/{c.ta.total}")
+    paid = E.prepaid_attack(state, c.id)
+    if paid is not None:
+        lines.append(f"已为攻击付了{paid}AP：下一次 .atk 直接用，不再扣")
+    return "\n".join(lines)
+
 
 TA_PARAMS = [
     arg("amount", num("总消耗"), label="总消耗"),
@@ -124,9 +153,7 @@ async def _ap(
         kwargs = {"value": op[1]} if op[0] == "=" else {"delta": op[1]}
         state, events = await apply(call, lambda st: E.set_ap(need(st), c.id, **kwargs))
     c2 = state.get(c.id)
-    lines = [f"{c2.name} AP {c2.ap}/{c2.ap_max}"]
-    if c2.ta is not None:
-        lines.append(f"全力动作「{c2.ta.name}」{c2.ta.paid}/{c2.ta.total}")
+    lines = [ap_text(state, c2)]
     public = "\n".join([*lines, *R.event_lines(state, events)])
     private = "\n".join([*lines, *R.event_lines(state, events, gm=True)])
     return await split_view(call, state, c2, public, private)  # a hidden NPC's AP: the GM's
@@ -182,7 +209,7 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
                 tags.append(item[1])
             else:
                 raise call.usage_error(f"不认识「{item[-1]}」")
-        D.check_wound_tags(tags)  # a 精神伤害 type or an unknown word: refused, never a wound
+        D.check_wound_tags(tags)  # an unknown word, or a 精神伤害 mixed with a physical one
         if temp and (kwargs or tags or len(temp) > 1):
             raise call.usage_error("临时生命单独设定：.wound 名 部位 临时2")
         if temp:
@@ -191,7 +218,9 @@ async def cmd_wound(call: Call, who: str, part: str, items: list[tuple[Any, ...]
             raise call.usage_error("伤势写作 轻伤x2 或 hit3 dp2 dr1")
         else:
             kwargs["tags"] = tags[:6]
-            state, events = await apply(call, lambda st: E.wound(need(st), c.id, part, **kwargs))
+            # a 精神伤害 takes SP (issue 39): the 力竭 check's die, when she is <力竭> already
+            dice = mind_dice(call, c, tags)
+            state, events = await apply(call, lambda st: E.wound(need(st), c.id, part, dice=dice, **kwargs))
     return await wound_reply(call, state, state.get(c.id), events)
 
 

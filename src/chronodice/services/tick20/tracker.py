@@ -18,7 +18,7 @@ from chronodice.core.errors import IllegalAction, InputSyntaxError, NotFound, No
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.model import Combat, Event, Phase, Variant
+from chronodice.rules.tick20.model import Combat, Phase, Variant
 
 from ._glue import (
     GM_WHO,
@@ -38,7 +38,7 @@ from ._glue import (
     target_of,
 )
 from .kinds import COMBATANT, CONFIRM, VARIANT, option
-from .views import split_view
+from .views import split_view, turn_reply
 
 ADVANCE_GRACE = 1.0
 """Seconds after someone else advanced the turn during which a ``.init next`` from a person who
@@ -126,21 +126,11 @@ async def init_begin(
     ]
 
 
-def _card(state: Combat, events: list[Event]) -> Reply:
-    """The turn card, @-mentioning the player whose turn it is (QQ notifies them) and the player
-    whose turn comes next (「请准备」, issue 26)."""
-    current = state.maybe(state.current) if state.phase is Phase.ACTIVE else None
-    ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
-    ready: list[str] = []
-    text = R.turn_card(state, events, consume=True, ready=ready)  # state: not read again
-    return Reply(text=text, mentions=(*ping, *ready))
-
-
 @init.sub("start", "开战", help="开战：第1轮，发出回合卡（GM）")
 async def init_start(call: Call) -> list[Reply]:
     dice = check_dice(call, await load(call))
     state, events = await gm_op(call, "开战", lambda st: E.start(st, dice=dice))
-    return [_card(state, events)]
+    return [turn_reply(state, events)]
 
 
 # --------------------------------------------------------------------------- turn flow
@@ -183,7 +173,7 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
         return outcome
 
     state, events = await apply(call, fn, base=state)
-    return [_card(state, events)]
+    return [turn_reply(state, events)]
 
 
 def _already_advanced(state: Combat) -> str:
@@ -234,7 +224,7 @@ async def init_delay(call: Call) -> list[Reply]:
         return E.delay(st, dice=dice)
 
     state, events = await apply(call, fn)
-    return [_card(state, events)]
+    return [turn_reply(state, events)]
 
 
 @init.sub(
@@ -263,12 +253,36 @@ async def init_undo(call: Call, n: int) -> list[Reply]:
     return [Reply.say(f"已撤销{done}步。\n{body}")]
 
 
-@init.sub("log", "战报", params=[opt("n", Int(label="条数"), default=12)], help="最近的战报")
-async def init_log(call: Call, n: int) -> list[Reply]:
+LOG_PAGE = 12
+"""Lines of one ``.init log`` page."""
+
+
+@init.sub(
+    "log",
+    "战报",
+    params=[opt("page", Int(label="页码"), default=1)],
+    help="战报：最近的一页；.init log 2 往前翻",
+)
+async def init_log(call: Call, page: int) -> list[Reply]:
+    """The battle report, newest page first (issue 39: ``.init log`` after two rounds showed 13
+    lines from the middle of round 1 and no way to the rest): page 1 is the last
+    :data:`LOG_PAGE` lines, in order; the head says which page of how many, and the foot how to
+    see the earlier ones.  The combat keeps its last :data:`~chronodice.rules.tick20.engine.LOG_DEPTH`
+    events, so the last page says when older ones are gone."""
     state = need(await load(call))
-    n = min(n, 40)
-    lines = R.event_lines(state, state.log[-n * 3 :], turns=True)[-n:]
-    return [Reply.say("战报：\n" + ("\n".join(lines) if lines else "（暂无）"))]
+    lines = R.event_lines(state, state.log, turns=True)
+    pages = max(1, -(-len(lines) // LOG_PAGE))
+    if not 1 <= page <= pages:
+        raise IllegalAction(f"战报只有{pages}页（.init log {pages} 是最早的一页）")
+    end = len(lines) - (page - 1) * LOG_PAGE
+    shown = lines[max(0, end - LOG_PAGE) : end]
+    head = "战报：" if pages == 1 else f"战报（第{page}/{pages}页）："
+    foot = []
+    if page < pages:
+        foot.append(f"（更早的：.init log {page + 1}）")
+    elif len(state.log) >= E.LOG_DEPTH:
+        foot.append(f"（只保存最近{E.LOG_DEPTH}条事件，更早的已不在）")
+    return [Reply.say("\n".join([head, *(shown or ["（暂无）"]), *foot]))]
 
 
 @init.sub("end", "clr", "结束战斗", flags=[CONFIRM], help="结束战斗并总结（GM；需「确认」）")

@@ -14,12 +14,15 @@ from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.render.tick20_health import conditions
 from chronodice.render.tick20_health import event_lines as health_lines
-from chronodice.rules.tick20.model import Combat, Combatant, Event
+from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
 
 from ._glue import controls, gm, whisper_gms
 
 HIDDEN_ACK = "???：已记录（隐藏参战者，详情已私聊GM）"
 """The whole group reply about a hidden combatant."""
+NUMBERS = ("wound", "mind")
+"""Events whose lines carry a combatant's wound or SP numbers: left out where the group may not
+see them (an NPC under the combat's ``hp_display``)."""
 
 
 async def split_view(call: Call, state: Combat, c: Combatant, public: str, private: str) -> list[Reply]:
@@ -36,6 +39,17 @@ async def split_view(call: Call, state: Combat, c: Combatant, public: str, priva
     elif state.gms:
         replies += whisper_gms(state, private, state.gms[0])
     return replies
+
+
+def turn_reply(state: Combat, events: list[Event]) -> Reply:
+    """The turn card, @-mentioning the player whose turn it is (QQ notifies them) and the player
+    whose turn comes next (「请准备」, issue 26).  Its forecast runs on ``state`` itself: the
+    caller reads nothing of it afterwards."""
+    current = state.maybe(state.current) if state.phase is Phase.ACTIVE else None
+    ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
+    ready: list[str] = []
+    text = R.turn_card(state, events, consume=True, ready=ready)
+    return Reply(text=text, mentions=(*ping, *ready))
 
 
 async def hp_reply(
@@ -75,7 +89,7 @@ async def wound_reply(call: Call, state: Combat, c: Combatant, events: list[Even
         else:  # the players see part statuses and HP as hp_display allows, never the wounds
             held = R.health_text(state, c, False) or "伤势已记录（详情已私聊GM）"
         lines = [f"{name}：{held}"]
-        shown = events if see else [e for e in events if e.kind != "wound"]
+        shown = events if see else [e for e in events if e.kind not in NUMBERS]
         lines += R.event_lines(state, shown, gm=gm_view)
         lines += health_lines(state, [e for e in shown if e.kind == "wound"], gm=gm_view)
         return "\n".join(lines)
@@ -83,4 +97,4 @@ async def wound_reply(call: Call, state: Combat, c: Combatant, events: list[Even
     return await split_view(call, state, c, text(False), text(True))
 
 
-__all__ = ["HIDDEN_ACK", "hp_reply", "split_view", "wound_reply"]
+__all__ = ["HIDDEN_ACK", "NUMBERS", "hp_reply", "split_view", "turn_reply", "wound_reply"]

@@ -21,6 +21,10 @@ Readings taken on top of tick20.md's recommendations (which are the defaults):
 * Effects are compared for the no-stacking rule by their approximate remaining ticks (a 回合
   counts as 20 ticks).
 * 004 优势点 is granted only against a gauge of a combatant of another side.
+* A <昏迷> combatant's turn is skipped when it comes (``coma_skip``; it counts as no turn taken),
+  and a round of nothing but such skips waits for the GM (:meth:`.loop.Engine.pick_next`).
+* An attack (``.atk``) costs :data:`ATTACK_AP` as a 主要动作, or the AP paid for it just before
+  with ``.ap -n 攻击`` in the same turn — never both (:func:`.ap.prepaid_attack`).
 
 No I/O, no clock; randomness (hidden durations, rolls) is decided by the caller or passed in.
 
@@ -33,7 +37,8 @@ Where things live:
 * :mod:`.turns` — start, end_turn (next/skip), jump_to, delay, end, forecast, g_of;
 * :mod:`.gm` — place, remove, surprise, first, swap, edit, set_options, add_gm, set_defeated;
 * :mod:`.effects` — add_effect, remove_effect, focus;
-* :mod:`.ap` — spend_ap, set_ap, start_ta, pay_ta; 004 set_actions, use_action; 002 spend_mov;
+* :mod:`.ap` — spend_ap, attack_ap (``.atk``'s AP), set_ap, start_ta, pay_ta; 004 set_actions,
+  use_action; 002 spend_mov;
 * :mod:`.wounds` — wound, heal_wound, set_temp, set_traits, dying_check, set_sp, set_gauges,
   hit_gauges, spend_mp, self_heal, rest, new_unit (单元), exhaust (<力竭> by an effect);
 * :mod:`.persona` — lose_attribute (002 属性 to 0), full_move (【全力移动】 at 速度 0).
@@ -41,8 +46,20 @@ Where things live:
 
 from __future__ import annotations
 
-from ._base import MAX_COMBATANTS, MAX_EFFECTS, Outcome
-from .ap import ACTION_KINDS, pay_ta, set_actions, set_ap, spend_ap, spend_mov, start_ta, use_action
+from ._base import LOG_DEPTH, MAX_COMBATANTS, MAX_EFFECTS, Outcome
+from .ap import (
+    ACTION_KINDS,
+    ATTACK_AP,
+    attack_ap,
+    pay_ta,
+    prepaid_attack,
+    set_actions,
+    set_ap,
+    spend_ap,
+    spend_mov,
+    start_ta,
+    use_action,
+)
 from .effects import add_effect, focus, remove_effect
 from .gm import add_gm, edit, first, place, remove, set_defeated, set_options, surprise, swap
 from .joining import add_combatant, find, new_combat
@@ -65,12 +82,15 @@ from .wounds import (
 
 __all__ = [
     "ACTION_KINDS",
+    "ATTACK_AP",
+    "LOG_DEPTH",
     "MAX_COMBATANTS",
     "MAX_EFFECTS",
     "Outcome",
     "add_combatant",
     "add_effect",
     "add_gm",
+    "attack_ap",
     "delay",
     "dying_check",
     "edit",
@@ -91,6 +111,7 @@ __all__ = [
     "new_unit",
     "pay_ta",
     "place",
+    "prepaid_attack",
     "remove",
     "remove_effect",
     "rest",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chronodice.core.errors import IllegalAction, InputSyntaxError
 
-from ..model import Combatant, Phase, TotalAction
+from ..model import Combat, Combatant, Phase, TotalAction
 from ._base import MAX_NAME
 from .loop import Engine, require_phase, transition
 
@@ -29,6 +29,11 @@ ACTION_KINDS = {"SA": "主要", "MA": "次要", "RA": "即时", "FA": "自由"}
 @transition
 def spend_ap(eng: Engine, cid: str, cost: int, kind: str = "SA", label: str = "") -> None:
     """Use an action that costs ``cost`` AP, with the 002 AP rules checked."""
+    spend(eng, cid, cost, kind, label)
+
+
+def spend(eng: Engine, cid: str, cost: int, kind: str = "SA", label: str = "") -> None:
+    """:func:`spend_ap`'s body, for transitions that spend AP as one of their steps."""
     _require_ap(eng)
     st = eng.st
     require_phase(st, Phase.ACTIVE)
@@ -58,6 +63,49 @@ def spend_ap(eng: Engine, cid: str, cost: int, kind: str = "SA", label: str = ""
     if own_turn:
         c.busy = True
     eng.emit("ap_spend", cid=c.id, cost=cost, kind=kind, label=label[:20], ap=c.ap)
+
+
+ATTACK_AP = 2
+"""AP an attack (``.atk``) costs unless written (``ap1``).  Seed 002 prices no attack: an attack is
+an action with the `攻击` tag, and "使用大部分的主要动作都需要消耗AP…最低只能被降至1"; the AP of
+each action is the ability's.  2 is what the bot's guides and players have written for a plain
+attack (``.ap -2 攻击``): with the base AP上限 3, one attack and a 1-AP action a turn."""
+ATTACK_WORD = "攻击"
+
+
+def prepaid_attack(st: Combat, cid: str) -> int | None:
+    """AP ``cid`` already paid for an attack in her turn in progress (``.ap -2 攻击``, a 主要动作
+    whose reason says 攻击) that no ``.atk`` has used since: its cost, else None.
+
+    Reading (the no-double-charge rule): a player who types ``.ap -2 攻击`` and then ``.atk`` made
+    one attack, so ``.atk`` takes the AP already paid instead of charging again — the AP paid is
+    the attack's, whatever the amount.  Only within the same turn (her ``turn`` event ends the
+    search) and once: the ``attack_ap`` event of an ``.atk`` uses it up.  Read from the combat's
+    log, which holds the events of the turn in progress."""
+    if st.current != cid or st.waiting:
+        return None
+    for ev in reversed(st.log):
+        d = ev.data
+        if d.get("cid") != cid:
+            continue
+        if ev.kind in ("turn", "attack_ap"):
+            return None
+        if ev.kind == "ap_spend" and d.get("kind") == "SA" and ATTACK_WORD in str(d.get("label", "")):
+            return int(d.get("cost") or 0)
+    return None
+
+
+@transition
+def attack_ap(eng: Engine, cid: str, cost: int = ATTACK_AP) -> None:
+    """The AP of one attack (``.atk``): a 主要动作 of ``cost`` AP in her own turn, with the 002 AP
+    rules (:func:`spend`), or the AP she paid for it just before (:func:`prepaid_attack`)."""
+    _require_ap(eng)
+    c = eng.st.get(cid)
+    paid = prepaid_attack(eng.st, cid)
+    if paid is None:
+        spend(eng, cid, cost, "SA", ATTACK_WORD)
+    c.busy = True
+    eng.emit("attack_ap", cid=cid, cost=cost if paid is None else paid, prepaid=paid is not None, ap=c.ap)
 
 
 @transition

@@ -252,21 +252,34 @@ class Engine(EngineBase):
             c.actions_left = self.st.options.actions_per_turn
 
     def pick_next(self) -> bool:
+        """Start the next turn of this tick (False: nobody is left to act in it).
+
+        A <昏迷> combatant (:meth:`unconscious`) has her turn skipped on the spot, with one
+        ``coma_skip`` event.  002 gives <昏迷> no rule text of its own; what it names it for (the
+        濒死检定 and 力竭 check made "在<昏迷>中", 属性 at 0) is a combatant who cannot act, and a GM
+        at the table passes her turn: she still starts and ends it as ``.init skip`` would (her
+        AP, her turn-counted effects, her initiative −20), but it counts as no turn taken, so a
+        table where everyone is <昏迷> stalls as an empty round does instead of running on."""
         st = self.st
-        live = [st.maybe(cid) for cid in st.queue]
-        ordered = self.sort_within_tick(c for c in live if c is not None and not self.out(c))
-        st.queue = [c.id for c in ordered]
-        if not ordered:
-            st.current = None
-            return False
-        c = ordered[0]
-        st.current = c.id
-        if not c.turn_started:
-            self.turn_start(c)
-            self.grant(c)
-        st.turn_no += 1
-        self.emit("turn", cid=c.id, ap=c.ap, ap_max=c.ap_max, cur=c.cur, main=c.main)
-        return True
+        while True:
+            live = [st.maybe(cid) for cid in st.queue]
+            ordered = self.sort_within_tick(c for c in live if c is not None and not self.out(c))
+            st.queue = [c.id for c in ordered]
+            if not ordered:
+                st.current = None
+                return False
+            c = ordered[0]
+            st.current = c.id
+            if not c.turn_started:
+                self.turn_start(c)
+                self.grant(c)
+            st.turn_no += 1
+            if not self.unconscious(c):
+                self.emit("turn", cid=c.id, ap=c.ap, ap_max=c.ap_max, cur=c.cur, main=c.main)
+                return True
+            self.emit("coma_skip", cid=c.id)
+            self.close_turn(c, "coma")
+            self.requeue()
 
     def tick_end(self) -> None:
         st = self.st
@@ -314,40 +327,52 @@ class Engine(EngineBase):
                         "settle", cid=c.id, delta=delta, die=c.roll.die if c.roll else None, main=c.main
                     )
         st.empty_rounds = st.empty_rounds + 1 if st.round_turns == 0 else 0
+        # a round whose every turn was a <昏迷> skip: wait for the GM at once (the next round's
+        # 濒死检定 want their dice, and nothing else will happen until someone wakes)
+        coma = st.round_turns == 0 and any(e.kind == "coma_skip" and e.round == st.round for e in self.events)
         self.emit("round_end", turns=st.round_turns)
         st.round += 1
         st.tick = 20
-        if st.empty_rounds >= STALL_ROUNDS:
+        if st.empty_rounds >= STALL_ROUNDS or coma:
             st.waiting = True
-            self.emit("stalled", rounds=st.empty_rounds)
+            self.emit("stalled", rounds=st.empty_rounds, coma=coma)
             return False
         return True
 
     # ------------------------------------------------------------------ turn ends
     def end_turn(self, kind: str) -> None:
+        self.close_turn(self.c(self.st.current or ""), kind)
+        self.after_turn()
+
+    def close_turn(self, c: Combatant, kind: str) -> None:
+        """End ``c``'s turn (``kind``: next, skip, or coma — a <昏迷> skip, which counts as no
+        turn taken: see :meth:`pick_next`)."""
         st = self.st
-        c = self.c(st.current or "")
         cost = self.rules.end_turn(c)
         st.seq += 1
         st.acted.append((c.id, st.seq))
         c.turns_this_round += 1
-        c.turns_total += 1
-        st.round_turns += 1
+        if kind != "coma":
+            c.turns_total += 1
+            st.round_turns += 1
         st.queue = [q for q in st.queue if q != c.id]
         c.turn_started = False
         c.pre_turn = None
         st.current = None
-        self.emit("turn_end", cid=c.id, cost=cost, cur=c.cur, skipped=kind == "skip")
+        self.emit("turn_end", cid=c.id, cost=cost, cur=c.cur, skipped=kind != "next")
         if c.ta is not None and c.ta.paid_this_turn == 0:
             self.emit("ta_broken", cid=c.id, ta=c.ta.name, paid=c.ta.paid, total=c.ta.total)
             c.ta = None
-        self.after_turn()
 
-    def after_turn(self) -> None:
+    def requeue(self) -> None:
+        """Queue everyone who may act at this tick and is not queued yet."""
         st = self.st
         for c in st.combatants:
             if c.id not in st.queue and self.eligible(c, st.tick):
                 st.queue.append(c.id)
+
+    def after_turn(self) -> None:
+        self.requeue()
         if not self.pick_next():
             self.run("tick_end")
 

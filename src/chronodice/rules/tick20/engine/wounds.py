@@ -6,6 +6,7 @@ from chronodice.core.errors import IllegalAction, InputSyntaxError
 
 from .. import damage as dmg
 from .. import health as hp
+from .. import mental
 from ..model import Combatant, Gauge, Phase, Variant
 from .loop import Engine, transition
 
@@ -30,11 +31,17 @@ def wound(
     tags: list[str] | None = None,
 ) -> None:
     """Inflict wounds: ``level``×``count`` directly, or a damage of Hit/DP against DR, with the
-    damage tags of :mod:`..damage` (贯通, 切断, 处决, 爆发, 故障, types against 抗性/易伤)."""
+    damage tags of :mod:`..damage` (贯通, 切断, 处决, 爆发, 故障, types against 抗性/易伤).  A
+    精神伤害 (``屈服``…) makes no wound and takes SP instead (:func:`mind_damage`)."""
     _require_base(eng, "伤势")
     c = eng.st.get(cid)
     h = c.health
     hp.find_part(h, part)
+    if mental.is_mental(tags or ()):
+        if hit is None:
+            raise InputSyntaxError("精神伤害不造成伤势，写成 hitN dpN drN 加类型（扣 DP−DR 点SP）")
+        mind_damage(eng, c, dmg.Damage(hit, dp if dp is not None else 1, dr, direct, tuple(tags or ())))
+        return
     was_out = h.dissolved
     if hit is not None:
         d = dmg.Damage(hit, dp if dp is not None else 1, dr, direct, tuple(tags or ()))
@@ -64,6 +71,21 @@ def wound(
             eng.emit("dismembered", cid=c.id, part=r.part)
     if h.dissolved and not was_out:
         eng.emit("dissolved", cid=c.id)
+
+
+def mind_damage(eng: Engine, c: Combatant, d: dmg.Damage) -> None:
+    """002 精神伤害: "只会扣除受到伤害的角色的SP" — ``DP − DR`` of it (:func:`..mental.mental_loss`),
+    through :func:`change_sp`: <疲惫>/<力竭>, the 力竭 check while she is <力竭>, death at −max.
+    One ``mind`` event (what the damage was and the SP it took), then the ``sp`` event."""
+    h = c.health
+    if h.sp_max is None:
+        who = c.name if not c.hidden else "<名称>"
+        raise IllegalAction(f"{c.shown} 还没有SP上限，精神伤害无处可扣：先 .hp {who} sp上限 N")
+    loss, notes = mental.mental_loss(d)
+    before = h.sp if h.sp is not None else h.sp_max
+    types = [t for t in d.tags if mental.is_mental([t])]
+    eng.emit("mind", cid=c.id, types=types, dp=d.dp, dr=d.dr, loss=loss, before=before, notes=notes)
+    change_sp(eng, c, before - loss)
 
 
 @transition
@@ -172,9 +194,16 @@ def set_sp(
     if h.sp_max is None:
         raise IllegalAction(f"{c.shown} 还没有SP上限（.hp {c.name if not c.hidden else '<名称>'} sp上限 N）")
     new = value if value is not None else (h.sp if h.sp is not None else h.sp_max) + (delta or 0)
-    before = h.sp if h.sp is not None else h.sp_max
     if cost and new < -h.sp_max:
         raise IllegalAction(f"消耗后SP为{new}，会低于下限−{h.sp_max}：动作使用失败")
+    change_sp(eng, c, new)
+
+
+def change_sp(eng: Engine, c: Combatant, new: int) -> None:
+    """SP to ``new`` (:func:`..damage.change_sp`), the 力竭 check rolled with the transition's
+    dice; the ``sp`` event, and ``died``/``dissolved`` when it came to that."""
+    h = c.health
+    before = h.sp if h.sp is not None else (h.sp_max or 0)
     dice = eng.take_dice() if new < before and before <= 0 else None
     rep = dmg.change_sp(h, new, dice, unconscious=eng.unconscious(c))
     check = None
