@@ -195,3 +195,20 @@ async def test_who_must_declare_is_mentioned_once_after_the_clock_moves(app: App
     await say(app, ".bat 萨满:力量 20t", **GM)
     moved = await run(app, ".bat 力量 10t", **MIA)  # the clock moves to 10t: 艾拉 and 托林 are due
     assert moved[0].mentions == (ELLA["user"], TORIN["user"])
+
+
+async def test_a_guess_follows_the_target_once_the_gm_acts_for_it(app: App) -> None:
+    """Aimed at the GM's 哥布林 before the GM acted for it, 托林's 重锤 (no kind word) read as
+    〔其他〕 (哥布林 looked like somebody's character); once the GM acts for 哥布林 by name it is an
+    NPC, and the guess is read again: 伤害.  A kind the note or the GM named stays."""
+    await table(app, auto=False)
+    assert "设置完成√" in await say(app, SHEET.format(name="哥布林"), **GM)
+    assert "〔其他〕" in await say(app, ".bat 力量 175 >哥布林 重锤", **TORIN)  # #1 0 → 20
+    assert "〔交涉〕" in await say(app, ".bat 智力 50 >哥布林 交涉", **MIA)  # #2 0 → 5.71
+    await say(app, ".bat 哥布林:敏捷 100 >托林 匕首", **GM)  # #3: 哥布林 is the GM's NPC
+    await others_wait(app, ELLA)
+    await say(app, ".bat 萨满:力量 400", **GM)
+    await say(app, ".bat 暗影刺客:力量 400", **GM)
+    text = await say(app, ".bat 开始", **GM) + await say(app, ".bat 推进 21", **GM)
+    assert "✔#1 托林 重锤 175.0 @20.0t →哥布林：全额命中175.0，记伤害：.crd 哥布林:hp -175.0 #1" in text
+    assert "→哥布林：交涉，不改变体力/意志，效果由GM裁定" in text

@@ -73,6 +73,7 @@ from .battle_state import (
     new_battle,
     newly_settled,
     outside_stuns,
+    reread_guesses,
     settle,
 )
 from .rounding import fmt, r2
@@ -135,9 +136,10 @@ def ensure_participant(state: BattleState, ref: ParticipantRef) -> tuple[BattleS
     p = state.participant(ref.key)
     if p is not None and p.status == "active":
         if ref.npc and not p.npc:
-            # entered as somebody's target, the GM now acts for it by name: it is an NPC (what
-            # an unreadable note aimed at it reads as depends on it, issue 39)
-            return _replace_participant(state, replace(p, npc=True)), []
+            # entered as somebody's target, the GM now acts for it by name: it is an NPC, and
+            # what unreadable notes aimed at it still to resolve read as follows suit (issue 39)
+            state = _replace_participant(state, replace(p, npc=True))
+            return reread_guesses(state, ref.key), []
         return state, []
     if p is not None and p.status == "dead":
         raise IllegalAction(f"[{p.name}]已经死亡，不能再行动")
@@ -215,6 +217,7 @@ def record_action(
     state, events = ensure_participant(state, ref)
     start = state.free_at(ref.key)
     p = state.participant(ref.key)
+    guessed = effect is None and effects.read_kind(note) is None
     if effect is None:
         aim = state.participant(target) if target is not None else None
         effect = effects.kind_of(note, None if target is None else aim is None or aim.npc != ref.npc)
@@ -235,6 +238,7 @@ def record_action(
         # aimed at nobody, naming no kind: nothing to read (kept as an old action is, no text)
         effect="" if kind != "act" or (target is None and effect == "其他") else effect,
         resist=resist or "",
+        guessed=guessed and target is not None,
     )
     state = replace(state, actions=(*state.actions, action), next_id=state.next_id + 1)
     return settle(state), action, events

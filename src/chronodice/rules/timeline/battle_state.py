@@ -17,6 +17,7 @@ from typing import Any, Literal
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.plain import frozen, plain, same_prefix
 
+from .effects import default_kind
 from .rounding import r1, r2
 
 SCHEMA_VERSION = 2
@@ -109,6 +110,9 @@ class Action:
     the GM; ``""`` in actions stored before kinds existed (:func:`.interactions.effect_of`)."""
     resist: str = ""
     """A control's resisting attribute (its key), named at declaration or by the GM."""
+    guessed: bool = False
+    """``effect`` came from the sides (the note named no kind): it is read again when its target
+    turns out to be an NPC (:func:`.battle.ensure_participant`)."""
 
     def __post_init__(self) -> None:
         if self.weapon is not None:
@@ -293,6 +297,19 @@ def _index(actions: tuple[Action, ...]) -> dict[str, tuple[Action, ...]]:
 
 def new_battle(session_id: str = "") -> BattleState:
     return BattleState(session_id=session_id)
+
+
+def reread_guesses(state: BattleState, key: str) -> BattleState:
+    """Actions aimed at ``key`` whose kind was guessed from the sides (:attr:`Action.guessed`),
+    read again now that ``key``'s side is known (those already resolved keep their result)."""
+    aim = state.participant(key)
+    out = []
+    for a in state.actions:
+        actor = state.participant(a.key)
+        if a.guessed and a.target == key and not a.cancelled and not state.settled(a) and actor and aim:
+            a = replace(a, effect=default_kind(actor.npc != aim.npc))
+        out.append(a)
+    return replace(state, actions=tuple(out))
 
 
 def outside_stuns(state: BattleState, key: str, t: float) -> float:

@@ -39,7 +39,7 @@ def set_kind(state: bt.BattleState, action_id: int, kind: str, resist: str) -> b
         raise IllegalAction(f"行动#{action_id}已经取消")
     if state.settled(a):
         raise IllegalAction(f"行动#{action_id}已在{a.end:g}t结算，结果已记入：请先 .undo 再改种类")
-    new = replace(a, effect=kind, resist=resist if kind == "控制" else "")
+    new = replace(a, effect=kind, resist=resist if kind == "控制" else "", guessed=False)
     return replace(state, actions=tuple(new if x.id == action_id else x for x in state.actions))
 
 
