@@ -62,6 +62,17 @@ async def _require_unless_open(call: Call, what: str) -> None:
     require(call.ctx, Perm.ANYONE if opened else Perm.GM, what + become_gm(".tlconf open"), gms=group.gms)
 
 
+async def require_own_action(call: Call, state: bt.BattleState, action_id: int, what: str) -> bt.Action:
+    """Action ``action_id`` when it is the sender's active character's; else the GM's to touch
+    (``.tlconf open``: anyone's) — ``what`` names the deed in the refusal."""
+    action = state.action(action_id)
+    owner = state.participant(action.key)
+    mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+    if owner is None or mine is None or owner.key != f"c{mine.id}":
+        await _require_unless_open(call, what)
+    return action
+
+
 def _load(rec: CharacterRecord) -> TLCharacter:
     return TLCharacter.from_dict(rec.data[SYSTEM])
 

@@ -17,7 +17,7 @@ from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.rounding import fmt
 
-from ._common import _battle, _display, _load, _require_unless_open
+from ._common import _battle, _display, _load, require_own_action
 from .battle import bat
 from .feed import battle_reply, move_clock
 from .kinds import ACTION_REF, ActionRef, Attribute
@@ -34,11 +34,7 @@ from .targets import TARGET, target_key
 async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None) -> list[Reply]:
     display = await _display(call)
     before = await _battle(call)
-    source = before.action(ref.id)
-    caster = before.participant(source.key)
-    mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
-    if caster is None or mine is None or caster.key != f"c{mine.id}":
-        await _require_unless_open(call, "为其他角色的行动施加控制")
+    source = await require_own_action(call, before, ref.id, "为其他角色的行动施加控制")
     key = await target_key(call, target) if target else source.target
     if key is None:
         raise call.usage_error("行动没有目标，请用 >目标 指定")

@@ -18,7 +18,7 @@ from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.effects import KINDS, WORDS, Kind
 
-from ._common import _battle, _require_unless_open
+from ._common import _battle, require_own_action
 from .battle import bat
 from .feed import apply_battle
 from .kinds import ACTION_REF, ActionRef, Attribute
@@ -51,12 +51,7 @@ def set_kind(state: bt.BattleState, action_id: int, kind: str, resist: str) -> b
     help=f"改行动#N的影响种类（{KIND_WORDS}）；控制可带抵抗属性",
 )
 async def bat_kind(call: Call, ref: ActionRef, kind: Kind, resist: str | None) -> list[Reply]:
-    before = await _battle(call)
-    action = before.action(ref.id)
-    owner = before.participant(action.key)
-    mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
-    if owner is None or mine is None or owner.key != f"c{mine.id}":
-        await _require_unless_open(call, "改其他角色行动的种类")
+    action = await require_own_action(call, await _battle(call), ref.id, "改其他角色行动的种类")
     if resist is not None and kind != "控制":
         raise call.usage_error(f"只有控制需要抵抗属性（{CN[resist]}）")
 
