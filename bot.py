@@ -11,6 +11,11 @@ loads an installed plugin.  Before the server starts, the settings are checked: 
 failed to import, or a database URL the store cannot open, ends the process with one log line
 and a non-zero status (1 and 2) instead of a bot that runs without its commands or dies with a
 traceback.
+
+The server serves only ChronoDice's own routes (the OneBot reverse WebSocket and the pages under
+``/web/``; OneBot over HTTP only with ``ONEBOT_SECRET``), caps connections per address with a
+header deadline, and reads ``X-Forwarded-For`` only from ``CHRONODICE_TRUSTED_PROXIES``
+(:func:`chronodice.web.server_options`, :mod:`chronodice.web.edge`).
 """
 
 from __future__ import annotations
