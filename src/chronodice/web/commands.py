@@ -144,7 +144,7 @@ async def link(call: Call, kind: str, reset: bool = False) -> list[Reply]:
     key, session, read = found
     store: Store = call.app.store
     scope = call.ctx.scope
-    gm = await _is_gm(call, kind, read)
+    gm = (reset or kind in GM_KINDS) and await _is_gm(call, kind, read)  # who gets a GM link
     if reset and not gm:
         return [Reply.say(f"只有GM可以重置网页链接（.{call.root} 网页 重置）")]
     links = tokens.Links.from_settings((await store.get_group(scope)).settings)

@@ -217,10 +217,9 @@ def record_action(
     state, events = ensure_participant(state, ref)
     start = state.free_at(ref.key)
     p = state.participant(ref.key)
-    guessed = effect is None and effects.read_kind(note) is None
-    if effect is None:
-        aim = state.participant(target) if target is not None else None
-        effect = effects.kind_of(note, None if target is None else aim is None or aim.npc != ref.npc)
+    read = effects.read_kind(note) if effect is None else effect  # None: guessed from the sides
+    aim = state.participant(target) if target is not None else None
+    effect = read or effects.default_kind(None if target is None else aim is None or aim.npc != ref.npc)
     if resist is None:
         resist = effects.read_resist(note) if effect == "控制" else None
     action = Action(
@@ -238,7 +237,7 @@ def record_action(
         # aimed at nobody, naming no kind: nothing to read (kept as an old action is, no text)
         effect="" if kind != "act" or (target is None and effect == "其他") else effect,
         resist=resist or "",
-        guessed=guessed and target is not None,
+        guessed=read is None and target is not None,
     )
     state = replace(state, actions=(*state.actions, action), next_id=state.next_id + 1)
     return settle(state), action, events

@@ -51,7 +51,6 @@ from .interactions import (
     effective_impact,
     interactions_of,
     interrupt,
-    judge,
     residual_kind,
 )
 
@@ -147,18 +146,14 @@ def resolve(state: BattleState, a: Action) -> Resolution:
     weakened = float(a.impact) - impact
     meant = replace(a, impact=impact) if weakened else a
     if kind == INTERRUPT:
-        met = [judge(meant, x) for x in state.actions_of(a.target) if x.active_at(a.end)]
+        met = interactions_of(state, meant)
         if not met:
             return Resolution(a, "miss", kind=kind)
         hit = met[0]
         rest = residual_kind(a)
         recorded = _recorded(state, a, ("hp", "mp"))
         return Resolution(a, "interrupt", hit.landed, hit, recorded, kind=rest, weakened=weakened)
-    hits = (
-        [judge(meant, x) for x in state.actions_of(a.target) if x.active_at(a.end)]
-        if interactions_of(state, a)
-        else []
-    )
+    hits = interactions_of(state, meant)  # empty unless a hostile kind meets the target's windup
     rule, landed, hit_ix = "full", impact, None
     if hits:
         hit_ix = hits[0]
