@@ -56,7 +56,7 @@ async def test_group_reply_goes_behind_a_private_commands_public_part(app: App) 
         "—— 第1轮 ——",
         "1号PL01的回合",
         "1号PL01摸了2张牌",
-        "轮到1号PL01出牌（.moe play 序号 目标 / .moe end）[图]",
+        "轮到1号PL01出牌（请私聊骰娘出牌）[图]",
     ]
     state, g = await game(app)
     assert state["outbox"] == []

@@ -42,12 +42,13 @@ async def test_card_text_of_a_hand_card_goes_by_private_message(app: App) -> Non
     await started(app)
     _state, g = await game(app)
     replies = await run(app, ".moe card 1", user=USERS[1], group=G)
-    assert group_text(replies) == "牌的说明已私聊发送"
+    assert group_text(replies) == "PL02，牌的说明请看私聊"
     seat = next(p.seat for p in g.state.players if p.user == USERS[1])
     face = R.card_text(g, g.hand(seat)[0])
     (whisper,) = [r for r in replies if r.private]
     assert whisper.to_user == USERS[1] and face in whisper.text and face not in group_text(replies)
-    assert "你没有9号手牌（现有：" in group_text(await run(app, ".moe card 9", user=USERS[1], group=G))
+    none = await run(app, ".moe card 9", user=USERS[1], group=G)  # the group cannot tell
+    assert group_text(none) == "PL02，牌的说明请看私聊" and "你没有9号手牌（现有：" in none[-1].text
     assert "没有进行中的萌E游戏" in group_text(await run(app, ".moe card 1", user="39999", group="1"))
 
 
@@ -121,8 +122,10 @@ async def test_playing_a_name_not_in_hand_is_refused(app: App) -> None:
     missing = next(
         cd.name for key, cd in g.pack.cards.items() if all(g.card(c).key != key for c in g.hand(seat))
     )
-    text = group_text(await run(app, f".moe play {missing}", user=state["players"][seat]["user"], group=G))
-    assert text == f"你的手牌中没有【{missing}】"
+    user = state["players"][seat]["user"]
+    replies = await run(app, f".moe play {missing}", user=user, group=G)
+    assert missing not in group_text(replies)  # told privately: the group hears no card
+    assert [r.text for r in replies if r.private and r.to_user == user] == [f"你的手牌中没有【{missing}】"]
     assert "没有名为「火星」的牌" in group_text(
         await run(app, ".moe play 火星", user=state["players"][seat]["user"], group=G)
     )

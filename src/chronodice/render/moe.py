@@ -345,7 +345,7 @@ def ask_class(ask: Ask) -> str:
 def public_prompt(g: Game, ask: Ask, names: list[str]) -> str:
     """What the group sees while a request is open: never which card or option is asked for."""
     if ask.kind == "play":
-        return f"轮到{seat_label(g, ask.seat, names)}出牌（.moe play 序号 目标 / .moe end）"
+        return f"轮到{seat_label(g, ask.seat, names)}出牌（请私聊骰娘出牌）"
     if ask.kind == "respond":
         return "等待响应……"  # neither who may answer nor with what (a 奥秘 stays a secret)
     if ask.reason == "character":

@@ -6,11 +6,15 @@ from __future__ import annotations
 import logging
 import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from chronodice.core.commands import NO_UNDO_SYSTEMS, Call, define
-from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.context import Context
+from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.permissions import Perm, require
+from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.rules.moe.auto import takeover_answer
 from chronodice.rules.moe.engine import Game
@@ -53,7 +57,7 @@ def load_game(scope: str, rec: dict[str, Any]) -> Game:
         raise GameBroken(exc) from exc
 
 
-FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与私密选择通过私聊发送。
+FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与私密选择通过私聊发送；出牌、响应请私聊骰娘。
 .moe new [卡包] [地图] [AI 人数]  开局（地图缺省随机；.moe packs 列出卡包；AI 2 用两个AI补空位）  .moe join / leave  加入/退出
 .moe ai 人数  开始前用AI补空位（AI·1、AI·2…，0 移除；房主或GM）；玩家加入已满的对局时替换最后一个AI
 .moe start  开始（房主或GM）：随机座次，所有人同时私聊从发到的角色中选一个（限时，超时取第一个）
@@ -104,6 +108,48 @@ def seat_of(state: dict[str, Any], user: str) -> int:
         if p["user"] == user:
             return i
     raise IllegalAction("你不在这局萌E游戏中")
+
+
+# ---------------------------------------------------------------------- refusals and hidden cards
+class PublicRefusal(IllegalAction):
+    """A refusal that tells nothing about anyone's hidden cards (no game, not your turn, a card
+    name the pack does not have): said where the command came from, a group too."""
+
+
+class HiddenRefusal(IllegalAction):
+    """A refusal whose wording depends on the sender's hidden cards (a hand number, a card not
+    held, a card that cannot be used now, an answer the private request does not allow).  Typed
+    in a group it is told to the sender privately (:func:`refused_privately`)."""
+
+
+PRIVATE_PLAY = "{name}，回复已私聊发送（出牌、响应请私聊骰娘）"
+"""The one line a group hears for a refused answer, whatever the sender's hand holds."""
+WHISPER_FAILED = "无法私聊{name}，请先加骰娘为好友，再私聊骰娘出牌"
+"""Told to the group instead when the private refusal cannot be delivered (no content)."""
+
+
+@contextmanager
+def about_hidden_cards(ctx: Context) -> Iterator[None]:
+    """Refusals raised inside (except :class:`PublicRefusal`) depend on the sender's hidden
+    cards: typed in a group they become :class:`HiddenRefusal`; in private chat they stay."""
+    try:
+        yield
+    except (PublicRefusal, HiddenRefusal):
+        raise
+    except ChronoDiceError as exc:
+        if ctx.group_id is None:
+            raise
+        raise HiddenRefusal(exc.message, usage=exc.usage) from exc
+
+
+def refused_privately(call: Call, exc: ChronoDiceError) -> list[Reply]:
+    """The refusal to the sender by private message; the group hears one line without content,
+    the same whatever the hand holds."""
+    name = call.name
+    return [
+        Reply.say(PRIVATE_PLAY.format(name=name)),
+        Reply.whisper(exc.user_message, to_user=call.ctx.user_id, fallback=WHISPER_FAILED.format(name=name)),
+    ]
 
 
 # ---------------------------------------------------------------------- where the game is

@@ -8,7 +8,7 @@ from typing import Any
 
 from chronodice.core.args import Int, arg, opt
 from chronodice.core.commands import Call
-from chronodice.core.errors import IllegalAction
+from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.ids import session_id
 from chronodice.core.reply import Reply
 from chronodice.render import moe as R
@@ -279,6 +279,10 @@ async def moe_hand(call: Call) -> list[Reply]:
     return replies
 
 
+CARD_SENT = "{name}，牌的说明请看私聊"
+"""The group's line for ``.moe card 序号``: the same whether the hand has that number or not."""
+
+
 @moe.sub("card", "牌", params=[arg("ref", CARD_REF)], help="查看牌的说明：牌名，或自己第几张手牌（私聊）")
 async def moe_card(call: Call, ref: int | str) -> list[Reply]:
     if isinstance(ref, str):
@@ -294,9 +298,13 @@ async def moe_card(call: Call, ref: int | str) -> list[Reply]:
         raise IllegalAction("没有进行中的萌E游戏（查看牌的说明请写牌名）")
     seat = seat_of(state, call.ctx.user_id)
     g = load_game(scope, state["record"])
-    cid = card_at(state, g, seat, ref)
-    text = f"{ref}号手牌{R.card_text(g, cid)}\n" + card_info(g.pack, g.card(cid).key)
+    try:  # the number's card, or that there is none: either is the sender's alone
+        cid = card_at(state, g, seat, ref)
+    except ChronoDiceError as exc:
+        text = exc.user_message
+    else:
+        text = f"{ref}号手牌{R.card_text(g, cid)}\n" + card_info(g.pack, g.card(cid).key)
     replies = [Reply.whisper(text, to_user=call.ctx.user_id, fallback=fallback(state, seat))]
     if call.ctx.group_id is not None:
-        replies.insert(0, Reply.say("牌的说明已私聊发送"))
+        replies.insert(0, Reply.say(CARD_SENT.format(name=call.name)))
     return replies

@@ -4,7 +4,9 @@
 Every command is one transaction (``store.apply_session``): rebuild the engine, apply the
 answer, let players on 托管 answer, save; a lost race re-runs from the new state, and an answer
 to a request that is no longer open is refused, so two people answering at once cannot corrupt a
-game.  Typed in private chat, the public part of what happened waits in the outbox.
+game.  Typed in private chat, the public part of what happened waits in the outbox.  Typed in
+a group, a refusal that depends on the sender's hand (a card not held, one that cannot be used
+now, a hand number) goes to the sender privately; the group hears one line without content.
 """
 
 from __future__ import annotations
@@ -24,7 +26,22 @@ from chronodice.rules.moe.record import admin
 from chronodice.store import json_codec
 
 from . import choice
-from ._common import SKILL_PREF, SYSTEM, game_scope, load_game, moe, now, pack_of, run_auto, running, seat_of
+from ._common import (
+    SKILL_PREF,
+    SYSTEM,
+    HiddenRefusal,
+    PublicRefusal,
+    about_hidden_cards,
+    game_scope,
+    load_game,
+    moe,
+    now,
+    pack_of,
+    refused_privately,
+    run_auto,
+    running,
+    seat_of,
+)
 from .kinds import AUTO, CARD_REF, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
 from .numbers import card_at, number_map
 from .outbox import commit
@@ -43,7 +60,7 @@ def hand_cards_named(state: dict[str, Any], g: Game, seat: int, ref: int | str) 
         return [card_at(state, g, seat, ref)]
     key = find_card(g.pack, ref)
     if key is None:
-        raise IllegalAction(f"没有名为「{ref[:12]}」的牌")
+        raise PublicRefusal(f"没有名为「{ref[:12]}」的牌")  # the pack's, not the hand's
     found = [c for c in g.hand(seat) if g.card(c).key == key]
     if not found:
         raise IllegalAction(f"你的手牌中没有【{g.cdef(key).name}】")
@@ -74,8 +91,26 @@ def _game(scope: str, state: dict[str, Any]) -> tuple[dict[str, Any], Game]:
     return rec, g
 
 
+Step = Callable[[dict[str, Any] | None], tuple[dict[str, Any], list[Reply]]]
+"""One command's transaction: the session in, the session to save and the replies out."""
+
+
+async def answered(call: Call, scope: str, fn: Step) -> list[Reply]:
+    """Run ``fn`` as the command's transaction; a refusal about the sender's hidden cards typed
+    in a group goes to the sender privately (:func:`._common.refused_privately`)."""
+    try:
+        replies: list[Reply] = await call.app.store.apply_session(
+            scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
+        )
+    except HiddenRefusal as exc:
+        return refused_privately(call, exc)
+    return replies
+
+
 async def act(call: Call, build: Answer) -> list[Reply]:
-    """Answer the open request as the sender (one transaction)."""
+    """Answer the open request as the sender (one transaction).  What ``build`` and the engine
+    refuse depends on the sender's hand, except a :class:`PublicRefusal`: typed in a group, the
+    refusal goes privately and the group hears one line that is the same whatever the hand."""
     scope = await game_scope(call)
     ctx = call.ctx
     seed = call.app.rng.getrandbits(32)
@@ -90,15 +125,14 @@ async def act(call: Call, build: Answer) -> list[Reply]:
             raise IllegalAction("现在没有需要回答的请求")
         if seat not in ask.waiting:
             raise IllegalAction("现在不是在等你的回应")
-        g.submit(seat, build(g, seat, ask.for_seat(seat), state), source="player")
+        with about_hidden_cards(ctx):
+            g.submit(seat, build(g, seat, ask.for_seat(seat), state), source="player")
         if g.p(seat).auto and not g.p(seat).flags.get("conceded"):
             admin(g, {"admin": "auto", "seat": seat, "on": False})  # acting again ends 托管
         run_auto(g, random.Random(seed), state)
         return commit(state, g, rec, at, private=ctx.group_id is None, actor=seat)
 
-    return await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
-    )
+    return await answered(call, scope, fn)
 
 
 async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> list[Reply]:
@@ -188,7 +222,8 @@ async def pick_character(call: Call, n: int) -> list[Reply]:
         rec, g = _game(scope, state)
         if not choice.choosing(g):
             raise IllegalAction("角色已经选定，游戏已开始")
-        line = choice.pick(state, g, seat, n, random.Random(seed))
+        with about_hidden_cards(ctx):  # another's offer, or one's own choice so far
+            line = choice.pick(state, g, seat, n, random.Random(seed))
         saved, replies = commit(state, g, rec, at, private=ctx.group_id is None)
         mine = [r for r in replies if r.private and r.to_user == ctx.user_id]
         if mine:  # the choice completed the table: the hand follows the choice
@@ -200,14 +235,14 @@ async def pick_character(call: Call, n: int) -> list[Reply]:
             replies.append(Reply.whisper(line, to_user=ctx.user_id))
         return saved, replies
 
-    return await call.app.store.apply_session(
-        scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
-    )
+    return await answered(call, scope, fn)
 
 
 def _need(ask: Any, *kinds: str, refusal: str) -> None:
+    """The kind of answer awaited from the sender (whose turn it is, whether a window waits for
+    them) is public: this refusal may be said in a group."""
     if ask.kind not in kinds:
-        raise IllegalAction(refusal)
+        raise PublicRefusal(refusal)
 
 
 NOT_PLAY_TIME = "现在不是你的出牌时机"
