@@ -79,7 +79,7 @@ async def test_lobby_start_and_private_hands(app: App) -> None:
     for r in got:
         assert r.fallback and "无法私聊" in r.fallback and "【" not in r.fallback
     assert state["outbox"]  # the group part of the private choices waits for the sweeper
-    delivered = await moe.sweep(app, moe.clock())
+    delivered = await moe.sweep(app, app.clock.timestamp())
     assert [scope for scope, _r in delivered] == [G] * len(delivered) and delivered
     state, g = await game(app)
     assert state["outbox"] == []
@@ -159,7 +159,7 @@ async def test_use_and_answer_then_timeouts_and_auto(app: App) -> None:
     state, g = await game(app)
     assert g.pending is None or g.pending.serial != serial
     # timeouts: the sweeper applies the default answer once the deadline passed
-    now = moe.clock()
+    now = app.clock.timestamp()
     first = await moe.sweep(app, now)  # only the outbox of the private character choices
     assert not any("超时" in r.text for _g, rs in first for r in rs)
     state, g = await game(app)

@@ -54,7 +54,7 @@ async def test_lobby_ai_command_and_a_player_taking_an_ai_seat(app: App) -> None
     assert "已加入3个AI座位：AI·1、AI·2、AI·3（共4人）" in group_text(
         await run(app, ".moe ai 3", user=HOST, group=G)
     )
-    assert "已加入7个AI座位" in group_text(await run(app, ".moe ai 7", user=HOST, group=G))
+    assert "已加入4个AI座位，现有AI·1" in group_text(await run(app, ".moe ai 7", user=HOST, group=G))
     joined = group_text(await run(app, ".moe join", user=FRIEND, group=G))
     assert joined.endswith("加入了萌E对局（8人，替换了AI·7）")
     too_many = group_text(await run(app, ".moe ai 7", user=HOST, group=G))

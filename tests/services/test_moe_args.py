@@ -7,6 +7,7 @@ import pytest
 from helpers import parse_of, run
 
 from chronodice.app import App
+from chronodice.core.clock import ManualClock
 from chronodice.services.moe.kinds import Gift, Player, Seat
 
 ROWS: list[tuple[str, object]] = [
@@ -64,7 +65,16 @@ ROWS: list[tuple[str, object]] = [
     (".moe play 1 Alice", ("moe", "play", {"n": 1, "targets": [Player("Alice")], "convert": False})),
     (".moe play 1 30002", ("moe", "play", {"n": 1, "targets": [Player("30002")], "convert": False})),
     (".moe play 1 @30002", ("moe", "play", {"n": 1, "targets": ["30002"], "convert": False})),
-    (".moe play 1 2", "「2」不是有效的目标或当"),
+    (".moe play 1 2", ("moe", "play", {"n": 1, "targets": [Seat(2)], "convert": False})),  # issue 44
+    (".moe play 1 9", "「9」不是有效的目标或当"),
+    (
+        ".moe skill 猎人的遗物 3",
+        ("moe", "skill", {"name": "猎人的遗物", "pref": None, "targets": [Seat(3)], "cost": None}),
+    ),
+    (
+        ".moe skill 猎人的遗物 3号",
+        ("moe", "skill", {"name": "猎人的遗物", "pref": None, "targets": [Seat(3)], "cost": None}),
+    ),
     (".moe play 1 当 当", "「当」不是有效的目标"),
     (".moe play 1000", "序号「1000」超出范围（至多为999）"),
     # skill
@@ -232,14 +242,14 @@ async def test_private_answers_stay_private(app: App) -> None:
     assert all(r.to_user in (HOST, P2, P3) for r in replies if r.private)
 
 
-async def test_package_keeps_the_plugin_api(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``nonebot_plugin_chronodice.moe`` imports ``chronodice.services.moe`` and calls ``sweep(app)``; replacing
-    ``moe.clock`` moves every deadline check."""
+async def test_package_keeps_the_plugin_api(app: App, clock: ManualClock) -> None:
+    """``nonebot_plugin_chronodice.moe`` imports ``chronodice.services.moe`` and calls ``sweep(app)``;
+    moving the app's clock moves every deadline check."""
     import chronodice.services.moe as moe
 
     await _running(app)
     state, _v = await app.store.load_session(G, "moe")
     assert state["deadline"] is not None
-    monkeypatch.setattr(moe, "clock", lambda: state["deadline"] + 1)
+    clock.advance(state["deadline"] + 1 - clock.timestamp())
     out = await moe.sweep(app)
     assert out and out[0][0] == G and "超时" in out[0][1][0].text

@@ -97,7 +97,7 @@ async def test_a_failed_send_is_delivered_on_the_next_sweep_in_order(app: App, h
     texts = [e["text"] for e in box]
     assert len(texts) >= 2 and [e["id"] for e in box] == list(range(1, len(box) + 1))
     group = Group(lambda n, _t: how if n == 2 else None)  # the second text fails once
-    now = moe.clock()
+    now = app.clock.timestamp()
     assert await moe.sweep(app, now, send=group.send) == []  # the outbox went through send
     assert group.got == texts[:1]  # nothing after the failed one
     left = await queued(app)
@@ -112,7 +112,7 @@ async def test_a_group_that_keeps_failing_is_tried_less_and_less_often(app: App)
     await started(app)
     texts = [e["text"] for e in await queued(app)]
     group = Group(lambda _n, _t: "raise")
-    now = moe.clock()
+    now = app.clock.timestamp()
     for _ in range(3):
         await moe.sweep(app, now, send=group.send)
     assert group.attempts == 2  # at once after one failure, then not before backoff(2) = 1 s
@@ -130,7 +130,7 @@ async def test_a_kill_between_commit_and_send_is_delivered_after_a_restart(
     texts = [e["text"] for e in await queued(app)]
     again = await fresh()
     group = Group()
-    await moe.sweep(again, moe.clock(), send=group.send)
+    await moe.sweep(again, app.clock.timestamp(), send=group.send)
     assert group.got == texts  # never tried before: no repeat mark
     assert await queued(again) == []
 
@@ -142,11 +142,11 @@ async def test_a_kill_between_send_and_removal_resends_marked_after_a_restart(
     texts = [e["text"] for e in await queued(app)]
     first = Group(lambda n, _t: "kill" if n == 1 else None)
     with pytest.raises(asyncio.CancelledError):
-        await moe.sweep(app, moe.clock(), send=first.send)
+        await moe.sweep(app, app.clock.timestamp(), send=first.send)
     assert first.got == texts[:1]
     again = await fresh()
     second = Group()
-    await moe.sweep(again, moe.clock(), send=second.send)
+    await moe.sweep(again, app.clock.timestamp(), send=second.send)
     # the database knows the batch was claimed, not how far it got: each text may be a repeat
     assert second.got == [f"{RESENT}\n{t}" for t in texts]
     assert await queued(again) == []
@@ -168,11 +168,11 @@ async def test_a_failed_removal_does_not_send_twice_in_this_process(
 
     monkeypatch.setattr(app.store, "apply_session", flaky)
     group = Group()
-    await moe.sweep(app, moe.clock(), send=group.send)
+    await moe.sweep(app, app.clock.timestamp(), send=group.send)
     assert group.got == texts and len(await queued(app)) == len(texts)  # sent, still stored
     state, _v = await app.store.load_session(G, "moe")
     assert not state.get("error")  # a delivery problem never marks the game broken
-    await moe.sweep(app, moe.clock(), send=group.send)
+    await moe.sweep(app, app.clock.timestamp(), send=group.send)
     assert group.got == texts  # not again
     assert await queued(app) == [] and sent_record(app) == {}
 
@@ -197,21 +197,21 @@ async def test_timeout_texts_wait_behind_an_undelivered_outbox(app: App) -> None
 async def test_without_send_the_returned_texts_count_as_delivered(app: App) -> None:
     await started(app)
     texts = [e["text"] for e in await queued(app)]
-    out = await moe.sweep(app, moe.clock())
+    out = await moe.sweep(app, app.clock.timestamp())
     assert out == [(G, out[0][1])] and [r.text for r in out[0][1]] == texts
     assert await queued(app) == []
 
 
 async def test_texts_queued_by_an_older_version_are_delivered(app: App) -> None:
     await started(app)
-    await moe.sweep(app, moe.clock())
+    await moe.sweep(app, app.clock.timestamp())
 
     def old(st: dict[str, Any]) -> tuple[dict[str, Any], None]:
         return {**st, "outbox": ["旧版本排队的文本一", "旧版本排队的文本二"]}, None
 
     await app.store.apply_session(G, "moe", old)
     group = Group()
-    await moe.sweep(app, moe.clock(), send=group.send)
+    await moe.sweep(app, app.clock.timestamp(), send=group.send)
     assert group.got == ["旧版本排队的文本一", "旧版本排队的文本二"]
     assert await queued(app) == []
 

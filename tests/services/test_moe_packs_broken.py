@@ -28,7 +28,7 @@ def broken_demo(folder: Path) -> None:
 async def group_says(app: App, text: str, user: str) -> str:
     """What the group gets for ``text``: the reply and whatever the outbox had queued behind."""
     replies = await run(app, text, user=user, group=G)
-    swept = [r for _g, rs in await moe.sweep(app, moe.clock()) for r in rs]
+    swept = [r for _g, rs in await moe.sweep(app, app.clock.timestamp()) for r in rs]
     return "\n".join(r.text for r in [*replies, *swept] if not r.private)
 
 
@@ -104,7 +104,7 @@ async def test_new_with_a_broken_pack_names_its_problems(app: App, data_packs: P
 
 async def test_a_kick_reads_differently_from_a_surrender(app: App) -> None:
     await moe_started(app, G, (HOST, P2, P3))
-    await moe.sweep(app, moe.clock())
+    await moe.sweep(app, app.clock.timestamp())
     kicked = await group_says(app, ".moe kick 2号", HOST)
     assert "被房主或GM移出了对局（按投降处理）" in kicked and "投降了" not in kicked
     _state, g = await moe_game(app, G)

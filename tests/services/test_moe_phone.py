@@ -77,7 +77,7 @@ async def test_hand_before_choosing_shows_no_empty_numbers(app: App) -> None:
 
 
 def test_a_bare_number_is_an_answer_only_when_it_is_one_to_six_numbers() -> None:
-    assert bare_answer("3") == ".moe 答 3"
+    assert bare_answer("3") == ".moe 答 3"  # routed with `bare` set: told apart from a typed .moe 答
     assert bare_answer(" 2 3 ") == ".moe 答 2 3"
     assert bare_answer("2号") is None and bare_answer("1234") is None and bare_answer("你好") is None
 

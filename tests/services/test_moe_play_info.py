@@ -230,7 +230,7 @@ async def test_no_group_message_names_a_hidden_card_in_a_game_by_commands(app: A
             cmd = ".moe choose " + " ".join(str(i + 1) for i in range(ask.lo))
         replies = await run(app, cmd, user=user, group=G)
         text = group_text(replies) + "\n".join(
-            r.text for _s, rs in await moe.sweep(app, moe.clock()) for r in rs
+            r.text for _s, rs in await moe.sweep(app, app.clock.timestamp()) for r in rs
         )
         placed += text.count("放置了一张奥秘")
         _state, g = await game(app)

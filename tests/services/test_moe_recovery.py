@@ -146,9 +146,9 @@ async def test_recover_end_gives_the_standings_and_frees_the_group(app: App) -> 
 async def test_sweeper_tells_the_broken_group_why_and_the_other_keeps_its_timeouts(app: App) -> None:
     await started(app, G, USERS)
     await started(app, G2, USERS2)
-    await moe.sweep(app, moe.clock())
+    await moe.sweep(app, app.clock.timestamp())
     await corrupt(app, changed_pack)
-    later = moe.clock() + 10_000
+    later = app.clock.timestamp() + 10_000
     out = dict(await moe.sweep(app, later))
     (told,) = [r.text for r in out[G]]
     assert "卡包内容在对局开始后被修改" in told and ".moe recover" in told and "停止计时" in told

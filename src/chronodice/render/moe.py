@@ -16,7 +16,15 @@ from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES
 
 from .moe_info import describe_trigger
-from .moe_phone import ASKED_ALWAYS, character_piles, play_card_prompt, seat_tag
+from .moe_phone import (
+    ASKED_ALWAYS,
+    REPLY_NUMBERS,
+    REPLY_ZERO,
+    character_piles,
+    choose_cards_what,
+    play_card_prompt,
+    seat_tag,
+)
 from .moe_phone import play_prompt as phone_play_prompt
 
 ATTR = {None: "", "元素": "元素", "光": "光", "暗": "暗"}
@@ -37,6 +45,12 @@ def seat_label(g: Game, seat: int | None, names: list[str]) -> str:
     p = g.p(seat)
     who = names[seat] if seat < len(names) else str(seat + 1)
     return f"{seat + 1}号{who}" + (f"({p.name})" if p.name else "")
+
+
+def hp_shown(hp: int) -> int:
+    """The 血量值 shown for 血量 ``hp`` (seed §4.4): a 血量 at 0 or below shows 0 (``-1/3`` read
+    as nonsense to players; a dying character is said to be 濒死 anyway)."""
+    return max(0, int(hp))
 
 
 def card_text(g: Game, cid: int) -> str:
@@ -158,16 +172,16 @@ def _public_line(g: Game, ev: dict[str, Any], names: list[str]) -> str:
         return f"{L(ev['user'])}{'对' + tg if tg else ''}使用了{card}"
     if t == "damage":
         p = g.p(ev["victim"])
-        kind = f"{ev['n']}点{ATTR.get(ev['attribute'], '')}伤害（血量{ev['hp']}/{p.max_hp}）"
+        kind = f"{ev['n']}点{ATTR.get(ev['attribute'], '')}伤害（血量{hp_shown(ev['hp'])}/{p.max_hp}）"
         if ev["source"] is not None:
             return f"{L(ev['source'])}对{L(ev['victim'])}造成{kind}"
         return f"{L(ev['victim'])}受到{kind}"
     if t == "lose_hp":
-        return f"{L(ev['who'])}流失了{ev['n']}点血量（血量{ev['hp']}/{g.p(ev['who']).max_hp}）"
+        return f"{L(ev['who'])}流失了{ev['n']}点血量（血量{hp_shown(ev['hp'])}/{g.p(ev['who']).max_hp}）"
     if t == "recover":
-        return f"{L(ev['who'])}回复了{ev['n']}点血量（血量{ev['hp']}/{g.p(ev['who']).max_hp}）"
+        return f"{L(ev['who'])}回复了{ev['n']}点血量（血量{hp_shown(ev['hp'])}/{g.p(ev['who']).max_hp}）"
     if t == "max_hp":
-        return f"{L(ev['who'])}的血量上限变为{ev['max_hp']}（血量{ev['hp']}）"
+        return f"{L(ev['who'])}的血量上限变为{ev['max_hp']}（血量{hp_shown(ev['hp'])}）"
     if t == "faith":
         return f"{L(ev['who'])}信仰值：{ev['faith']}/{g.p(ev['who']).max_faith}"
     if t == "dying":
@@ -285,7 +299,7 @@ def render_public_state(g: Game, names: list[str]) -> str:
         team = f" 队伍{p.team + 1}" if p.team >= 0 else ""
         auto = " [AI]" if is_ai_user(p.user) else " [托管]" if p.auto else ""
         lines.append(
-            f"{mark}{seat_label(g, p.seat, names)} 血量{p.hp}/{p.max_hp} 信仰{p.faith}/{p.max_faith} "
+            f"{mark}{seat_label(g, p.seat, names)} 血量{p.hp_value}/{p.max_hp} 信仰{p.faith}/{p.max_faith} "
             f"手牌{len(g.hand(p.seat))} {equip}{extra}{team}{auto}"
         )
     if st.turn.phase:
@@ -301,7 +315,7 @@ def render_hand(g: Game, seat: int, names: list[str], numbers: dict[int, int] | 
     if not p.character:
         return f"你是{seat + 1}号{names[seat] if seat < len(names) else ''}，还没有选择角色"
     lines = [
-        f"你是{seat_label(g, seat, names)}：血量{p.hp}/{p.max_hp} 信仰{p.faith}/{p.max_faith} 手牌上限{g.hand_limit(seat)}"
+        f"你是{seat_label(g, seat, names)}：血量{p.hp_value}/{p.max_hp} 信仰{p.faith}/{p.max_faith} 手牌上限{g.hand_limit(seat)}"
     ]
     tal = " ".join(f"{k}{v}" for k, v in p.talents.items())
     if tal:
@@ -423,16 +437,10 @@ def private_prompt(
             return f"{why}是否翻开奥秘{card_text(g, ask.info['card'])}？.moe yes / .moe no"
         return f"{why}是否发动【{skill_name(g, ask.info['skill'])}】？.moe yes / .moe no"
     if k == "choose_cards":
-        what = {
-            "discard_phase": "弃牌阶段，请弃置",
-            "pindian": f"与{L(ask.info['with'])}拼点，请选择" if "with" in ask.info else "拼点，请选择",
-            "discard": "请弃置",
-            "retrial": "改判，请选择",
-        }.get(ask.reason, "请选择")
         opts = "；".join(f"{pos.get(c, i + 1)}.{card_text(g, c)}" for i, c in enumerate(ask.options))
         n = f"{ask.lo}" if ask.lo == ask.hi else f"{ask.lo}~{ask.hi}"
-        return f"{what}{n}张牌：{opts}\n用 .moe choose 序号… 回答" + (
-            "（可 .moe pass）" if ask.optional else ""
+        return f"{choose_cards_what(g, ask, L)}{n}张牌：{opts}\n{REPLY_NUMBERS}" + (
+            f"（{REPLY_ZERO}）" if ask.optional else ""
         )
     if k == "choose_blind":
         owner = ask.info["owner"]
@@ -444,17 +452,17 @@ def private_prompt(
                 parts.append(f"{i + 1}.{card_text(g, int(tok[1:]))}")
             else:
                 parts.append(f"{i + 1}.奥秘（暗置）")
-        return f"选择{L(owner)}的{ask.lo}张牌：" + "；".join(parts) + "\n用 .moe choose 序号 回答"
+        return f"选择{L(owner)}的{ask.lo}张牌：" + "；".join(parts) + "\n直接回复序号回答"
     if k == "choose_players":
         return (
             "选择角色："
             + "、".join(seat_tag(g, ask.seat, s) for s in ask.options)
-            + "\n用 .moe choose 座位号 回答"
-            + ("（可 .moe pass）" if ask.optional else "")
+            + "\n直接回复座位号回答"
+            + (f"（{REPLY_ZERO}）" if ask.optional else "")
         )
     if k == "choose_option":
         if ask.reason == "character":
-            lines = ["请选择你的角色（.moe choose 序号）："]
+            lines = ["请选择你的角色（直接回复序号）："]
             for i, key in enumerate(ask.options):
                 cd = g.pack.characters[key]
                 skills = " ".join(f"【{skill_name(g, s)}】{g.pack.skills[s].text}" for s in cd.skills)
@@ -462,9 +470,7 @@ def private_prompt(
                 lines.append(f"{i + 1}. {cd.name} 血量{cd.max_hp} 信仰上限{cd.max_faith} {tal} {skills}")
             return "\n".join(lines)
         return (
-            "选择一项："
-            + "；".join(f"{i + 1}.{o}" for i, o in enumerate(ask.options))
-            + "\n用 .moe choose 序号 回答"
+            "选择一项：" + "；".join(f"{i + 1}.{o}" for i, o in enumerate(ask.options)) + "\n直接回复序号回答"
         )
     if k == "order":
         return (
@@ -473,15 +479,17 @@ def private_prompt(
                 f"{i + 1}.【{skill_name(g, o) if o in g.pack.skills else g.cdef(o).name}】"
                 for i, o in enumerate(ask.options)
             )
-            + "\n用 .moe choose 序号 回答"
+            + "\n直接回复序号回答"
         )
     if k == "arrange":
         return (
             "牌堆顶的牌（从上到下）："
             + "；".join(f"{i + 1}.{card_text(g, c)}" for i, c in enumerate(ask.options))
-            + "\n用 .moe choose 新顺序（如 3 1 2）回答"
+            + "\n直接回复新顺序回答（如 3 1 2）"
         )
     if k == "distribute":
         opts = "；".join(f"{pos[c]}.{card_text(g, c)}" for c in ask.options)
-        return f"可将至多{ask.hi}张手牌分配给其他角色：{opts}\n用 .moe give 2号:1,2 3号:3 回答，或 .moe pass"
+        return (
+            f"可将至多{ask.hi}张手牌分配给其他角色：{opts}\n用 .moe give 2号:1,2 3号:3 回答，或回复 0 不分配"
+        )
     return f"请求：{k}"

@@ -40,6 +40,46 @@ def play_card_prompt(g: Game, ask: Ask, numbers: dict[int, int], label: Callable
     return f"{head}你可以打出一张{wanted}。{opts}；或 .moe pass 不打出"
 
 
+REPLY_NUMBERS = "直接回复序号回答（多张用空格分开）"
+"""How a choice prompt is answered: a bare number in private chat (``.moe choose`` works too)."""
+REPLY_ZERO = "回复 0 不选"
+"""How an optional choice is declined by a bare number."""
+CHOOSE_WHAT = {
+    "discard_phase": "弃牌阶段，请弃置",
+    "discard": "请弃置",
+    "show": "请选择要展示的",
+    "retrial": "改判，请选择用来代替判定牌的",
+    "put_pile": "请选择要置于角色牌上的",
+    "take_pile": "请选择要获得的",
+    "remove": "请选择要移出游戏的",
+    "put_equipment": "请选择要置入装备区的",
+}
+"""What a choice of one's own cards is for, by the request's reason (issue 44: 炫耀 said only
+请选择1张牌)."""
+
+
+def running_source(g: Game) -> str:
+    """``【炫耀】`` — the innermost skill or card being settled, or ``""``."""
+    for frame in reversed(g.stack):
+        skill = frame.data.get("skill") if frame.kind == "skill" else None
+        if isinstance(skill, str) and skill in g.pack.skills:
+            return f"【{g.pack.skills[skill].name}】"
+        card = frame.data.get("card") if frame.kind == "use" else None
+        if isinstance(card, VirtualCard):
+            return f"【{g.cdef(card.key).name}】"
+    return ""
+
+
+def choose_cards_what(g: Game, ask: Ask, label: Callable[[int], str]) -> str:
+    """The head of a prompt to choose one's own cards: what they are for, and (when a skill or
+    card asks) which one: ``【炫耀】：请选择要展示的``."""
+    if ask.reason == "pindian":
+        return f"与{label(ask.info['with'])}拼点，请选择" if "with" in ask.info else "拼点，请选择"
+    what = CHOOSE_WHAT.get(ask.reason, "请选择")
+    source = running_source(g) if ask.reason not in ("discard_phase",) else ""
+    return f"{source}：{what}" if source else what
+
+
 def character_piles(g: Game, seat: int) -> str:
     """The cards on ``seat``'s character card, public: ``花×2（♠3【攻击】、♥5【防御】）`` per pile,
     the faces only of cards everyone has seen (a face-down pile shows its count); ``""`` when
@@ -115,7 +155,8 @@ def play_prompt(g: Game, ask: Ask, numbers: dict[int, int], *, header: str | Non
             lines.append(f"  {n}.{name}{as_}{tg}")
     for o in skills:
         sd = g.pack.skills[o["key"]]
-        tg = " → " + "/".join(seat_tag(g, seat, t) for t in o["targets"]) if o["mode"] == "one" else ""
+        one = o["mode"] == "one"
+        tg = " 座位号 → " + "/".join(seat_tag(g, seat, t) for t in o["targets"]) if one else ""
         cost = f"（弃{o['cost_n']}张：加 弃 序号）" if o.get("cost_n") else ""
         lines.append(f"  .moe skill {sd.name}{tg}{cost}")
     if blocked:
@@ -133,10 +174,15 @@ def _card(g: Game, cid: int) -> str:
 
 __all__ = [
     "ASKED_ALWAYS",
+    "CHOOSE_WHAT",
+    "REPLY_NUMBERS",
+    "REPLY_ZERO",
     "character_piles",
+    "choose_cards_what",
     "play_card_prompt",
     "play_prompt",
     "range_note",
+    "running_source",
     "seat_tag",
     "unplayable_reason",
 ]

@@ -138,7 +138,7 @@ def _block(
         return
     row = y + 62
     after = _pips(draw, x, row + 6, p.hp_value, p.max_hp)
-    nums = f"  血量{p.hp}/{p.max_hp}  信仰{p.faith}/{p.max_faith}  手牌{len(g.hand(p.seat))}"
+    nums = f"  血量{p.hp_value}/{p.max_hp}  信仰{p.faith}/{p.max_faith}  手牌{len(g.hand(p.seat))}"
     if g.secrets(p.seat):
         nums += f"  奥秘×{len(g.secrets(p.seat))}"
     if tag and reach:

@@ -59,14 +59,27 @@ def test_the_reading_of_cards_and_skills() -> None:
     assert disguise.chosen == {"to": "harm"}
 
 
-def test_ai_attacks_the_weakest_enemy_and_takeover_never_attacks() -> None:
+def test_ai_and_takeover_attack_the_weakest_enemy() -> None:
+    """Issue 44: 托管 plays to win for its side, so it attacks an enemy too (it used to end the
+    turn holding an 攻击 and lost or drew nearly every game)."""
     g = teams()
     g.give_cards(0, ["attack"])
     g.p(1).hp, g.p(3).hp = 4, 1
     g.equip_cards(0, ["magic_mirror"])  # every seat in range
-    got = answer(g, play_ask(g))
-    assert got["a"] == "card" and got["targets"] == [3]
-    assert answer(g, play_ask(g), TAKEOVER) == {"a": "end"}
+    for style in (AI, TAKEOVER):
+        got = answer(g, play_ask(g), style)
+        assert got["a"] == "card" and got["targets"] == [3]
+
+
+def test_takeover_takes_no_risk_with_its_own_hp() -> None:
+    """A 拼点 (决斗) may make the seat itself the loser: the AI plays it holding a 10+, 托管 never."""
+    g = teams()
+    g.give_cards(0, ["duel", "defend", "defend"])
+    for s in (1, 3):
+        g.give_cards(s, ["defend"])
+    ask = play_ask(g)
+    assert any(o["a"] == "card" and g.card(o["card"]).key == "duel" for o in ask.options)
+    assert answer(g, ask, TAKEOVER) == {"a": "end"}
 
 
 def test_no_harmful_card_ever_targets_an_ally() -> None:

@@ -1,10 +1,10 @@
 """托管 and AI seats: one team-aware policy in two styles (see :mod:`.ai_play` for the play phase).
 
-* **托管** (:data:`~.ai_play.TAKEOVER`, a player who is away): conservative — defend, heal
-  itself or an ally, equip, draw, rescue its own side, retaliate only against enemies (a 奥秘 or
-  a skill answering an enemy's harm), end the turn; never an action that may harm an ally.
-* **AI seats** (:data:`~.ai_play.AI`, a seat the host filled with ``AI·N``): the same core,
-  plus attacks on enemies in its own turn.  An AI seat's user id starts with :data:`AI_PREFIX`.
+* **托管** (:data:`~.ai_play.TAKEOVER`, a player who is away): plays to win for its side —
+  attacks enemies, defends, heals itself or an ally, equips, draws, rescues its own side; never
+  an action that may harm an ally, and never a risk to its own 血量 (a 拼点, paying 血量).
+* **AI seats** (:data:`~.ai_play.AI`, a seat the host filled with ``AI·N``): the same, plus
+  those risks.  An AI seat's user id starts with :data:`AI_PREFIX`.
 
 Team-aware: allies are the other members of the seat's team on a map with teams (双王国: seats
 alternate), nobody on a free-for-all map (:mod:`.ai_judge`).  Gifts go to allies only (none on a

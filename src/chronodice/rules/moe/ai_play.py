@@ -3,11 +3,13 @@
 Scores (higher first; nothing above 0 ends the phase):
 
 * heal an injured self or ally (more when at 1 HP), equip into an empty slot, place a 奥秘,
-  draw cards, gain faith — the conservative core both styles share;
-* the attacking style (AI seats) also harms enemies: damage first (the enemy with the least
-  HP, more when it may die), then taking or discarding their cards; a 拼点 only holding a 10+;
-  paying its own HP for cards only at 3 HP or more;
-* never an action whose reading (:mod:`.ai_judge`) may harm an ally — or, for 托管, anyone.
+  draw cards, gain faith — the core both styles share;
+* both styles harm enemies (issue 44: a 托管 that never attacked lost or drew nearly every
+  game against a random player): damage first (the enemy with the least HP, more when it may
+  die), then taking or discarding their cards;
+* the risky style (AI seats) also plays a 拼点 holding a 10+ and pays its own HP for cards at
+  3 HP or more; 托管 never risks its own 血量 for a player who is away;
+* never an action whose reading (:mod:`.ai_judge`) may harm an ally.
 
 Only public facts and the seat's own hand are read.
 """
@@ -39,15 +41,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Style:
-    """How a seat plays: ``attack`` — harms enemies on its own turn (AI); ``risk`` — may pay
-    its own HP or play a 拼点."""
+    """How a seat plays: ``attack`` — harms enemies on its own turn; ``risk`` — may pay its own
+    HP or play a 拼点 (AI seats only)."""
 
     name: str
     attack: bool
     risk: bool
 
 
-TAKEOVER = Style("托管", attack=False, risk=False)
+TAKEOVER = Style("托管", attack=True, risk=False)
 AI = Style("AI", attack=True, risk=True)
 
 HEAL_OPS = frozenset({"recover", "recover_to"})
@@ -194,9 +196,9 @@ def _target_score(
         return None
     foes = set(enemies(g, seat))
     if imp.harm - {seat} and not v.style.attack:
-        return None  # 托管 harms nobody on its own turn
+        return None  # a style that never attacks harms nobody on its own turn
     if seat in imp.harm and not (v.style.risk and g.p(seat).hp_value >= 3 and ops & {"lose_hp", "pindian"}):
-        return None  # paying its own HP (or risking it in a 拼点): the attacking style, from 3 HP
+        return None  # paying its own HP (or risking it in a 拼点): the risky style, from 3 HP
     if any(role == "harm" for role in imp.chosen.values()) and not (foes and v.style.attack):
         return None
     if any(risky(g, seat, s, effects, card) for s in imp.harm & foes):

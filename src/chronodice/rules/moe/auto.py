@@ -3,9 +3,9 @@
 * Timeout default: decline what is optional (可/需), take the first legal option of what is
   forced (须, 5.11) — except the discard phase, which discards the most recently drawn cards —
   and end the play phase.
-* :func:`takeover_answer`: what a seat on 托管 plays (conservative and team-aware: defend,
-  heal, never harm an ally, end the turn) and what an AI seat plays (the same, plus attacks on
-  enemies): :mod:`.ai`.
+* :func:`takeover_answer`: what a seat on 托管 plays (team-aware, to win: attack enemies,
+  defend, heal, never harm an ally) and what an AI seat plays (the same, plus risks such as a
+  拼点): :mod:`.ai`.
 * :func:`auto_answer`: a random legal choice that prefers acting — the soak tests' and
   benchmarks' explorer, and the "random player" the AI is measured against (the name is kept
   for them; it no longer plays 托管).

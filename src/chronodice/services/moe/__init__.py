@@ -22,25 +22,19 @@ Where the code lives (importing this package registers every sub-command, in hel
   ``recover`` is the way on for a game whose pack changed or whose replay desyncs);
 * here: ``help`` (and the bare ``.moe``).
 
-``clock`` is the wall clock for deadlines (tests may replace it); ``sweep(app, now=None, send=…)``
-is what the plugin's sweeper calls (``send`` delivers one outbox text to a group).
+Deadlines are read on the app's one clock (``app.clock``); ``sweep(app, now=None, send=…)`` is
+what the plugin's sweeper calls (``send`` delivers one outbox text to a group).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 
-clock: Callable[[], float] = time.time
-"""Wall clock for deadlines (tests replace it)."""
-
 # The import order is the registration order, which orders the help and the README table.
-from . import lobby, packs, play, phone, gm  # noqa: E402  # isort: skip
-from ._common import HELP, MAX_PLAYERS, PACK, SYSTEM, moe  # noqa: E402
-from .outbox import sweep  # noqa: E402
+from . import lobby, packs, play, phone, gm  # isort: skip
+from ._common import HELP, MAX_PLAYERS, PACK, SYSTEM, moe
+from .outbox import sweep
 
 
 @moe.sub("help", "帮助", when_empty=True, help="规则取舍与全部指令")
@@ -53,7 +47,6 @@ __all__ = [
     "MAX_PLAYERS",
     "PACK",
     "SYSTEM",
-    "clock",
     "gm",
     "lobby",
     "moe",

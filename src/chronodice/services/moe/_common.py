@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import random
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -62,12 +61,12 @@ FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与�
 .moe ai 人数  开始前用AI补空位（AI·1、AI·2…，0 移除；房主或GM）；玩家加入已满的对局时替换最后一个AI
 .moe start  开始（房主或GM）：随机座次，所有人同时私聊从发到的角色中选一个（限时，超时取第一个）
 .moe state  公开局面   .moe hand  我的手牌（私聊）
-.moe play 序号或牌名 [当] [目标]  使用手牌（目标写 2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
+.moe play 序号或牌名 [当] [目标]  使用手牌（目标写 2、2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
 .moe card 牌名或序号 / .moe skill 技能名  查看牌或技能的说明（手牌序号的说明私聊发送）
 .moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动   .moe skill 技能名 总是/从不/询问  可选技能自动发动或不发动
-私聊时直接回复数字即可回答当前请求（出牌：序号 [座位]，0 结束；响应：序号，0 不响应；是否发动：1 是 0 否）；手牌序号整个回合不变
+私聊时直接回复数字即可回答当前请求（出牌：序号 [座位]，0 结束；响应：序号，0 不响应；是否发动：1 是 0 否；选择：序号）；手牌序号整个回合不变
 .moe choose 序号…  选择牌/角色/选项   .moe give 2号:1,2 3号:3  分配牌   .moe end  结束出牌
-.moe auto [on|off]  托管（防御、回复自己或队友、不伤害队友、结束回合）   .moe quit  投降
+.moe auto [on|off]  托管（替你出牌：攻击敌人、防御、回复自己或队友，从不伤害队友）   .moe quit  投降
 GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒  .moe recover [继续|结束]（对局出错后）
 """
 RULES = """规则取舍：攻击每回合限一次；防御为“使用”；起始手牌4张、摸牌阶段摸2张；濒死时同时询问所有存活角色【恢复】（从当前回合角色起依次优先）；
@@ -86,9 +85,9 @@ moe = define(
 )
 
 
-def now() -> float:
-    """The package's ``clock`` (``chronodice.services.moe.clock``, which tests may replace)."""
-    return float(sys.modules["chronodice.services.moe"].clock())
+def now(app: Any) -> float:
+    """The wall clock deadlines are read on: the app's one clock (:mod:`chronodice.core.clock`)."""
+    return app.clock.timestamp()
 
 
 # ---------------------------------------------------------------------- players and seats

@@ -64,12 +64,33 @@ def set_ai_seats(state: dict[str, Any], n: int) -> str:
     if n < 0 or len(people) + n > MAX_PLAYERS:
         room = MAX_PLAYERS - len(people)
         raise IllegalAction(f"最多{MAX_PLAYERS}人：现有{len(people)}名玩家，最多还能加{room}个AI")
+    before = len(state["players"]) - len(people)
     state["players"] = people + ai_entries(n)
     total = len(state["players"])
     if n == 0:
         return f"已移除AI座位（{total}人）"
     names = "、".join(p["name"] for p in state["players"][len(people) :])
-    return f"已加入{n}个AI座位：{names}（共{total}人）"
+    if before == 0:
+        return f"已加入{n}个AI座位：{names}（共{total}人）"
+    if n > before:
+        return f"已加入{n - before}个AI座位，现有{names}（共{total}人）"
+    if n < before:  # ``.moe ai N`` sets how many there are: fewer removes some (issue 44)
+        return f"已移除{before - n}个AI座位，现有{names}（共{total}人）"
+    return f"AI座位不变：{names}（共{total}人）"
+
+
+def count_hint(state: dict[str, Any], need: tuple[int, ...]) -> str:
+    """How a lobby whose size the map does not allow gets there (issue 44: 2 players + ``.moe ai
+    2`` + a third player made 5 on 双王国, and ``.moe start`` said only 需要4/6/8人)."""
+    people = len(humans(state))
+    total = len(state["players"])
+    bots = total - people
+    counts = sorted((c for c in need if people <= c <= MAX_PLAYERS), key=lambda c: (abs(c - total), c))
+    fixes = [f".moe ai {c - people} 补到{c}人" for c in sorted(counts[:2])]
+    have = f"现有{total}人" + (f"（{people}名玩家、{bots}个AI）" if bots else "")
+    if fixes:
+        return f"{have}：房主可发送 " + "，或 ".join(fixes)
+    return f"{have}：玩家太多，需要有人 .moe leave 退出，或 .moe abort 后换一张地图开局"
 
 
 def make_room(state: dict[str, Any]) -> str | None:
@@ -100,4 +121,4 @@ def wake(g: Game, rng: random.Random, *, answer: bool) -> bool:
     return bool(seats)
 
 
-__all__ = ["AI_COUNT", "AiCount", "humans", "make_room", "next_host", "set_ai_seats", "wake"]
+__all__ = ["AI_COUNT", "AiCount", "count_hint", "humans", "make_room", "next_host", "set_ai_seats", "wake"]

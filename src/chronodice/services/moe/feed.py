@@ -14,6 +14,10 @@ something tells a spectator nothing either.  The group is not told that a window
 the seats asked are told privately, and the one whose command was held gets the new public lines
 privately (:func:`held_news`).
 
+A step that plays several whole turns nobody had to answer (players on 托管 or AI seats, one
+after another) tells each turn in one line (:mod:`chronodice.render.moe_digest`): two players
+away no longer make one message of hundreds of lines.
+
 At each round start the message carries a short summary of the round that ended (damage dealt,
 血量 recovered, deaths) and a picture of the table (:mod:`chronodice.render.moe_picture`).
 """
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chronodice.render import moe as R
+from chronodice.render.moe_digest import chain, turn_line
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES
 
@@ -111,26 +116,49 @@ def _grouped(g: Game, events: list[dict[str, Any]], names: list[str]) -> list[st
     return lines
 
 
+def _count(stats: dict[str, Any], ev: dict[str, Any]) -> None:
+    t = ev["t"]
+    if t == "damage":
+        stats["damage"] += int(ev["n"])
+    elif t == "recover":
+        stats["recover"] += int(ev["n"])
+    elif t == "death":
+        stats["deaths"].append(int(ev["who"]))
+
+
 def public_lines(state: dict[str, Any], g: Game, events: list[dict[str, Any]], names: list[str]) -> list[str]:
     """The group's lines for ``events``, with a round summary before each new round (the
-    round's numbers are kept in the session between commands)."""
+    round's numbers are kept in the session between commands).  A step that played a chain
+    of whole turns (players on 托管, AI seats) tells each of them in one line, without the
+    round headers and summaries between them (:mod:`chronodice.render.moe_digest`)."""
     stats = state.get(STATS) or _new_stats()
+    turns = {start: end for start, end in chain(events)}
+    first, last = (min(turns), max(turns.values())) if turns else (0, 0)
     lines: list[str] = []
     chunk: list[dict[str, Any]] = []
-    for ev in events:
-        t = ev["t"]
-        if t == "round":
+    i = 0
+    while i < len(events):
+        if i in turns:
             lines += _grouped(g, chunk, names)
             chunk = []
-            if int(ev["round"]) > 1:
+            seg = events[i : turns[i]]
+            for ev in seg:
+                _count(stats, ev)
+            lines.append(turn_line(g, seg, names))
+            i = turns[i]
+            continue
+        ev = events[i]
+        i += 1
+        if ev["t"] == "round":
+            lines += _grouped(g, chunk, names)
+            chunk = []
+            inside = first < i - 1 < last
+            if int(ev["round"]) > 1 and not inside:
                 lines.append(round_summary(g, int(ev["round"]) - 1, stats, names))
             stats = _new_stats()
-        elif t == "damage":
-            stats["damage"] += int(ev["n"])
-        elif t == "recover":
-            stats["recover"] += int(ev["n"])
-        elif t == "death":
-            stats["deaths"].append(int(ev["who"]))
+            if inside:
+                continue  # the turn lines say their round
+        _count(stats, ev)
         chunk.append(ev)
     lines += _grouped(g, chunk, names)
     state[STATS] = stats

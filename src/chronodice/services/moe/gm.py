@@ -161,7 +161,7 @@ async def moe_recover(call: Call, how: str) -> list[Reply]:
     scope, state = await _open_game(call)
     await require_host_or_gm(call, scope, state, "恢复对局")
     seed = call.app.rng.getrandbits(32)
-    at = now()
+    at = now(call.app)
 
     def fn(st: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[Reply]]:
         if not st or st.get("status") != "running" or not st.get("record"):
@@ -213,6 +213,8 @@ def _standings_text(rec: dict[str, Any], who: list[str]) -> str:
         label = f"{p.seat + 1}号{who[p.seat] if p.seat < len(who) else ''}" + (
             f"({p.name})" if p.name else ""
         )
-        lines.append(f"{label} " + (f"存活 血量{p.hp}/{p.max_hp} 信仰{p.faith}" if p.alive else "已阵亡"))
+        lines.append(
+            f"{label} " + (f"存活 血量{p.hp_value}/{p.max_hp} 信仰{p.faith}" if p.alive else "已阵亡")
+        )
     lines.append("存活者：" + ("、".join(f"{p.seat + 1}号" for p in alive) or "无") + "（没有胜利者）")
     return "\n".join(lines)

@@ -135,6 +135,26 @@ TARGET_TEXT = SeatOrPlayer()
 TARGET = OneOf(Mention(), TARGET_TEXT, label="2号或@某人")
 """A player: the message's QQ @ (a ``str`` QQ number), ``@12345``, ``2号``/``#2``, a name."""
 
+_SEAT_NO = re.compile(r"[1-8](?![0-9])")
+
+
+@dataclass(frozen=True)
+class SeatNumber(Kind):
+    """A bare seat number (``3``) naming the target of a card or skill: ``.moe play 1 3`` and
+    ``.moe skill 猎人的遗物 3`` read as a phone's bare ``1 3`` does (issue 44)."""
+
+    label: str = "座位号"
+    glue: bool = False
+
+    def candidates(self, text: str, pos: int, env: ParseEnv) -> Candidates:
+        m = _SEAT_NO.match(text, pos)
+        if m:
+            yield Seat(int(m.group())), m.end()
+
+
+USE_TARGET = OneOf(Mention(), TARGET_TEXT, SeatNumber(), label="2号或@某人")
+"""The target of a card or skill: a :data:`TARGET`, or a bare seat number."""
+
 
 # ---------------------------------------------------------------------- cards
 _NUMS = r"[0-9]{1,3}(?![0-9])(?:\s*,\s*[0-9]{1,3}(?![0-9]))*,?"
@@ -222,8 +242,10 @@ __all__ = [
     "SECONDS",
     "TARGET",
     "TIMEOUT_CLASS",
+    "USE_TARGET",
     "Gift",
     "Player",
     "Seat",
+    "SeatNumber",
     "index",
 ]

@@ -192,7 +192,7 @@ async def moe_start(call: Call) -> list[Reply]:
     await require_host_or_gm(call, ctx.group_id, state0, "开始游戏")
     seed = call.app.rng.getrandbits(64)
     order_seed = call.app.rng.getrandbits(32)
-    at = now()
+    at = now(call.app)
 
     def fn(
         state: dict[str, Any] | None,
@@ -211,7 +211,10 @@ async def moe_start(call: Call) -> list[Reply]:
         if state["map"]:
             need = pack.maps[state["map"]].players
             if need and len(state["players"]) not in need:
-                raise IllegalAction(f"【{pack.maps[state['map']].name}】需要{'/'.join(map(str, need))}人")
+                hint = ai_seats.count_hint(state, tuple(need))
+                raise IllegalAction(
+                    f"【{pack.maps[state['map']].name}】需要{'/'.join(map(str, need))}人，{hint}"
+                )
         players = list(state["players"])
         random.Random(order_seed).shuffle(players)  # random seats
         state["players"] = players

@@ -80,7 +80,7 @@ def outcome(
     for seat in sorted(told):
         if is_ai_user(state["players"][seat]["user"]):
             continue  # an AI seat reads the game itself: nothing is sent to it (no fallback either)
-        lines = [R.fit_lines(private[seat])] if seat in private else []
+        lines = [R.fit_lines(away_lines(g, seat, private[seat]))] if seat in private else []
         if ask is not None and seat in asked:
             lines.append(prompt_for(state, g, ask.for_seat(seat), who))
         replies.append(
@@ -89,6 +89,19 @@ def outcome(
             )
         )
     return replies
+
+
+AWAY_LINES = 6
+"""Private lines kept for a seat on 托管 in one step (its chain of turns may be long)."""
+
+
+def away_lines(g: Game, seat: int, lines: list[str]) -> list[str]:
+    """A seat on 托管 gets the newest :data:`AWAY_LINES` of its private lines, not a screenful
+    per turn played for it (issue 44); ``.moe hand`` shows the whole hand when it is back."""
+    if not g.p(seat).auto or len(lines) <= AWAY_LINES:
+        return lines
+    skipped = len(lines) - AWAY_LINES
+    return [f"（托管中，略去前{skipped}条；回来后发送 .moe hand 查看手牌）", *lines[-AWAY_LINES:]]
 
 
 def prompt_for(state: dict[str, Any], g: Game, ask: Any, who: list[str]) -> str:
@@ -152,7 +165,7 @@ async def sweep(
     With ``send`` (the plugin's) the outbox goes out through it at least once and in order, and
     is removed only once sent (:mod:`.delivery`); without, its texts are among the returned
     replies and count as delivered when returned (tests, callers that send themselves)."""
-    at = _clock_now() if now is None else now
+    at = _clock_now(app) if now is None else now
     out: list[tuple[str, list[Reply]]] = []
     sessions = await app.store.list_sessions(SYSTEM)
     forget_except(app, {scope for scope, _s, _v in sessions})
@@ -216,6 +229,17 @@ async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bo
     return True
 
 
+def timeout_note(st: dict[str, Any], g: Game, late: list[int]) -> str:
+    """The group's line for seats whose request timed out: once per AFK turn (issue 44: a play
+    phase and then a discard left by the same player made two lines); ``""`` for nobody new."""
+    if not late:
+        return ""
+    who = "、".join(f"{s + 1}号{st['players'][s]['name']}" for s in late)
+    auto = [s for s in late if g.p(s).auto]
+    tail = "" if auto == late else "、".join(f"{s + 1}号" for s in auto)
+    return f"{who}超时，按默认处理" + (f"，{tail}已进入托管" if auto else "")
+
+
 async def _sweep_one(
     app: Any, scope: str, state: dict[str, Any], at: float, out: list[tuple[str, list[Reply]]]
 ) -> None:
@@ -238,15 +262,14 @@ async def _sweep_one(
             run_auto(g, random.Random(seed), st)
             return commit(st, g, rec, at, force=True)
         late = list(ask.waiting)  # a window: every seat still waiting passes, whatever it holds
+        turn = g.state.turn_no
+        told = {s for s in late if g.p(s).flags.get("timeout_turn") == turn}  # this AFK turn's
         for seat in late:
             if g.pending is ask and seat in ask.waiting:
                 g.submit(seat, default_answer(ask.for_seat(seat)), source="timeout")
-        who = "、".join(f"{s + 1}号{st['players'][s]['name']}" for s in late)
-        auto = [s for s in late if g.p(s).auto]
-        tail = "" if auto == late else "、".join(f"{s + 1}号" for s in auto)
-        note = f"{who}超时，按默认处理" + (f"，{tail}已进入托管" if auto else "")
+        note = timeout_note(st, g, [s for s in late if s not in told])
         run_auto(g, random.Random(seed), st)
-        feed.hold(st, [note])  # the group hears it now, with what was held before it
+        feed.hold(st, [note] if note else [])  # the group hears it now, with what was held before
         return commit(st, g, rec, at, force=True)
 
     replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)", claim=None)

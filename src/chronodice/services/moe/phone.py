@@ -10,7 +10,8 @@ rewrite, registered here); what the numbers mean depends on the request waiting 
 * 选角色: the character's number; 分配: ``0`` gives nothing.
 
 A private number from someone with no request waiting says so; from someone with no game it is
-not ours (silence).
+not ours (silence).  ``.moe 答 1`` typed out from someone with no game is told so (issue 44: it
+got no reply at all); the rewrite of a bare number is told apart by ``call.bare``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from .kinds import Seat
 
 BARE = re.compile(r"\s*[0-9]{1,3}(?:\s+[0-9]{1,3}){0,5}\s*")
 """A private message of one to six small numbers."""
+
+
+NOT_PLAYING = "你不在萌E游戏中"
 
 
 def bare_answer(text: str) -> str | None:
@@ -65,8 +69,8 @@ async def _waiting(call: Call) -> tuple[Any, int, Any] | None:
 )
 async def moe_answer(call: Call, nums: list[int]) -> list[Reply]:
     got = await _waiting(call)
-    if got is None:
-        return []
+    if got is None:  # a bare number is not ours; the command typed out is answered
+        return [] if call.bare else [Reply.say(NOT_PLAYING)]
     _g, _seat, ask = got
     first, rest = nums[0], nums[1:]
     if ask.reason == "character":
@@ -87,4 +91,4 @@ async def moe_answer(call: Call, nums: list[int]) -> list[Reply]:
     return await play.moe_choose(call, nums)
 
 
-__all__ = ["BARE", "bare_answer", "moe_answer"]
+__all__ = ["BARE", "NOT_PLAYING", "bare_answer", "moe_answer"]

@@ -42,14 +42,15 @@ from ._common import (
     running,
     seat_of,
 )
-from .kinds import AUTO, CARD_REF, DISCARD, GIVE, TARGET, Gift, Player, Seat, index
+from .expect import expected
+from .kinds import AUTO, CARD_REF, DISCARD, GIVE, USE_TARGET, Gift, Player, Seat, index
 from .numbers import card_at, number_map
 from .outbox import commit
 
 Answer = Callable[[Game, int, Any, dict[str, Any]], Any]
 """Builds the engine's answer from (game, the sender's seat, the open request, the session)."""
 
-TARGETS = many("targets", TARGET, required=False, label="目标")
+TARGETS = many("targets", USE_TARGET, required=False, label="目标")
 
 
 # ---------------------------------------------------------------------- helpers
@@ -114,7 +115,7 @@ async def act(call: Call, build: Answer) -> list[Reply]:
     scope = await game_scope(call)
     ctx = call.ctx
     seed = call.app.rng.getrandbits(32)
-    at = now()
+    at = now(call.app)
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
         state = running(state)
@@ -139,7 +140,7 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
     """An out-of-turn change (托管, 投降, kick) for the sender's seat or ``who``."""
     scope = await game_scope(call)
     seed = call.app.rng.getrandbits(32)
-    at = now()
+    at = now(call.app)
     ctx = call.ctx
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
@@ -213,7 +214,7 @@ async def pick_character(call: Call, n: int) -> list[Reply]:
     """A character choice, at any time while everyone chooses (:mod:`.choice`)."""
     scope = await game_scope(call)
     seed = call.app.rng.getrandbits(32)
-    at = now()
+    at = now(call.app)
     ctx = call.ctx
 
     def fn(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Reply]]:
@@ -414,6 +415,8 @@ async def moe_choose(call: Call, nums: list[int]) -> list[Reply]:
 
     def build(g: Game, seat: int, ask: Any, state: dict[str, Any]) -> Any:
         k = ask.kind
+        if not nums or k in ("play", "distribute"):  # nothing chosen: say what is expected
+            raise IllegalAction(expected(ask))
         if k == "choose_cards":
             pos = {v: c for c, v in number_map(state, g, seat).items()}
             if all(c in pos.values() for c in ask.options):
@@ -430,12 +433,10 @@ async def moe_choose(call: Call, nums: list[int]) -> list[Reply]:
         if k == "arrange":
             return [ask.options[n - 1] if 1 <= n <= len(ask.options) else -1 for n in nums]
         if k == "respond":
-            if nums and ask.reason == "secret":
+            if ask.reason == "secret":
                 return secret_choice(g, ask, nums[0])
-            return card_at(state, g, seat, nums[0]) if nums else None
-        if k == "invoke":
-            return bool(nums and nums[0])
-        raise IllegalAction("现在不需要选择")
+            return card_at(state, g, seat, nums[0])
+        return bool(nums[0])  # invoke: 1 是, 0 否
 
     return await act(call, build)
 
