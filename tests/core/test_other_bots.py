@@ -86,10 +86,17 @@ def test_our_glued_forms_still_route(text: str, command: str) -> None:
         (".ob exit", "ob"),
         (".team add @30001", "team"),
         (".team call", "team"),
+        (".nnn", "nnn"),
+        (".nnn 英", "nnn"),
+        (".name", "nnn"),
+        (".name 英", "nnn"),
+        (".deck 塔罗牌", "deck"),
+        (".gugu", "gugu"),
     ],
 )
 def test_commands_we_now_answer_left_the_list(text: str, command: str) -> None:
-    """Issue 30: decks, 今日人品 and .send are ours now, so they are not in the silent list."""
+    """Issues 30 and 42: decks, 今日人品, .send, names and .gugu are ours now, so they are not in
+    the silent list."""
     assert text not in OTHER_BOT_COMMANDS
     got = parse_of(text)
     assert isinstance(got, tuple) and got[0] == command, got

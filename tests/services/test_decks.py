@@ -18,6 +18,7 @@ from chronodice.rules.decks import (
     DeckError,
     Drawer,
     decks_from_data,
+    drawable,
     parse_item,
     read_deck_file,
 )
@@ -42,7 +43,7 @@ def write(folder: Path, name: str, data: object) -> None:
 async def test_bundled_decks_listed_and_drawn(app: App) -> None:
     replies = await run(app, ".draw list")
     assert replies[0].text == (
-        "可用牌堆（6个，括号内为张数）：调查员职业(14)、随机事件(6)、扑克(52)、扑克含王(3)、塔罗牌(22)、塔罗牌正逆(1)"
+        "可用牌堆（6个，括号内为张数）：调查员职业(14)、随机事件(7)、扑克(52)、扑克含王(54)、塔罗牌(22)、塔罗牌正逆(1)"
     )
     assert (await run(app, ".draw 塔罗牌"))[0].text == "PL01 从「塔罗牌」中抽出了：节制"
     assert (await run(app, ".draw 扑克 3"))[
@@ -55,6 +56,40 @@ async def test_several_cards_are_different(app: App) -> None:
         text = (await run(app, ".draw 扑克 10"))[0].text
         cards = text.split("\n")[1:]
         assert len(set(cards)) == 10
+
+
+async def test_weighted_deck_counts_its_copies(app: App) -> None:
+    """Issue 42: ``::52::{%扑克%}`` is 52 entries, so 扑克含王 has 54 cards, drawn without repeats."""
+    for _ in range(30):
+        text = (await run(app, ".draw 扑克含王 5"))[0].text
+        head, *cards = text.split("\n")
+        assert head == "PL01 从「扑克含王」中抽出了5张："
+        assert len({c.split(". ", 1)[1] for c in cards}) == 5
+    jokers = 0
+    for _ in range(40):
+        cards = (await run(app, ".draw 扑克含王 10"))[0].text.split("\n")[1:]
+        assert len(set(cards)) == 10
+        jokers += sum(c.endswith(("大王", "小王")) for c in cards)
+    assert 0 < jokers < 60  # two in 54: about 15 in 400 cards
+    assert (await run(app, ".draw 扑克含王 11"))[0].text.startswith("张数「11」超出范围")
+
+
+def test_weights_are_copies_taken_one_at_a_time() -> None:
+    decks, _ = decks_from_data({"门": ["::3::木门", "铁门"], "空": ["::0::无", "::2::有"]}, "f.json")
+    assert drawable(decks["门"]) == 4 and drawable(decks["空"]) == 2
+    for seed in range(20):
+        assert sorted(Drawer(decks, random.Random(seed)).draw("门", 4)) == ["木门", "木门", "木门", "铁门"]
+        assert Drawer(decks, random.Random(seed)).draw("空", 2) == ["有", "有"]
+
+
+async def test_deck_lists_the_decks(app: App) -> None:
+    assert (await run(app, ".deck"))[0].text == (await run(app, ".draw list"))[0].text
+    assert (await run(app, ".deck list"))[0].text.startswith("可用牌堆（6个")
+    info = "牌堆「扑克含王」：54张，来自 poker.json；.draw 扑克含王 抽牌"
+    assert (await run(app, ".deck 扑克含王"))[0].text == info
+    near = "没有牌堆「塔罗」，发送 .draw list 查看。相近的有：塔罗牌、塔罗牌正逆"
+    assert (await run(app, ".deck 塔罗"))[0].text == near
+    assert (await run(app, ".deck 塔罗 牌"))[0].text == "多余的「牌」\n格式：.deck <牌堆名>"
 
 
 async def test_unknown_deck_names_close_matches(app: App) -> None:

@@ -16,7 +16,7 @@ LIST_ALL_ON = "\n".join(
     [
         "本群模块（.ext on/off 模块名 开关，GM）：",
         "[开] coc7 CoC7检定：.ra .rah .rab .rap .sc .en …",
-        "[开] dnd5e DnD5e：DnD5e模式的 .rc 检定",
+        "[开] dnd5e DnD5e：.rs .dnd .ds .ss .longrest .shortrest",
     ]
 )
 
@@ -24,8 +24,8 @@ LIST_ALL_ON = "\n".join(
 async def test_list_shows_every_module_on(app: App) -> None:
     text = await say(app, ".ext")
     assert text.startswith(LIST_ALL_ON + "\n")
-    assert "[开] deck 牌堆：.draw .drawh" in text
-    assert "[开] fun 娱乐：.jrrp .send" in text
+    assert "[开] deck 牌堆：.draw .drawh .deck" in text
+    assert "[开] fun 娱乐：.nnn .gugu .jrrp .send" in text
     assert "[开] log 跑团日志：.log" in text
     assert "[开] sn 自动群名片：.sn" in text
     assert text.endswith("始终开启：.r .st .pc .nn .set .bot .help .ext 等")

@@ -51,7 +51,9 @@ async def test_st_never_rewrites_another_systems_card(app: App) -> None:
     assert await say(app, ".st str16 dex14") == "已录入 <艾拉>：力量:16 敏捷:14"
     assert "（DnD5e）" in await say(app, ".pc show")
     app.rng = Scripted([12])
-    assert await say(app, ".rc 力量 15") == "PL01 的力量检定：D20=12+3(力量)=15 对 DC15 成功"
+    assert (
+        await say(app, ".rc 力量 15") == "艾拉 的力量检定：D20=12+3(力量)=15 对 DC15 成功"
+    )  # the card (issue 42)
 
 
 async def test_coc_checks_refuse_a_d20_card(app: App) -> None:

@@ -10,7 +10,9 @@ when ``.r`` learnt the bonus/penalty dice ``b2``/``p``, the CoC commands were wh
 (:data:`COC_MODE_COMMANDS`), ``.log new/on/off/end`` when ChronoDice got its own ``.log``, and
 ``.draw``/``.drawh``/``.jrrp``/``.send`` when ChronoDice got decks and 今日人品, ``.ext``/``.sn``
 when it got per-group modules and the auto group card, ``.rav``/``.ob``/``.team`` when it got
-opposed checks, spectators and teams (issue 30).
+opposed checks, spectators and teams (issue 30), ``.nnn``/``.name``/``.gugu``/``.deck`` when it
+got random names, excuses and a deck list (issue 42), ``.dnd``/``.ds``/``.ss``/``.rs``/``.longrest``
+when DnD5e groups got them (issue 42; silent outside DnD5e groups).
 """
 
 from __future__ import annotations
@@ -19,24 +21,26 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     # CoC checks and friends (SealDice / Dice! / OlivaDice / cocdicer)
     ".rx 3d6",
     ".rxh 1d100",
-    ".rs 3d6",
     ".rr 1d20",
     ".rsa 3d6",
-    ".dnd",
-    ".dnd 3",
     ".setdnd",
-    ".nnn",
-    ".nnn 英",
     ".nnt",
-    ".name",
-    ".name 英",
     ".namedice",
+    ".nnnx",
+    # Dice!'s .me (an action line), SealDice's 安科 and roulette
+    ".me 拔出了剑",
+    ".ak 开始",
+    ".drl 5",
+    # SealDice's other rule systems: 艾伦坡 (ek), 双重十字 (dx), 暗影狂奔 (rsr)
+    ".ek 侦查 60",
+    ".ekgen",
+    ".dx 5c10",
+    ".rsr 5",
     # fun and decks
-    ".deck 塔罗牌",
     ".drawx 塔罗牌",
     ".jrrpx",
     ".sendto 12345",
-    ".gugu",
+    ".gugux",
     ".jsr",
     ".rules 擒抱",
     ".wiki 擒抱",
@@ -56,12 +60,12 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".link",
     ".dismissall",
     ".botx",
-    # D&D helpers
-    ".ds",
+    # D&D helpers (.dnd .ds .ss .rs .longrest are ours since issue 42, in DnD5e groups)
+    ".dndx",
+    ".rsx 3d6",
+    ".ssx",
     ".dss",
-    ".ss 初始化",
     ".cast 火球术",
-    ".longrest",
     ".dbr",
     ".buffs",
     ".chk 运动",

@@ -163,6 +163,8 @@ FATE_DEFAULT_COUNT = 4
 
 
 Expr = Union[Num, Var, Unary, Binary, Dice, Pool, Fate, Bonus]  # noqa: UP007 (a runtime alias; py3.10 target)
+EXPR_TYPES = (Num, Var, Unary, Binary, Dice, Pool, Fate, Bonus)
+"""The node classes of :data:`Expr`, for ``isinstance`` (an attribute whose value is a formula)."""
 
 _BINARY_PREC = {"+": PREC_ADD, "-": PREC_ADD, "*": PREC_MUL, "/": PREC_MUL}
 
@@ -240,6 +242,7 @@ def dice_part(node: Expr, default_faces: int | None = None, *, bare_names: bool 
 
 
 __all__ = [
+    "EXPR_TYPES",
     "FATE_DEFAULT_COUNT",
     "PREC_ADD",
     "PREC_ATOM",

@@ -183,7 +183,7 @@ def roll_command(
     rng: random.Random,
     *,
     default_faces: int = 100,
-    variables: Mapping[str, int] | None = None,
+    variables: Mapping[str, int | Expr] | None = None,
 ) -> RollOutcome:
     """Parse and roll ``.r`` arguments; raises only :class:`chronodice.core.errors.ChronoDiceError`.
 

@@ -33,6 +33,9 @@ Semantics, where the rules of other bots differ or are silent:
   results, ``p`` the highest.  So with a units 0 a tens 0 is the worst die, not the best: it is
   the result that is compared, never the bare digit.
 * Every literal, attribute and intermediate result must stay within ±10^15.
+* An attribute may be a formula (a syntax tree, ``.st &手枪=1d10``): it is rolled where the name
+  stands, and may name other attributes, formulas too, :data:`MAX_FORMULA_DEPTH` deep (so a
+  formula that names itself stops there with an error).
 * Dice counts and faces may be expressions (``(1d4)d6``, ``敏捷d6``); they must come out between
   1 and 1000 dice and 1 and 1,000,000 faces.
 
@@ -51,10 +54,25 @@ from typing import Any
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import FATE_DEFAULT_COUNT, Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
+from .ast import (
+    EXPR_TYPES,
+    FATE_DEFAULT_COUNT,
+    Binary,
+    Bonus,
+    Dice,
+    Expr,
+    Fate,
+    Num,
+    Pool,
+    Select,
+    Unary,
+    Var,
+)
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, snippet, where
 from .parser import MAX_MAGNITUDE
 
+MAX_FORMULA_DEPTH = 5
+"""Formula attributes rolled inside formula attributes, at most (a cycle stops here)."""
 POOL_FACES = 10
 POOL_SUCCESS = 8
 """A pool die showing this or more is a success."""
@@ -117,7 +135,7 @@ class DiceBudget:
         self.used += n
 
 
-def lookup(variables: Mapping[str, int], name: str) -> int | None:
+def lookup(variables: Mapping[str, int | Expr], name: str) -> int | Expr | None:
     """The value of attribute ``name``: exact match first, then ignoring case (``STR`` = ``str``)."""
     if name in variables:
         return variables[name]
@@ -162,13 +180,15 @@ class Evaluator:
         rng: random.Random,
         *,
         default_faces: int = 100,
-        variables: Mapping[str, int] | None = None,
+        variables: Mapping[str, int | Expr] | None = None,
         budget: DiceBudget | None = None,
     ) -> None:
         self.rng = rng
         self.default_faces = default_faces
-        self.variables: Mapping[str, int] = variables if variables is not None else {}
+        self.variables: Mapping[str, int | Expr] = variables if variables is not None else {}
         self.budget = budget if budget is not None else DiceBudget()
+        self.depth = 0
+        """Formula attributes being rolled inside one another."""
         self._dispatch: dict[type, Callable[[Any], Rolled]] = {
             Num: self._num,
             Var: self._var,
@@ -192,6 +212,18 @@ class Evaluator:
         raw = lookup(self.variables, node.name)
         if raw is None:
             raise UnknownVariable(node.name, position=node.pos)
+        if isinstance(raw, EXPR_TYPES):
+            if self.depth >= MAX_FORMULA_DEPTH:
+                raise DiceValueError(
+                    f'属性 "{snippet(node.name)}" 的公式套用超过{MAX_FORMULA_DEPTH}层（或引用了自己）',
+                    position=node.pos,
+                )
+            self.depth += 1
+            try:
+                inner = self.roll(raw)
+            finally:
+                self.depth -= 1
+            return Rolled(node, inner.value, (inner,))
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or raw != int(raw):
             raise DiceValueError(f'属性 "{snippet(node.name)}" 不是整数', position=node.pos)
         return Rolled(node, check_magnitude(int(raw), node.pos))
@@ -350,7 +382,7 @@ def evaluate(
     rng: random.Random,
     *,
     default_faces: int = 100,
-    variables: Mapping[str, int] | None = None,
+    variables: Mapping[str, int | Expr] | None = None,
     budget: DiceBudget | None = None,
 ) -> Rolled:
     """Roll ``tree`` once.  Pass one ``budget`` to several calls to share the dice limit."""
@@ -367,6 +399,7 @@ def all_dice(rolled: Rolled) -> Iterator[DieRecord]:
 
 __all__ = [
     "FATE_FACES",
+    "MAX_FORMULA_DEPTH",
     "POOL_FACES",
     "POOL_MIN_AGAIN",
     "POOL_NO_AGAIN",

@@ -26,9 +26,22 @@ from math import comb, factorial, prod
 
 from chronodice.core.limits import MAX_DICE_PER_COMMAND, MAX_FACES
 
-from .ast import FATE_DEFAULT_COUNT, Binary, Bonus, Dice, Expr, Fate, Num, Pool, Select, Unary, Var
+from .ast import (
+    EXPR_TYPES,
+    FATE_DEFAULT_COUNT,
+    Binary,
+    Bonus,
+    Dice,
+    Expr,
+    Fate,
+    Num,
+    Pool,
+    Select,
+    Unary,
+    Var,
+)
 from .errors import DiceLimitError, DiceValueError, UnknownVariable, where
-from .evaluate import POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, coc_d100, divide, lookup
+from .evaluate import MAX_FORMULA_DEPTH, POOL_FACES, POOL_NO_AGAIN, POOL_SUCCESS, coc_d100, divide, lookup
 from .parser import parse
 
 MAX_SUPPORT = 20_000
@@ -42,10 +55,11 @@ Dist = dict[int, Fraction]
 
 
 class _Calculator:
-    def __init__(self, default_faces: int, variables: Mapping[str, int]) -> None:
+    def __init__(self, default_faces: int, variables: Mapping[str, int | Expr]) -> None:
         self.default_faces = default_faces
         self.variables = variables
         self.work = 0
+        self.depth = 0
 
     def spend(self, steps: int) -> None:
         self.work += steps
@@ -59,6 +73,16 @@ class _Calculator:
             value = lookup(self.variables, node.name)
             if value is None:
                 raise UnknownVariable(node.name, position=node.pos)
+            if isinstance(value, EXPR_TYPES):  # a formula attribute (``&手枪=1d10``)
+                if self.depth >= MAX_FORMULA_DEPTH:
+                    raise DiceValueError(
+                        f"属性公式套用超过{MAX_FORMULA_DEPTH}层（或引用了自己）", position=node.pos
+                    )
+                self.depth += 1
+                try:
+                    return self.dist(value)
+                finally:
+                    self.depth -= 1
             return {int(value): Fraction(1)}
         if isinstance(node, Unary):
             inner = self.dist(node.operand)
@@ -219,7 +243,7 @@ class _Calculator:
 
 
 def distribution(
-    expr: str | Expr, *, default_faces: int = 100, variables: Mapping[str, int] | None = None
+    expr: str | Expr, *, default_faces: int = 100, variables: Mapping[str, int | Expr] | None = None
 ) -> Dist:
     """Exact ``{value: probability}`` of ``expr`` (text or tree); values sorted ascending."""
     tree = parse(expr, known=variables or ()) if isinstance(expr, str) else expr
@@ -228,7 +252,7 @@ def distribution(
 
 
 def expected_value(
-    expr: str | Expr, *, default_faces: int = 100, variables: Mapping[str, int] | None = None
+    expr: str | Expr, *, default_faces: int = 100, variables: Mapping[str, int | Expr] | None = None
 ) -> Fraction:
     """The exact mean of ``expr``."""
     dist = distribution(expr, default_faces=default_faces, variables=variables)

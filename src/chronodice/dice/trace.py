@@ -6,7 +6,8 @@ the units die, then every tens digit, the ones not kept in parentheses).  Marks:
 ``k``/``q``/``dh``/``dl``; ``{9}`` a die added by an explosion (``!``) or by the pool's 加骰 —
 it follows the die that made it.  A dice term whose count or faces were computed shows the
 resolved numbers first (``(1d4)d6`` → ``3d6[2,5,1]``).  A lone plain die is just ``1d100=42``,
-and a middle that adds nothing (``1+2=3``, ``力量=60``) is left out.  A term with more than
+and a middle that adds nothing (``1+2=3``, ``力量=60``) is left out. An attribute that is a formula (``.st &手枪=1d10``)
+shows its dice: ``手枪+2=1d10[7]+2=9``, ``匕首=1d4[1]+2=3``.  A term with more than
 :data:`MAX_SHOWN_DICE` dice shows the first ones and the count.
 
 >>> import random
@@ -19,7 +20,7 @@ and a middle that adds nothing (``1+2=3``, ``力量=60``) is left out.  A term w
 
 from __future__ import annotations
 
-from .ast import PREC_UNARY, Binary, Bonus, Dice, Fate, Num, Pool, Unary, Var, precedence
+from .ast import PREC_ATOM, PREC_UNARY, Binary, Bonus, Dice, Fate, Num, Pool, Unary, Var, precedence
 from .evaluate import DieRecord, Rolled
 
 MAX_SHOWN_DICE = 50
@@ -48,44 +49,50 @@ def _literal(part: Rolled | None) -> bool:
     return part is None or isinstance(part.node, Num)
 
 
-def render(rolled: Rolled) -> str:
-    """The middle part of the trace for ``rolled``."""
+def render(rolled: Rolled, *, spell: bool = False) -> str:
+    """The middle part of the trace for ``rolled``; ``spell``: every dice term says what it is
+    (``1d4[3]``, inside a formula attribute, whose dice the expression does not show)."""
     node = rolled.node
     if isinstance(node, Num):
         return str(rolled.value)
     if isinstance(node, Var):
+        if rolled.parts and rolled.parts[0] is not None:  # a formula attribute: its dice
+            inner = rolled.parts[0]
+            text = render(inner, spell=True)
+            return text if precedence(inner.node) >= PREC_ATOM else f"({text})"
         return str(rolled.value) if rolled.value >= 0 else f"({rolled.value})"
     if isinstance(node, Unary):
         operand = rolled.parts[0]
         assert operand is not None
-        inner = render(operand)
+        inner_text = render(operand, spell=spell)
         if precedence(operand.node) < PREC_UNARY:
-            inner = f"({inner})"
-        return node.op + inner
+            inner_text = f"({inner_text})"
+        return node.op + inner_text
     if isinstance(node, Binary):
         left, right = rolled.parts
         assert left is not None and right is not None
         prec = precedence(node)
-        lt, rt = render(left), render(right)
+        lt, rt = render(left, spell=spell), render(right, spell=spell)
         if precedence(left.node) < prec:
             lt = f"({lt})"
         if precedence(right.node) <= prec:
             rt = f"({rt})"
         return f"{lt}{node.op}{rt}"
+    plain = not spell and all(_literal(p) for p in rolled.parts)
     if isinstance(node, Dice):
-        prefix = "" if all(_literal(p) for p in rolled.parts) else f"{rolled.count}d{rolled.faces}"
+        prefix = "" if plain else f"{rolled.count}d{rolled.faces}"
         return prefix + format_dice(rolled.dice)
     if isinstance(node, Pool):
-        prefix = "" if all(_literal(p) for p in rolled.parts) else f"{rolled.count}a{rolled.threshold}"
+        prefix = "" if plain else f"{rolled.count}a{rolled.threshold}"
         return prefix + format_dice(rolled.dice)
     if isinstance(node, Fate):
-        prefix = "" if all(_literal(p) for p in rolled.parts) else f"{rolled.count}dF"
+        prefix = "" if plain else f"{rolled.count}dF"
         shown = ",".join(f"{d.value:+d}" if d.value else "0" for d in rolled.dice[:MAX_SHOWN_DICE])
         if len(rolled.dice) > MAX_SHOWN_DICE:
             shown += f",…共{len(rolled.dice)}颗"
         return f"{prefix}[{shown}]"
     if isinstance(node, Bonus):
-        prefix = "" if all(_literal(p) for p in rolled.parts) else f"{node.kind}{rolled.count}"
+        prefix = "" if plain else f"{node.kind}{rolled.count}"
         units, *tens = rolled.dice
         shown = ",".join(format_die(d) for d in tens[:MAX_SHOWN_DICE])
         if len(tens) > MAX_SHOWN_DICE:
@@ -105,7 +112,10 @@ def detail(rolled: Rolled, expression: str) -> str:
         and all(_literal(p) for p in rolled.parts)
     ):
         return f"{expression}={total}"
-    middle = render(rolled)
+    if isinstance(node, Var) and rolled.parts and rolled.parts[0] is not None:
+        middle = render(rolled.parts[0], spell=True)  # a formula alone: no parentheses
+    else:
+        middle = render(rolled)
     if middle in (expression, total):
         return f"{expression}={total}"
     return f"{expression}={middle}={total}"

@@ -7,11 +7,16 @@ A deck file maps deck names to lists of items (cards)::
 in JSON, or the same mapping in YAML.  What an item may contain (the Dice! conventions that
 SealDice also reads):
 
-* ``::N::文本`` at the start — the item's weight ``N`` (1–10000; default 1);
+* ``::N::文本`` at the start — ``N`` copies of the item (0–10000; default 1): it comes up ``N``
+  times as often, and a draw of several cards may take up to ``N`` of them (``::0::`` never);
 * ``{%牌堆名}`` or ``{%牌堆名%}`` — one item of that deck, drawn *with* replacement;
 * ``{牌堆名}`` — one item drawn *without* replacement within this draw (a deck used up this way
   is shuffled back);
 * ``[1d6+2]`` — a dice expression, replaced by its total.
+
+An item that is nothing but one reference (``::52::{%扑克%}``: the 52 cards of 扑克, as SealDice
+decks write a deck with jokers) stands for that deck's cards: a draw of several cards takes them
+without replacement too, so ``.draw 扑克含王 5`` gives five different cards of the 54.
 
 Names starting with ``_`` are hidden: they can be referenced but not drawn or listed.  Keys whose
 value is not a list (``_title``, ``name``, ``author`` …) are metadata and ignored.  A reference
@@ -213,30 +218,38 @@ class Drawer:
         self.decks = decks
         self.rng = rng
         self.steps = 0
-        self.used: dict[str, set[int]] = {}
-        """Per deck: cards taken without replacement in this draw."""
+        self.used: dict[str, dict[int, int]] = {}
+        """Per deck, per card: the copies taken without replacement in this draw."""
 
     def draw(self, name: str, n: int) -> list[str]:
-        """``n`` different cards of deck ``name``, expanded (``n`` ≤ its drawable cards)."""
-        return [
-            self.expand(self.decks[name].cards[self.pick(name, fresh=True)].text, [name]) for _ in range(n)
-        ]
+        """``n`` different cards (copies) of deck ``name``, expanded (``n`` ≤ :func:`drawable`)."""
+        out: list[str] = []
+        for _ in range(n):
+            text = self.decks[name].cards[self.pick(name, fresh=True)].text
+            ref = _TOKEN.fullmatch(text)
+            target = ref.group(2).strip() if ref is not None and ref.group(2) is not None else ""
+            if target in self.decks:  # a stand-in for that deck's cards: no repeats either
+                out.append(self._reference(target, [name], fresh=True))
+            else:
+                out.append(self.expand(text, [name]))
+        return out
 
     def pick(self, name: str, *, fresh: bool) -> int:
-        """The index of a card by weight; ``fresh``: not one already taken in this draw."""
+        """The index of a card by weight; ``fresh``: one of the copies not yet taken in this draw."""
         cards = self.decks[name].cards
-        used = self.used.setdefault(name, set()) if fresh else set()
-        if fresh and all(i in used or c.weight <= 0 for i, c in enumerate(cards)):
-            used.clear()  # used up by {名} references: shuffled back
-        total = sum(c.weight for i, c in enumerate(cards) if i not in used)
+        taken = self.used.setdefault(name, {}) if fresh else {}
+        left = [max(c.weight - taken.get(i, 0), 0) for i, c in enumerate(cards)]
+        total = sum(left)
+        if total <= 0:  # used up by {名} references: shuffled back
+            taken.clear()
+            left = [max(c.weight, 0) for c in cards]
+            total = sum(left)
         roll = self.rng.randrange(total)
-        for i, card in enumerate(cards):
-            if i in used or card.weight <= 0:
-                continue
-            roll -= card.weight
+        for i, weight in enumerate(left):
+            roll -= weight
             if roll < 0:
                 if fresh:
-                    used.add(i)
+                    taken[i] = taken.get(i, 0) + 1
                 return i
         raise AssertionError("weights changed during a pick")  # pragma: no cover
 
@@ -270,10 +283,14 @@ class Drawer:
         name = m.group(2).strip()
         if name not in self.decks:
             return None
+        return self._reference(name, chain, fresh=not m.group(1))
+
+    def _reference(self, name: str, chain: list[str], *, fresh: bool) -> str:
+        """One card of deck ``name`` expanded, referenced from the decks in ``chain``."""
         self._step()
         if name in chain:
             raise DeckError(f"牌堆循环引用（{'→'.join([*chain, name])}），已停止")
-        index = self.pick(name, fresh=not m.group(1))
+        index = self.pick(name, fresh=fresh)
         return self.expand(self.decks[name].cards[index].text, [*chain, name])
 
     def _dice(self, expr: str) -> str | None:
@@ -294,8 +311,8 @@ class Drawer:
 
 
 def drawable(deck: Deck) -> int:
-    """How many different cards one draw of ``deck`` can give (weight 0 never comes up)."""
-    return sum(1 for c in deck.cards if c.weight > 0)
+    """How many cards one draw of ``deck`` can give: its copies (``::N::`` counts ``N``; 0 never)."""
+    return sum(c.weight for c in deck.cards if c.weight > 0)
 
 
 __all__ = [

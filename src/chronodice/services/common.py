@@ -28,11 +28,13 @@ from chronodice.store import CharacterRecord
 from .card_access import member_card
 from .characters import (
     AttributePairs,
+    Pair,
     active_or_create,
     apply_pairs,
+    attr_text,
     bind_here,
     check_name,
-    numeric_attributes,
+    dice_variables,
     resolve_character,
 )
 from .ext import help_line as ext_help_line
@@ -79,7 +81,7 @@ async def cmd_r(call: Call, line: str) -> list[Reply]:
 async def _odds_text(call: Call, line: str) -> str:
     """``.r 4d6k3 ?``: the exact distribution the dice package computes, or a short refusal."""
     char = call.view.character if call.view is not None else None
-    variables = numeric_attributes(char)
+    variables = dice_variables(char)
     faces = await default_die(call)
     parsed = parse_command(line, known=variables)
     tree = parsed.expr if parsed.expr is not None else parse(f"d{faces}")
@@ -97,7 +99,7 @@ async def _roll_text(call: Call, line: str) -> str:
         line,
         call.app.rng,
         default_faces=await default_die(call),
-        variables=numeric_attributes(char),
+        variables=dice_variables(char),
     )
     return format_roll(call.name, out)
 
@@ -114,7 +116,7 @@ async def cmd_rh(call: Call, line: str) -> list[Reply]:
 def _attr_lines(attrs: dict[str, object]) -> str:
     if not attrs:
         return "（空）"
-    return " ".join(f"{k}:{v}" for k, v in attrs.items())
+    return " ".join(attr_text(k, v) for k, v in attrs.items())
 
 
 ATTR_NAME = Pattern(regex=r"[^\s,，、;]{1,20}", label="属性名")
@@ -139,8 +141,11 @@ async def _st_target(call: Call, who: str | None) -> tuple[Call, str]:
     return replace(call, ctx=replace(ctx, user_id=who, sender_name="", at_ids=())), who
 
 
-@st.sub(params=[WHO, opt("pairs", AttributePairs())], help="录入或修改属性（体力-5 为修改）")
-async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None, int]] | None) -> list[Reply]:
+@st.sub(
+    params=[WHO, opt("pairs", AttributePairs(formulas=True))],
+    help="录入或修改属性（体力-5 为修改，&手枪=1d10 为公式）",
+)
+async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[Reply]:
     if pairs is None:
         if who is None:
             raise call.usage_error("请给出属性和数值")
@@ -168,7 +173,7 @@ async def st_set(call: Call, who: str | None, pairs: list[tuple[str, str | None,
     for attr, op, value in pairs:
         if op is None:
             if attr not in shown:  # a paste naming one attribute twice (san60 san值60) shows it once
-                changed.append(f"{attr}:{updated.attributes[attr]}")
+                changed.append(attr_text(attr, updated.attributes[attr]))
             shown.add(attr)
         else:
             seed = derived.pop(attr, None)
@@ -194,7 +199,7 @@ async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
             text += "\n没有属性：" + "、".join(missing[:10])
         return [Reply.say(text)]
     computed = missing_derived(char.attributes) if char.system == "coc7" else {}
-    extra = f"\n由属性算出（未录入）：{_attr_lines(computed)}" if computed else ""
+    extra = "\n由属性算出（未录入）：" + " ".join(f"{k}:{v}" for k, v in computed.items()) if computed else ""
     return [Reply.say(f"<{char.name}> 的属性：\n{_attr_lines(char.attributes)}{extra}")]
 
 
@@ -347,54 +352,6 @@ async def cmd_nn(call: Call, name: str | None) -> list[Reply]:
         raise call.usage_error("昵称不能以 . 或 。 等指令符号开头")
     await call.app.store.set_nickname(call.ctx.user_id, scope, name, claim=call.claim)
     return [Reply.say(f"好的，以后叫你 {name}")]
-
-
-# ---------------------------------------------------------------------- .gm
-QQ = OneOf(Mention(), Pattern(regex=r"@?([0-9]{5,12})(?![0-9])", label="QQ号", convert=lambda m: m.group(1)))
-gm = define("gm", summary="任命或撤销本群GM", group_only=True)
-
-
-@gm.sub("list", "ls", help="列出本群GM", when_empty=True)
-async def gm_list(call: Call) -> list[Reply]:
-    ctx, store = call.ctx, call.app.store
-    assert ctx.group_id is not None
-    group = await store.get_group(ctx.group_id)
-    if not group.gms:
-        return [Reply.say("本群没有任命的GM（群主和管理员默认有GM权限）")]
-    names = [await call.app.display_name(ctx, uid) for uid in group.gms]
-    return [
-        Reply.say(
-            "本群GM："
-            + "、".join(f"{n}({u})" if n != u else u for n, u in zip(names, group.gms, strict=True))
-        )
-    ]
-
-
-@gm.sub("add", params=[many("who", QQ, label="@某人")], perm=Perm.ADMIN, what="任命GM", help="任命GM")
-async def gm_add(call: Call, who: list[str]) -> list[Reply]:
-    return await _gm_change(call, who, add=True)
-
-
-@gm.sub("del", "rm", params=[many("who", QQ, label="@某人")], perm=Perm.ADMIN, what="撤销GM", help="撤销GM")
-async def gm_del(call: Call, who: list[str]) -> list[Reply]:
-    return await _gm_change(call, who, add=False)
-
-
-async def _gm_change(call: Call, who: list[str], *, add: bool) -> list[Reply]:
-    ctx, store = call.ctx, call.app.store
-    assert ctx.group_id is not None
-    done = []
-    for uid in list(dict.fromkeys(who))[:10]:
-        ok = (
-            await store.add_gm(ctx.group_id, uid, ctx.user_id, claim=call.claim)
-            if add
-            else await store.remove_gm(ctx.group_id, uid, claim=call.claim)
-        )
-        if ok:
-            done.append(uid)
-    if not done:
-        return [Reply.say("没有变化（已经是/不是GM）")]
-    return [Reply.say(f"已{'任命为GM' if add else '撤销GM'}：" + "、".join(done))]
 
 
 # ---------------------------------------------------------------------- .bot / .dismiss

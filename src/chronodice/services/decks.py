@@ -1,4 +1,4 @@
-""".draw / .drawh: draw cards from the bundled decks and the deck files in ``<data dir>/decks/``.
+""".draw / .drawh / .deck: draw cards from the bundled decks and the deck files in ``<data dir>/decks/``.
 
 The deck format (JSON or YAML, ``::N::`` weights, ``{%牌堆%}``/``{牌堆}`` references, ``[1d6]``
 dice) is read by :mod:`chronodice.rules.decks`.  The files are read again when one of them is
@@ -89,6 +89,30 @@ async def draw_list(call: Call) -> list[Reply]:
     return [Reply.say("\n".join(lines))]
 
 
+deck = define("deck", summary="列出可用的牌堆（同 .draw list），或看一个牌堆有几张、来自哪个文件")
+
+
+@deck.sub("list", "ls", help="列出可用的牌堆", when_empty=True)
+async def deck_list(call: Call) -> list[Reply]:
+    return await draw_list(call)
+
+
+@deck.sub(params=[DECK_NAME], help="一个牌堆的张数和来源文件")
+async def deck_info(call: Call, name: str) -> list[Reply]:
+    decks = current_decks(deck_folders(call))
+    found = decks.decks.get(name)
+    if found is None or found.hidden:
+        return [Reply.say(not_found(decks, name))]
+    return [Reply.say(f"牌堆「{name}」：{drawable(found)}张，来自 {found.source}；.draw {name} 抽牌")]
+
+
+def not_found(decks: DeckSet, name: str) -> str:
+    """The line for a deck name that is not there, with the names it may mean."""
+    line = f"没有牌堆「{name[:20]}」，发送 .draw list 查看"
+    near = close_names(name, [d.name for d in decks.visible()])
+    return line + (f"。相近的有：{'、'.join(near)}" if near else "")
+
+
 @draw.sub(params=[DECK_NAME, COUNT], help=f"抽牌，一次最多{MAX_DRAW}张（不放回）")
 async def cmd_draw(call: Call, name: str, n: int) -> list[Reply]:
     return [Reply.say(draw_text(call, name, n))]
@@ -108,9 +132,7 @@ def draw_text(call: Call, name: str, n: int) -> str:
     decks = current_decks(deck_folders(call))
     deck = decks.decks.get(name)
     if deck is None or deck.hidden:
-        line = f"没有牌堆「{name[:20]}」，发送 .draw list 查看"
-        near = close_names(name, [d.name for d in decks.visible()])
-        return line + (f"。相近的有：{'、'.join(near)}" if near else "")
+        return not_found(decks, name)
     if n > drawable(deck):
         return f"牌堆「{name}」只有{drawable(deck)}张，一次最多抽{drawable(deck)}张"
     try:
@@ -123,4 +145,14 @@ def draw_text(call: Call, name: str, n: int) -> str:
     return f"{call.name} 从「{name}」中抽出了{n}张：\n{body}"
 
 
-__all__ = ["close_names", "current_decks", "draw", "draw_list", "drawh"]
+__all__ = [
+    "close_names",
+    "current_decks",
+    "deck",
+    "deck_info",
+    "deck_list",
+    "draw",
+    "draw_list",
+    "drawh",
+    "not_found",
+]

@@ -54,8 +54,8 @@ MODULES: tuple[Module, ...] = (
     Module("pool10", "无限恐怖骰池", ("无限恐怖", "pool"), systems=("无限恐怖",)),
     Module("moe", "萌E", ("萌e",), systems=("萌E",)),
     Module("log", "跑团日志", ("日志",), commands=("log",)),
-    Module("deck", "牌堆", ("draw", "牌堆"), commands=("draw", "drawh")),
-    Module("fun", "娱乐", ("娱乐",), commands=("jrrp", "send")),
+    Module("deck", "牌堆", ("draw", "牌堆"), commands=("draw", "drawh", "deck")),
+    Module("fun", "娱乐", ("娱乐",), commands=("jrrp", "send", "nnn", "gugu")),
     Module("team", "队伍与旁观", ("队伍",), commands=("team", "ob")),
     Module("sn", "自动群名片", ("名片", "群名片"), commands=("sn",)),
 )

@@ -267,7 +267,7 @@ def reads_card(spec: CommandSpec, args: str, mentions: tuple[str, ...] = ()) -> 
 
 # ---------------------------------------------------------------------- CoC derived values
 def with_derived(
-    system: str, attributes: dict[str, Any], pairs: list[tuple[str, str | None, int]]
+    system: str, attributes: dict[str, Any], pairs: list[tuple[str, str | None, int | str]]
 ) -> tuple[dict[str, Any], dict[str, Derived]]:
     """The card's attributes with the CoC derived values a ``.st`` change needs written in first,
     and those values by name: ``体力-2`` on a coc7 card without 体力 starts from

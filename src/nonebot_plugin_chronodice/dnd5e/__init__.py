@@ -1,11 +1,11 @@
-"""NoneBot plugin for D&D 5e checks: ``.rc`` in groups set to ``.set dnd5e``."""
+"""NoneBot plugin for D&D 5e: checks, saves, HP, death saves, spell slots, rests, ``.dnd`` and 5e initiative in groups set to ``.set dnd5e``."""
 
-import chronodice.services.dnd5e  # noqa: F401  (hooks the D&D 5e check into .rc for dnd5e groups)
+import chronodice.services.dnd5e  # noqa: F401  (registers .rs .ds .ss .dnd .长休 .短休; hooks .rc .st .ri .init .ed by group mode)
 
 from ..config import plugin_meta
 
 __plugin_meta__ = plugin_meta(
     "DnD5e",
-    "龙与地下城第五版：.set dnd5e 的群里 .rc 为属性/技能检定（优势/劣势、±N、DC）",
-    ".set dnd5e 后：.rc 察觉 / .rc 力量 15 / .rc 隐匿 优势 DC12",
+    "龙与地下城第五版：.set dnd5e 的群里 .rc 检定与豁免、.st 熟练与体力、.ds 死亡豁免、.ss 法术位、.长休/.短休、.dnd 车卡、5e 先攻",
+    ".set dnd5e 后：.rc 察觉 / .rc 敏捷豁免 DC13 / .st 隐匿* / .ri / .ds / .ss 1 4 / .dnd",
 )

@@ -1,0 +1,18 @@
+"""DnD5e (``.set dnd5e``): checks and saves, the 5e card, HP and death saves, spell slots, rests,
+ability generation and 5e initiative.  Importing the package registers its commands and hooks
+``.rc``/``.st``/``.ri``/``.init``/``.ed`` by group mode.
+
+* :mod:`.checks` — ``.rc`` in dnd5e groups (ability, skill, save), ``.rs``;
+* :mod:`.card` — ``.st`` in dnd5e groups (proficiency marks, HP floor, temp HP, massive damage),
+  ``dex`` etc. as modifiers in ``.r``;
+* :mod:`.rest` — ``.ds`` death saves, ``.ss`` spell slots, ``.长休``/``.短休``;
+* :mod:`.generation` — ``.dnd``;
+* :mod:`.initiative` — ``.ri``/``.init``/``.ed`` in dnd5e groups.
+"""
+
+from __future__ import annotations
+
+from . import card, checks, generation, initiative, rest
+from .checks import dnd_rc, rs
+
+__all__ = ["card", "checks", "dnd_rc", "generation", "initiative", "rest", "rs"]
