@@ -31,6 +31,7 @@ os.environ.setdefault("ENVIRONMENT", "test")
 # Import every service module so that the registry is complete (as in the bot).
 import chronodice.services  # noqa: E402
 from chronodice.app import App  # noqa: E402
+from chronodice.core.clock import SYSTEM, ManualClock  # noqa: E402
 from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.services import load_all  # noqa: E402
 from chronodice.store import Store  # noqa: E402
@@ -135,8 +136,15 @@ async def store(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
 
 
 @pytest.fixture
-async def app(store: Store) -> App:
-    return App(store, random.Random(1234), flood=FloodSettings(enabled=False))
+def clock() -> ManualClock:
+    """The ``app`` fixture's clock: the real time when the test starts, standing still until the
+    test moves it (``clock.advance(seconds)``, ``clock.set(datetime)``) — never sleep."""
+    return ManualClock(SYSTEM.wall(), SYSTEM.monotonic())
+
+
+@pytest.fixture
+async def app(store: Store, clock: ManualClock) -> App:
+    return App(store, random.Random(1234), flood=FloodSettings(enabled=False), clock=clock)
 
 
 async def _pg_available() -> str | None:

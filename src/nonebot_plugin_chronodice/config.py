@@ -37,6 +37,12 @@ class Config(BaseModel):
     """How long a bot account keeps serving a group after its last message there (several
     accounts in one group: another takes over after this when it goes away without closing)."""
     chronodice_prune_seconds: float = 600.0
+    chronodice_moe_sweep_seconds: float = 2.0
+    """How often 萌E's sweeper applies timeouts and delivers group texts of private commands."""
+    chronodice_clock_shift_file: str | None = None
+    """Testing only: the bot's clock runs ahead of the real time by the seconds written in this
+    file (:class:`chronodice.core.clock.ShiftedClock`), so an end-to-end test makes a deadline
+    pass instead of waiting for it.  Never set it in production."""
     chronodice_flood_enabled: bool = True
     chronodice_flood_user_burst: float = FloodSettings.user_burst
     chronodice_flood_user_rate: float = FloodSettings.user_rate

@@ -19,7 +19,7 @@ async def test_parts_of_incoming_and_outgoing_messages(app: App) -> None:
 
     gl = edge()
     await app.store.set_nickname("10003", "20002", "丙的昵称")
-    gl._remember("20002", "10002", "布鲁")
+    gl._remember(app, "20002", "10002", "布鲁")
     msg = (
         MessageSegment.reply(5)
         + MessageSegment.at(10002)

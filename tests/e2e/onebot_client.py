@@ -120,6 +120,16 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
 
+    def advance_clock(self, seconds: float) -> None:
+        """Move the bot's clock ``seconds`` forward instead of waiting for them (the bot runs with
+        ``CHRONODICE_CLOCK_SHIFT_FILE``, as ``conftest.bot_process`` starts it; the shift adds up
+        and lasts across restarts).  The file is replaced whole: the bot never reads half of it."""
+        path = Path(self.extra_env["CHRONODICE_CLOCK_SHIFT_FILE"])
+        before = float(path.read_text(encoding="ascii")) if path.exists() else 0.0
+        part = path.with_name(path.name + ".part")
+        part.write_text(repr(before + seconds), encoding="ascii")
+        os.replace(part, path)
+
     def log_tail(self, n: int = 60) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
@@ -177,6 +187,13 @@ class OneBotClient:
         another container (which cannot read the bot's disk) does; ``base64://`` uploads pass."""
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self.bot: BotProcess | None = None
+        """The bot this client talks to, when a fixture knows it (:meth:`advance_clock`)."""
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move the bot's clock forward (:meth:`BotProcess.advance_clock`) instead of waiting."""
+        assert self.bot is not None, "this client's bot is unknown: use the onebot fixture"
+        self.bot.advance_clock(seconds)
 
     async def __aenter__(self) -> OneBotClient:
         await self.connect()

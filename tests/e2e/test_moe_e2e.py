@@ -6,6 +6,8 @@ response window whoever holds 防御 (issue 27)."""
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,6 +22,25 @@ pytestmark = pytest.mark.e2e
 
 G = 20002
 USERS = [40001, 40002, 40003]
+
+
+@pytest.fixture
+def bot_env() -> dict[str, str]:
+    """The sweeper every 50 ms: the test waits for what it delivers, not for its period."""
+    return {"CHRONODICE_MOE_SWEEP_SECONDS": "0.05"}
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Poll ``check`` until it holds (what the sweeper does) instead of a fixed wait."""
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, f"{what}: not after {timeout}s"
+        await asyncio.sleep(0.05)
+
+
+def drained(bot: BotProcess) -> bool:
+    """The sweeper delivered the outbox (the group part of commands typed in private)."""
+    return not (load_state(bot, G) or {}).get("outbox")
 
 
 def load(bot: BotProcess) -> tuple[dict[str, Any], Any]:
@@ -122,7 +143,7 @@ async def test_three_players_restart_and_autoplay_to_a_winner(bot_process: BotPr
             assert g.pending.reason == "character"
             user = int(state["players"][g.pending.seat]["user"])
             await t.say(".moe choose 1", user, private=True)
-        await asyncio.sleep(2.5)  # the sweeper delivers the group part of private commands
+        await until(lambda: drained(bot_process), "the group part of private commands")
         got = [c for c in client.all_calls if c.is_private and "你获得了" in c.text]
         assert {int(c.params["user_id"]) for c in got} == set(USERS)
 
@@ -167,8 +188,10 @@ async def test_three_players_restart_and_autoplay_to_a_winner(bot_process: BotPr
         assert g.pending is None or g.pending.serial != serial
         # nobody answers the next request: the sweeper applies the default after its deadline
         before = len(client.all_calls)
-        await asyncio.sleep(13)
-        assert any(c.to_group and "超时" in c.text for c in client.all_calls[before:])
+        bot_process.advance_clock(11)  # past the 10 s deadline, without waiting for it
+        await until(
+            lambda: any(c.to_group and "超时" in c.text for c in client.all_calls[before:]), "a timeout"
+        )
         state, g = load(bot_process)
         assert any(i.get("source") == "timeout" for i in g.inputs)
         # a player whose private messages fail: the group is told, without content
@@ -183,10 +206,15 @@ async def test_three_players_restart_and_autoplay_to_a_winner(bot_process: BotPr
             if g.finished:
                 break
             await t.say(".moe auto", u)
-        await asyncio.sleep(0.5)
+        await until(
+            lambda: (
+                load(bot_process)[0]["status"] == "over"
+                and any(c.to_group and "游戏结束" in c.text for c in client.all_calls)
+            ),
+            "the game over, announced in the group",
+        )
         state, g = load(bot_process)
         assert state["status"] == "over" and g.state.winners is not None
-        assert any(c.to_group and "游戏结束" in c.text for c in client.all_calls)
 
 
 USERS4 = [40011, 40012, 40013, 40014]
@@ -206,7 +234,7 @@ async def test_four_players_every_attack_opens_the_same_window(bot_process: BotP
         for _ in USERS4:
             state, g = load(bot_process)
             await t.say(".moe choose 1", int(state["players"][g.pending.seat]["user"]), private=True)
-        await asyncio.sleep(2.5)  # the sweeper delivers the group part of the private choices
+        await until(lambda: drained(bot_process), "the group part of the private choices")
         windows = {"held": 0, "empty": 0}
         for _ in range(150):
             state, g = load(bot_process)
@@ -242,7 +270,7 @@ async def test_four_players_every_attack_opens_the_same_window(bot_process: BotP
                         )
                     assert not any(c.to_group for c in client.all_calls[before:])
                     await t.say(".moe pass", int(state["players"][last]["user"]), private=True, silent=True)
-                    await asyncio.sleep(2.5)  # the outcome reaches the group through the outbox
+                    await until(lambda: drained(bot_process), "the outcome, through the outbox")
                 continue
             _u, text, private = t.answer_for(state, g)
             await t.say(text, user, private=private, silent=True)

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 from helpers import Scripted, run, say
 
 from chronodice.app import App
-from chronodice.services.coc7 import sanity as sanity_service
+from chronodice.core.clock import CHINA, ManualClock
 
 GM = {"roles": ("owner",)}
 
@@ -139,8 +140,8 @@ async def test_st_keeps_a_generic_card_generic(app: App) -> None:
 
 
 # ------------------------------------------------------------------------------- .sc
-async def test_sc_on_the_card(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sanity_service, "today", lambda: "2026-11-22")
+async def test_sc_on_the_card(app: App, clock: ManualClock) -> None:
+    clock.set(datetime(2026, 11, 22, 23, 0, tzinfo=CHINA))
     await say(app, ".st 理智60")
     script(app, 80, 4)
     assert await say(app, ".sc 1/1d6") == "PL01 的理智检定：D100=80/60 失败\n理智损失 1d6=4，理智 60→56"
@@ -160,7 +161,7 @@ async def test_sc_on_the_card(app: App, monkeypatch: pytest.MonkeyPatch) -> None
     )
     assert (await card(app))["理智"] == 48
     # a new day starts a new count (against the sanity before its first loss)
-    monkeypatch.setattr(sanity_service, "today", lambda: "2026-11-23")
+    clock.advance(3600)  # midnight in UTC+8
     script(app, 70, 3)
     assert "不定性" not in await say(app, ".sc 0/1d3")
 

@@ -10,29 +10,21 @@ import pytest
 from helpers import run
 
 from chronodice.app import App
+from chronodice.core.clock import CHINA, ManualClock
 from chronodice.core.ratelimit import FloodSettings
 from chronodice.datadir import DataDir
 from chronodice.services import social
 from chronodice.store import Store
 
 
-class Clock:
-    """A clock the test moves."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture
+def clock() -> ManualClock:
+    """The app's clock, which the test moves: noon of 2024-05-01 in UTC+8."""
+    return ManualClock(datetime(2024, 5, 1, 12, 0, tzinfo=CHINA))
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def app(store: Store, tmp_path: Path, clock: Clock) -> App:
+def app(store: Store, tmp_path: Path, clock: ManualClock) -> App:
     a = App(
         store,
         random.Random(1234),
@@ -44,11 +36,6 @@ def app(store: Store, tmp_path: Path, clock: Clock) -> App:
     return a
 
 
-@pytest.fixture(autouse=True)
-def fixed_day(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(social, "china_now", lambda: datetime(2024, 5, 1, 12, 0, tzinfo=social.CHINA))
-
-
 async def test_jrrp_stable_and_survives_a_restart(app: App, store: Store, tmp_path: Path) -> None:
     first = (await run(app, ".jrrp"))[0].text
     assert first == "<PL01> 的今日人品为 46"
@@ -57,17 +44,28 @@ async def test_jrrp_stable_and_survives_a_restart(app: App, store: Store, tmp_pa
     key = (tmp_path / "jrrp.key").read_text(encoding="ascii").strip()
     assert len(key) == 64
     social._secrets.clear()  # a restart: the key is read back from the data dir
-    again = App(store, random.Random(999), flood=FloodSettings(enabled=False), data_dir=DataDir(tmp_path))
+    again = App(
+        store,
+        random.Random(999),
+        flood=FloodSettings(enabled=False),
+        data_dir=DataDir(tmp_path),
+        clock=app.clock,
+    )
     assert (await run(again, ".jrrp"))[0].text == first
     assert (await run(app, ".jrrp", user="10002"))[0].text == "<PL02> 的今日人品为 53"
 
 
-async def test_jrrp_changes_with_the_day(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_jrrp_changes_with_the_day(app: App, clock: ManualClock) -> None:
     days = []
     for d in range(1, 8):
-        monkeypatch.setattr(social, "china_now", lambda d=d: datetime(2024, 5, d, tzinfo=social.CHINA))
+        clock.set(datetime(2024, 5, d, tzinfo=CHINA))
         days.append((await run(app, ".jrrp"))[0].text)
     assert len(set(days)) > 3
+    # the day turns at midnight UTC+8 (16:00 UTC), not at midnight UTC
+    clock.set(datetime(2024, 5, 1, 23, 59, tzinfo=CHINA))
+    assert (await run(app, ".jrrp"))[0].text == days[0]
+    clock.advance(60)
+    assert (await run(app, ".jrrp"))[0].text == days[1]
 
 
 def test_jrrp_values_cover_1_to_100() -> None:
@@ -77,7 +75,11 @@ def test_jrrp_values_cover_1_to_100() -> None:
 
 async def test_jrrp_without_a_data_dir_stays_in_memory(store: Store, tmp_path: Path) -> None:
     a = App(
-        store, random.Random(1), flood=FloodSettings(enabled=False), data_dir=DataDir(tmp_path / "missing")
+        store,
+        random.Random(1),
+        flood=FloodSettings(enabled=False),
+        data_dir=DataDir(tmp_path / "missing"),
+        clock=ManualClock(),
     )
     first = (await run(a, ".jrrp"))[0].text
     assert (await run(a, ".jrrp"))[0].text == first
@@ -93,14 +95,14 @@ async def test_send_reaches_every_owner(app: App) -> None:
     ]
 
 
-async def test_send_limit_per_hour(app: App, clock: Clock) -> None:
+async def test_send_limit_per_hour(app: App, clock: ManualClock) -> None:
     for _ in range(3):
         assert len(await run(app, ".send 你好")) == 3
     assert [r.text for r in await run(app, ".send 你好")] == [
         "留言太频繁了：每人每小时最多3条，请61分钟后再试"
     ]
     assert len(await run(app, ".send 你好", user="10002")) == 3  # per user
-    clock.now += 3600
+    clock.advance(3600)
     assert len(await run(app, ".send 你好")) == 3
 
 

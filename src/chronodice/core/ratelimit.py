@@ -31,10 +31,11 @@ memory on purpose: losing it on a restart loses nothing a user stored.  Settings
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
+
+from .clock import SYSTEM
 
 Verdict = Literal["ok", "warn", "group_warn", "drop"]
 
@@ -88,7 +89,7 @@ class _Bucket:
 @dataclass
 class FloodControl:
     settings: FloodSettings = field(default_factory=FloodSettings)
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = SYSTEM.monotonic
     _users: dict[str, _Bucket] = field(default_factory=dict)
     _groups: dict[str, _Bucket] = field(default_factory=dict)
     _gms: dict[str, frozenset[str]] = field(default_factory=dict)

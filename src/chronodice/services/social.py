@@ -1,15 +1,15 @@
 """.jrrp (今日人品), .send (a message to the bot's owners) and .bot exit (leave the group).
 
-``.jrrp``: one value 1–100 per user per calendar day (UTC+8, as ``.sc`` counts its day), the
-same all day and across restarts without storing anything per user: it is an HMAC-SHA256 of
-``user id | date`` keyed with a per-install secret, so nobody can work out tomorrow's value or
-another bot's.  The secret (32 bytes from ``call.app.rng``) is written once to
+``.jrrp``: one value 1–100 per user per calendar day (UTC+8, ``app.clock.day()``, as ``.sc``
+counts its day), the same all day and across restarts without storing anything per user: it is
+an HMAC-SHA256 of ``user id | date`` keyed with a per-install secret, so nobody can work out
+tomorrow's value or another bot's.  The secret (32 bytes from ``call.app.rng``) is written once to
 ``<data dir>/jrrp.key``; where the data dir is missing or read-only it lives in memory for this
 process only (values then change on restart, and the log says so once).
 
 ``.send``: the text goes by private message to every owner (``app.owners``, the bot's
 SUPERUSERS); each user may send :data:`SEND_LIMIT` per :data:`SEND_WINDOW` seconds by the
-injected clock (kept in memory: a restart forgives).
+app's clock (``app.clock.monotonic()``; kept in memory: a restart forgives).
 
 ``.bot exit``: the same handler, permission and confirmation as ``.dismiss``.
 
@@ -24,11 +24,11 @@ import hmac
 import logging
 import os
 import weakref
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from chronodice.core.args import Text, arg
+from chronodice.core.clock import CHINA
 from chronodice.core.commands import Call, define
 from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
@@ -37,7 +37,6 @@ from .common import CONFIRM, bot, cmd_dismiss
 
 log = logging.getLogger("chronodice.social")
 
-CHINA = timezone(timedelta(hours=8))
 SECRET_FILE = "jrrp.key"
 SEND_LIMIT = 3
 SEND_WINDOW = 3600.0
@@ -49,11 +48,6 @@ _memory_secrets: weakref.WeakKeyDictionary[Any, bytes] = weakref.WeakKeyDictiona
 """Per App whose data dir cannot hold the secret: this process's secret."""
 _sent: weakref.WeakKeyDictionary[Any, dict[str, list[float]]] = weakref.WeakKeyDictionary()
 """Per App, per user: clock times of the ``.send`` messages within the window."""
-
-
-def china_now() -> datetime:
-    """Now in UTC+8 (a function so tests can replace it: the day ``.jrrp`` counts)."""
-    return datetime.now(CHINA)
 
 
 def jrrp_value(secret: bytes, user_id: str, day: str) -> int:
@@ -99,7 +93,7 @@ jrrp = define("jrrp", summary="今日人品：每人每天一个 1–100 的数�
 
 @jrrp.sub(help="查看你的今日人品", when_empty=True)
 async def cmd_jrrp(call: Call) -> list[Reply]:
-    day = china_now().date().isoformat()
+    day = call.app.clock.day()
     value = jrrp_value(install_secret(call.app), call.ctx.user_id, day)
     return [Reply.say(f"<{call.name}> 的今日人品为 {value}")]
 
@@ -116,7 +110,7 @@ async def cmd_send(call: Call, text: str) -> list[Reply]:
     owners = call.app.owners
     if not owners:
         return [Reply.say("骰主还没有设置，留言无法送出")]
-    now = call.app.clock()
+    now = call.app.clock.monotonic()
     times = _sent.setdefault(call.app, {}).setdefault(call.ctx.user_id, [])
     times[:] = [t for t in times if now - t < SEND_WINDOW]
     if len(times) >= SEND_LIMIT:
@@ -144,4 +138,4 @@ bot.sub(
 )(cmd_dismiss)
 
 
-__all__ = ["china_now", "cmd_jrrp", "cmd_send", "install_secret", "jrrp", "jrrp_value", "send"]
+__all__ = ["CHINA", "cmd_jrrp", "cmd_send", "install_secret", "jrrp", "jrrp_value", "send"]

@@ -4,12 +4,12 @@ once, see :class:`Claim`) and JSON helpers."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from chronodice.core.clock import SYSTEM
 from chronodice.core.errors import ChronoDiceError
 
 from . import patch as jpatch
@@ -50,8 +50,8 @@ class Claim:
     message_id: str
     claimed: bool = False
     """Set once a write claimed it (the command's later writes then claim nothing)."""
-    began: float = field(default_factory=time.monotonic)
-    """When the event came in (``time.monotonic``): a write that changes nothing needs no
+    began: float = field(default_factory=SYSTEM.monotonic)
+    """When the event came in (``SYSTEM.monotonic()``): a write that changes nothing needs no
     statement when the row is known to be as it was since then."""
 
     def pending(self) -> Claim | None:
@@ -62,11 +62,11 @@ class Claim:
 def claim_params(ev: Claim) -> dict[str, Any]:
     """The parameters of an event claim (``claim_self_id``, ``claim_message_id``, ``claim_at``)
     that the claim statement and the one-statement writes insert."""
-    return {"claim_self_id": ev.self_id, "claim_message_id": ev.message_id, "claim_at": time.time()}
+    return {"claim_self_id": ev.self_id, "claim_message_id": ev.message_id, "claim_at": SYSTEM.timestamp()}
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return SYSTEM.wall()
 
 
 def _j(value: Any) -> Any:

@@ -17,13 +17,13 @@ replaced by U+FFFD (see :meth:`GameLogStore.record_line`).
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Literal
 
 from sqlalchemy import Row, bindparam, case, delete, func, insert, select, update
 
+from chronodice.core.clock import SYSTEM
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.text import UNSTORABLE
 
@@ -134,7 +134,7 @@ class GameLogStore(StorePart):
         if not self._cache_on:
             return MISS
         if self._backend.dialect == "sqlite":
-            now = time.monotonic()
+            now = SYSTEM.monotonic()
             if now - self._log_checked >= RECHECK_SECONDS:
                 self._log_checked = now
                 self._backend.check_foreign_changes()  # type: ignore[union-attr]

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import ColumnElement, bindparam, delete, false, or_, select
 from sqlalchemy.sql.dml import Insert
+
+from chronodice.core.clock import SYSTEM
 
 from . import tables
 from .common import StorePart
@@ -49,7 +50,7 @@ class LeaseStore(StorePart):
     if TYPE_CHECKING:
         lease_seconds: float
         _leases: dict[str, tuple[str, float, float]]
-        """Group → (holder, expiry, when it was read), all ``time.time()``."""
+        """Group → (holder, expiry, when it was read), all ``SYSTEM.timestamp()``."""
         _renewing: set[str]
         _tasks: set[asyncio.Task[None]]
 
@@ -65,7 +66,7 @@ class LeaseStore(StorePart):
         The holder renews in the background once half the lease is gone, while more than
         :data:`RENEW_AHEAD` seconds are left: the renewal is a committed write (an fsync on
         PostgreSQL), which the message that happened to trigger it need not wait for."""
-        now = time.time()
+        now = SYSTEM.timestamp()
         ttl = self.lease_seconds
         cached = self._leases.get(scope)
         if cached is not None:
@@ -100,7 +101,7 @@ class LeaseStore(StorePart):
         task.add_done_callback(self._tasks.discard)
 
     async def _take_lease(self, scope: str, self_id: str) -> bool:
-        now = time.time()
+        now = SYSTEM.timestamp()
         ttl = self.lease_seconds
 
         alive_here = self_id in self._backend.accounts  # (then a dead holder is known as dead)
@@ -131,7 +132,7 @@ class LeaseStore(StorePart):
 
     async def lease_holder(self, scope: str) -> str | None:
         """The account serving ``scope`` now, or None when nobody holds a live lease."""
-        now = time.time()
+        now = SYSTEM.timestamp()
         cached = self._leases.get(scope)
         if cached is not None and now < cached[1] and now - cached[2] < 1.0:
             return cached[0]

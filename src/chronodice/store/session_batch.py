@@ -12,7 +12,6 @@ The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.comm
 from __future__ import annotations
 
 import asyncio
-import time
 from asyncio import Future
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import CTE, Select, TableValuedAlias
 
+from chronodice.core.clock import SYSTEM
 from chronodice.core.errors import ChronoDiceError
 
 from . import common, tables
@@ -263,7 +263,7 @@ class SessionBatchStore(SessionStore):
             if job.claim is not None and not job.claim.claimed:
                 claims.append(job.claim)
             outcomes.append((True, result))
-        since = time.monotonic()
+        since = SYSTEM.monotonic()
         tick = self._states.tick()
         sent = True
         params = {
@@ -271,7 +271,7 @@ class SessionBatchStore(SessionStore):
             "key_system": system,
             "v_old": row[0],
             "born": row[1],
-            "claim_at": time.time(),
+            "claim_at": SYSTEM.timestamp(),
         }
         params |= _arrays(("self_ids", "message_ids"), [(e.self_id, e.message_id) for e in claims])
         items: srows.Items = {}

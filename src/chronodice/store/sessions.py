@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
 
 import sqlalchemy as sa
 
+from chronodice.core.clock import SYSTEM
 from chronodice.core.text import clean_text
 
 from . import patch as jpatch
@@ -205,7 +205,7 @@ class SessionStore(StorePart):
             return self._states.get_reusing(key, None, codec, reuse, same_row=True)
         known = self._states.row_of(key)
         version, born = known if known is not None else (-1, None)
-        since = time.monotonic()
+        since = SYSTEM.monotonic()
         names = {"key_scope": key[0], "key_system": key[1]}
         row = await tx.one(_STATE_ROWS[lock], {**names, "known": version, "born": born})
         if row is None:
@@ -273,7 +273,7 @@ class SessionStore(StorePart):
         claim: Claim | None,
     ) -> T:
         scope = key[0]
-        since = time.monotonic()
+        since = SYSTEM.monotonic()
         tick = self._states.tick()
         wrote = False
 

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -34,6 +33,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Executable
+
+from chronodice.core.clock import SYSTEM
 
 from . import tables
 from .alive import AccountFiles
@@ -172,7 +173,7 @@ class SqliteBackend:
         self._commits += 1
         if self._checkpointing is not None:
             return
-        now = time.monotonic()
+        now = SYSTEM.monotonic()
         if self._commits < CHECKPOINT_COMMITS and now - self._last_checkpoint < CHECKPOINT_SECONDS:
             return
         if self._checkpointer is None:

@@ -105,7 +105,7 @@ class StateCache:
         the text it came from: several commands on one session may each hold one (read, not yet
         written)."""
         self._seen: OrderedDict[tuple[str, str], tuple[tuple[Any, Any], float]] = OrderedDict()
-        """Per session, a row identity and a moment (``time.monotonic``) after which the row had
+        """Per session, a row identity and a moment (the system clock's monotonic reading) after which the row had
         it: the time a statement that read or wrote it was sent."""
         self._tick = 0
         self._changed: OrderedDict[str, int] = OrderedDict()

@@ -34,10 +34,10 @@ def install(fastapi_app: Any, app: Any, settings: WebSettings) -> Site:
     """Mount the pages on ``fastapi_app`` (NoneBot's own), add the ``网页`` sub-commands and
     tie the site to ``app`` (a :class:`chronodice.app.App`); returns the site (its hub is closed
     by :func:`uninstall`)."""
-    site = Site(app.store, settings, Hub(app.store, interval=settings.interval))
+    site = Site(app.store, settings, Hub(app.store, interval=settings.interval, clock=app.clock.monotonic))
     attach(app, site)
     register()
-    mount(fastapi_app, make_router(site))
+    mount(fastapi_app, make_router(site, clock=app.clock.monotonic))
     streams_stop_on_exit(site.hub.stop_streams)
     return site
 

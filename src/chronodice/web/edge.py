@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from chronodice.core.clock import SYSTEM
 
 from .config import PREFIX
 
@@ -58,7 +59,7 @@ class RefusalLog:
     def __init__(
         self,
         emit: Callable[[str], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = SYSTEM.monotonic,
         per_window: int = LINES_PER_WINDOW,
         window: float = WINDOW_SECONDS,
     ) -> None:

@@ -16,12 +16,12 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from chronodice.core.clock import SYSTEM
 from chronodice.store import Store
 
 from .sources import SOURCES, Read, Where
@@ -100,7 +100,7 @@ class Hub:
         interval: float = DEFAULT_INTERVAL,
         keepalive: float = KEEPALIVE,
         on_end: Callable[[Where], Awaitable[None]] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = SYSTEM.monotonic,
     ) -> None:
         self.store = store
         self.interval = interval

@@ -14,16 +14,17 @@ proxy saw, :mod:`.edge`), so one client's traffic never spends another client's 
   process's open-files limit (:func:`stream_budget`) so that streams never starve the sockets the
   OneBot connection and the database need.
 
-Every clock is injected (``time.monotonic`` in production, a test's own in tests).
+Every clock is injected (``chronodice.core.clock.SYSTEM.monotonic`` in production, a test's own in tests).
 """
 
 from __future__ import annotations
 
 import resource
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+
+from chronodice.core.clock import SYSTEM
 
 FAILURES_BURST = 20
 """Bad-token requests a client may make in a burst …"""
@@ -50,7 +51,11 @@ class Buckets:
     """Token buckets by key: ``take(key)`` spends one token, False when the bucket is empty."""
 
     def __init__(
-        self, burst: float, rate: float, clock: Callable[[], float] = time.monotonic, limit: int = MAX_TRACKED
+        self,
+        burst: float,
+        rate: float,
+        clock: Callable[[], float] = SYSTEM.monotonic,
+        limit: int = MAX_TRACKED,
     ) -> None:
         self.burst, self.rate, self.clock, self.limit = burst, rate, clock, limit
         self.levels: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()
@@ -78,7 +83,7 @@ class Buckets:
 class FailureLimit:
     """Per client address, a bucket of :data:`FAILURES_BURST` bad-token requests."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = SYSTEM.monotonic) -> None:
         self.buckets = Buckets(float(FAILURES_BURST), 1.0 / FAILURE_REFILL_SECONDS, clock)
 
     def blocked(self, who: str) -> bool:

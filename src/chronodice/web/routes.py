@@ -23,7 +23,6 @@ import html
 import math
 import signal
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
@@ -31,6 +30,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
+
+from chronodice.core.clock import SYSTEM
 
 from . import tokens
 from .commands import Site
@@ -113,7 +114,7 @@ def make_router(
     site: Site,
     *,
     limit: FailureLimit | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    clock: Callable[[], float] = SYSTEM.monotonic,
     slots: StreamSlots | None = None,
 ) -> APIRouter:
     """The router serving ``site``'s pages (see the module doc)."""

@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timezone
 from typing import Any
 
@@ -55,7 +54,7 @@ async def _at_name(app: App, bot: Bot | None, group_id: str, qq: str) -> str:
     if nick:
         return safe_name(nick)
     seen = _names.get((group_id, qq))
-    if seen is not None and time.monotonic() - seen[1] < _NAME_TTL:
+    if seen is not None and app.clock.monotonic() - seen[1] < _NAME_TTL:
         return seen[0]
     name = qq
     if bot is not None and bot.adapter.get_name() == "OneBot V11":
@@ -64,14 +63,14 @@ async def _at_name(app: App, bot: Bot | None, group_id: str, qq: str) -> str:
             name = str(info.get("card") or info.get("nickname") or qq)
         except Exception as exc:
             logger.debug(f"查询群成员 {qq} 失败：{describe_error(exc)}")
-    _remember(group_id, qq, name)
+    _remember(app, group_id, qq, name)
     return name
 
 
-def _remember(group_id: str, qq: str, name: str) -> None:
+def _remember(app: App, group_id: str, qq: str, name: str) -> None:
     if len(_names) > 20_000:
         _names.clear()
-    _names[(group_id, qq)] = (name, time.monotonic())
+    _names[(group_id, qq)] = (name, app.clock.monotonic())
 
 
 async def message_parts(app: App, bot: Bot | None, group_id: str, message: Any) -> list[list[str]]:
@@ -127,7 +126,7 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
         sender = getattr(event, "sender", None)
         platform = sender_name(sender)
         if platform:
-            _remember(group_id, user_id, platform)
+            _remember(app, group_id, user_id, platform)
         nick = await app.nickname(user_id, group_id)
         message = getattr(event, "original_message", None) or event.get_message()
         when = getattr(event, "time", None)
@@ -136,7 +135,9 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
             user_id=user_id,
             nickname=safe_name(nick or platform or user_id),
             parts=await message_parts(app, bot, group_id, message),
-            when=datetime.fromtimestamp(when, timezone.utc) if isinstance(when, int | float) else _now(),
+            when=datetime.fromtimestamp(when, timezone.utc)
+            if isinstance(when, int | float)
+            else app.clock.wall(),
             self_id=str(bot.self_id),
             message_id=str(getattr(event, "message_id", "") or "") or None,
         )
@@ -167,7 +168,7 @@ async def record_outgoing(
             user_id=str(bot.self_id),
             nickname=bot_name(),
             parts=await message_parts(app, None, group_id, message),
-            when=_now(),
+            when=app.clock.wall(),
             self_id=str(bot.self_id),
             message_id=None if message_id is None else f"sent:{message_id}",
             is_bot=True,
@@ -190,7 +191,3 @@ def install(get_app: Any) -> None:
             await record_outgoing(app, bot, group_id, message, result, answering)
 
     GROUP_SENT.append(record_sent)
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)

@@ -1,10 +1,13 @@
 """NoneBot plugin for 萌E: registers ``.moe`` with the core router and runs the timeout sweeper.
 
-The sweeper (every ``SWEEP_SECONDS``) applies default answers to requests past their deadline —
+The sweeper (every ``SWEEP_SECONDS``, ``CHRONODICE_MOE_SWEEP_SECONDS``) applies default answers
+to requests past their deadline —
 deadlines live in the database, so this also works after a restart — and delivers group texts
 caused by commands typed in private chat: through :func:`_deliver`, which tells the service
 whether the group got the text, so a text is removed from the database only once sent (at least
-once, in order; see ``chronodice.services.moe.delivery``).
+once, in order; see ``chronodice.services.moe.delivery``).  Deadlines are read on the app's
+clock (``app.clock``), so an end-to-end test that moves the bot's clock
+(``CHRONODICE_CLOCK_SHIFT_FILE``) moves them too.
 """
 
 from __future__ import annotations
@@ -15,14 +18,14 @@ import logging
 from typing import Any
 
 import nonebot
-from nonebot import get_driver
+from nonebot import get_driver, get_plugin_config
 
 import chronodice.services.moe as moe_service  # registers .moe
 from chronodice.app import App
 from chronodice.core.reply import Reply
 
 from .. import chronodice_core as core
-from ..config import plugin_meta
+from ..config import Config, plugin_meta
 
 __plugin_meta__ = plugin_meta(
     "萌E",
@@ -30,7 +33,7 @@ __plugin_meta__ = plugin_meta(
     ".moe new / join / start / hand / play 序号 目标 / resp 序号 / pass / end / auto / help",
 )
 
-SWEEP_SECONDS = 2.0
+SWEEP_SECONDS = get_plugin_config(Config).chronodice_moe_sweep_seconds
 log = logging.getLogger("chronodice.moe")
 driver = get_driver()
 _tasks: list[asyncio.Task[None]] = []

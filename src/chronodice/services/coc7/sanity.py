@@ -10,7 +10,6 @@ starting 理智; how the day is counted: :mod:`chronodice.rules.coc7.sanity`) is
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from chronodice.core.args import Int, Name, Pattern, arg, opt, rest
@@ -26,14 +25,8 @@ from chronodice.rules.coc7.skills import CHARACTERISTICS, DERIVED, canonical, ca
 
 from ._common import SYS_NAME, call_settings, coc_gate, house_rule
 
-CHINA = timezone(timedelta(hours=8))
 NOT_SKILLS = frozenset({*CHARACTERISTICS, *DERIVED, "克苏鲁神话"})
 """Names ``.en`` refuses: characteristics, 理智/体力/魔法, and 克苏鲁神话 (never raised by experience)."""
-
-
-def today() -> str:
-    """The calendar day (UTC+8) that sanity losses are added up over."""
-    return datetime.now(CHINA).date().isoformat()
 
 
 LOSS = Pattern(
@@ -136,7 +129,7 @@ def card_sanity(attrs: dict[str, Any]) -> int | None:
 
 async def _apply_to_card(call: Call, char_id: int, amount: int) -> SanityResult:
     """Take ``amount`` off the card's 理智 and add it to the day's total (one CAS update)."""
-    day = today()
+    day = call.app.clock.day()  # the calendar day (UTC+8) the losses are added up over
     box: dict[str, SanityResult] = {}
 
     def change(c: Any) -> Any:
@@ -196,4 +189,4 @@ async def cmd_en(call: Call, skill: str, value: int | None) -> list[Reply]:
 for _spec in (sc, en):
     coc_gate(_spec, card=True)
 
-__all__ = ["en", "sc", "today"]
+__all__ = ["en", "sc"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 
 from chronodice.core.args import Text, arg, opt
@@ -56,10 +55,6 @@ log = define(
 )
 
 
-def now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
 def _group(call: Call) -> str:
     assert call.ctx.group_id is not None
     return call.ctx.group_id
@@ -98,7 +93,12 @@ async def log_show(call: Call) -> list[Reply]:
 async def log_new(call: Call, name: str) -> list[Reply]:
     name = safe_name(name.strip())
     rec = await call.app.store.new_log(
-        _group(call), name, call.ctx.user_id, now(), max_logs=call.app.log_limits.max_logs, claim=call.claim
+        _group(call),
+        name,
+        call.ctx.user_id,
+        call.app.clock.wall(),
+        max_logs=call.app.log_limits.max_logs,
+        claim=call.claim,
     )
     return [
         Reply.say(f"开始记录日志「{rec.name}」：之后本群的发言都会记下（.log off 暂停，.log end 结束并导出）")
@@ -133,7 +133,7 @@ async def log_off(call: Call) -> list[Reply]:
 @log.sub("end", "结束", help="结束记录，导出并上传日志文件（txt、html、海豹 json、通用 dice.txt）")
 async def log_end(call: Call) -> list[Reply]:
     await _managed_log(call, "本群没有进行中的日志（.log get 导出已结束的日志）", "结束日志")
-    rec = await call.app.store.end_log(_group(call), now(), claim=call.claim)
+    rec = await call.app.store.end_log(_group(call), call.app.clock.wall(), claim=call.claim)
     files, note = await export_files(call, rec)
     text = f"日志「{rec.name}」已结束，共 {rec.lines} 条"
     return [Reply(text=text + note + "\n" + FILES_NOTE, files=files)]
