@@ -26,26 +26,27 @@ KARA = {"user": 10004, "card": "卡拉"}
 _sent: dict[int, deque[float]] = defaultdict(deque)
 
 
-async def pace(user: int) -> None:
-    """Stay under the bot's flood limit (10 commands in 10 s per user), as a real GM would."""
+async def pace(user: int, client: OneBotClient) -> None:
+    """Stay under the bot's flood limit (10 commands in 10 s per user), as a real GM would — by
+    moving the bot's clock past the window rather than waiting it out."""
     times = _sent[user]
     while times and time.monotonic() - times[0] > 10.5:
         times.popleft()
     if len(times) >= 8:
-        await asyncio.sleep(10.6 - (time.monotonic() - times[0]))
-        times.popleft()
-    times.append(time.monotonic())
+        client.advance_clock(10.6)  # every bucket refills: the window is behind everyone
+        _sent.clear()
+    _sent[user].append(time.monotonic())
 
 
 async def say(client: OneBotClient, text: str, who: dict) -> str:
-    await pace(who["user"])
+    await pace(who["user"], client)
     return await client.group(text, expect=1, **who)
 
 
 async def burst(client: OneBotClient, sends: list[tuple[str, dict]], wait: float = 3.0) -> list[ApiCall]:
     """Send several messages without waiting in between; collect every call they cause."""
     for _, who in sends:
-        await pace(who["user"])
+        await pace(who["user"], client)
     while not client.calls.empty():
         client.calls.get_nowait()
     await asyncio.gather(
@@ -64,13 +65,14 @@ async def burst(client: OneBotClient, sends: list[tuple[str, dict]], wait: float
 
 async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess) -> None:
     async with OneBotClient(bot_process.url) as c:
+        c.bot = bot_process
         assert "新战斗（基础规则）" in await say(c, ".init begin", GM)
         assert "艾琳 的先攻：=17" in await say(c, ".ri =17", AILIN)
         assert "布鲁诺 的先攻：=12" in await say(c, ".ri =12", BRUNO)
         assert "卡拉 的先攻：=12" in await say(c, ".ri =12", KARA)
         text = await say(c, ".ri =15 哥布林, =8 狼", GM)
         assert "哥布林 的先攻：=15" in text and "狼 的先攻：=8" in text
-        await pace(GM["user"])
+        await pace(GM["user"], c)
         (start,) = await c.send(".init start", expect=1, **GM)
         text = start.text
         assert "⚔ 第1轮 · 第17刻（基础）" in text and "▶ 艾琳 的回合 @艾琳　AP 3/3" in text
@@ -85,7 +87,7 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         assert "哥布林 获得「迟缓」（3刻，来源：艾琳）" in reply
         text = await say(c, ".ed", AILIN)
         assert "▶ 哥布林 的回合" in text and "第15刻" in text and "结束" not in text
-        await asyncio.sleep(1.1)  # a GM advancing right after a player would count as a duplicate
+        bot_process.advance_clock(1.1)  # a GM advancing right after a player would count as a duplicate
         text = await say(c, ".init next", GM)  # t14 start ends 迟缓, then t12 布鲁诺
         assert "结束：哥布林的迟缓（艾琳）" in text and "▶ 布鲁诺 的回合" in text
 
@@ -102,7 +104,7 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         assert "已撤销1步" in await say(c, ".init undo", GM)
         assert "腿部" not in await say(c, ".init status 狼", GM)
         # the group is told the wound is recorded; the GM gets what the wolf's leg holds
-        await pace(GM["user"])
+        await pace(GM["user"], c)
         calls = await c.send(".wound 狼 腿部 轻伤x1", expect=2, **GM)
         assert [x.text for x in calls if x.to_group] == ["狼：伤势已记录（详情已私聊GM）"]
         assert [x.text for x in calls if x.is_private] == ["狼：腿部 1/4：轻伤\n  狼 腿部 新增轻伤×1"]
@@ -111,7 +113,7 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
 
         # R2: 艾琳 17, 哥布林 15, 卡拉 12, 布鲁诺 11 (delay carried), 狼 8
         await say(c, ".ed", AILIN)
-        await asyncio.sleep(1.1)
+        bot_process.advance_clock(1.1)
         text = await say(c, ".init next", GM)
         assert "▶ 卡拉 的回合" in text and "第12刻" in text
         assert "接下来：第11刻 布鲁诺 → 第8刻 狼 → 第3轮 第17刻 艾琳" in text
@@ -119,9 +121,10 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
 
     bot_process.start()
     async with OneBotClient(bot_process.url) as c:
+        c.bot = bot_process
         text = await say(c, ".init", KARA)
         assert text.splitlines()[0] == "第2轮 · 第12刻（基础）　当前：卡拉"
-        await pace(GM["user"])
+        await pace(GM["user"], c)
         calls = await c.send(".init status 狼", expect=2, **GM)
         assert not any("腿部" in x.text for x in calls if x.to_group)
         assert any("腿部:轻伤" in x.text for x in calls if x.is_private)
@@ -129,7 +132,7 @@ async def test_tick20_combat_survives_restart_and_races(bot_process: BotProcess)
         assert "⚔ 第2轮 · 第11刻" in text and "▶ 布鲁诺 的回合" in text
 
         # two people advance at the same moment: exactly one END_TURN, whichever is processed first
-        await asyncio.sleep(1.1)
+        bot_process.advance_clock(1.1)
         calls = await burst(c, [(".init next", BRUNO), (".init next", GM)])
         texts = [x.text for x in calls if x.to_group]
         assert len(texts) == 2, texts

@@ -4,13 +4,13 @@ The GM writes two NPC cards (哥布林, and 暗影 for a hidden boss), adds ``3#
 hidden, and runs three rounds in which every NPC attack is one ``.atk`` (check, defence, damage,
 wounds in one reply); the player attacks the same way.  An effect gives the player
 disadvantage, which shows on her next check; the GM makes a hidden D20 check for the boss.  Every
-group message is collected: the boss's name and numbers are never in one.  Then a CoC scene: the
+group message is collected: until the boss's first attack its name is never in one, nor its
+turns (issue 39: its turn prompts reach the GM privately), and its card's numbers never.  Then a CoC scene: the
 KP rolls ``.ra 哥布林:侦查`` from the NPC card.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
@@ -55,10 +55,10 @@ class Table:
         player's ``.ed`` counts as the same advance for a second, so he waits it out)."""
         who = AILIN if current == "艾琳" else GM
         if who is GM and self.last_advance != GM["user"]:
-            await asyncio.sleep(1.1)
+            self.c.advance_clock(1.1)  # the bot's clock, not a wait
         self.last_advance = who["user"]
-        public, _ = await self.send(".ed" if who is AILIN else ".init next", who)
-        return public
+        public, secret = await self.send(".ed" if who is AILIN else ".init next", who)
+        return public or secret  # a hidden NPC's turn: nothing in the group, its prompt to the GM
 
 
 def current_of(card: str) -> str:
@@ -90,9 +90,11 @@ async def test_npc_cards_one_command_attacks_and_a_hidden_boss(onebot: OneBotCli
     combat_starts = len(t.group)  # from here on the boss is hidden (the GM typed its card's name)
     public, _ = await t.send(".ri 3# 哥布林, 暗 暗影", GM)
     assert [line.split(" ")[0] for line in public.splitlines()[:3]] == ["哥布林1", "哥布林2", "哥布林3"]
-    assert "??? 加入了先攻（暗）" in public
+    assert "暗影" not in public and "?" not in public and "暗" not in public
     await t.send(".ri =12", AILIN)
-    card, _ = await t.send(".init start", GM)
+    card, secret = await t.send(".init start", GM)
+    card = card or secret
+    revealed = 0  # the group messages before the boss's first attack
 
     attacks = player_attacks = 0
     effect_round = 0
@@ -113,13 +115,12 @@ async def test_npc_cards_one_command_attacks_and_a_hidden_boss(onebot: OneBotCli
             assert public.startswith(f"艾琳 攻击 哥布林1（近战，{part}）"), public
             check_attack(public)
             player_attacks += 1
-        elif current == "???":  # the hidden boss: the GM attacks with one command
+        elif current == "暗影":  # the hidden boss: its first attack reveals it (issue 39)
+            revealed = revealed or len(t.group)
             public, secret = await t.send(f".atk 暗影:艾琳 {PARTS[attacks % 3]}", GM)
-            assert (
-                public.startswith(f"??? 攻击 艾琳（近战，{PARTS[attacks % 3]}）") and "ATK" not in public
-            ), public
-            assert secret.startswith("暗影 攻击 艾琳") and "+3力量+4武器熟练+2LV内在" in secret, secret
-            check_attack(secret)
+            assert public.startswith(f"暗影 攻击 艾琳（近战，{PARTS[attacks % 3]}）\nATK："), public
+            assert "+3力量+4武器熟练+2LV内在" in public, public
+            check_attack(public)
             attacks += 1
         else:
             public, _ = await t.send(f".atk {current}:艾琳 {PARTS[attacks % 3]}", GM)
@@ -135,10 +136,11 @@ async def test_npc_cards_one_command_attacks_and_a_hidden_boss(onebot: OneBotCli
     assert public == "主持人 进行了一次暗中检定"
     assert "暗影 的洞悉检定：D20=" in secret and re.search(r"检定：-?\d+/15 \S+（(成功|失败)度\d+）", secret)
 
-    for line in t.group:  # the boss's numbers never reach the group
-        assert "力量:16" not in line and "+3力量+4武器熟练" not in line, line
-    for line in t.group[combat_starts:]:  # nor, once it is hidden, its name
-        assert "暗影" not in line, line
+    for line in t.group:  # the boss's card never reaches the group
+        assert "力量:16" not in line, line
+    assert revealed > combat_starts
+    for line in t.group[combat_starts:revealed]:  # nor, until it attacks, its name or its turns
+        assert "暗影" not in line and "???" not in line, line
     assert any("暗影" in line for line in t.private)
 
     # a CoC scene: the KP rolls from the NPC card

@@ -57,18 +57,20 @@ async def test_a_miss_makes_no_wound(app: App) -> None:
     assert all(not p.wounds for p in erin.health.parts)
 
 
-async def test_hidden_attacker_numbers_only_reach_the_gm(app: App) -> None:
+async def test_a_hidden_attacker_is_revealed_by_its_attack(app: App) -> None:
+    """Issue 39: the group reads the attack as its target lives it — the attacker's name and the
+    hit (was: ``??? 攻击 艾琳``); from then on 暗影 is seen like any combatant."""
     await scene(app)
     app.rng = Scripted([12])
     replies = await run(app, ".atk 暗影:艾琳 ap0", **GM)
     public = "\n".join(r.text for r in replies if not r.private)
-    private = "\n".join(r.text for r in replies if r.private)
-    assert "暗影" not in public and "ATK" not in public and "21" not in public
-    assert public.startswith("??? 攻击 艾琳（近战，躯干）\nDEF：闪避 被动10+4=14")
-    assert "→ 命中\n" in public
+    assert "???" not in public
     # 12 + 3 力量 + 4 武器熟练 + 2 (LV6 − 4) = 21 against 14; Hit3 DP2 − DR0: 2 重伤
-    assert "ATK：D20=12+9=21（+3力量+4武器熟练+2LV内在）" in private
-    assert "→ 命中（成功，成功度7）" in private
+    assert public.startswith(
+        "暗影 攻击 艾琳（近战，躯干）\nATK：D20=12+9=21（+3力量+4武器熟练+2LV内在）\nDEF：闪避 被动10+4=14"
+    )
+    assert "→ 命中（成功，成功度7）" in public
+    assert "暗影" in await say(app, ".init", **P1)
 
 
 async def test_player_attack_with_a_rolled_defence_and_the_npcs_dr(app: App) -> None:

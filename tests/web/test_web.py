@@ -131,13 +131,16 @@ async def test_player_page_and_data_never_hold_the_hidden_npc(app: App, web: Fas
     assert [c["name"] for c in gm_data["combatants"]] == ["艾琳", "刺客", "布鲁诺", "哥布林"]
 
 
-async def test_hidden_npc_on_its_turn_is_only_question_marks(app: App, web: FastAPI) -> None:
+async def test_hidden_npc_on_its_turn_shows_no_turn_and_no_tick(app: App, web: FastAPI) -> None:
+    """Issue 39 defect 10: not even ``???`` — the page shows no current turn and no tick while a
+    hidden combatant's turn runs, as the group's chat shows nothing until it ends."""
     await d20_with_hidden(app)
     player = path_of(public(await run(app, ".init 网页", **GM)))
     await say(app, ".init next", **GM)  # 艾琳 17 → 刺客 15
     got = await get(web, player + "/data")
     data = json.loads(got.body)
-    assert data["current"] == "???" and data["tick"] == 15 and "刺客" not in got.text
+    assert data["current"] is None and data["tick"] is None
+    assert "刺客" not in got.text and "???" not in got.text
 
 
 async def test_moe_table_shows_counts_never_cards(app: App, web: FastAPI, clock: Clock) -> None:

@@ -1,7 +1,8 @@
 """Chinese text for the D20 tick system: turn cards, the combat list, event lines, checks.
 
-Everything the group sees is the *player view*: hidden combatants are "???" and hidden
-durations "?"; the GM view (private messages) shows them.  Cards stay short (tick20.md §4.4).
+Everything the group sees is the *player view*: hidden combatants are left out altogether (not
+listed, not counted, their turns not announced: issue 39) and hidden durations are "?"; the GM
+view (private messages) shows them.  Cards stay short (tick20.md §4.4).
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from chronodice.core.text import safe_name
+from chronodice.render.tick20_events import event_lines, wound_line
 from chronodice.render.tick20_health import conditions, name_of
-from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
 from chronodice.rules.tick20.durations import format_duration
 from chronodice.rules.tick20.engine import first_round_order, forecast
@@ -154,11 +155,14 @@ def combat_list(st: Combat, *, gm: bool = False) -> str:
     is the combatants this view lists (the GM view: every one; hidden ones counted apart)."""
     title = f"（{st.options.name}）" if st.options.name else ""
     variant = VARIANT_NAMES[st.variant]
-    shown = list_order(st, [c for c in st.combatants if gm or not c.hidden or c.id == st.current])
+    shown = list_order(st, [c for c in st.combatants if gm or not c.hidden])
+    concealed_turn = hidden_turn(st) and not gm
     if st.phase is Phase.SETUP:
         hidden = sum(1 for c in shown if c.hidden)
         extra = f"（含暗中{hidden}名）" if gm and hidden else ""
         head = f"战斗准备中{title}（{variant}）：{len(shown)}名参战者{extra}，GM 发送 .init start 开战"
+    elif concealed_turn:  # a hidden combatant's turn: the group only waits for the GM
+        head = f"第{st.round}轮{title}（{variant}）　GM处理中，请稍候"
     elif st.waiting:
         head = f"第{st.round}轮开始前（已连续{st.empty_rounds}轮无人行动）：GM 发送 .init next 继续"
     else:
@@ -166,9 +170,6 @@ def combat_list(st: Combat, *, gm: bool = False) -> str:
     lines = [head]
     for c in shown[:MAX_LIST_LINES]:
         mark = "▶" if c.id == st.current else " "
-        if c.hidden and not gm:  # a hidden actor on its turn: nothing but that it acts
-            lines.append(f"{mark}  ?  ???")
-            continue
         bits = [f"{mark}{value_text(st, c):>3}  {name_of(st, c.id, gm)}"]
         if st.variant is Variant.BASE:
             bits.append(f"AP {c.ap}/{c.ap_max}")
@@ -202,95 +203,11 @@ def combat_list(st: Combat, *, gm: bool = False) -> str:
     return "\n".join(lines)
 
 
-def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False, turns: bool = False) -> list[str]:
-    """What happened on the way to the current turn, one short line each; ``turns``: also whose
-    turn began when (the battle report; a turn card shows the current turn itself).  A hidden
-    NPC's turns are left out of the player view (when it acts is the GM's)."""
-    out: list[str] = []
-    ended: list[str] = []
-
-    def flush() -> None:
-        if ended:
-            out.append("  结束：" + "，".join(ended))
-            ended.clear()
-
-    for ev in events:
-        d = ev.data
-        if ev.kind == "effect_end" and d.get("reason") in ("expired", "parent"):
-            src = name_of(st, d.get("source"), gm) if d.get("source") else ""
-            bearer = name_of(st, d["bearer"], gm)
-            ended.append(f"{bearer}的{d['effect']}" + (f"（{src}）" if src else ""))
-            continue
-        flush()
-        if ev.kind == "round_start":
-            out.append(f"—— 第{ev.round}轮开始 ——")
-        elif ev.kind == "turn":
-            c = st.maybe(d["cid"])
-            if turns and (gm or c is None or not c.hidden):
-                out.append(f"  第{ev.tick}刻 {name_of(st, d['cid'], gm)} 的回合")
-        elif ev.kind == "coma_skip":
-            c = st.maybe(d["cid"])
-            if gm or c is None or not c.hidden:
-                out.append(f"  第{ev.tick}刻 {name_of(st, d['cid'], gm)} 处于<昏迷>：回合自动跳过")
-        elif ev.kind == "dying_check":
-            adv = "，劣势" if d.get("disadvantage") else ""
-            out.append(
-                f"  {name_of(st, d['cid'], gm)} 濒死检定：强韧防御 目标{d['target']}{adv}（{d['part']}）"
-            )
-        elif ev.kind == "wound":
-            c = st.maybe(d["cid"])
-            open_wounds = c is not None and not c.hidden and (c.controller or st.options.hp_display == "show")
-            if gm or open_wounds:  # an NPC's wounds are the GM's (hp_display), a hidden one's always
-                out.append(f"  {name_of(st, d['cid'], gm)} {wound_line(d)}")
-        elif ev.kind == "dismembered":
-            out.append(f"  {name_of(st, d['cid'], gm)} 的{d['part']}<欠损>：<解体>")
-        elif ev.kind == "erosion":
-            out.append(f"  {name_of(st, d['cid'], gm)} 侵蚀：{d['part']}受到1道擦伤")
-        elif ev.kind == "stiffen":
-            out.append(f"  {name_of(st, d['cid'], gm)} 僵化：失去{d['lost']}AP（现{d['ap']}）")
-        elif ev.kind == "lost_turn":
-            out.append(
-                f"  注意：{name_of(st, d['cid'], gm)} 的先攻升到已过的刻度，本轮失去回合（可用 .init set 重新放置）"
-            )
-        elif ev.kind == "ta_broken":
-            out.append(
-                f"  {name_of(st, d['cid'], gm)} 的全力动作「{d['ta']}」被打断（已付{d['paid']}/{d['total']}）"
-            )
-        elif ev.kind == "ta_done":
-            out.append(f"  {name_of(st, d['cid'], gm)} 完成全力动作「{d['ta']}」，效果生效")
-        elif ev.kind == "settle":
-            out.append(f"  沉淀：{name_of(st, d['cid'], gm)} 骰值{d['delta']:+d}（主要先攻{d['main']}）")
-        elif ev.kind == "stalled" and d.get("coma"):
-            out.append(f"这一轮能行动的都处于<昏迷>，暂停在第{ev.round}轮开始前；GM 发送 .init next 继续")
-        elif ev.kind == "stalled":
-            out.append(
-                f"已连续{d['rounds']}轮无人能行动，暂停在第{st.round}轮开始前；GM 发送 .init next 继续"
-            )
-        elif ev.kind == "delay":
-            out.append(f"  {name_of(st, d['cid'], gm)} 延后（先攻{d['cur']}）")
-        elif ev.kind == "effect_restored":
-            out.append(f"  （延后：{d['effect']} 恢复）")
-        elif ev.kind != "wound":  # a damage's notes are the .wound reply's (services/tick20/resources)
-            out += health_lines(st, [ev], gm=gm)
-    flush()
-    return out
-
-
-def wound_line(d: dict[str, object]) -> str:
-    """What one ``wound`` event did to its part: ``躯干 新增重伤×1，进入<负伤>``."""
-    level = LEVEL_NAMES.get(int(d.get("level") or 0), "伤势")  # type: ignore[call-overload]
-    added, replaced, worsened = (int(d.get(k) or 0) for k in ("added", "replaced", "worsened"))  # type: ignore[call-overload]
-    bits = []
-    if added:
-        bits.append(f"新增{level}×{added}")
-    if replaced:
-        bits.append(f"{replaced}道较轻的伤势升为{level}（已满4道）")
-    if worsened:
-        bits.append(f"{worsened}道最轻的伤势恶化一级（已满4道）")
-    text = f"{d.get('part')} " + ("，".join(bits) if bits else "没有新的伤势")
-    if d.get("status"):
-        text += f"，现为<{d['status']}>"
-    return text
+def hidden_turn(st: Combat) -> bool:
+    """Whether the turn now is a hidden combatant's: the group is shown nothing of it (the GM
+    gets its turn prompt privately) until a visible combatant's turn begins."""
+    c = st.maybe(st.current)
+    return st.phase is Phase.ACTIVE and not st.waiting and c is not None and c.hidden
 
 
 def turn_line(st: Combat) -> str:
@@ -331,10 +248,10 @@ def forecast_line(st: Combat, n: int = 3, *, consume: bool = False, ready: list[
         where = f"第{t}刻" if r == now else f"第{r}轮 第{t}刻"
         bits.append(f"{where} {names.get(cid, cid)}")
     line = "  接下来：" + " → ".join(bits) if bits else ""
-    after = owners.get(raw[0][2]) if raw else None
+    after = owners.get(nxt[0][2]) if nxt else None  # the next turn the group is shown
     if ready is not None and remind and after and after != current_owner:
         ready.append(after)
-        line += f"\n  请准备：{names.get(raw[0][2])}（下一个回合）"
+        line += f"\n  请准备：{names.get(nxt[0][2])}（下一个回合）"
     return line
 
 
@@ -354,10 +271,10 @@ def turn_card(
     """
     before: list[str] = []
     after: list[str] = []
-    for line in event_lines(st, list(events)):
+    for line in event_lines(st, [*st.released, *events]):  # released: held back by a hidden turn
         (after if line.startswith("  结束") or line.startswith("  （") else before).append(line)
     lines = before[-8:]
-    if st.phase is Phase.ACTIVE and not st.waiting and st.current is not None:
+    if st.phase is Phase.ACTIVE and not st.waiting and st.current is not None and not hidden_turn(st):
         lines.append(f"⚔ 第{st.round}轮 · 第{st.tick}刻（{VARIANT_NAMES[st.variant]}）")
         lines.append(turn_line(st))
         lines += after[-4:]
@@ -370,17 +287,15 @@ def turn_card(
 
 
 def summary(st: Combat, ev: Event, *, gm: bool = False) -> str:
-    """The end-of-combat summary; a hidden combatant is ``???`` unless ``gm``."""
+    """The end-of-combat summary; a hidden combatant is left out unless ``gm``."""
     d = ev.data
     lines = [f"战斗结束：共{d['rounds']}轮"]
-    turns = d.get("turns", {})
+    hidden = set() if gm else {c.id for c in st.combatants if c.hidden}
+    turns = {cid: n for cid, n in d.get("turns", {}).items() if cid not in hidden}
     names = dict(d.get("names", {}))
-    if not gm:
-        names.update({c.id: "???" for c in st.combatants if c.hidden})
     if turns:
         lines.append("回合数：" + "，".join(f"{names.get(cid, cid)}×{n}" for cid, n in turns.items()))
-    hidden = {c.id for c in st.combatants if c.hidden}
-    effects = [(b, n) for b, n in d.get("effects", []) if gm or b not in hidden]
+    effects = [(b, n) for b, n in d.get("effects", []) if b not in hidden]
     if effects:
         lines.append("仍在的效果（已清除）：" + "，".join(f"{names.get(b, b)}的{n}" for b, n in effects[:10]))
     return "\n".join(lines)
@@ -461,6 +376,7 @@ __all__ = [
     "d20_text",
     "event_lines",
     "forecast_line",
+    "hidden_turn",
     "list_order",
     "name_of",
     "parts_text",

@@ -326,7 +326,12 @@ class Combat(BaseModel):
     """The current 单元 (002 时间: "一个单元由数个连续的片段构成"; usually a day), counted from 1;
     the GM starts the next with ``.init 单元`` (at most one 长休 each, :attr:`Health.long_rest_unit`)."""
     log: list[Event] = Field(default_factory=list)
+    held: list[Event] = Field(default_factory=list)
+    """Events of turn advances the group has not been shown yet: the turn went on to a hidden
+    combatant (its turns are the GM's), so they wait for the next visible turn card — the group
+    then reads the lines it would have read without the hidden combatant, only later."""
     _in_place: bool = PrivateAttr(default=False)
+    _released: list[Event] = PrivateAttr(default_factory=list)
 
     # ------------------------------------------------------------------ ownership
     @property
@@ -339,6 +344,16 @@ class Combat(BaseModel):
         of copying it first (it is a fresh parse nobody else holds).  Returns it."""
         self._in_place = True
         return self
+
+    @property
+    def released(self) -> list[Event]:
+        """The held events this command let go (set by the service that moved the turn on to a
+        visible combatant, see ``services.tick20.hiding.hold``); not stored."""
+        return self._released
+
+    def release(self) -> None:
+        """Move :attr:`held` to :attr:`released` (the next visible turn card shows them)."""
+        self._released, self.held = [*self._released, *self.held], []
 
     # ------------------------------------------------------------------ lookups
     @property

@@ -21,7 +21,9 @@ Where things live:
 * :mod:`.npc_attacks` — ``.npc 攻击`` (named attacks on an NPC card, used by ``.atk``);
 * :mod:`.comfort` — ``.init 击败/清场/跳至/note``;
 * :mod:`.persona` — ``.量谱``, ``.人格``, ``.属性`` and ``.rc``'s ``量谱``/``自我`` (the last 002 rules);
-  :mod:`.after_roll` — ``.自我``, 自我 spent after the roll.
+  :mod:`.after_roll` — ``.自我``, 自我 spent after the roll;
+* :mod:`.hiding` — hidden NPCs (issue 39): ``.init 隐藏/现身``, and the guard wrapped around every
+  sub-command so that no group reply names a hidden combatant.
 
 The import order below is the order the commands are registered (and listed in the help).
 """
@@ -41,7 +43,10 @@ from . import npc_attacks  # .npc 攻击
 from . import comfort  # .init 击败/清场/跳至/note
 from . import persona  # .量谱 .人格 .属性
 from . import after_roll  # .自我
+from . import hiding  # .init 隐藏/现身; the guard on every sub-command above
 # isort: on
+
+hiding.guard()
 
 __all__ = [
     "actions",
@@ -51,6 +56,7 @@ __all__ = [
     "comfort",
     "effects",
     "gm_tools",
+    "hiding",
     "joining",
     "npc_attacks",
     "persona",

@@ -18,6 +18,7 @@ from chronodice.core.errors import IllegalAction, NotFound, NotPermitted
 from chronodice.core.ids import session_id
 from chronodice.core.permissions import Perm, is_gm, require
 from chronodice.core.reply import Reply
+from chronodice.render.tick20 import hidden_turn
 from chronodice.render.tick20_health import name_of
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as hp
@@ -30,6 +31,12 @@ SYS_NAME = "D20刻度"
 GM_WHO = "本场战斗的GM（开战者、.init gm 指定者）或群管理"
 """Who may run the combat, as refusals name them (the policy's GM plus the combat's own GMs)."""
 MAX_BATCH = 12
+HOLD_MAX = 40
+"""Events one hidden stretch keeps back for the next visible turn card (it shows its last 8 lines)."""
+ADVANCE_FROM = frozenset({"turn_end", "delay", "round_start", "coma_skip", "turn"})
+"""The first event of a command's turn advance: what comes before it (an attack's wounds, the
+AP it spent) is the command's own reply, not the turn card's."""
+NOT_ON_CARD = frozenset({"removed"})
 
 
 def holds_hidden(state: Any) -> bool:
@@ -67,6 +74,7 @@ async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Comb
             outcome = fn(state)
         else:
             outcome = fn(state.give_away())  # a fresh parse for this attempt: no copy per transition
+        hold(outcome)
         return outcome.state, outcome
 
     outcome: E.Outcome = await call.app.store.apply_state(
@@ -79,6 +87,24 @@ async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Comb
         claim=call.claim,
     )
     return outcome.state, outcome.events
+
+
+def hold(outcome: E.Outcome) -> None:
+    """Keep back (or let go) a turn card's events, inside the command's transaction (issue 39:
+    a hidden combatant's turns are not shown in the group, :mod:`.hiding`).
+
+    When the command moved the turn on to a hidden combatant, the events of the advance join
+    :attr:`Combat.held`; when it moved the turn on to a visible one (or the combat paused or
+    ended), the held events are released, and that turn card shows them before its own: the
+    group reads the lines it would have read without the hidden combatant, only later."""
+    st, events = outcome
+    moved = any(e.kind == "turn" for e in events)
+    if moved and hidden_turn(st):
+        start = next((i for i, e in enumerate(events) if e.kind in ADVANCE_FROM), len(events))
+        kept = [e for e in events[start:] if e.kind not in NOT_ON_CARD]
+        st.held = [*st.held, *kept][-HOLD_MAX:]
+    elif st.held and (moved or st.waiting or st.phase is not Phase.ACTIVE):
+        st.release()
 
 
 def fresh(owner: str, **options: Any) -> Combat:
@@ -140,6 +166,13 @@ def whisper_gms(state: Combat, text: str, sender: str) -> list[Reply]:
         Reply.whisper(text, to_user=uid, fallback="（给GM的私聊发送失败，请先加骰娘为好友）")
         for uid in targets
     ]
+
+
+def gm_ids(state: Combat, c: Combatant | None = None) -> list[str]:
+    """Who runs ``c`` (its controller), else the combat's GMs (its opener at least)."""
+    if c is not None and c.controller:
+        return [c.controller]
+    return list(dict.fromkeys([*state.gms, *([state.owner] if state.owner else [])]))[:3]
 
 
 def find_me(state: Combat, ctx: Context) -> Combatant:

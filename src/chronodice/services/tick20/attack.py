@@ -21,14 +21,14 @@
 Numbers come from the cards: an NPC's from the group's NPC card she was added from
 (:mod:`chronodice.services.npc_cards`; Hit/DP from the card's ``hit``/``dp`` unless written), a
 player's from the card her controller uses here.  Effects on either side that carry a check
-modifier, advantage or disadvantage apply (:mod:`.effect_mods`).  A hidden combatant's numbers
-go only to the GM by private message; the group sees ??? and whether it hit.  Every step stays
-available by hand (``.rc``, ``.wound``).
+modifier, advantage or disadvantage apply (:mod:`.effect_mods`).  A hidden attacker is revealed
+by its attack (issue 39, :mod:`.hiding`): the group reads the attack as its target sees it, name
+and numbers; an attack on a hidden target goes to the GM alone.  Every step stays available by
+hand (``.rc``, ``.wound``).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,7 +69,7 @@ from .attack_turn import Strike, may_attack, not_made
 from .effect_mods import effect_edge
 from .kinds import ADV, COMBATANT, DIS, MODS, NoColon, modifiers
 from .npc_attacks import NpcAttack, stored_attacks
-from .views import NUMBERS, turn_reply
+from .views import NUMBERS, turn_replies
 
 DEFENCES = ("闪避", "强韧", "识破", "意志")
 END_WORDS = ("结束", "结束回合", "ed")
@@ -217,7 +217,7 @@ atk = define(
         "攻击：近战/远程/近战魔法/远程魔法（熟练度取攻击模式）；防御：闪避（默认）/强韧/识破/意志，"
         "def15 宣告，被动防御/掷防御，不写则按 .init meta -防御 被动/掷骰\n"
         "hit/dp 不写取NPC卡上的 hit/dp；DR 取目标卡上的 DR（写 dr2 覆盖）；抗性/易伤/临时生命照常结算；"
-        "隐藏NPC的数值只私聊GM"
+        "隐藏的NPC攻击时现身（群里看到它的名字和这次攻击）"
     ),
     aliases=("攻击",),
     system=SYS_NAME,
@@ -296,7 +296,7 @@ async def cmd_atk(
         hit_ok,
         seen=state.turn_no,
         by=call.ctx.user_id,
-        now=time.time(),
+        now=call.app.clock.timestamp(),
         mind=mind_dice(call, t, plan.tags) if hit_ok else [],
         turn=check_dice(call, state) if plan.end else [],
     )
@@ -304,7 +304,7 @@ async def cmd_atk(
         state, _events = await apply(call, strike.run)
     except IllegalAction as err:  # the combat moved on meanwhile: nothing of it was written
         raise not_made(err, prepaid) from None
-    t = state.get(t.id)
+    a, t = state.get(a.id), state.get(t.id)  # a hidden attacker is seen now (its first attack)
     report = Report(
         state,
         a,
@@ -332,7 +332,7 @@ async def cmd_atk(
         elif state.gms:
             replies += whisper_gms(state, private, state.gms[0])
     if plan.end:  # last: the card's forecast runs on the state itself
-        replies.append(turn_reply(state, strike.turn_events))
+        replies += turn_replies(state, strike.turn_events)
     return replies
 
 

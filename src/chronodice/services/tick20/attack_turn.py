@@ -34,8 +34,8 @@ def may_attack(state: Combat, a: Combatant, plan: Plan) -> None:
     if plan.ap == 0:
         return
     if state.phase is Phase.ACTIVE and state.current is not None and not mine:
-        now = R.name_of(state, state.current)
-        raise IllegalAction(f"现在是 {now} 的回合：{a.shown} 的攻击要等自己的回合（回合外的攻击写 ap0）")
+        now = "GM处理中" if R.hidden_turn(state) else f"现在是 {R.name_of(state, state.current)} 的回合"
+        raise IllegalAction(f"{now}：{a.shown} 的攻击要等自己的回合（回合外的攻击写 ap0）")
     E.attack_ap(state, a.id, plan.ap)  # a copy: only its refusal matters here
 
 
@@ -74,6 +74,8 @@ class Strike:
     def run(self, stored: Combat | None) -> E.Outcome:
         st = need(stored)
         self.ap, self.wound, self.turn_events, self.refused = [], [], [], ""
+        if st.get(self.attacker).hidden and not st.get(self.target).hidden:
+            st, _ = E.edit(st, self.attacker, hidden=False)  # it acts on someone: it is seen (issue 39)
         if self.plan.ap:
             st, self.ap = E.attack_ap(st, self.attacker, self.plan.ap)
         if self.hit:

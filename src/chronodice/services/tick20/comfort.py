@@ -18,17 +18,19 @@ from chronodice.rules.tick20.model import Combat, Event
 from ._glue import apply, each, find, load, must_be_gm, need, require_control, whisper_gms
 from .kinds import COMBATANT, Targets
 from .tracker import init
+from .views import turn_replies
 
 
-def _card(state: Combat, events: list[Event]) -> list[Reply]:
-    """The turn card when the command moved the turn on; a hidden name stays ``???``."""
+def _with_card(head: str, state: Combat, events: list[Event]) -> list[Reply]:
+    """``head``, then the turn card when the command moved the turn on (on a hidden
+    combatant's turn: nothing more in the group, its prompt to the GM, :func:`.views.turn_replies`)."""
     if not any(e.kind == "turn" for e in events):
-        return []
-    ready: list[str] = []
-    text = R.turn_card(state, events, ready=ready)
-    current = state.maybe(state.current)
-    ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
-    return [Reply(text=text, mentions=(*ping, *ready))]
+        return [Reply.say(head)]
+    card = turn_replies(state, events)
+    public = [r for r in card if not r.private]
+    if not public:
+        return [Reply.say(head), *card]
+    return [Reply(text=f"{head}\n{public[0].text}", mentions=public[0].mentions)]
 
 
 @init.sub(
@@ -47,10 +49,7 @@ async def init_defeated(call: Call, names: list[list[str]], undo: bool) -> list[
     )
     who = "，".join(R.name_of(state, cid) for cid in ids)
     head = f"已恢复：{who}（重新参与行动）" if undo else f"已击败：{who}（不再行动；.init 清场 移出列表）"
-    card = _card(state, events)
-    return [
-        Reply(text=head + ("\n" + card[0].text if card else ""), mentions=card[0].mentions if card else ())
-    ]
+    return _with_card(head, state, events)
 
 
 @init.sub("清场", "cleanup", help="移除被击败、<解体>或死亡的NPC（GM）")
@@ -66,11 +65,8 @@ async def init_cleanup(call: Call) -> list[Reply]:
     state, events = await apply(
         call, lambda st: each(need(st), out, lambda s, cid: E.remove(s, cid, force=True))
     )
-    card = _card(state, [e for e in events if e.kind != "removed"])
     text = "移出列表：" + "，".join(names[cid] for cid in out)
-    return [
-        Reply(text=text + ("\n" + card[0].text if card else ""), mentions=card[0].mentions if card else ())
-    ]
+    return _with_card(text, state, [e for e in events if e.kind != "removed"])
 
 
 @init.sub(
@@ -84,12 +80,10 @@ async def init_jump(call: Call, who: str) -> list[Reply]:
     await must_be_gm(call, state, "跳转回合")
     c = await find(call, state, who)
     state, events = await apply(call, lambda st: E.jump_to(need(st), c.id))
-    skipped = [R.name_of(state, e.data["cid"]) for e in events if e.kind == "turn_end"]
+    ends = [e.data["cid"] for e in events if e.kind == "turn_end"]
+    skipped = [R.name_of(state, cid) for cid in ends if not state.get(cid).hidden]  # issue 39
     head = "跳过：" + "，".join(skipped) if skipped else "已经是该参战者的回合"
-    card = _card(state, events)
-    return [
-        Reply(text=head + ("\n" + card[0].text if card else ""), mentions=card[0].mentions if card else ())
-    ]
+    return _with_card(head, state, events)
 
 
 MAX_NOTE = 40

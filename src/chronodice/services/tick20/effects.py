@@ -26,11 +26,10 @@ from ._glue import (
     must_be_gm,
     need,
     require_control,
-    whisper_gms,
 )
 from .kinds import COMBATANT, CONFIRM, EFF_FLAGS, EFFECT_NAME, TYPED_MOD, Duration, Targets
 from .tracker import init
-from .views import HIDDEN_ACK
+from .views import hidden_whisper
 
 EFF_PARAMS = [arg("targets", Targets()), arg("name", EFFECT_NAME), opt("duration", Duration())]
 
@@ -144,13 +143,11 @@ def _effect_replies(
             secret.append(line)
         else:
             plain.append(line)
-    if hidden_seen:
-        plain.append(HIDDEN_ACK)
-    replies = [Reply.say("\n".join(plain))]
+    replies = [Reply.say("\n".join(plain))] if plain else []  # a hidden bearer: no line at all (issue 39)
     if dur.hidden and not hidden_seen:
         secret.append(f"暗时长：「{name}」{real}")
     if secret:
-        replies += whisper_gms(state, "\n".join(secret), call.ctx.user_id)
+        replies += hidden_whisper(state, "\n".join(secret), sender=call.ctx.user_id)
     return replies
 
 
@@ -198,8 +195,8 @@ async def init_re(call: Call, who: str, effect: str | None, confirm: bool) -> li
     state, events = await apply(call, lambda st: E.remove_effect(need(st), c.id, name))
     gone = [e.data["effect"] for e in events if e.kind == "effect_end"]
     text = f"{c.name} 移除了：{'，'.join(gone)}"
-    if c.hidden:  # what a hidden combatant had is the GM's
-        return [Reply.say(HIDDEN_ACK), *whisper_gms(state, text, call.ctx.user_id)]
+    if c.hidden:  # what a hidden combatant had is the GM's (issue 39: nothing in the group)
+        return hidden_whisper(state, text, sender=call.ctx.user_id)
     return [Reply.say(text)]
 
 

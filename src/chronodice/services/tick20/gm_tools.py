@@ -27,11 +27,11 @@ from ._glue import (
     must_be_gm,
     need,
     require_control,
-    whisper_gms,
 )
 from .joining import expand_names, join_all, roll_entry
 from .kinds import COMBATANT, META_FLAGS, QQ_ID, WORD10, RiEntry, Targets, num, option
 from .tracker import init
+from .views import hidden_whisper, turn_replies
 
 
 @init.sub(
@@ -64,8 +64,8 @@ async def init_set(call: Call, who: str, value: int) -> list[Reply]:
     text += "".join(
         f"\n{line}" for line in R.event_lines(state, [e for e in events if e.kind != "placed"], gm=True)
     )
-    if c.hidden:
-        return [Reply.say("??? 的先攻已调整（详情已私聊GM）"), *whisper_gms(state, text, call.ctx.user_id)]
+    if c.hidden:  # its initiative is the GM's: nothing in the group (issue 39)
+        return [Reply.whisper(text)]
     return [Reply.say(text)]
 
 
@@ -138,14 +138,11 @@ async def init_add(
         plan.append((n, kw, text))
 
     state, _ = await apply(call, lambda st: join_all(need(st), plan))
-    public = [
-        f"{n if not kw.get('hidden') else '???'} 加入（{'暗' if kw.get('hidden') else text}）"
-        for n, kw, text in plan
-    ]
-    replies = [Reply.say("\n".join(public))]
+    public = [f"{n} 加入（{text}）" for n, kw, text in plan if not kw.get("hidden")]
+    replies = [Reply.say("\n".join(public))] if public else []
     secret = [f"{n}：{text}" for n, kw, text in plan if kw.get("hidden")]
-    if secret:
-        replies += whisper_gms(state, "\n".join(secret), call.ctx.user_id)
+    if secret:  # the group learns nothing of a hidden NPC, not even that one joined (issue 39)
+        replies += [Reply.whisper("暗中加入（群里看不到）：\n" + "\n".join(secret))]
     return replies
 
 
@@ -166,13 +163,23 @@ async def init_rm(call: Call, names: list[list[str]], force: bool) -> list[Reply
     state, events = await apply(
         call, lambda st: each(need(st), ids, lambda s, cid: E.remove(s, cid, force=force))
     )
-    gone = ["???" if e.data["cid"] in hidden else e.data["name"] for e in events if e.kind == "removed"]
+    removed = [e.data for e in events if e.kind == "removed"]
+    gone = [d["name"] for d in removed if d["cid"] not in hidden]
+    secret = [d["name"] for d in removed if d["cid"] in hidden]
     card = (
-        R.turn_card(state, [e for e in events if e.kind != "removed"])
+        turn_replies(state, [e for e in events if e.kind != "removed"])
         if any(e.kind == "turn" for e in events)
-        else ""
+        else []
     )
-    return [Reply.say(f"移除：{'，'.join(gone)}" + (f"\n{card}" if card else ""))]
+    public = [r for r in card if not r.private]
+    replies = [r for r in card if r.private]
+    if secret:  # a hidden combatant leaves as it came: unseen (issue 39)
+        replies += hidden_whisper(state, f"移除（暗）：{'，'.join(secret)}")
+    if gone or public:
+        head = f"移除：{'，'.join(gone)}" if gone else ""
+        text = "\n".join(x for x in (head, public[0].text if public else "") if x)
+        replies.insert(0, Reply(text=text, mentions=public[0].mentions if public else ()))
+    return replies
 
 
 @init.sub(

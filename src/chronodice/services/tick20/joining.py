@@ -24,8 +24,9 @@ from chronodice.rules.tick20.modifiers import Modifier, stack
 from chronodice.services.npc_cards import find_npc_card
 from chronodice.store import CharacterRecord
 
-from ._glue import GM_WHO, MAX_BATCH, SYS_NAME, apply, each, fresh, gm_scope, load, whisper_gms
+from ._glue import GM_WHO, MAX_BATCH, SYS_NAME, apply, each, fresh, gm_scope, load
 from .kinds import RI_ENTRY, RiEntry, modifiers
+from .views import hidden_whisper
 
 
 def roll_entry(
@@ -316,16 +317,19 @@ async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
     for (name, kwargs, text), ev in zip(plan, [e for e in events if e.kind == "join"], strict=False):
         where = placed_words.get(ev.data.get("placed", ""), "")
         if kwargs.get("hidden"):
-            public.append("??? 加入了先攻（暗）")
-            secret.append(f"{name}：{text}")
+            secret.append(f"{name}：{text}{where}")
         else:
             public.append(f"{name} 的先攻：{text}{where}")
     public += [note for note, hidden in notes if not hidden]
     secret += [note for note, hidden in notes if hidden]
-    if state.phase is Phase.SETUP:
-        visible = sum(1 for c in state.combatants if not c.hidden)
-        public.append(f"共{visible}名参战者；GM 发送 .init start 开战")
-    replies = [Reply.say("\n".join(public))]
+    replies = []
+    if public:  # a hidden NPC: not a line, not a count, not a reply in the group (issue 39)
+        if state.phase is Phase.SETUP:
+            visible = sum(1 for c in state.combatants if not c.hidden)
+            public.append(f"共{visible}名参战者；GM 发送 .init start 开战")
+        replies.append(Reply.say("\n".join(public)))
     if secret:
-        replies += whisper_gms(state, "暗先攻：\n" + "\n".join(secret), call.ctx.user_id)
+        hidden = sum(1 for c in state.combatants if c.hidden)
+        secret.append(f"（群里看不到；暗中{hidden}名，开战后它们的回合私聊你，.init 现身 名称 公开）")
+        replies += hidden_whisper(state, "暗先攻：\n" + "\n".join(secret), sender=call.ctx.user_id)
     return replies

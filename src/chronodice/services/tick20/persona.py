@@ -20,7 +20,6 @@ from chronodice.core.commands import Call, define
 from chronodice.core.errors import IllegalAction, InputSyntaxError, NotFound
 from chronodice.core.reply import Reply
 from chronodice.core.text import safe_name
-from chronodice.render import tick20 as R
 from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
@@ -29,8 +28,9 @@ from chronodice.rules.tick20.model import Variant
 from chronodice.services.npc_cards import find_npc_card
 from chronodice.store import CharacterRecord
 
-from ._glue import SYS_NAME, apply, find, find_me, load, need, require_control, whisper_gms
+from ._glue import SYS_NAME, apply, find, find_me, load, need, require_control
 from .attack import card_attrs
+from .views import hidden_whisper, turn_replies
 
 ACTOR = Flag("actor", Prefixed(label="名称:"))
 
@@ -238,15 +238,12 @@ async def cmd_attr(call: Call, who: str | None, op: tuple[str, int]) -> list[Rep
     text = "\n".join(line.strip() for line in health_lines(state, events, gm=False))
     if c.hidden:  # a hidden NPC's numbers are the GM's
         secret = "\n".join(line.strip() for line in health_lines(state, events, gm=True))
-        return [
-            Reply.say("??? 的属性变化已记录（详情已私聊GM）"),
-            *whisper_gms(state, secret, call.ctx.user_id),
-        ]
+        return hidden_whisper(state, secret, sender=call.ctx.user_id)  # nothing in the group (issue 39)
     if not any(e.kind == "turn" for e in events):
         return [Reply.say(text)]
-    current = state.maybe(state.current)  # <解体> on her own turn: the next turn begins
-    ping = (current.controller,) if current is not None and current.controller and not current.hidden else ()
-    return [Reply(text=R.turn_card(state, events), mentions=ping)]  # the card lists the events too
+    return turn_replies(
+        state, events
+    )  # <解体> on her own turn: the next turn begins; the card lists the events too
 
 
 __all__ = ["attr", "cmd_attr", "cmd_gauge", "cmd_persona", "gauge", "persona", "spend_ego", "spend_gauge"]

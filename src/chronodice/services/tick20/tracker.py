@@ -9,7 +9,6 @@ turn only once (C02).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from chronodice.core.args import Candidates, Choice, Int, Kind, ParseEnv, Pattern, flag, opt
@@ -38,12 +37,15 @@ from ._glue import (
     target_of,
 )
 from .kinds import COMBATANT, CONFIRM, VARIANT, option
-from .views import split_view, turn_reply
+from .views import split_view, turn_replies
 
 ADVANCE_GRACE = 1.0
 """Seconds after someone else advanced the turn during which a ``.init next`` from a person who
 does not control the new current actor counts as a duplicate of that advance (C02: two people
 pressing at once, processed one after the other)."""
+
+HIDDEN_TURN_REFUSAL = "还没有轮到你的回合（GM处理中，请稍候）"
+"""A player's ``.ed`` on a hidden combatant's turn: it must not say whose turn it is."""
 
 MAX_UNDO = 20
 """Steps one ``.init undo n`` may take back."""
@@ -71,6 +73,8 @@ init = define(
 )
 async def init_list(call: Call, full: bool) -> list[Reply]:
     state = need(await load(call))
+    if call.ctx.screen:  # the GM asks from private chat (.gm 私聊): his full view, to him alone
+        return [Reply.whisper(R.combat_list(state, gm=True))]
     replies = [Reply.say(R.combat_list(state))]
     if full and await gm(call, state):
         replies.append(Reply.whisper(R.combat_list(state, gm=True), fallback="（GM视图私聊失败）"))
@@ -130,7 +134,7 @@ async def init_begin(
 async def init_start(call: Call) -> list[Reply]:
     dice = check_dice(call, await load(call))
     state, events = await gm_op(call, "开战", lambda st: E.start(st, dice=dice))
-    return [turn_reply(state, events)]
+    return turn_replies(state, events)
 
 
 # --------------------------------------------------------------------------- turn flow
@@ -143,7 +147,7 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
     if skip and not is_gm:
         raise NotPermitted(f"只有{GM_WHO}可以跳过回合")
     _may_end(call, state, is_gm)
-    now = time.time()
+    now = call.app.clock.timestamp()
     if (
         not state.waiting
         and state.advanced_by not in (None, call.ctx.user_id)
@@ -173,18 +177,21 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
         return outcome
 
     state, events = await apply(call, fn, base=state)
-    return [turn_reply(state, events)]
+    return turn_replies(state, events)
 
 
 def _already_advanced(state: Combat) -> str:
     """Why a second ``.init next`` right after another person's is not repeated: who just ended
     her turn, whose turn it is now, and that nothing more is needed (issue 26: a GM's
     ``.init next`` within a second of a player's ``.ed``)."""
+    if R.hidden_turn(state):  # whose turn it is now is the GM's (issue 39)
+        return "刚刚已经推进过了；无需再发 .init next，没有重复推进"
     now = R.name_of(state, state.current)
     ended = next((e for e in reversed(state.log) if e.kind == "turn_end"), None)
-    if ended is None or state.maybe(ended.data.get("cid")) is None:
+    last = state.maybe(ended.data.get("cid")) if ended is not None else None
+    if last is None or last.hidden:
         return f"刚刚已经推进过了，现在是 {now} 的回合（第{state.tick}刻）；无需再发 .init next，没有重复推进"
-    who = R.name_of(state, ended.data["cid"])
+    who = R.name_of(state, last.id)
     return (
         f"{who} 刚刚已经结束回合，现在是 {now} 的回合（第{state.tick}刻）；无需再发 .init next，没有重复推进"
     )
@@ -197,6 +204,8 @@ def _may_end(call: Call, state: Combat, is_gm: bool) -> None:
             raise NotPermitted(f"战斗暂停中，只有{GM_WHO}可以继续")
         return
     cur = state.get(state.current or "")
+    if not is_gm and cur.hidden:  # a hidden combatant's turn: the group only waits (issue 39)
+        raise NotPermitted(HIDDEN_TURN_REFUSAL)
     if not is_gm and not controls(call.ctx, cur):
         who = R.name_of(state, cur.id)
         raise NotPermitted(f"现在是 {who} 的回合（第{state.tick}刻），只有 {who} 的玩家或 GM 可以结束")
@@ -224,7 +233,7 @@ async def init_delay(call: Call) -> list[Reply]:
         return E.delay(st, dice=dice)
 
     state, events = await apply(call, fn)
-    return [turn_reply(state, events)]
+    return turn_replies(state, events)
 
 
 @init.sub(

@@ -1,7 +1,7 @@
 """What the group sees and what the GM sees, for replies about one combatant.
 
 The group always gets the *player view* (:mod:`chronodice.render.tick20` with ``gm=False``): a
-hidden combatant is ``???`` and its numbers never appear; an NPC's HP follows the combat's
+hidden combatant is not in it at all (replies about one go to the GM alone, issue 39); an NPC's HP follows the combat's
 ``hp_display`` (fuzzy bars by default).  When the GM's view says more, the GM who sent the
 command (or, for a player's command, the combat's GMs) gets it by private message, so the GM
 sees the numbers where he works without the group seeing them.
@@ -14,12 +14,10 @@ from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.render.tick20_health import conditions
 from chronodice.render.tick20_health import event_lines as health_lines
-from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
+from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase, Variant
 
-from ._glue import controls, gm, whisper_gms
+from ._glue import controls, gm, gm_ids, whisper_gms
 
-HIDDEN_ACK = "???：已记录（隐藏参战者，详情已私聊GM）"
-"""The whole group reply about a hidden combatant."""
 NUMBERS = ("wound", "mind")
 """Events whose lines carry a combatant's wound or SP numbers: left out where the group may not
 see them (an NPC under the combat's ``hp_display``)."""
@@ -28,9 +26,12 @@ see them (an NPC under the combat's ``hp_display``)."""
 async def split_view(call: Call, state: Combat, c: Combatant, public: str, private: str) -> list[Reply]:
     """``public`` (player view) to the group, ``private`` (GM view) to the GM when it differs.
 
-    A hidden combatant's public reply is only :data:`HIDDEN_ACK`: even its HP bar is a number."""
+    A hidden combatant: nothing in the group (issue 39: not even that something was recorded),
+    the GM view privately."""
     if c.hidden:
-        public = HIDDEN_ACK
+        if await gm(call, state):
+            return [Reply.whisper(private)]
+        return hidden_whisper(state, private)
     if private == public:
         return [Reply.say(public)]
     replies = [Reply.say(public)]
@@ -39,6 +40,40 @@ async def split_view(call: Call, state: Combat, c: Combatant, public: str, priva
     elif state.gms:
         replies += whisper_gms(state, private, state.gms[0])
     return replies
+
+
+def hidden_whisper(
+    state: Combat, text: str, c: Combatant | None = None, *, sender: str | None = None
+) -> list[Reply]:
+    """``text`` privately to whoever runs ``c`` (the combat's GMs for an NPC; ``sender``, a GM
+    who sent the command, first); never a word in the group, not even when the private message
+    fails (a fallback there would say that something was whispered)."""
+    to = list(dict.fromkeys([*([sender] if sender else []), *gm_ids(state, c)]))[:3]
+    return [Reply.whisper(text, to_user=uid) for uid in to]
+
+
+def hidden_prompt(state: Combat) -> str:
+    """The GM's turn prompt on a hidden combatant's turn (the group is shown nothing)."""
+    c = state.get(state.current or "")
+    if state.variant is Variant.BASE:
+        left = f"　AP {c.ap}/{c.ap_max}" + (f"　Mov {c.mov}" if c.speed else "")
+    else:
+        left = f"　动作 {c.actions_left}/{state.options.actions_per_turn}"
+    return "\n".join(
+        [
+            f"⚔ 第{state.round}轮 · 第{state.tick}刻（{R.VARIANT_NAMES[state.variant]}）",
+            f"▶ {c.name} 的回合（暗中，群里看不到）{left}",
+            "结束它的回合：私聊我发 .ed（先在群里发 .gm 私聊 绑定）；用 .atk 攻击时它会现身",
+        ]
+    )
+
+
+def turn_replies(state: Combat, events: list[Event]) -> list[Reply]:
+    """The turn card after a command moved the turn on (:func:`turn_reply`) — or, on a hidden
+    combatant's turn, nothing in the group and the GM's prompt privately (issue 39)."""
+    if R.hidden_turn(state):
+        return hidden_whisper(state, hidden_prompt(state), state.maybe(state.current))
+    return [turn_reply(state, events)]
 
 
 def turn_reply(state: Combat, events: list[Event]) -> Reply:
@@ -97,4 +132,13 @@ async def wound_reply(call: Call, state: Combat, c: Combatant, events: list[Even
     return await split_view(call, state, c, text(False), text(True))
 
 
-__all__ = ["HIDDEN_ACK", "NUMBERS", "hp_reply", "split_view", "turn_reply", "wound_reply"]
+__all__ = [
+    "NUMBERS",
+    "hidden_prompt",
+    "hidden_whisper",
+    "hp_reply",
+    "split_view",
+    "turn_replies",
+    "turn_reply",
+    "wound_reply",
+]
