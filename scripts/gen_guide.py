@@ -34,7 +34,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
@@ -43,6 +42,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import chronodice.services.moe as moe  # noqa: E402
 from chronodice.app import App  # noqa: E402
+from chronodice.core.clock import ManualClock  # noqa: E402
 from chronodice.core.context import Context, Role  # noqa: E402
 from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.core.reply import Reply  # noqa: E402
@@ -60,6 +60,9 @@ SELF_ID = "123456"
 DEFAULT_SEED = 1
 CHINA = timezone(timedelta(hours=8))
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=CHINA)
+MESSAGE_GAP = 5.0
+"""Seconds between two messages of a scene: people type a few seconds apart (a ``.init next``
+right after another's is a duplicate press, C02)."""
 """The fixed wall clock of every scene (a Sunday evening, when groups play)."""
 HEADER = (
     "<!-- 本页由 scripts/gen_guide.py 从 docs/guide/_src/{name} 生成：请改模板后重新运行，不要直接修改 -->\n"
@@ -115,23 +118,15 @@ class Scene:
 # ---------------------------------------------------------------------- fixed time
 @contextlib.contextmanager
 def fixed_time() -> Iterator[None]:
-    """Every wall clock a reply may show or depend on, fixed at :data:`NOW` while the guide runs
-    (the services read them through module functions so that tests can replace them)."""
+    """The store's wall clock fixed at :data:`NOW` while the guide runs (the services read the
+    App's clock, a :class:`ManualClock` at :data:`NOW`; the store is built before any App and
+    stamps its rows with the system clock through ``utcnow``)."""
     utc = NOW.astimezone(timezone.utc)
-    epoch = NOW.timestamp()
-    patches = [
-        ("chronodice.services.social.china_now", lambda: NOW),
-        ("chronodice.services.coc7.sanity.today", lambda: NOW.date().isoformat()),
-        ("chronodice.services.gamelog.now", lambda: utc),
-        ("chronodice.store.common.utcnow", lambda: utc),
-        ("chronodice.store.database.utcnow", lambda: utc),
-        ("chronodice.store.sessions.utcnow", lambda: utc),
-        ("chronodice.services.moe.clock", lambda: epoch),
-        ("chronodice.services.tick20.tracker.time", SimpleNamespace(time=lambda: epoch)),
-    ]
+    patches = [(f"chronodice.store.{m}.utcnow", lambda: utc) for m in ("common", "database", "sessions")]
     with contextlib.ExitStack() as stack:
         for target, value in patches:
-            stack.enter_context(mock.patch(target, value))
+            with contextlib.suppress(AttributeError):
+                stack.enter_context(mock.patch(target, value))
         yield
 
 
@@ -182,6 +177,8 @@ def show_reply(scene: Scene, reply: Reply, sender: Member, private_chat: bool) -
     if reply.private:
         to = name_of(reply.to_user or sender.user_id, cast)
         head = f"{BOT}（私聊{to}）："
+    elif reply.group is not None:  # the GM screen: a private command's public part
+        head = f"{BOT}（发到群里）："
     elif private_chat:
         head = f"{BOT}（私聊{sender.name}）："
     else:
@@ -218,6 +215,8 @@ async def send(scene: Scene, line: str) -> list[str]:
         raise ValueError(f"{scene.page.name}: {m['who']!r} is not in the cast")
     private = m["private"] is not None
     text, at = mentions(m["text"], scene.cast)
+    if isinstance(scene.app.clock, ManualClock):
+        scene.app.clock.advance(MESSAGE_GAP)
     ctx = Context(
         user_id=member.user_id,
         group_id=None if private else GROUP,
@@ -318,7 +317,7 @@ async def build_page(source: Path) -> Page:
             app = App(
                 store,
                 random.Random(DEFAULT_SEED),
-                clock=lambda: 1000.0,
+                clock=ManualClock(NOW, 1000.0),
                 flood=FloodSettings(enabled=False),
                 data_dir=DataDir(Path(tmp)),
                 owners=(OWNER.user_id,),

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from .core.clock import Clock, as_clock
 from .core.commands import REGISTRY, Call, CommandRegistry, Routed, Sub
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
@@ -28,6 +28,9 @@ from .core.text import clean_text, safe_name, safe_reply
 from .datadir import DataDir
 from .front_end import FrontEnd
 from .services.ext import OFF_KEY, is_off
+from .services.gms import SCREEN_COMMANDS
+from .services.gms import deliver as deliver_screen
+from .services.gms import enter as enter_screen
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
 from .store import Claim, DuplicateEvent, Store
 
@@ -45,7 +48,7 @@ class App(FrontEnd):
         rng: random.Random | None = None,
         *,
         registry: CommandRegistry = REGISTRY,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | Callable[[], float] | None = None,
         flood: FloodControl | FloodSettings | None = None,
         data_dir: DataDir | None = None,
         log_limits: LogLimits | None = None,
@@ -59,11 +62,13 @@ class App(FrontEnd):
         self.log_limits = log_limits or LogLimits()
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.registry = registry
-        self.clock = clock
+        self.clock: Clock = as_clock(clock)
+        """The one clock (:mod:`chronodice.core.clock`): services read the time only here;
+        a bare callable passed as ``clock=`` is its monotonic reading."""
         if isinstance(flood, FloodControl):
             self.flood = flood
         else:
-            self.flood = FloodControl(flood or FloodSettings(), clock=clock)
+            self.flood = FloodControl(flood or FloodSettings(), clock=self.clock.monotonic)
 
     # ------------------------------------------------------------------ identity
     async def display_name(self, ctx: Context, user_id: str | None = None) -> str:
@@ -128,12 +133,22 @@ class App(FrontEnd):
             routed = router(text[:MAX_MESSAGE_CHARS])
         if routed is None:
             return None
+        screen: str | None = None
+        if ctx.group_id is None and routed.spec.name in SCREEN_COMMANDS:
+            try:  # a bound GM's private command acts on their group (the GM screen)
+                moved = await enter_screen(self, ctx)
+            except ChronoDiceError as err:
+                return [Reply.say(err.user_message)]
+            if moved is not None:
+                ctx, screen = moved, moved.group_id
+                routed = self.registry.route(text[:MAX_MESSAGE_CHARS]) or routed
         if verdict is None:
             verdict = self.admit(ctx)
         if verdict == "drop":
             return []
         spec = routed.spec
         sub: Sub | None = None
+        failed = False
 
         def usage() -> str:  # only an error reply needs the form
             return sub.usage(spec.name) if sub is not None else spec.usage
@@ -164,7 +179,8 @@ class App(FrontEnd):
                 return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage()}")]
             sub, values = spec.select(routed.args, ctx.at_ids)
             if sub.group_only and ctx.group_id is None:
-                return [Reply.say(f"该指令只能在群聊中使用\n格式：{usage()}")]
+                hint = "；GM可在群里发 .gm 私聊 绑定后私聊操作" if spec.name in SCREEN_COMMANDS else ""
+                return [Reply.say(f"该指令只能在群聊中使用{hint}\n格式：{usage()}")]
             if sub.perm is not Perm.ANYONE:
                 gms = view.group.gms if view.group is not None else ()
                 _require(ctx, sub.perm, sub.what, gms=gms)
@@ -174,6 +190,7 @@ class App(FrontEnd):
                 app=self,
                 root=routed.root,
                 raw_args=routed.raw_args,
+                bare=routed.bare,
                 spec=spec,
                 view=view,
                 sub=sub,
@@ -187,13 +204,15 @@ class App(FrontEnd):
         except DuplicateEvent:
             return None  # delivered twice: the first delivery was applied and answered
         except ChronoDiceError as err:
-            replies = [Reply.say(err.user_message)]
+            replies, failed = [Reply.say(err.user_message)], True
         except RecursionError:
-            replies = [Reply.say(f"输入嵌套太深，无法处理\n格式：{usage()}")]
+            replies, failed = [Reply.say(f"输入嵌套太深，无法处理\n格式：{usage()}")], True
         except Exception:
             log.exception("command %s failed on %r", spec.name, text[:200])
             replies = [Reply.say(f"处理「.{spec.name}」时出错了，已记录。请检查输入\n格式：{usage()}")]
-        return [_clip(r) for r in replies]
+            failed = True
+        clipped = [_clip(r) for r in replies]
+        return deliver_screen(clipped, screen, failed=failed) if screen is not None else clipped
 
 
 def _clip(reply: Reply) -> Reply:

@@ -57,7 +57,9 @@ async def test_battle_on_the_rule_books_clock(bot_process: BotProcess) -> None:
         text = await say(".bat 力量 2t")  # #5 甲 4 → 6
         assert "⏱ 战斗时间 6.0t" in text
         await say(".bat 力量 3t")  # #6 甲 6 → 9
-        text = await say(".bat 力量 3t")  # #7 甲 9 → 12
+        # #6 still winds up: 甲 decides again when it settles (issue 39 defect 7); the GM may queue
+        assert "[甲]的行动#6还在前摇（9.0t结算）" in await say(".bat 力量 3t")
+        text = await gm(".bat 甲:力量 3t")  # #7 甲 9 → 12
         assert "⏱ 战斗时间 6.0t" in text and "▶ 下一个行动：乙（6.0t）" in text
         # -- the interrupt: the GM cancels Goblin's windup (not the latest-typed action)
         text = await gm(".bat 取消 #1")
@@ -70,7 +72,7 @@ async def test_battle_on_the_rule_books_clock(bot_process: BotProcess) -> None:
             "记伤害：.crd 狼人:hp -35.0 #9"
         ) in text
         await say(".bat 敏捷 4t", user=YI)  # #11 乙 10 → 14
-        text = await say(".bat 敏捷 4t", user=YI)  # #12 乙 14 → 18
+        text = await gm(".bat 乙:敏捷 4t")  # #12 乙 14 → 18 (queued by the GM: #11 winds up)
         assert "⏱ 战斗时间 10.0t" in text
         # -- the stun: 狼人 resists 35 with 意志 150 → 20·35/150 = 4.67t from 10t; #10 is paused
         text = await say(".bat 控制 #9 意志", user=YI)
@@ -86,14 +88,14 @@ async def test_battle_on_the_rule_books_clock(bot_process: BotProcess) -> None:
         # -- a late joiner enters at the clock
         text = await say(".bat 力量 5t", user=BING)  # #14 丙 12 → 17
         assert "[丙]在12.0t加入战斗" in text and "12.0t → 17.0t" in text
-        for user, form in (
-            (JIA, "力量 4t"),
-            (YI, "敏捷 3t"),
-            (JIA, "力量 2t"),
-            (BING, "力量 2t"),
-            (YI, "敏捷 2t"),
+        for name, form in (  # the GM queues for them (their own actions still wind up)
+            ("甲", "力量 4t"),
+            ("乙", "敏捷 3t"),
+            ("甲", "力量 2t"),
+            ("丙", "力量 2t"),
+            ("乙", "敏捷 2t"),
         ):
-            text = await say(f".bat {form}", user=user)  # #15–#19
+            text = await gm(f".bat {name}:{form}")  # #15–#19
         assert "⏱ 战斗时间 18.0t｜行动19个" in text
         text = await gm(".bat 狼人:力量 2t")  # #20 狼人 18.67 → 20.67
         assert "行动#20 狼人：18.67t → 20.67t" in text

@@ -45,7 +45,11 @@ async def test_interrupt_stun_cancel_older_hit_time_advance_undo(app: App) -> No
     ) in text
     text = await say(app, ".bat 力量 17.5", user=JIA)  # #3 甲 2 → 4
     assert "⏱ 战斗时间 4.0t" in text and "▶ 下一个行动：甲（4.0t）" in text
-    await say(app, ".bat 力量 17.5", user=YI)  # #4 乙 20 → 22
+    # 乙's #1 still winds up: the book (时间轴) has him decide again once it settles; the GM may
+    # declare for him by name (issue 39 defect 7)
+    refused = await say(app, ".bat 力量 17.5", user=YI)
+    assert refused.startswith("[乙]的行动#1还在前摇（20.0t结算）：规则书规定先完成的行动先结算")
+    await say(app, ".bat 乙:力量 17.5", user="99999", **GM)  # #4 乙 20 → 22
     # the stun of #2: 乙 resists 17.5 with 意志 150 → 20·17.5/150 = 2.33t from 2t
     assert "只有" in await say(app, ".bat 控制 #2 意志", user=YI)
     text = await say(app, ".bat 控制 #2 意志", user=JIA)
@@ -83,8 +87,10 @@ async def test_gm_cancels_anybody_and_late_joiner_at_the_clock(app: App) -> None
     await say(app, ".bat 力量 175", user=JIA)  # 0 → 20
     await say(app, ".bat 力量 87.5", user=YI)  # 0 → 10
     await say(app, ".bat 开始", user="99999", **GM)  # issue 25: the GM ends the opening
-    for _ in range(3):
-        await say(app, ".bat 力量 175", user=YI)  # 乙 types far ahead: 10 → 30 → 50 → 70
+    await say(app, ".bat 力量 175", user=YI)  # #3 10 → 30 (乙's #2 settled at 10)
+    assert "还在前摇" in await say(app, ".bat 力量 175", user=YI)  # #3 winds up: one at a time
+    for _ in range(2):  # the GM rules otherwise and declares far ahead for 乙: 30 → 50 → 70
+        await say(app, ".bat 乙:力量 175", user="99999", **GM)
     text = await say(app, ".bat Goblin:力量 43.75", user="99999", **GM)
     assert "[Goblin]（NPC）在20.0t加入战斗" in text  # the clock (甲 decides at 20), not 50
     assert "只有" in await say(app, ".bat 取消 #4", user=JIA)

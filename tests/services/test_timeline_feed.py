@@ -180,9 +180,11 @@ async def test_a_declaration_answers_in_at_most_six_lines(app: App) -> None:
 
 async def test_a_long_feed_is_folded_into_six_lines_without_losing_a_command(app: App) -> None:
     await five(app)
-    for who in (JIA, YI, BING):  # #1–#6: two 2t jabs each at 狼人 (17.5), resolving at 2t and 4t
+    # #1–#6: two 2t jabs each at 狼人 (17.5), resolving at 2t and 4t; the second one the GM
+    # declares by name (a player's own waits for the first to settle, issue 39 defect 7)
+    for who, name in ((JIA, "甲"), (YI, "乙"), (BING, "丙")):
         await say(app, ".bat 力量 2t >狼人", **who)
-        await say(app, ".bat 力量 2t >狼人", **who)
+        await say(app, f".bat {name}:力量 2t >狼人", **GM)
     text = await say(app, ".bat 推进 10", **GM)  # the NPCs held the clock at 0: all six settle
     lines = text.split("\n")
     assert (
@@ -208,7 +210,7 @@ async def test_verbose_setting_brings_the_long_form_back(app: App) -> None:
     assert text.startswith("行动#1 甲：0.0t → 2.0t（前摇2.0t）影响 17.5\n⏱ 战斗时间 0.0t｜行动1个\n")
     assert text.count("———————") == 6  # every participant's block, as before the compact form
     assert "关√" in await say(app, ".bat verbose off", **GM)
-    text = await say(app, ".bat 力量 2t", **JIA)
+    text = await say(app, ".bat 甲:力量 2t", **GM)  # 甲's #1 still winds up: the GM's call
     assert len(text.splitlines()) == 2 and "———————" not in text
 
 

@@ -56,7 +56,8 @@ async def test_gm_roster_holds_the_clock_for_who_has_not_declared(app: App) -> N
     assert "战斗开始√ 参战：战士（0.0t加入）、术士（0.0t加入）、哥布林（0.0t加入）" in text
     assert "尚未宣言：战士、术士、哥布林（战斗时间停在0.0t，等其宣言）" in text
     await say(app, ".bat 智力 5t", user=MAGE)
-    text = await say(app, ".bat 智力 5t", user=MAGE)
+    assert "还在前摇" in await say(app, ".bat 智力 5t", user=MAGE)  # one action at a time
+    text = await say(app, ".bat 术士:智力 5t", **GM)  # the GM's ruling: a second one queued
     # 战士 and 哥布林 hold it at 0
     assert "⏱ 战斗时间 0.0t｜行动2个｜▶ 下一个行动：战士、哥布林（0.0t）" in text
     text = await say(app, ".bat 力量 100", user=WARRIOR)

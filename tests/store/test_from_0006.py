@@ -32,7 +32,8 @@ from chronodice.store import Store
 FIXTURES = Path(__file__).parent / "fixtures"
 OLD_DB = FIXTURES / "main_cd38824.db"
 TL_GROUP = "30003"
-NEW_COMMAND = ".bat 力量 30 >NPC1 迁移后"
+NEW_COMMAND = ".bat 角色2:力量 30 >NPC1 迁移后"
+"""The GM queues 角色2's next action (its own still winds up: a player may not, issue 39)."""
 OLD_HEAD = "0006_session_notify"
 
 
@@ -68,7 +69,9 @@ async def _new_command_then_undo(store: Store) -> None:
     is the one before it again, text for text."""
     before, _v = await store.load_session(TL_GROUP, "timeline")
     app = App(store, random.Random(7), flood=FloodSettings(enabled=False))
-    ctx = Context(user_id="10002", group_id=TL_GROUP, sender_name="PL02", self_id="123456")
+    ctx = Context(
+        user_id="10009", group_id=TL_GROUP, sender_name="GM", roles=frozenset({"owner"}), self_id="123456"
+    )
     reply = "\n".join(r.text for r in await app.dispatch(ctx, NEW_COMMAND))
     assert "行动#26 角色2" in reply, reply
     assert await _has_session_rows(store)

@@ -42,7 +42,7 @@ Declaring::
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .args import (
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 
 PREFIXES: tuple[str, ...] = (".", "。", "．")
 
-SYSTEM_ORDER: tuple[str, ...] = ("通用", "CoC7", "时间线", "D20刻度", "无限恐怖", "萌E")
+SYSTEM_ORDER: tuple[str, ...] = ("通用", "CoC7", "DnD5e", "时间线", "D20刻度", "无限恐怖", "萌E")
 """Order of the systems in ``.help`` and the README (independent of plugin load order)."""
 
 Handler = Callable[..., Awaitable[list["Reply"]]]
@@ -265,6 +265,8 @@ class Routed:
     root: str
     args: str
     raw_args: str
+    bare: bool = False
+    """A private message that was no command, rewritten into one (:attr:`CommandRegistry.bare_private`)."""
 
     @property
     def name(self) -> str:
@@ -296,7 +298,8 @@ class CommandRegistry:
         for rewrite in self.bare_private:
             command = rewrite(text)
             if command is not None:
-                return self.route(command)
+                routed = self.route(command)
+                return replace(routed, bare=True) if routed is not None else None
         return None
 
     def add(self, spec: CommandSpec) -> None:
@@ -410,6 +413,8 @@ class Call:
     """The :class:`chronodice.app.App` (typed ``Any`` here to keep core free of imports)."""
     root: str = ""
     raw_args: str = ""
+    bare: bool = False
+    """The message was no command but a bare private answer rewritten into one (萌E's ``2``)."""
     spec: CommandSpec | None = None
     view: Any = None
     """The :class:`chronodice.store.ContextView` read by the dispatcher before the handler ran

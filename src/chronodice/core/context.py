@@ -17,6 +17,9 @@ class Context:
     ``group_id`` is ``None`` in a private chat.  ``sender_name`` is what the platform calls the
     user (group card, else QQ nickname); ``.nn`` nicknames are resolved by the services.
     ``at_ids`` lists the user ids @-mentioned in the message, in order.
+    ``screen``: a GM's command typed in private chat that acts on ``group_id`` (the GM screen,
+    :mod:`chronodice.services.gm_screen`): the group never saw the command, so a reply about
+    something hidden goes to the GM alone.
     """
 
     user_id: str
@@ -25,6 +28,7 @@ class Context:
     roles: frozenset[Role] = field(default_factory=frozenset)
     self_id: str = ""
     at_ids: tuple[str, ...] = ()
+    screen: bool = False
 
     @property
     def is_private(self) -> bool:

@@ -44,6 +44,8 @@ class Reply:
       private file to ``to_user`` or the sender, else a note where the file lies).
     * ``group_card``: ``(user_id, card)`` — set that member's group card (群名片) in this group
       (OneBot ``set_group_card``; ``.sn``).  A reply may carry it with no text.
+    * ``group``: post to this group instead of where the command came from (the GM screen: a
+      command typed in private chat whose public result belongs to the group it acts on).
     """
 
     text: str = ""
@@ -56,6 +58,7 @@ class Reply:
     check: CheckNote | None = None
     files: tuple[ReplyFile, ...] = ()
     group_card: tuple[str, str] | None = None
+    group: str | None = None
 
     @classmethod
     def say(cls, text: str) -> Reply:

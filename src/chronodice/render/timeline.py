@@ -44,6 +44,8 @@ class Display:
 
     sheet: bool = False
     verbose: bool = False
+    busy: frozenset[str] = frozenset()
+    """NPCs winding up an action the group may not know (:mod:`chronodice.rules.timeline.secrecy`)."""
 
     def windup(self, t: float) -> str:
         return fmt_int(t) if self.sheet else fmt(t)
@@ -228,6 +230,8 @@ def participant_block(
     tag = "[NPC]" if p.npc else ""
     status = {"dead": " ☠死亡", "out": " (已退出)"}.get(p.status, "")
     head = f"{p.name}{tag} : {fmt(state.total_impact(p.key))}{status}"
+    if p.key in display.busy:
+        return f"{head}\n行动未公开 ⌛\n{extra}{LINE}"
     if not own:
         return f"{head}\n{display.windup(p.joined_at)}t 加入，尚未行动\n{extra}{LINE}"
     last = own[-1]
@@ -260,7 +264,9 @@ def roster_line(state: BattleState, p: Participant, display: Display, vitals: Vi
     tag = "[NPC]" if p.npc else ""
     status = {"dead": " ☠死亡", "out": "（已退出）"}.get(p.status, "")
     own = state.actions_of(p.key)
-    if not own:
+    if p.key in display.busy:
+        text = f"{p.name}{tag}{status}：行动未公开 ⌛"
+    elif not own:
         text = f"{p.name}{tag}{status}：{display.windup(p.joined_at)}t 加入，尚未行动"
     else:
         a = own[-1]

@@ -24,6 +24,7 @@ from chronodice.rules.tick20.variants import rules_for
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline import debuffs
 from chronodice.rules.timeline.attributes import CN
+from chronodice.rules.timeline.secrecy import BUSY, public
 from chronodice.services.gamelog.export import ExportHead, html_pieces
 
 MAX_BARS = 80
@@ -52,9 +53,9 @@ def _num(x: float | None) -> float | None:
 # ====================================================================== TimeLine
 def timeline_view(loaded: Loaded, gm: bool) -> Data:
     """Rows (participants), bars (actions), stuns, deaths, the clock, who acts next, vitals and
-    the latest resolutions.  A TimeLine battle has nothing the group may not see: both roles get
-    the same data."""
-    state: bt.BattleState = loaded.state
+    the latest resolutions.  The players' page shows the public battle (no hidden NPC, no secret
+    action before it resolves: :mod:`chronodice.rules.timeline.secrecy`); the GM's shows all."""
+    state: bt.BattleState = loaded.state if gm else public(loaded.state).state
     display = Display()
     vit: Mapping[str, Vitals] = vitals_from_events(state, loaded.extra or {})
     rows = []
@@ -69,7 +70,7 @@ def timeline_view(loaded: Loaded, gm: bool) -> Data:
                 "status": p.status,
                 "hp": [_num(v.hp), _num(v.hp_full)] if v is not None and v.hp is not None else None,
                 "mp": [_num(v.mp), _num(v.mp_full)] if v is not None and v.mp is not None else None,
-                "free": _num(state.free_at(p.key)),
+                "free": _num(state.free_at(p.key)) if p.ready_at < BUSY else None,
                 "debuff": _num(debuffs.pool(state, p.key)),
             }
         )
@@ -130,8 +131,9 @@ def _sees_numbers(st: Combat, controlled: bool, gm: bool) -> bool:
 
 def tick20_view(loaded: Loaded, gm: bool) -> Data:
     """The 20 ticks with each combatant's place, whose turn, round, AP, effects with time left,
-    HP/wounds as the group may see them.  The player view leaves hidden combatants out (the
-    current turn of one is ``???``) and uses the group's own wording for names in events."""
+    HP/wounds as the group may see them.  The player view leaves hidden combatants out (during
+    the turn of one it shows no current turn and no tick, as the group's chat shows nothing
+    until that turn ends) and uses the group's own wording for names in events."""
     st: Combat = loaded.state
     rules = rules_for(st.variant)
     shown = t20.list_order(st, [c for c in st.combatants if gm or not c.hidden])
@@ -155,6 +157,7 @@ def tick20_view(loaded: Loaded, gm: bool) -> Data:
             }
         )
     current = st.maybe(st.current)
+    unseen = current is not None and current.hidden and not gm
     events = t20.event_lines(st, st.log[-MAX_RECENT * 2 :], gm=gm, turns=True)
     return {
         "kind": "tick20",
@@ -162,9 +165,9 @@ def tick20_view(loaded: Loaded, gm: bool) -> Data:
         "variant": t20.VARIANT_NAMES[st.variant],
         "phase": st.phase.value,
         "round": st.round,
-        "tick": st.tick if st.phase is Phase.ACTIVE else None,
+        "tick": st.tick if st.phase is Phase.ACTIVE and not unseen else None,
         "waiting": st.waiting,
-        "current": t20.name_of(st, current.id, gm) if current is not None else None,
+        "current": t20.name_of(st, current.id, gm) if current is not None and not unseen else None,
         "combatants": people,
         "recent": [line.strip() for line in events if line.strip()][-MAX_RECENT:],
     }

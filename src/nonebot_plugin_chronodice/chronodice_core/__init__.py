@@ -26,6 +26,7 @@ import os
 import random
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import nonebot
@@ -35,12 +36,14 @@ from nonebot.log import LoguruHandler, logger
 from nonebot.matcher import current_bot, current_event
 
 import chronodice.services.common  # (registers the common commands)
-import chronodice.services.decks  # (registers .draw .drawh)
+import chronodice.services.decks  # (registers .draw .drawh .deck)
 import chronodice.services.gamelog  # (registers .log)
+import chronodice.services.seal_habits  # (registers .st export .nnn/.name .gugu .bot about)
 import chronodice.services.social  # (registers .jrrp .send .bot exit)
 import chronodice.services.teams  # noqa: F401  (registers .ob .team)
 from chronodice import web
 from chronodice.app import App
+from chronodice.core.clock import SYSTEM, ShiftedClock
 from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context
 from chronodice.datadir import DataDir
@@ -195,9 +198,11 @@ async def _startup() -> None:
         raise
     seed = config.chronodice_rng_seed
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    shift = config.chronodice_clock_shift_file
     _state["app"] = App(
         store,
         rng,
+        clock=ShiftedClock(Path(shift)) if shift else SYSTEM,
         flood=config.flood(),
         data_dir=settings.data_dir,
         log_limits=config.log_limits(),
@@ -206,6 +211,8 @@ async def _startup() -> None:
     _tasks.append(asyncio.get_running_loop().create_task(_upkeep(_state["app"])))
     if seed is not None:
         logger.warning(f"CHRONODICE_RNG_SEED={seed}：掷骰结果可预测，只用于测试")
+    if shift:
+        logger.warning(f"CHRONODICE_CLOCK_SHIFT_FILE={shift}：时钟可被该文件拨快，只用于测试")
     lines = banner_lines(
         settings,
         host=str(driver.config.host),

@@ -152,6 +152,11 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
         try:
             if reply.private and is_onebot:
                 await _send_private(bot, ctx, reply)
+            elif reply.group is not None and is_onebot:  # the GM screen: public part to the group
+                msg = _message(bot, reply)
+                if msg is not None:
+                    result = await bot.call_api("send_group_msg", group_id=int(reply.group), message=msg)
+                    await group_sent(bot, reply.group, msg, result, (ctx, reply))
             else:
                 msg = _message(bot, reply)
                 if msg is not None:

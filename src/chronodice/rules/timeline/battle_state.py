@@ -78,6 +78,8 @@ class Participant:
     """Weapon uid → rounds left, while the battle runs (read-only: change it with ``replace``)."""
     ready_at: float = 0.0
     """Not before this moment may the next action start (a GM's 推进 made them wait)."""
+    hidden: bool = False
+    """A hidden NPC: the group learns nothing of it until its actions resolve (:mod:`.secrecy`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ammo", frozen_mapping(self.ammo))
@@ -180,6 +182,10 @@ class BattleState:
     session_id: str = ""
     """Drawn when the battle begins (:func:`chronodice.core.ids.session_id`): tells this battle
     from the next one in the same row (a web link is bound to it)."""
+    veil: bool = False
+    """The GM's ``.bat 暗宣言 开``: NPC declarations stay secret until they resolve (:mod:`.secrecy`)."""
+    next_secret: int = 1
+    """Next secret action number (:data:`.secrecy.SECRET_BASE` + this)."""
 
     def __post_init__(self) -> None:
         if self.initiative is not None:
@@ -205,6 +211,8 @@ class BattleState:
             started=bool(data.get("started", False)),
             auto_damage=bool(data.get("auto_damage", False)),
             session_id=str(data.get("session_id", "")),
+            veil=bool(data.get("veil", False)),
+            next_secret=int(data.get("next_secret", 1)),
         )
         return _migrate_v1(state) if version < 2 else state
 

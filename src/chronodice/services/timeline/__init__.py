@@ -48,7 +48,7 @@ from __future__ import annotations
 
 # The import order is the registration order, which orders the help and the README table.
 from . import characters, modifiers, weapons, armour, checks, battle  # isort: skip
-from . import opening, control, kind, options, recovery, field, debuffs  # isort: skip
+from . import opening, control, kind, hiding, options, recovery, field, debuffs  # isort: skip
 from ._common import SYS_CN, SYSTEM
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "control",
     "debuffs",
     "field",
+    "hiding",
     "kind",
     "modifiers",
     "opening",

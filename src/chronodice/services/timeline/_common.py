@@ -22,6 +22,7 @@ from chronodice.core.permissions import Perm, become_gm, is_gm, require
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter
+from chronodice.rules.timeline.secrecy import is_secret
 from chronodice.services.card_access import member_card
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord, GroupRecord
@@ -69,8 +70,22 @@ async def require_own_action(call: Call, state: bt.BattleState, action_id: int, 
     owner = state.participant(action.key)
     mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
     if owner is None or mine is None or owner.key != f"c{mine.id}":
+        await unseen_unless_gm(call, state, action)
         await _require_unless_open(call, what)
     return action
+
+
+async def may_see(call: Call, p: bt.Participant) -> bool:
+    """Whether the sender may know of ``p``: a hidden NPC exists for GMs only (a player naming it
+    is told what a name nobody has gets)."""
+    return not p.hidden or await call.app.is_gm(call.ctx)
+
+
+async def unseen_unless_gm(call: Call, state: bt.BattleState, action: bt.Action) -> None:
+    """A secret action (:mod:`chronodice.rules.timeline.secrecy`) named by someone who is not a
+    GM reads as one that does not exist: the refusal must not tell it is there."""
+    if is_secret(state, action) and not await call.app.is_gm(call.ctx):
+        raise NotFound(f"时间轴上没有行动#{action.id}")
 
 
 def _load(rec: CharacterRecord) -> TLCharacter:
@@ -145,7 +160,7 @@ async def _find_named(call: Call, name: str) -> CharacterRecord:
     state = await store.load_state(ctx.scope, BATTLE_CODEC)
     if state is not None:
         for p in state.participants:
-            if p.name == name:
+            if p.name == name and await may_see(call, p):
                 rec = await store.get_character(p.character_id)
                 if rec is not None and rec.system == SYSTEM:
                     return rec

@@ -14,27 +14,44 @@ back to the character on ``.bat out`` / ``.bat end``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
-from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Prefixed, arg, opt, rest
+from chronodice.core.args import Choice, Int, Mention, Name, OneOf, Prefixed, arg, flag, opt, rest
 from chronodice.core.commands import Call, define
 from chronodice.core.errors import ChronoDiceError, IllegalAction
-from chronodice.core.permissions import is_gm
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.render.timeline_feed import fit, kind_tag, summary_lines
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
-from chronodice.rules.timeline.load import overload_refusal
-from chronodice.rules.timeline.rounding import fmt, r0
+from chronodice.rules.timeline.rounding import fmt
+from chronodice.rules.timeline.secrecy import is_secret, public
 from chronodice.rules.timeline.summary import summarize
 from chronodice.store import CharacterRecord
 
-from ._common import SYS_CN, SYSTEM, _actor, _battle, _display, _mutate, _require_unless_open
+from ._common import (
+    SYS_CN,
+    SYSTEM,
+    _actor,
+    _battle,
+    _display,
+    _mutate,
+    _require_unless_open,
+    unseen_unless_gm,
+)
 from .debuffs import record_weakened
+from .declare import (
+    RELOAD,
+    enlisting,
+    in_secret,
+    noted,
+    one_at_a_time,
+    overload_gate,
+    weapon_action,
+)
 from .feed import apply_battle, battle_reply, fit_replies, move_clock
 from .kinds import ACTION_REF, Action, ActionKind, ActionRef, Amount, AmountKind, Number
+from .secrets import group_view
 from .targets import TARGET, aim
 from .views import battle_vitals
 
@@ -43,7 +60,7 @@ ACTOR_AFTER = opt("actor", OneOf(Prefixed(), Name(label="角色名")), label="�
 WHO = opt("who", Mention())
 OUT_WORDS = ("out", "退出")
 CANCEL_WORDS = ("取消", "cancel")
-RELOAD = "re"
+SECRET = flag("secret", "暗", label="暗")
 WP_ARG = OneOf(Choice({"re": RELOAD, "reload": RELOAD, "装填": RELOAD, "换弹": RELOAD}), AmountKind())
 
 
@@ -79,17 +96,22 @@ async def _write_back_ammo(
 async def _show(
     call: Call, display: view.Display, *, picture: bool = False, page: int | None = None, full: bool = False
 ) -> list[Reply]:
+    """The timeline as the group may see it; the GM asking from private chat (``.gm 私聊``) sees
+    everything, hidden NPCs and secret actions included, and only the GM gets it."""
     state = await _battle(call)
+    if not call.ctx.screen:
+        state, display = group_view(state, display)
     vitals = await battle_vitals(call, state)
     if full or display.verbose:
         text = view.timeline_text(state, display, vitals=vitals)
     else:
         text = view.roster_text(state, display, vitals=vitals)
     long = len(state.participants) > view.MAX_TEXT_BLOCKS or len(text) > 1400
+    private = call.ctx.screen
     if picture or long:
         image = view.timeline_image(state, display, vitals=vitals, page=page)
-        return [Reply(text="" if picture else text[:1400], image=image)]
-    return [Reply.say(text)]
+        return [Reply(text="" if picture else text[:1400], image=image, private=private)]
+    return [Reply(text=text, private=private)]
 
 
 bat = define(
@@ -130,10 +152,17 @@ bat = define(
         opt("target", TARGET),
         rest("note"),
     ],
+    flags=[SECRET],
     help="宣言行动（属性与数值顺序不限，>目标 指定对象，可加备注，备注说明行动是什么：治疗、打断、闪避、眩晕 意志……）；角色名:/@玩家 代他人行动",
 )
 async def bat_action(
-    call: Call, actor: str | None, who: str | None, action: Action | str, target: str | None, note: str
+    call: Call,
+    actor: str | None,
+    who: str | None,
+    action: Action | str,
+    target: str | None,
+    note: str,
+    secret: bool = False,
 ) -> list[Reply]:
     if action == "out":
         return await bat_out(call, actor, who)
@@ -142,7 +171,9 @@ async def bat_action(
     assert isinstance(action, Action)
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
-    overridden = await _overload_gate(call, char, named=bool(actor) or who is not None)
+    named = bool(actor) or who is not None
+    overridden = await overload_gate(call, char, named=named)
+    allowed = named and await call.app.is_gm(call.ctx)
     value = char.check(action.attr)
     whom, note = await aim(call, target, note)
     key = whom.key if whom else None
@@ -153,8 +184,9 @@ async def bat_action(
         )
         return new, (new, act, events)
 
-    replies = await record_weakened(call, ref, _enlisting(whom, fn), display, _record)
-    return fit_replies(_noted(replies, overridden), display)
+    fn = one_at_a_time(ref, in_secret(ref, fn, secret), allowed)
+    replies = await record_weakened(call, ref, enlisting(whom, fn), display, _record)
+    return fit_replies(noted(replies, overridden), display)
 
 
 @bat.sub("show", "显示", "查看", help="查看时间轴（每人一行）", when_empty=True)
@@ -181,8 +213,11 @@ async def bat_picture(call: Call, page: int | None) -> list[Reply]:
 
 @bat.sub("记录", "log", params=[opt("page", Int(label="页", min=1))], help="全部行动记录（分页）")
 async def bat_log(call: Call, page: int | None) -> list[Reply]:
-    display = await _display(call)
-    return [Reply.say(view.log_page(await _battle(call), display, page or 10**9))]
+    state, display = await _battle(call), await _display(call)
+    if call.ctx.screen:
+        return [Reply.whisper(view.log_page(state, display, page or 10**9))]
+    state, display = group_view(state, display)
+    return [Reply.say(view.log_page(state, display, page or 10**9))]
 
 
 @bat.sub(
@@ -194,18 +229,28 @@ async def bat_log(call: Call, page: int | None) -> list[Reply]:
         opt("target", TARGET),
         rest("note"),
     ],
+    flags=[SECRET],
     help="用当前武器行动（增幅：影响数值或前摇t；火力：发数或 re 装填；>目标 指定对象）",
 )
 async def bat_weapon(
-    call: Call, actor: str | None, who: str | None, arg: float | str | Amount, target: str | None, note: str
+    call: Call,
+    actor: str | None,
+    who: str | None,
+    arg: float | str | Amount,
+    target: str | None,
+    note: str,
+    secret: bool = False,
 ) -> list[Reply]:
     display = await _display(call)
     _rec, char, ref = await _actor(call, actor, who)
-    overridden = await _overload_gate(call, char, named=bool(actor) or who is not None)
+    named = bool(actor) or who is not None
+    overridden = await overload_gate(call, char, named=named)
+    allowed = named and await call.app.is_gm(call.ctx)
     whom, note = await aim(call, target, note)
-    fn = _weapon_action(call, char, ref, arg, note[:60], whom.key if whom else None)
-    replies = await record_weakened(call, ref, _enlisting(whom, fn), display, _record)
-    return fit_replies(_noted(replies, overridden), display)
+    fn = weapon_action(call, char, ref, arg, note[:60], whom.key if whom else None)
+    fn = one_at_a_time(ref, in_secret(ref, fn, secret), allowed)
+    replies = await record_weakened(call, ref, enlisting(whom, fn), display, _record)
+    return fit_replies(noted(replies, overridden), display)
 
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
@@ -241,6 +286,7 @@ async def bat_cancel(call: Call, ref: ActionRef | None, actor: str | None, who: 
         owner = state0.participant(state0.action(ref.id).key)
         mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
         if owner is not None and (mine is None or owner.key != f"c{mine.id}"):
+            await unseen_unless_gm(call, state0, state0.action(ref.id))
             await _require_unless_open(call, "取消其他角色的行动")
         key = None
         name = owner.name if owner else "?"
@@ -266,8 +312,9 @@ async def bat_end(call: Call) -> list[Reply]:
     state = await _battle(call)
     cards = await _write_back_ammo(call, list(state.participants))
 
-    # issue 25: the summary of the battle as it ended (a group reply: a recording .log keeps it)
-    summary = await apply_battle(call, lambda s: (None, summarize(s)), characters_before=cards)
+    # issue 25: the summary of the battle as it ended (a group reply: a recording .log keeps it);
+    # a hidden NPC that never acted stays unknown, as do actions still secret
+    summary = await apply_battle(call, lambda s: (None, summarize(public(s).state)), characters_before=cards)
     return [Reply.say("\n".join(fit(summary_lines(summary, await _display(call)))))]
 
 
@@ -282,7 +329,8 @@ async def bat_advance(call: Call, to: float) -> list[Reply]:
     display = await _display(call)
     moved = await move_clock(call, lambda s: bt.advance(s, to))
     before, state = moved.before, moved.after
-    waited = [p.name for p in state.living() if before.free_at(p.key) < state.clock]
+    shown = public(state).state  # who waited, as far as the group knows
+    waited = [p.name for p in shown.living() if before.free_at(p.key) < state.clock]
     text = f"战斗时间推进到{display.windup(state.clock)}t，结算{len(moved.resolutions)}个行动"
     if waited:
         text += f"；{'、'.join(waited)}等待到{display.windup(state.clock)}t"
@@ -297,48 +345,6 @@ async def bat_init(call: Call, actor: str | None, who: str | None) -> list[Reply
     return [Reply.say(f"[{ref.name}]先攻√ 其他角色从{fmt(passive)}t开始行动")]
 
 
-async def _overload_gate(call: Call, char: TLCharacter, *, named: bool) -> str | None:
-    """Refuse an overloaded character's action (book 负重: 携带的物品超过了负重，则角色会无法行动).
-
-    The GM overrides by acting for the character (``.bat 角色名:…`` / ``@玩家``, ``named``): the
-    action is recorded and the returned line says so.  ``.tlconf open`` does not open this — it
-    lets players act for each other, not lift a rule."""
-    refusal = overload_refusal(char.name, char.derived())
-    if refusal is None:
-        return None
-    group = await call.app.store.get_group(call.ctx.scope)
-    if not (named and is_gm(call.ctx, gms=group.gms)):
-        raise IllegalAction(refusal)
-    return f"⚠{char.name}超重，规则书：超过负重无法行动；GM代为行动，已放行"
-
-
-Recorded = tuple[bt.BattleState, bt.Action, list[bt.Event]]
-"""What an action transition gives the reply: the state, the action, the events (joins)."""
-
-
-def _enlisting(
-    whom: bt.ParticipantRef | None, fn: Callable[[bt.BattleState], tuple[bt.BattleState, Recorded]]
-) -> Callable[[bt.BattleState], tuple[bt.BattleState, Recorded]]:
-    """``fn`` after bringing the target into the battle when it is not there yet
-    (:func:`bt.enlist`, issue 25); its join is among the events the reply reports."""
-    if whom is None:
-        return fn
-
-    def wrapped(s: bt.BattleState) -> tuple[bt.BattleState, Recorded]:
-        s, joined = bt.enlist(s, whom)
-        new, (state, action, events) = fn(s)
-        return new, (state, action, [*joined, *events])
-
-    return wrapped
-
-
-def _noted(replies: list[Reply], note: str | None) -> list[Reply]:
-    """``replies`` with ``note`` as the first line of the first reply (if any)."""
-    if note is None or not replies:
-        return replies
-    return [replace(replies[0], text=f"{note}\n{replies[0].text}"), *replies[1:]]
-
-
 async def _record(
     call: Call,
     ref: bt.ParticipantRef,
@@ -348,7 +354,8 @@ async def _record(
     moved = await move_clock(call, fn, create=True)
     state, (_, action, events) = moved.after, moved.result
     lines = []
-    if any(e.kind == "join" and e.key == ref.key for e in events):
+    known = {p.key for p in public(moved.before).state.participants}  # joined as a secret's target
+    if any(e.kind == "join" and e.key == ref.key for e in events) or ref.key not in known:
         lines.append(f"[{ref.name}]{'（NPC）' if ref.npc else ''}在{display.windup(action.start)}t加入战斗")
     for e in events:
         if e.kind == "join" and e.key != ref.key:  # the target, brought in by this action
@@ -366,52 +373,14 @@ async def _record(
         + (f" {action.note}" if action.note else "")
         + kind_tag(action)
     )
+    if is_secret(state, action):  # the GM alone learns of it; the group only what it moved
+        whisper = Reply.whisper("〔暗〕" + "\n".join(lines))
+        return [whisper, *await battle_reply(call, [], moved, display, quiet=True)]
     if not state.started and len(state.actions_of(ref.key)) == 2:
         # issue 25: a second declaration no longer ends the opening; say so once, where it did
         lines.append("（开场中：还没宣言的角色仍从0t开始；GM .bat 开始 后按战斗时间结算）")
     # not fitted here: the overload and debuff notes come first, then the whole reply is fitted
     return await battle_reply(call, lines, moved, display, fitted=False)
-
-
-def _weapon_action(
-    call: Call,
-    char: TLCharacter,
-    ref: bt.ParticipantRef,
-    arg: str | Amount,
-    note: str,
-    aim: str | None = None,
-) -> Callable[[bt.BattleState], tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]]:
-    weapon = char.weapon()
-    if weapon.type == "other":
-        raise IllegalAction("战斗指令不支持[其他]类型武器×")
-    if weapon.type == "artillery":
-        if arg == RELOAD:
-            shots: int | None = None
-        else:
-            assert isinstance(arg, Amount)
-            if arg.time:
-                raise IllegalAction("武器指令错误× 火力武器必须使用数字作为发射弹药数！")
-            shots = int(r0(arg.value))
-
-        def fire(
-            s: bt.BattleState,
-        ) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-            new, action, events = bt.artillery_action(s, ref, weapon, shots, note=note, target=aim)
-            return new, (new, action, events)
-
-        return fire
-    if not isinstance(arg, Amount):
-        raise call.usage_error("增幅武器需要影响数值或前摇t")
-    value = char.check(weapon.attribute or "strength")
-    impact, time = (None, arg.value) if arg.time else (arg.value, None)
-
-    def swing(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-        new, action, events = bt.amplifier_action(
-            s, ref, weapon, value, impact=impact, time=time, note=note, target=aim
-        )
-        return new, (new, action, events)
-
-    return swing
 
 
 def _drop_events(result: tuple[bt.BattleState, float, list[bt.Event]]) -> tuple[bt.BattleState, float]:

@@ -40,6 +40,7 @@ from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
 from ._common import SYSTEM, T, _load, _mutate
+from .secrets import gm_prompts, group_view
 from .views import battle_vitals
 
 CardBefore = tuple[CharacterRecord, int]
@@ -199,19 +200,33 @@ async def battle_reply(
     display: view.Display,
     *,
     fitted: bool = True,
+    quiet: bool = False,
 ) -> list[Reply]:
     """``head``, the feed of ``moved``, then who is next (compact, at most six lines when
-    ``fitted``) — or the whole timeline where the group asked for it (``.bat 详细 开``)."""
+    ``fitted``) — or the whole timeline where the group asked for it (``.bat 详细 开``).
+
+    The group sees the battle as :func:`.secrets.group_view` draws it (no hidden NPC, no secret
+    action before it resolves); a GM whose secret NPC must declare is told privately.
+    ``quiet``: nothing for the group when the command changed nothing it can see (a secret
+    declaration that settled nothing)."""
     state = moved.after
+    shown, shown_display = group_view(state, display)
+    prompts = gm_prompts(moved.before, state)
     vitals = None
     if display.verbose or any(r.hit and r.applied is None for r in moved.resolutions):
         vitals = await battle_vitals(call, state)  # the cards: only where a line needs them
     lines = [*head, *feed_lines(moved.resolutions, state, display, vitals)]
     if display.verbose:
-        lines.append(view.timeline_text(state, display, vitals=vitals))
-        return [Reply.say("\n".join(lines))]
-    lines.append(clock_line(state, display))
-    return [Reply(text="\n".join(fit(lines) if fitted else lines), mentions=due(moved.before, state))]
+        lines.append(view.timeline_text(shown, shown_display, vitals=vitals))
+        return [Reply.say("\n".join(lines)), *prompts]
+    clock = clock_line(shown, display)
+    if quiet and not lines and clock == clock_line(group_view(moved.before, display)[0], display):
+        return prompts
+    lines.append(clock)
+    return [
+        Reply(text="\n".join(fit(lines) if fitted else lines), mentions=due(moved.before, state)),
+        *prompts,
+    ]
 
 
 def _holding(state: bt.BattleState) -> set[str]:

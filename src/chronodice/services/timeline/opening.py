@@ -16,6 +16,7 @@ from chronodice.core.commands import Call
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline.secrecy import public
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
@@ -54,7 +55,8 @@ async def bat_start(call: Call, names: str) -> list[Reply]:
             f"{r.name}（{display.windup(joined[r.key])}t加入）" if r.key in joined else r.name for r in refs
         )
         head = f"{'战斗已在进行，加入' if was_running else '战斗开始√ 参战'}：{listed}"
-    waiting = [p.name for p in state.living() if not state.actions_of(p.key)]
+    shown = public(state).state  # a hidden NPC is nobody the group waits for
+    waiting = [p.name for p in shown.living() if not shown.actions_of(p.key)]
     lines = [head]
     if waiting:
         lines.append(

@@ -27,7 +27,7 @@ from chronodice.rules.timeline import battle as bt
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
-from ._common import SYSTEM, _find_named, _group, _update_settings
+from ._common import SYSTEM, _find_named, _group, _update_settings, may_see
 
 TARGET = Pattern(regex=r"[>＞→]\s*([^\s>＞→]{1,20})", label=">目标", convert=lambda m: m.group(1))
 """``>乙`` / ``→Goblin``: whom an action is aimed at (interactions are reported against it)."""
@@ -60,7 +60,7 @@ async def battle_participant(call: Call, name: str) -> bt.Participant | None:
     """This group's battle participant called ``name``, if there is one."""
     state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     for p in state.participants if state is not None else ():
-        if p.name == name:
+        if p.name == name and await may_see(call, p):
             return p
     return None
 
