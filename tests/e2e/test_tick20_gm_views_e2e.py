@@ -17,7 +17,7 @@ async def test_hidden_npc_numbers_never_reach_the_group(onebot: OneBotClient) ->
     private: list[str] = []
 
     async def send(text: str, who: dict) -> None:
-        await pace(who["user"])
+        await pace(who["user"], onebot)
         calls = await onebot.send(text, **who)
         group.extend(c.text for c in calls if c.to_group)
         private.extend(c.text for c in calls if c.is_private)
