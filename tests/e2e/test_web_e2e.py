@@ -349,7 +349,9 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, bot_process: BotPro
                 await pace(AILIN["user"], again)
                 sent = time.monotonic()
                 await again.post(".ed", **AILIN)
-                await page.locator("p.next").wait_for(state="detached", timeout=1000)  # no turn shown (issue 39)
+                await page.locator("p.next").wait_for(
+                    state="detached", timeout=1000
+                )  # no turn shown (issue 39)
                 assert time.monotonic() - sent < 1.0 and "刺客" not in await page.content()
                 await page.screenshot(path=str(shots / "tick20-360.png"), full_page=True)
                 # --- 萌E: seats and counts; a new seat shows live
