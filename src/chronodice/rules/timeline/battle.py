@@ -468,10 +468,6 @@ __all__ = [
     "ParticipantRef",
     "Status",
     "advance",
-    "ammo_left",
-    "amplifier_action",
-    "artillery_action",
-    "attribute_action",
     "cancel_action",
     "enlist",
     "ensure_participant",
@@ -492,7 +488,3 @@ __all__ = [
     "settle",
     "voided",
 ]
-
-
-# The action constructors live in their own module and are re-exported here.
-from .battle_actions import ammo_left, amplifier_action, artillery_action, attribute_action  # noqa: E402

@@ -23,6 +23,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.render.timeline_feed import fit, kind_tag, summary_lines
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
 from chronodice.rules.timeline.rounding import fmt
 from chronodice.rules.timeline.secrecy import is_secret, public
@@ -179,7 +180,7 @@ async def bat_action(
     key = whom.key if whom else None
 
     def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-        new, act, events = bt.attribute_action(
+        new, act, events = ba.attribute_action(
             s, ref, action.attr, value, impact=action.impact, time=action.time, note=note[:60], target=key
         )
         return new, (new, act, events)

@@ -11,7 +11,7 @@ from chronodice.core.errors import NotFound
 from chronodice.core.limits import MAX_MESSAGE_CHARS
 from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
-from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline.character import TLCharacter, add_weapon, delete_weapon, select_weapon
 from chronodice.rules.timeline.importing import SETUPWP_USAGE, parse_setupwp
 from chronodice.rules.timeline.load import overload_note
@@ -77,7 +77,7 @@ async def wp_show(call: Call) -> list[Reply]:
     if call.ctx.group_id is not None and weapon.load is not None:
         state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
         if state is not None:
-            ammo = bt.ammo_left(state, f"c{rec.id}", weapon)
+            ammo = ba.ammo_left(state, f"c{rec.id}", weapon)
     return [Reply.say(view.weapon_show(weapon, ammo, level=char.level))]
 
 
