@@ -21,10 +21,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the soak harness
+
+from moe_soak_harness import play_game  # tests/moe_soak_harness.py
 
 from chronodice.rules.moe import auto_answer
 from chronodice.rules.moe.record import new_record, rebuild, replay_full, start, to_record
-from chronodice.rules.moe.soak import play_game
 
 
 def steps_per_second(games: int) -> tuple[float, int]:

@@ -21,10 +21,12 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the soak harness
+
+from moe_soak_harness import play_game  # tests/moe_soak_harness.py
 
 from chronodice.datadir import DataDir
 from chronodice.rules.moe.pack import use_pack_dir
-from chronodice.rules.moe.soak import play_game
 
 _DATA_PACKS = DataDir.resolve(os.environ.get("CHRONODICE_DATA_DIR")).packs
 if _DATA_PACKS.is_dir():

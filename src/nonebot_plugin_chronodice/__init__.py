@@ -6,7 +6,9 @@ An existing NoneBot bot installs the ``chronodice`` distribution with pip and lo
 the sub-plugins in :data:`SUB_PLUGINS` as NoneBot's nested plugins (ids
 ``nonebot_plugin_chronodice:coc7`` …): ``chronodice_core`` (the one command matcher, the store,
 ``.log``) first, then one per rule system.  The commands themselves live in the ``chronodice``
-library, which never imports NoneBot.
+library, which never imports NoneBot: before any sub-plugin, every service module is imported by
+:func:`chronodice.services.load_all` — the one way commands are found, in the one order the
+tests, ``.help``, the command table (``scripts/gen_commands.py``) and the guide share.
 
 A sub-plugin that fails to import is logged by NoneBot and left out; ``bot.py`` then ends the
 process with one line naming it (:func:`missing_plugins`).
@@ -15,6 +17,8 @@ process with one line naming it (:func:`missing_plugins`).
 from __future__ import annotations
 
 import nonebot
+
+from chronodice.services import load_all
 
 from .config import Config, plugin_meta
 
@@ -34,11 +38,16 @@ __plugin_meta__ = plugin_meta(
     config=Config,
 )
 
+SERVICES: list[str] = []
+"""The service modules :func:`chronodice.services.load_all` imported (their commands registered)."""
+
 
 def _load_sub_plugins() -> None:
     """Each sub-plugin by its module path: loaded while this plugin loads, NoneBot makes it a
     sub-plugin of this one (``nonebot.load_plugins`` over a folder would need the folder under
-    the working directory, which an installed package is not)."""
+    the working directory, which an installed package is not).  The commands first: all of them,
+    before anything (the web pages, the app) imports a service on its own and changes the order."""
+    SERVICES[:] = load_all()
     for name in SUB_PLUGINS:
         nonebot.load_plugin(f"{__name__}.{name}")
 

@@ -11,7 +11,7 @@ from helpers import parse_of, run, say
 from chronodice.app import App
 from chronodice.core.args import Mod
 from chronodice.rules.tick20.model import Combat, Variant
-from chronodice.services.tick20.kinds import RiEntry
+from chronodice.services.tick20.kinds_ri import RiEntry
 
 ROWS: list[tuple[str, object]] = [
     (

@@ -15,6 +15,7 @@ from helpers import say
 from chronodice.app import App
 from chronodice.render.timeline_feed import fit
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline.resolution import Applied, Resolution, play
 
 SHEET = (
@@ -130,9 +131,9 @@ def test_play_applies_in_order_and_resolves_what_a_death_lets_settle() -> None:
     in the same command) is void and left out of the feed, named by the hit instead; the clock
     moves on to 乙's next free moment (8t) and 乙's #3 settles in the same call."""
     a, b = bt.ParticipantRef(1, "甲", "1"), bt.ParticipantRef(2, "乙", "2", npc=True)  # 乙 the GM's: 伤害
-    s, _, _ = bt.attribute_action(bt.new_battle(), a, "strength", 175, time=5)  # #1 0→5
-    s, _, _ = bt.attribute_action(s, b, "strength", 175, time=4, target="c1")  # #2 0→4, 35
-    s, _, _ = bt.attribute_action(s, b, "strength", 175, time=4)  # #3 4→8
+    s, _, _ = ba.attribute_action(bt.new_battle(), a, "strength", 175, time=5)  # #1 0→5
+    s, _, _ = ba.attribute_action(s, b, "strength", 175, time=4, target="c1")  # #2 0→4, 35
+    s, _, _ = ba.attribute_action(s, b, "strength", 175, time=4)  # #3 4→8
     before = s
     s, _ = bt.open_battle(s, [])
     assert s.clock == 5.0 and [x.id for x in bt.newly_settled(before, s)] == [2, 1]

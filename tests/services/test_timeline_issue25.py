@@ -15,6 +15,7 @@ from helpers import say
 
 from chronodice.app import App
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.checks import negotiation_rate, negotiation_success
 
@@ -80,10 +81,10 @@ def test_rechain_keeps_each_actions_own_wait_after_two_advances() -> None:
     # 推进 12, an action 12→20, 推进 40; a stun entered at 10t for 20t ([10, 30)) re-chains from #1:
     # #2 keeps its own 12t wait and cannot start in the stun → 30→38t (not 5→13t)
     a, b = bt.ParticipantRef(1, "甲", "1"), bt.ParticipantRef(2, "乙", "2")
-    s, _, _ = bt.attribute_action(bt.new_battle(), a, "strength", 175.0, time=5.0)
-    s, _, _ = bt.attribute_action(s, b, "intelligence", 175.0, time=10.0)
+    s, _, _ = ba.attribute_action(bt.new_battle(), a, "strength", 175.0, time=5.0)
+    s, _, _ = ba.attribute_action(s, b, "intelligence", 175.0, time=10.0)
     s, _ = bt.advance(s, 12.0)
-    s, second, _ = bt.attribute_action(s, a, "strength", 175.0, time=8.0)
+    s, second, _ = ba.attribute_action(s, a, "strength", 175.0, time=8.0)
     assert (second.start, second.not_before) == (12.0, 12.0)
     s, _ = bt.advance(s, 40.0)
     s, _, moved = ix.apply_control(s, 2, "c1", 20.0)

@@ -35,6 +35,7 @@ from chronodice.rules.tick20.durations import parse_duration
 from chronodice.rules.tick20.health import default_parts
 from chronodice.rules.tick20.model import Combat, Event, Health, Variant
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.battle_state import Action, BattleState, frozen_mapping
 from chronodice.rules.timeline.character import Weapon
@@ -201,11 +202,11 @@ def battle_step(s: BattleState, op: str, who: int, t: float) -> BattleState:
         hit = n if s.actions and t > 15 else None
         return bt.resource_event(s, ref.key, op, -t, max(0.0, 28 - t), 30.0, hit=hit)[0]  # type: ignore[arg-type]
     if op == "fire":
-        return bt.artillery_action(s, ref, REVOLVER, 1 + int(t) % 3)[0]
+        return ba.artillery_action(s, ref, REVOLVER, 1 + int(t) % 3)[0]
     if op == "reload":
-        return bt.artillery_action(s, ref, REVOLVER, None)[0]
+        return ba.artillery_action(s, ref, REVOLVER, None)[0]
     if op == "scalpel":
-        return bt.amplifier_action(s, ref, SCALPEL, 20 + t)[0]
+        return ba.amplifier_action(s, ref, SCALPEL, 20 + t)[0]
     if op == "stun":
         return ix.apply_control(s, n, ref.key, t / 3)[0]
     if op == "advance":

@@ -17,7 +17,7 @@ one there (appointed with ``.gm add``, or owner/admin at binding time).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chronodice.core.args import Mention, OneOf, Pattern, many, opt
 from chronodice.core.commands import Call, define
@@ -25,9 +25,6 @@ from chronodice.core.context import Context, Role
 from chronodice.core.errors import NotPermitted
 from chronodice.core.permissions import GM_WHO, Perm, is_gm
 from chronodice.core.reply import Reply
-
-if TYPE_CHECKING:
-    from chronodice.app import App
 
 QQ = OneOf(Mention(), Pattern(regex=r"@?([0-9]{5,12})(?![0-9])", label="QQ号", convert=lambda m: m.group(1)))
 gm = define("gm", summary="任命或撤销本群GM；绑定私聊操作")
@@ -112,8 +109,8 @@ def screen_of(settings: dict[str, Any] | None) -> dict[str, Any]:
     return got if isinstance(got, dict) else {}
 
 
-async def enter(app: App, ctx: Context) -> Context | None:
-    """``ctx`` moved into the group its sender's GM screen points at (``None``: not bound).
+async def enter(app: Any, ctx: Context) -> Context | None:
+    """``ctx`` (``app``: the :class:`chronodice.app.App`, typed ``Any`` below it) moved into the group its sender's GM screen points at (``None``: not bound).
 
     Raises :class:`NotPermitted` when the sender is no longer a GM of that group."""
     private = await app.store.get_group(ctx.scope)

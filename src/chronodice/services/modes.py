@@ -102,13 +102,13 @@ RC_BY_MODE: dict[str, Any] = {}
 :func:`chronodice.services.coc7.checks.resolve_rc`."""
 
 
-class _Glueless(Choice):
+class Glueless(Choice):
     """A word table that never glues to a Latin root (``.setdnd`` stays another bot's)."""
 
     glue = False
 
 
-MODE_CHOICE = _Glueless(MODE_WORDS, label="coc7/dnd5e/tl/tick20/pool10")
+MODE_CHOICE = Glueless(MODE_WORDS, label="coc7/dnd5e/tl/tick20/pool10")
 CLEAR_WORDS = ("clr", "clear", "reset", "清除", "重置")
 
 
@@ -334,7 +334,7 @@ async def default_die(call: Call) -> int:
 FACES = Pattern(
     regex=r"[dD]?[0-9]{1,9}(?![0-9])", label="面数", convert=lambda m: int(m.group().lstrip("dD"))
 )
-CLEAR = _Glueless({w: "clear" for w in CLEAR_WORDS}, label="clr")
+CLEAR = Glueless({w: "clear" for w in CLEAR_WORDS}, label="clr")
 set_ = define(
     "set",
     summary="设置本群的游戏模式（.set coc7/dnd5e/tl/tick20/pool10）或默认骰面数（.set 20）",

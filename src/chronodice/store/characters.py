@@ -23,7 +23,7 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from . import common, tables
 from . import patch as jpatch
 from .cache import RowCache
-from .common import Claim, StorePart, _clone, _j
+from .common import Claim, StorePart, clone_json, json_value
 from .records import CharacterRecord
 from .tx import Conflict, Transient, Tx
 
@@ -103,7 +103,7 @@ def _binds_of(user_id: str) -> Callable[[Tx], Awaitable[dict[str, int]]]:
 
 def copy_char(rec: CharacterRecord) -> CharacterRecord:
     """A copy of a cached card that its caller may change."""
-    return replace(rec, attributes=dict(rec.attributes), data=_clone(rec.data) if rec.data else {})
+    return replace(rec, attributes=dict(rec.attributes), data=clone_json(rec.data) if rec.data else {})
 
 
 class CharacterStore(StorePart):
@@ -123,8 +123,8 @@ class CharacterStore(StorePart):
             owner_id=row[1],
             system=row[2],
             name=row[3],
-            attributes=_j(row[4]) or {},
-            data=_j(row[5]) or {},
+            attributes=json_value(row[4]) or {},
+            data=json_value(row[5]) or {},
             version=row[6],
             created_at=self._backend.dt_out(row[7]),
             updated_at=self._backend.dt_out(row[8]),

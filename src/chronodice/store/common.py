@@ -69,7 +69,7 @@ def utcnow() -> datetime:
     return SYSTEM.wall()
 
 
-def _j(value: Any) -> Any:
+def json_value(value: Any) -> Any:
     """A JSON column's value (text on both drivers) as Python data."""
     if value is None:
         return None
@@ -78,18 +78,18 @@ def _j(value: Any) -> Any:
     return value
 
 
-def _jtext(value: Any) -> str | None:
+def to_json_text(value: Any) -> str | None:
     return None if value is None else jpatch.dumps(value)
 
 
-def _clone(value: Any) -> Any:
+def clone_json(value: Any) -> Any:
     """A deep copy of JSON data."""
     if value is None:
         return None
     return json.loads(jpatch.dumps(value))
 
 
-def _text(value: Any) -> str | None:
+def stored_text(value: Any) -> str | None:
     """A JSON column's stored text (both drivers return text; bytes or data are normalised)."""
     if value is None or isinstance(value, str):
         return value

@@ -30,7 +30,7 @@ from chronodice.core.text import UNSTORABLE
 from . import patch as jpatch
 from . import tables
 from .backends import Conflict, Transient, Tx
-from .common import Claim, StorePart, _j
+from .common import Claim, StorePart, json_value
 from .records import GameLog, LogLine
 
 RECHECK_SECONDS = 0.001
@@ -327,8 +327,8 @@ class GameLogStore(StorePart):
                 user_id=r.user_id,
                 nickname=r.nickname,
                 is_bot=bool(r.is_bot),
-                parts=_j(r.parts) or [],
-                check=_j(r.check_note),
+                parts=json_value(r.parts) or [],
+                check=json_value(r.check_note),
                 created_at=self._backend.dt_out(r.created_at),
             )
             for r in rows

@@ -17,7 +17,7 @@ from . import common, tables
 from . import patch as jpatch
 from .cache import RowCache
 from .characters import CHAR_SELECT, copy_char
-from .common import Claim, StorePart, _clone, _j
+from .common import Claim, StorePart, clone_json, json_value
 from .records import CharacterRecord, ContextView, GroupRecord
 from .tables import upsert, written
 from .tx import Transient, Tx
@@ -57,7 +57,7 @@ GM_DEL = delete(_gm).where(_gm.c.group_id == _GROUP, _gm.c.user_id == _USER)
 
 def copy_group(rec: GroupRecord) -> GroupRecord:
     """A copy of a cached group that its caller may change."""
-    return replace(rec, settings=_clone(rec.settings)) if rec.settings else rec
+    return replace(rec, settings=clone_json(rec.settings)) if rec.settings else rec
 
 
 class GroupStore(StorePart):
@@ -134,7 +134,7 @@ class GroupStore(StorePart):
             return GroupRecord(
                 group_id=group_id,
                 enabled=bool(row[0]),
-                settings=_j(row[1]) or {},
+                settings=json_value(row[1]) or {},
                 gms=ids,
                 version=row[2],
             )
@@ -200,8 +200,8 @@ class GroupStore(StorePart):
 
         async def body(tx: Tx) -> dict[str, Any]:
             row = await tx.one(GROUP_LOCK, {"group_id": group_id})
-            old = (_j(row[1]) or {}) if row else {}
-            new = fn(_clone(old))
+            old = (json_value(row[1]) or {}) if row else {}
+            new = fn(clone_json(old))
             params = {"settings": jpatch.dumps(new), "updated_at": common.utcnow()}
             if row is None:
                 await tx.run(GROUP_NEW, {**params, "group_id": group_id, "enabled": True})

@@ -15,7 +15,7 @@ from sqlalchemy import Text, bindparam, cast, delete, or_, select
 from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
-from .common import Claim, StorePart, _j
+from .common import Claim, StorePart, json_value
 from .states import StateCache
 from .tables import upsert, written
 from .tx import Tx
@@ -103,4 +103,4 @@ class HousekeepingStore(StorePart):
         expires = self._backend.dt_out(got[1])
         if expires is not None and expires < common.utcnow():
             return None
-        return _j(got[0])
+        return json_value(got[0])

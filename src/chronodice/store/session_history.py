@@ -22,7 +22,7 @@ from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
 from .backends import Transient, Tx
-from .common import Claim, StorePart, UndoOvertaken, _clone, _j, _text
+from .common import Claim, StorePart, UndoOvertaken, clone_json, json_value, stored_text
 from .records import LogEntry, UndoResult
 from .sessions import KEY, READ_LOCKED
 from .states import StateCache
@@ -114,17 +114,17 @@ class SessionHistoryStore(StorePart):
             log_id, sys_name, user, cmd, before_raw, chars_raw, patch_raw = entry
             if entry_id is not None and log_id != entry_id:
                 raise UndoOvertaken(cmd or "")
-            head = _text(row[0])
+            head = stored_text(row[0])
             stored = await srows.rows_of(tx, scope, sys_name, head)
             current = srows.assemble(head, stored)
             if patch_raw is not None:
                 try:
-                    before = jpatch.apply(_j(patch_raw), _j(current))
+                    before = jpatch.apply(json_value(patch_raw), json_value(current))
                 except (KeyError, IndexError, TypeError, ValueError):
                     log.exception("undo: the log of %s/%s does not fit the state", scope, sys_name)
                     raise IllegalAction("撤销记录与当前状态对不上，无法撤销") from None
             else:
-                before = _j(before_raw)
+                before = json_value(before_raw)
             now = common.utcnow()
             before_head, items = srows.split(before, srows.fields_of(head))
             n = await tx.run(UNDO_SESSION, {**key, "state": before_head, "version_was": row[1], "now": now})
@@ -134,7 +134,7 @@ class SessionHistoryStore(StorePart):
             await tx.run(MARK_UNDONE, {"log_id": log_id})
             restored: list[str] = []
             stale: list[str] = []
-            for saved in _j(chars_raw) or []:
+            for saved in json_value(chars_raw) or []:
                 texts = {k: jpatch.dumps(saved[k]) for k in ("attributes", "data")}
                 card = {"name": saved["name"], "system": saved["system"], "card": saved["id"], "now": now}
                 n = await tx.run(RESTORE_CARD, {**card, **texts, "version_was": saved["version_after"]})
@@ -145,7 +145,7 @@ class SessionHistoryStore(StorePart):
                 command=cmd,
                 user_id=user,
                 state=before,
-                replaced=_j(current),
+                replaced=json_value(current),
                 restored_characters=tuple(restored),
                 stale_characters=tuple(stale),
             )
@@ -188,11 +188,13 @@ class SessionHistoryStore(StorePart):
             return whole, await tx.all(REPLAY, {"key_scope": scope, "key_system": system})
 
         raw, rows = await self._read(body)
-        state = _j(raw)
+        state = json_value(raw)
         out: list[tuple[LogEntry, Any, Any]] = []
         for r in rows:
             after = state
-            before = jpatch.apply(_j(r[9]), _clone(after)) if r[9] is not None else _j(r[8])
+            before = (
+                jpatch.apply(json_value(r[9]), clone_json(after)) if r[9] is not None else json_value(r[8])
+            )
             out.append((self._log_entry(r), before, after))
             state = before
         out.reverse()
@@ -209,4 +211,4 @@ class SessionHistoryStore(StorePart):
                     out.append((scope, srows.assemble(got[0][2], got[1]), got[0][0]))
             return out
 
-        return [(scope, _j(text), version) for scope, text, version in await self._read(body)]
+        return [(scope, json_value(text), version) for scope, text, version in await self._read(body)]

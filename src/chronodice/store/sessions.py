@@ -29,7 +29,7 @@ from . import patch as jpatch
 from . import session_rows as srows
 from . import tables
 from .backends import Transient, Tx
-from .common import Claim, StorePart, _j, _jtext, _text, utcnow
+from .common import Claim, StorePart, json_value, stored_text, to_json_text, utcnow
 from .records import CharacterRecord
 from .states import Cached, SessionCodec, StateCache
 
@@ -100,7 +100,7 @@ class SessionStore(StorePart):
         if got is None:
             return None, 0
         (version, _born, head), stored = got
-        return _j(srows.assemble(head, stored)), version
+        return json_value(srows.assemble(head, stored)), version
 
     async def apply_session(
         self,
@@ -216,9 +216,9 @@ class SessionStore(StorePart):
             if self._states.row_of(key) == rid:  # still the entry asked about (no await since)
                 return self._states.get_reusing(key, None, codec, reuse, rid, same_row=True)
             got = await tx.one(_HEAD, names)
-            head = _text(got[0]) if got else None
+            head = stored_text(got[0]) if got else None
         else:
-            head = _text(row[3])
+            head = stored_text(row[3])
         if lock or not srows.fields_of(head):
             stored = await srows.rows_of(tx, key[0], key[1], head)
         else:  # not locked: the head again with its rows, of one moment
@@ -258,7 +258,7 @@ class SessionStore(StorePart):
         On PostgreSQL a session whose row this process knows is first tried in one statement
         (see :meth:`_apply_batch_at_once`); the locked transaction is the fallback."""
         key = (scope, codec.system)
-        log_row = (user_id, clean_text(command[:500]), _jtext(_cards_before(characters_before)))
+        log_row = (user_id, clean_text(command[:500]), to_json_text(_cards_before(characters_before)))
         if self._at_once():
             return await self._queue_state(key, codec, fn, reuse, log_row, claim)  # type: ignore[no-any-return]
         return await self._apply_state_locked(key, codec, fn, reuse, log_row, claim)
@@ -366,10 +366,10 @@ class JsonCodec:
         return hash(("json", self.system))
 
     def decode(self, text: str) -> Any:
-        return _j(text)
+        return json_value(text)
 
     def encode(self, state: Any, prev: tuple[Any, Any] | None) -> Any:
-        return _j(_jtext(state))
+        return json_value(to_json_text(state))
 
 
 @functools.cache

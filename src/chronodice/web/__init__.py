@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .commands import Site, attach, register
+from .commands import Site, attach
 from .config import (
     MAKE_TOKEN,
     MIN_TOKEN_CHARS,
@@ -31,12 +31,12 @@ from .server import TrustedProxies, redact_access_log, server_options
 
 
 def install(fastapi_app: Any, app: Any, settings: WebSettings) -> Site:
-    """Mount the pages on ``fastapi_app`` (NoneBot's own), add the ``网页`` sub-commands and
+    """Mount the pages on ``fastapi_app`` (NoneBot's own), make them answer the ``网页`` sub-commands
+    (declared by :mod:`chronodice.services.web_links`) and
     tie the site to ``app`` (a :class:`chronodice.app.App`); returns the site (its hub is closed
     by :func:`uninstall`)."""
     site = Site(app.store, settings, Hub(app.store, interval=settings.interval, clock=app.clock.monotonic))
     attach(app, site)
-    register()
     mount(fastapi_app, make_router(site, clock=app.clock.monotonic))
     streams_stop_on_exit(site.hub.stop_streams)
     return site
@@ -62,7 +62,6 @@ __all__ = [
     "install_edge",
     "read_public_url",
     "redact_access_log",
-    "register",
     "server_options",
     "settings_from",
     "token_strength",

@@ -1,9 +1,10 @@
 """``.bat 网页``, ``.init 网页``, ``.moe 网页``, ``.log 网页``: the link to the live page.
 
-The sub-commands are added to the commands their families declare (:func:`register`), from
-here, once every family is loaded (the bot's start-up calls :func:`chronodice.web.install`;
-tests call :func:`register`).  The group gets the player link; a GM asking about a battle or a
-combat also gets, by private message only, the GM link that shows what only the GM may see.
+The sub-commands are declared by the services (:mod:`chronodice.services.web_links`); they
+answer through the link maker :func:`attach` hands the app (:func:`link`,
+:func:`chronodice.services.web_pages.provide`).  The group gets the player link; a GM asking
+about a battle or a combat also gets, by private message only, the GM link that shows what only
+the GM may see.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from chronodice.core.args import flag
-from chronodice.core.commands import REGISTRY, Call, CommandRegistry
+from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 from chronodice.rules.tick20.model import Combat
+from chronodice.services.web_pages import COMMANDS, GM_VIEWS, TITLES, WORDS, provide
 from chronodice.store import Store
 
 from . import tokens
@@ -26,11 +27,7 @@ from .edge import RefusalLog
 from .hub import Hub
 from .limits import Known, KnownTokens, StreamSlots
 from .sources import SOURCES, Read, Where, log_session
-from .views import TITLES
 
-WORDS = ("网页", "web", "页面")
-COMMANDS: dict[str, str] = {"bat": "tl", "init": "tick20", "moe": "moe", "log": "log"}
-"""Command root → the page kind its ``网页`` links to."""
 NOTHING: dict[str, str] = {
     "tl": "本群没有进行中的战斗×（.bat 宣言行动即开始）",
     "tick20": "本群没有进行中的D20战斗（.init 添加参战者开始）",
@@ -81,8 +78,10 @@ _SITES: weakref.WeakKeyDictionary[Any, Site] = weakref.WeakKeyDictionary()
 
 
 def attach(app: Any, site: Site) -> None:
-    """Make ``site`` the web view of ``app`` (a :class:`chronodice.app.App`)."""
+    """Make ``site`` the web view of ``app`` (a :class:`chronodice.app.App`): its ``网页``
+    sub-commands answer with ``site``'s links."""
     _SITES[app] = site
+    provide(app, link)
 
 
 def site_of(app: Any) -> Site | None:
@@ -102,10 +101,10 @@ async def _tick20_gm(call: Call, read: Read) -> bool:
 GM_KINDS: dict[str, Callable[[Call, Read], Awaitable[bool]]] = {"tl": _tl_gm, "tick20": _tick20_gm}
 """Kinds with a GM view of their own, and who counts as a GM there (萌E and logs hold nothing
 only a GM may see: everyone gets the same page)."""
+assert set(GM_KINDS) == GM_VIEWS
 
 
 ENDED_LOG = "日志「{name}」已经结束，网页链接随之失效（.log get 导出全文；.log new 名字 开始新的记录）"
-RESET_WORDS = ("重置", "reset")
 RESET_NOTE = "已重置，旧链接（包括GM链接）都已失效。"
 
 
@@ -173,41 +172,6 @@ async def link(call: Call, kind: str, reset: bool = False) -> list[Reply]:
     return replies
 
 
-def _handler(kind: str) -> Callable[..., Awaitable[list[Reply]]]:
-    async def handler(call: Call, reset: bool = False) -> list[Reply]:
-        return await link(call, kind, reset)
-
-    handler.__name__ = f"web_link_{kind}"
-    handler.__doc__ = f"``网页 [重置]``: the live page of this group's {TITLES[kind]}."
-    return handler
-
-
-def register(registry: CommandRegistry = REGISTRY) -> list[str]:
-    """Add ``网页`` to each command family present in ``registry`` (once); the roots it added to."""
-    added = []
-    for root, kind in COMMANDS.items():
-        spec = registry.get(root)
-        if spec is None or spec.find_sub(WORDS[0]) is not None:
-            continue
-        gm_note = "；GM另收私聊的GM链接" if kind in GM_KINDS else ""
-        spec.sub(
-            *WORDS,
-            flags=[flag("reset", *RESET_WORDS)],
-            help=f"{TITLES[kind]}的实时网页链接（手机可看{gm_note}；加「重置」由GM换新链接，旧的立即失效）",
-            group_only=True,
-        )(_handler(kind))
-        added.append(root)
-    return added
-
-
-def unregister(registry: CommandRegistry = REGISTRY) -> None:
-    """Take the ``网页`` sub-commands out again (tests that must leave the registry as found)."""
-    for root in COMMANDS:
-        spec = registry.get(root)
-        if spec is not None:
-            spec.subs[:] = [s for s in spec.subs if WORDS[0] not in s.words]
-
-
 __all__ = [
     "COMMANDS",
     "ENDED_LOG",
@@ -217,7 +181,5 @@ __all__ = [
     "Site",
     "attach",
     "link",
-    "register",
     "site_of",
-    "unregister",
 ]

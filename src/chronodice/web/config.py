@@ -24,12 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from chronodice.services.web_pages import HOW_TO_SET
+
 ENV_KEY = "CHRONODICE_PUBLIC_URL"
 PREFIX = "/web"
-HOW_TO_SET = (
-    "网页视图未开启：请骰主在 .env 中设置 CHRONODICE_PUBLIC_URL=玩家能访问到的地址"
-    "（如 https://dice.example.org，反向代理到本机的 HOST:PORT），同时设置 ONEBOT_ACCESS_TOKEN，然后重启"
-)
 
 
 class WebSettingsError(ValueError):

@@ -26,6 +26,7 @@ from chronodice.rules.timeline import debuffs
 from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.secrecy import BUSY, public
 from chronodice.services.gamelog.export import ExportHead, html_pieces
+from chronodice.services.web_pages import TITLES
 
 MAX_BARS = 80
 """Most actions a TimeLine page draws (the newest): a long battle stays a small page."""
@@ -261,7 +262,6 @@ VIEWS: dict[str, ViewFn] = {"tl": timeline_view, "tick20": tick20_view, "moe": m
 """Kind → view; ``kind`` is also the first path segment of a link."""
 DELTAS: dict[str, Callable[[Data, Data], Data | None]] = {"log": log_delta}
 """Kinds whose changes go out as a delta (a log grows; the other pages are small snapshots)."""
-TITLES: dict[str, str] = {"tl": "时间线战斗", "tick20": "D20刻度战斗", "moe": "萌E对局", "log": "跑团日志"}
 
 
 def build(kind: str, loaded: Loaded, gm: bool) -> Data:

@@ -35,12 +35,6 @@ from nonebot.adapters import Bot, Event
 from nonebot.log import LoguruHandler, logger
 from nonebot.matcher import current_bot, current_event
 
-import chronodice.services.common  # (registers the common commands)
-import chronodice.services.decks  # (registers .draw .drawh .deck)
-import chronodice.services.gamelog  # (registers .log)
-import chronodice.services.seal_habits  # (registers .st export .nnn/.name .gugu .bot about)
-import chronodice.services.social  # (registers .jrrp .send .bot exit)
-import chronodice.services.teams  # noqa: F401  (registers .ob .team)
 from chronodice import web
 from chronodice.app import App
 from chronodice.core.clock import SYSTEM, ShiftedClock

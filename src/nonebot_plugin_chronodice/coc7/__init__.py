@@ -1,6 +1,5 @@
-"""NoneBot plugin for CoC 7th: registers its commands with the core router."""
-
-import chronodice.services.coc7  # noqa: F401  (registers .ra .rah .rab .rap .sc .en .coc .ti .li .setcoc)
+"""NoneBot plugin for CoC 7th (.ra .rah .rab .rap .sc .en .coc .ti .li .setcoc): its description; the
+commands are registered with every other service by :func:`chronodice.services.load_all`."""
 
 from ..config import plugin_meta
 

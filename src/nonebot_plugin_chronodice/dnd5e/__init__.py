@@ -1,6 +1,6 @@
-"""NoneBot plugin for D&D 5e: checks, saves, HP, death saves, spell slots, rests, ``.dnd`` and 5e initiative in groups set to ``.set dnd5e``."""
-
-import chronodice.services.dnd5e  # noqa: F401  (registers .rs .ds .ss .dnd .长休 .短休; hooks .rc .st .ri .init .ed by group mode)
+"""NoneBot plugin for D&D 5e: checks, saves, HP, death saves, spell slots, rests, ``.dnd`` and 5e initiative in groups set to ``.set dnd5e``
+(.rs .ds .ss .dnd .长休 .短休; .rc .st .ri .init .ed by group mode), registered with every other service by
+:func:`chronodice.services.load_all`."""
 
 from ..config import plugin_meta
 

@@ -1,4 +1,4 @@
-"""NoneBot plugin for 萌E: registers ``.moe`` with the core router and runs the timeout sweeper.
+"""NoneBot plugin for 萌E: runs the timeout sweeper (``.moe`` is registered with every other service).
 
 The sweeper (every ``SWEEP_SECONDS``, ``CHRONODICE_MOE_SWEEP_SECONDS``) applies default answers
 to requests past their deadline —
@@ -20,7 +20,7 @@ from typing import Any
 import nonebot
 from nonebot import get_driver, get_plugin_config
 
-import chronodice.services.moe as moe_service  # registers .moe
+import chronodice.services.moe as moe_service  # (.moe is registered by load_all, with every service)
 from chronodice.app import App
 from chronodice.core.reply import Reply
 

@@ -1,6 +1,5 @@
-"""NoneBot plugin: the 无限恐怖 D10 success pool (.w .ww .wh); the core plugin routes the commands."""
-
-import chronodice.services.pool10  # noqa: F401  (registers .w .ww .wh)
+"""NoneBot plugin: the 无限恐怖 D10 success pool (.w .ww .wh); the core plugin routes the commands
+(registered with every other service by :func:`chronodice.services.load_all`)."""
 
 from ..config import plugin_meta
 

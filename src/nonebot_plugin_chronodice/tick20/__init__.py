@@ -1,6 +1,5 @@
-"""NoneBot plugin for the D20 tick system: registers its commands with the core router."""
-
-import chronodice.services.tick20  # noqa: F401  (registers .rc .ri .init .ed .延后 .ap .wound .hp)
+"""NoneBot plugin for the D20 tick system (.rc .ri .init .ed .延后 .ap .wound .hp): its description; the
+commands are registered with every other service by :func:`chronodice.services.load_all`."""
 
 from ..config import plugin_meta
 

@@ -1,6 +1,6 @@
-"""NoneBot plugin for TimeLine (时间线): registers its commands with the core router."""
-
-import chronodice.services.timeline  # noqa: F401  (registers .TLsetup .chr .lv .crd .buff .dr .setupWP .wp .tar .ex .neg .pre .bat .coop .opp .clash .tlconf)
+"""NoneBot plugin for TimeLine (时间线: .TLsetup .chr .lv .crd .buff .dr .setupWP .wp .tar .ex .neg .pre
+.bat .coop .opp .clash .tlconf): its description; the commands are registered with every other
+service by :func:`chronodice.services.load_all`."""
 
 from ..config import plugin_meta
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from moe_soak_harness import HiddenCardLeak, PublicAudit, play_game, public_card_ids
 
 from chronodice.render import moe as R
 from chronodice.rules.moe import auto_answer
 from chronodice.rules.moe.cards import VirtualCard
 from chronodice.rules.moe.record import new_record, start
-from chronodice.rules.moe.soak import HiddenCardLeak, PublicAudit, play_game, public_card_ids
 from chronodice.rules.moe.state import ALL
 from chronodice.rules.moe.testing import Script, flip_first, play, scenario
 

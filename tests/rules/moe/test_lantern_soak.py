@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from moe_soak_harness import play_game
 
 from chronodice.rules.moe.balance import play_stats, render, table
 from chronodice.rules.moe.pack import load_pack
-from chronodice.rules.moe.soak import play_game
 
 GAMES = int(os.environ.get("MOE_LANTERN_SOAK_GAMES", "30"))
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import pack_dir_first
+from moe_soak_harness import play_game
 
 from chronodice.rules.moe.pack import validate_pack
 from chronodice.rules.moe.packcheck import ARGS, FUNCTIONS, TIMINGS
-from chronodice.rules.moe.soak import play_game
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "PACKS.md"
 

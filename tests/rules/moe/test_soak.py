@@ -9,8 +9,7 @@ from __future__ import annotations
 import os
 
 import pytest
-
-from chronodice.rules.moe.soak import play_game
+from moe_soak_harness import play_game
 
 GAMES = int(os.environ.get("MOE_SOAK_GAMES", "12"))
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from chronodice.core.errors import IllegalAction, LimitExceeded, NotFound
 from chronodice.rules.timeline import battle as b
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.character import Weapon
 from chronodice.rules.timeline.rounding import fmt
@@ -45,11 +46,11 @@ def roundtrip(state: b.BattleState) -> b.BattleState:
 def test_worked_session_section_4_13() -> None:
     """`.bat 力量 150 重拳` then `.bat 敏捷 5t` for 甲 (A = 175 for both)."""
     s = b.new_battle()
-    s, first, events = b.attribute_action(s, JIA, "strength", 175.0, impact=150, note="重拳")
+    s, first, events = ba.attribute_action(s, JIA, "strength", 175.0, impact=150, note="重拳")
     assert [e.kind for e in events] == ["join"]
     assert (fmt(first.end), fmt(first.windup), fmt(first.impact)) == ("17.14", "17.14", "150.0")
     assert (fmt(s.free_at(JIA.key)), fmt(s.total_impact(JIA.key))) == ("17.14", "150.0")
-    s, second, _ = b.attribute_action(s, JIA, "dexterity", 175.0, time=5)
+    s, second, _ = ba.attribute_action(s, JIA, "dexterity", 175.0, time=5)
     assert (fmt(second.windup), fmt(second.impact)) == ("5.0", "43.8")
     assert (fmt(s.free_at(JIA.key)), fmt(s.total_impact(JIA.key))) == ("22.14", "193.8")
     assert len(s.actions) == 2  # MayuriBot kept only the latest row
@@ -129,31 +130,31 @@ def test_cannot_cancel_resolved() -> None:
 
 def test_artillery_ammo_reload_and_cancel_refund() -> None:
     s = act(act(b.new_battle(), YI, 100), BING, 1)  # 丙 decides next at 1: 甲's actions stay open
-    s, fire, _ = b.artillery_action(s, JIA, REVOLVER, 3)
-    assert (fire.impact, fire.windup, b.ammo_left(s, JIA.key, REVOLVER)) == (9.0, 1.5, 3)
+    s, fire, _ = ba.artillery_action(s, JIA, REVOLVER, 3)
+    assert (fire.impact, fire.windup, ba.ammo_left(s, JIA.key, REVOLVER)) == (9.0, 1.5, 3)
     with pytest.raises(IllegalAction, match="没有足够的弹药× 当前弹药: 3/6"):
-        b.artillery_action(s, JIA, REVOLVER, 4)
-    s, reload, _ = b.artillery_action(s, JIA, REVOLVER, None)
-    assert (reload.kind, reload.impact, reload.windup, b.ammo_left(s, JIA.key, REVOLVER)) == (
+        ba.artillery_action(s, JIA, REVOLVER, 4)
+    s, reload, _ = ba.artillery_action(s, JIA, REVOLVER, None)
+    assert (reload.kind, reload.impact, reload.windup, ba.ammo_left(s, JIA.key, REVOLVER)) == (
         "reload",
         0.0,
         4.0,
         6,
     )
     with pytest.raises(IllegalAction, match="武器弹药已满"):
-        b.artillery_action(s, JIA, REVOLVER, None)
+        ba.artillery_action(s, JIA, REVOLVER, None)
     s, _, _ = b.cancel_action(s, JIA.key)  # reload cancelled: magazine back to 3
-    assert b.ammo_left(s, JIA.key, REVOLVER) == 3
-    s, _shot, _ = b.artillery_action(s, JIA, REVOLVER, 1)
+    assert ba.ammo_left(s, JIA.key, REVOLVER) == 3
+    s, _shot, _ = ba.artillery_action(s, JIA, REVOLVER, 1)
     s, _, _ = b.cancel_action(s, JIA.key)
-    assert b.ammo_left(s, JIA.key, REVOLVER) == 3
+    assert ba.ammo_left(s, JIA.key, REVOLVER) == 3
     assert roundtrip(s) == s
 
 
 def test_amplifier_windup_from_unamplified_impact() -> None:
-    s, a, _ = b.amplifier_action(b.new_battle(), JIA, SCALPEL, 175.0, impact=100)
+    s, a, _ = ba.amplifier_action(b.new_battle(), JIA, SCALPEL, 175.0, impact=100)
     assert (a.impact, a.windup, a.attribute) == (110.0, 11.43, "dexterity")
-    s, a, _ = b.amplifier_action(s, JIA, SCALPEL, 175.0, time=10)
+    s, a, _ = ba.amplifier_action(s, JIA, SCALPEL, 175.0, time=10)
     assert (a.impact, a.windup) == (96.3, 10.0)  # 87.5·1.1 = 96.25 → r1 half-even on binary
 
 
@@ -234,7 +235,7 @@ def test_limit_on_actions(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_json_roundtrip_and_future_schema() -> None:
     s = act(act(b.new_battle(), JIA, 10), YI, 3)
-    s, _, _ = b.artillery_action(s, NPC, REVOLVER, 2)
+    s, _, _ = ba.artillery_action(s, NPC, REVOLVER, 2)
     assert roundtrip(s) == s
     data = s.to_dict()
     data["schema_version"] = 99
@@ -285,9 +286,9 @@ def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None
             elif op == "advance":
                 s, _ = b.advance(s, s.clock + t / 5)
             elif op == "fire":
-                s, _, _ = b.artillery_action(s, ref, REVOLVER, 1 + int(t) % 3)
+                s, _, _ = ba.artillery_action(s, ref, REVOLVER, 1 + int(t) % 3)
             else:
-                s, _, _ = b.artillery_action(s, ref, REVOLVER, None)
+                s, _, _ = ba.artillery_action(s, ref, REVOLVER, None)
         except (IllegalAction, NotFound):
             pass
         # every action starts where the previous one of its owner ended, never before the join
@@ -295,7 +296,7 @@ def test_invariants_under_random_play(ops: list[tuple[str, int, float]]) -> None
             own = s.actions_of(p.key)
             for prev, nxt in itertools.pairwise(own):
                 assert nxt.start >= prev.effective_end - 1e-9
-            assert 0 <= b.ammo_left(s, p.key, REVOLVER) <= 6
+            assert 0 <= ba.ammo_left(s, p.key, REVOLVER) <= 6
             assert all(a.cancelled_at is None or a.cancelled_at >= a.start for a in own)
             for ev in (e for e in s.events if e.kind == "stun" and e.key == p.key):
                 assert not any(

@@ -8,6 +8,7 @@ from PIL import Image
 
 from chronodice.render import timeline as view
 from chronodice.rules.timeline import battle as b
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline.character import add_buff, import_sheet
 from chronodice.rules.timeline.modifiers import make_buff
 from chronodice.rules.timeline.sheet import Sheet
@@ -22,7 +23,7 @@ def big_battle(actions: int, people: int) -> b.BattleState:
 
 
 def test_mayuribot_block_shape() -> None:
-    s, _, _ = b.attribute_action(
+    s, _, _ = ba.attribute_action(
         b.new_battle(), b.ParticipantRef(1, "甲", "1"), "strength", 175.0, impact=150, note="重拳"
     )
     text = view.timeline_text(s, view.Display())

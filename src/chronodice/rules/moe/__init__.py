@@ -5,8 +5,8 @@ validated with pydantic), :mod:`.expr` (safe expressions), :mod:`.engine` (drive
 :mod:`.effects` (timings, card/skill use, effect primitives), :mod:`.ops` (card and HP
 operations), :mod:`.flow` (turns and phases), :mod:`.auto` (timeouts and 托管), :mod:`.record`
 (input log + snapshots, replay, pack hash), :mod:`.recovery` (the way on for a game that no
-longer rebuilds), :mod:`.soak` (random play with invariants and the public-card audit),
-:mod:`.testing` (scenario builder).  No I/O, no clock, no global
+longer rebuilds), :mod:`.testing` (scenario builder); the random-play soak with its invariants
+and the public-card audit is a test harness (``tests/moe_soak_harness.py``).  No I/O, no clock, no global
 ``random``.
 """
 

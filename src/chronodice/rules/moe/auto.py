@@ -25,6 +25,9 @@ from .engine import Ask
 if TYPE_CHECKING:
     from .engine import Game
 
+MAX_INPUTS = 20_000
+"""An auto-played game (the soak's, the balance table's) that takes more inputs does not end."""
+
 
 def default_answer(ask: Ask) -> Any:
     """The answer applied when the deadline of ``ask`` passes."""

@@ -19,9 +19,8 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .auto import auto_answer
+from .auto import MAX_INPUTS, auto_answer
 from .record import new_record, start
-from .soak import MAX_INPUTS
 
 
 @dataclass(frozen=True)

@@ -83,17 +83,17 @@ MAX_PARTICIPANTS = 60
 
 
 # ---------------------------------------------------------------------- helpers
-def _replace_participant(state: BattleState, p: Participant) -> BattleState:
+def replace_participant(state: BattleState, p: Participant) -> BattleState:
     return replace(state, participants=tuple(p if q.key == p.key else q for q in state.participants))
 
 
-def _replace_actions(state: BattleState, changed: dict[int, Action]) -> BattleState:
+def replace_actions(state: BattleState, changed: dict[int, Action]) -> BattleState:
     if not changed:
         return state
     return replace(state, actions=tuple(changed.get(a.id, a) for a in state.actions))
 
 
-def _event(
+def new_event(
     state: BattleState, key: str, kind: EventKind, *, time: float | None = None, **kw: Any
 ) -> tuple[BattleState, Event]:
     at = state.clock if time is None else time
@@ -120,7 +120,7 @@ def rechain(state: BattleState, key: str, after_id: int) -> BattleState:
             a = replace(a, start=start, cancelled_at=start if void else a.cancelled_at)
             changed[a.id] = a
         prev_end = a.effective_end
-    return _replace_actions(state, changed)
+    return replace_actions(state, changed)
 
 
 def join_time(state: BattleState, key: str) -> float:
@@ -138,7 +138,7 @@ def ensure_participant(state: BattleState, ref: ParticipantRef) -> tuple[BattleS
         if ref.npc and not p.npc:
             # entered as somebody's target, the GM now acts for it by name: it is an NPC, and
             # what unreadable notes aimed at it still to resolve read as follows suit (issue 39)
-            state = _replace_participant(state, replace(p, npc=True))
+            state = replace_participant(state, replace(p, npc=True))
             return reread_guesses(state, ref.key), []
         return state, []
     if p is not None and p.status == "dead":
@@ -158,8 +158,8 @@ def ensure_participant(state: BattleState, ref: ParticipantRef) -> tuple[BattleS
     if p is None:
         state = replace(state, participants=(*state.participants, fresh))
     else:
-        state = _replace_participant(state, fresh)
-    state, ev = _event(state, ref.key, "join", time=t)
+        state = replace_participant(state, fresh)
+    state, ev = new_event(state, ref.key, "join", time=t)
     return state, [ev]
 
 
@@ -182,7 +182,7 @@ def _cut(state: BattleState, key: str, t: float) -> BattleState:
         for a in state.actions
         if a.key == key and not a.cancelled and a.end > t
     }
-    return _replace_actions(state, changed)
+    return replace_actions(state, changed)
 
 
 # ---------------------------------------------------------------------- transitions
@@ -270,7 +270,7 @@ def cancel_action(
         raise IllegalAction(f"行动#{target.id}的结果已记入时间轴，无法取消×（可 .undo 撤销那条记录）")
     now = state.clock if state.started else target.start
     cancelled = replace(target, cancelled_at=max(target.start, now))
-    state = _replace_actions(state, {target.id: cancelled})
+    state = replace_actions(state, {target.id: cancelled})
     state = rechain(state, target.key, target.id)
     p = state.participant(target.key)
     snap = target.weapon or {}
@@ -281,8 +281,8 @@ def cancel_action(
             if a.id > target.id and not a.cancelled and (a.weapon or {}).get("uid") == snap["uid"]
         ]
         if not later:
-            state = _replace_participant(state, replace(p, ammo={**p.ammo, str(snap["uid"]): snap["before"]}))
-    state, ev = _event(state, target.key, "cancel", ref=target.id)
+            state = replace_participant(state, replace(p, ammo={**p.ammo, str(snap["uid"]): snap["before"]}))
+    state, ev = new_event(state, target.key, "cancel", ref=target.id)
     return settle(state), cancelled, [ev]
 
 
@@ -292,8 +292,8 @@ def leave(state: BattleState, key: str) -> tuple[BattleState, list[Event]]:
     if p is None or p.status != "active":
         raise IllegalAction("没有参与战斗×")
     state = _cut(state, key, state.clock if state.started else 0.0)
-    state = _replace_participant(state, replace(p, status="out"))
-    state, ev = _event(state, key, "out")
+    state = replace_participant(state, replace(p, status="out"))
+    state, ev = new_event(state, key, "out")
     return settle(state), [ev]
 
 
@@ -320,12 +320,12 @@ def resource_event(
     at = hit_time(state, hit)
     if hit is not None:
         state = settle(state, start=True)
-    state, ev = _event(state, key, resource, time=at, delta=delta, after=after, full=full, ref=hit)
+    state, ev = new_event(state, key, resource, time=at, delta=delta, after=after, full=full, ref=hit)
     events = [ev]
     if after <= 0 and p.status != "dead":
         state = _cut(state, key, at)
-        state = _replace_participant(state, replace(p, status="dead"))
-        state, death = _event(state, key, "death", time=at, after=after, ref=hit)
+        state = replace_participant(state, replace(p, status="dead"))
+        state, death = new_event(state, key, "death", time=at, after=after, ref=hit)
         events.append(death)
     return settle(state), events
 
@@ -411,7 +411,7 @@ def set_initiative(state: BattleState, key: str) -> tuple[BattleState, float, li
         actions=tuple(actions),
         initiative={"key": key, "passive_start": passive},
     )
-    state, ev = _event(state, key, "initiative", after=passive)
+    state, ev = new_event(state, key, "initiative", after=passive)
     return settle(state), passive, [ev]
 
 
@@ -428,7 +428,7 @@ def advance(state: BattleState, to: float) -> tuple[BattleState, list[Action]]:
         for p in state.participants
     )
     state = replace(state, participants=parts)
-    state, _ = _event(state, "", "advance", time=to, after=to)
+    state, _ = new_event(state, "", "advance", time=to, after=to)
     state = settle(state)
     return state, newly_settled(before, state)
 
@@ -468,10 +468,6 @@ __all__ = [
     "ParticipantRef",
     "Status",
     "advance",
-    "ammo_left",
-    "amplifier_action",
-    "artillery_action",
-    "attribute_action",
     "cancel_action",
     "enlist",
     "ensure_participant",
@@ -492,7 +488,3 @@ __all__ = [
     "settle",
     "voided",
 ]
-
-
-# The action constructors live in their own module and are re-exported here.
-from .battle_actions import ammo_left, amplifier_action, artillery_action, attribute_action  # noqa: E402

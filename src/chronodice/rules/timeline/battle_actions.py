@@ -7,7 +7,7 @@ from typing import Any
 
 from chronodice.core.errors import IllegalAction
 
-from .battle import _replace_participant, record_action
+from .battle import record_action, replace_participant
 from .battle_state import Action, BattleState, Event, ParticipantRef
 from .character import Weapon
 from .checks import amplified, artillery, impact_for, windup
@@ -112,5 +112,5 @@ def artillery_action(
     )
     p = state.participant(ref.key)
     assert p is not None
-    state = _replace_participant(state, replace(p, ammo={**p.ammo, str(weapon.uid): after}))
+    state = replace_participant(state, replace(p, ammo={**p.ammo, str(weapon.uid): after}))
     return state, action, events

@@ -45,7 +45,7 @@ from typing import Literal, NamedTuple
 
 from chronodice.core.errors import IllegalAction
 
-from .battle import Action, BattleState, Event, _event, _replace_actions, rechain, settle
+from .battle import Action, BattleState, Event, new_event, rechain, replace_actions, settle
 from .checks import interaction, windup
 from .effects import DEFENCES, ON_CARDS, Kind, read_kind
 from .rounding import fmt, r1, r2
@@ -159,9 +159,9 @@ def interrupt(state: BattleState, source: Action, x: Action) -> BattleState:
     """A won 打断: ``x`` (in its windup when ``source`` resolved) stops at that moment, as
     ``.bat 取消`` stops an action at the clock; its owner's later actions move up."""
     stopped = replace(x, cancelled_at=max(x.start, source.end))
-    state = _replace_actions(state, {x.id: stopped})
+    state = replace_actions(state, {x.id: stopped})
     state = rechain(state, x.key, x.id)
-    state, _ev = _event(state, x.key, "cancel", time=source.end, ref=x.id)
+    state, _ev = new_event(state, x.key, "cancel", time=source.end, ref=x.id)
     return settle(state)
 
 
@@ -216,11 +216,11 @@ def apply_control(
         )
     at, until = source.end, r2(source.end + duration)
     before = {a.id: a for a in state.actions_of(target)}
-    state, ev = _event(state, target, "stun", time=at, after=until, ref=source_id)
+    state, ev = new_event(state, target, "stun", time=at, after=until, ref=source_id)
     own = [a for a in state.actions_of(target) if not a.cancelled]
     paused = next((a for a in own if a.start < at < a.end), None)
     if paused is not None:
-        state = _replace_actions(state, {paused.id: replace(paused, delay=r2(paused.delay + duration))})
+        state = replace_actions(state, {paused.id: replace(paused, delay=r2(paused.delay + duration))})
         state = rechain(state, target, paused.id)
     else:
         resolved = [a for a in state.actions_of(target) if a.effective_end <= at]
@@ -235,7 +235,7 @@ def apply_control(
                     first.cancelled_at == first.start or first.cancelled_at < until
                 )
                 moved = replace(first, start=until, cancelled_at=until if void else first.cancelled_at)
-                state = _replace_actions(state, {first.id: moved})
+                state = replace_actions(state, {first.id: moved})
                 state = rechain(state, target, first.id)
     state = settle(state)
     moved_actions = [a for a in state.actions_of(target) if before.get(a.id) != a]

@@ -45,7 +45,8 @@ class Summary:
 def summarize(state: BattleState) -> Summary:
     """The tally of ``state`` (participants in the order they joined).
 
-    >>> from .battle import advance, attribute_action, open_battle, resource_event
+    >>> from .battle import advance, open_battle, resource_event
+    >>> from .battle_actions import attribute_action
     >>> from .battle_state import ParticipantRef, new_battle
     >>> a, b = ParticipantRef(1, "甲", "1"), ParticipantRef(2, "乙", "2", npc=True)
     >>> s, _, _ = attribute_action(new_battle(), a, "strength", 175, time=4, target="c2")

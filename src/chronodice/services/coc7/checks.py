@@ -24,7 +24,7 @@ from chronodice.rules.coc7.derived import derive
 from chronodice.rules.coc7.skills import CHARACTERISTICS, SKILL_BASE, canonical, skill_value
 from chronodice.rules.tick20 import checks as tick20_rules
 from chronodice.services.hidden import hidden_result
-from chronodice.services.modes import RC_BY_MODE, _Glueless, group_mode, guard_card
+from chronodice.services.modes import RC_BY_MODE, Glueless, group_mode, guard_card
 from chronodice.services.npc_cards import PRIVATE_NO_NPC, find_npc_card
 from chronodice.services.tick20.checks import rc
 
@@ -47,7 +47,7 @@ DETAIL = (
 
 
 TIMES = Pattern(regex=r"([0-9]{1,2})\s*#", label="N#", convert=lambda m: int(m.group(1)))
-DIFFICULTY = _Glueless(
+DIFFICULTY = Glueless(
     {"困难": Difficulty.HARD, "极难": Difficulty.EXTREME, "极限": Difficulty.EXTREME},
     label="困难/极难",
 )

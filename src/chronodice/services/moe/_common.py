@@ -95,6 +95,11 @@ def names(state: dict[str, Any]) -> list[str]:
     return [p["name"] for p in state["players"]]
 
 
+def fallback(state: dict[str, Any], seat: int) -> str:
+    """Told to the group (without content) when a private message cannot be delivered."""
+    return f"无法私聊{seat + 1}号{state['players'][seat]['name']}，请加好友后私聊发送 .moe hand 查看"
+
+
 def running(state: dict[str, Any] | None) -> dict[str, Any]:
     """``state`` when it holds a game in play; otherwise the one reply every command gives."""
     if not state or state.get("status") != "running":

@@ -21,7 +21,7 @@ from chronodice.rules.moe.base import Ask
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import rebuild
 
-from ._common import run_auto
+from ._common import fallback, run_auto
 
 OFFERS = "offers"
 PICKS = "picks"
@@ -75,8 +75,6 @@ def waiting_seats(state: dict[str, Any], g: Game) -> list[int]:
 
 def prompts(state: dict[str, Any], g: Game, names: list[str]) -> list[Reply]:
     """The private offer of every seat that still has to choose."""
-    from .outbox import fallback  # the outbox module imports this one
-
     out = []
     secs = int(state["timeouts"]["choice"])
     for seat in waiting_seats(state, g):

@@ -26,6 +26,7 @@ from ._common import (
     PACK,
     ROWS,
     SYSTEM,
+    fallback,
     find_user_game,
     game_scope,
     load_game,
@@ -40,7 +41,7 @@ from ._common import (
 from .ai_seats import AI_COUNT
 from .kinds import CARD_REF, MAP, PACK_NAME
 from .numbers import card_at, number_map
-from .outbox import fallback, outcome, prompt_for
+from .outbox import outcome, prompt_for
 
 
 @moe.sub(

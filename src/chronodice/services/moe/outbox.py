@@ -29,7 +29,18 @@ from chronodice.rules.moe.record import to_record
 from chronodice.store import StoreBusy
 
 from . import choice, feed
-from ._common import SYSTEM, WAY_ON, GameBroken, is_fresh, load_game, log, names, run_auto, set_deadline
+from ._common import (
+    SYSTEM,
+    WAY_ON,
+    GameBroken,
+    fallback,
+    is_fresh,
+    load_game,
+    log,
+    names,
+    run_auto,
+    set_deadline,
+)
 from ._common import now as _clock_now
 from .delivery import Send, deliver, forget_except, queue
 from .numbers import number_map, renumber
@@ -39,11 +50,6 @@ BROKEN = "本群的萌E对局出错，已停止计时。" + WAY_ON
 told why: :class:`GameBroken`)."""
 _told: set[tuple[str, int]] = set()
 """(group, session version) already told about an error that could not be saved in the session."""
-
-
-def fallback(state: dict[str, Any], seat: int) -> str:
-    """Told to the group (without content) when a private message cannot be delivered."""
-    return f"无法私聊{seat + 1}号{state['players'][seat]['name']}，请加好友后私聊发送 .moe hand 查看"
 
 
 def outcome(

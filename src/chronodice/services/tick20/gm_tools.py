@@ -29,7 +29,8 @@ from ._glue import (
     require_control,
 )
 from .joining import expand_names, join_all, roll_entry
-from .kinds import COMBATANT, META_FLAGS, QQ_ID, WORD10, RiEntry, Targets, num, option
+from .kinds import COMBATANT, META_FLAGS, QQ_ID, WORD10, Targets, num, option
+from .kinds_ri import RiEntry
 from .tracker import init
 from .views import hidden_whisper, turn_replies
 

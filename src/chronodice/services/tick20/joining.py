@@ -25,7 +25,8 @@ from chronodice.services.npc_cards import find_npc_card
 from chronodice.store import CharacterRecord
 
 from ._glue import GM_WHO, MAX_BATCH, SYS_NAME, apply, each, fresh, gm_scope, load
-from .kinds import RI_ENTRY, RiEntry, modifiers
+from .kinds import modifiers
+from .kinds_ri import RI_ENTRY, RiEntry
 from .views import hidden_whisper
 
 

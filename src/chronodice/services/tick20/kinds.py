@@ -1,12 +1,10 @@
 """Argument kinds of the D20 tick commands (:mod:`chronodice.core.args`): typed modifiers, the
 ``=表达式`` initiative, the 004 two-die check, combatant names and lists, ``-键 值`` options,
-durations and one ``.ri`` entry.
+durations (one ``.ri`` entry: :mod:`.kinds_ri`, which builds on these).
 
 >>> from chronodice.core.args import ParseEnv, parse_args, arg
 >>> parse_args("狼2 -5", (arg("who", COMBATANT), arg("n", Int(signed=True, sign_required=True))))
 {'who': '狼2', 'n': -5}
->>> [v for v, _ in RI_ENTRY.candidates("+2环境哥布林", 0, ParseEnv())][0].name
-'哥布林'
 >>> [v for v, _ in TWO_DIE.candidates("d8+d6 13", 0, ParseEnv())]
 [('d8', 'd6')]
 """
@@ -461,9 +459,3 @@ __all__ = [
     "num",
     "option",
 ]
-
-# ``.ri`` entries live in :mod:`.kinds_ri` (which builds on the kinds above); re-exported here so
-# that ``kinds`` stays the one place the tick20 commands take their argument kinds from.
-from .kinds_ri import RI_ENTRY, FixedInit, RiEntry  # noqa: E402
-
-__all__ += ["RI_ENTRY", "FixedInit", "RiEntry"]

@@ -7,8 +7,8 @@ options: open GM-only commands to everyone, sheet-style display).
 
 Where the code lives (importing this package registers every command, in this order):
 
-* :mod:`._common`: shared store glue and helpers (settings, display, ``_active``, ``_mutate``,
-  ``_target``, ``_actor`` / ``_find_named``, ``_require_unless_open``: GM decisions through
+* :mod:`._common`: shared store glue and helpers (settings, display, ``active_tl``, ``mutate_tl``,
+  ``tl_target``, ``who_acts`` / ``find_named``, ``require_unless_open``: GM decisions through
   :mod:`chronodice.core.permissions`);
 * :mod:`.kinds`: the argument kinds (attribute, ``属性 影响数值|前摇t``, ``10t``, ``15d``, ``#3`` …);
 * :mod:`.characters`: ``.TLsetup .chr .lv .crd`` (and ``.crd``'s battle-timeline hook);

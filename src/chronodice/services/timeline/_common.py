@@ -1,11 +1,11 @@
 """Shared glue for the TimeLine commands: the store, group settings and argument helpers.
 
 * ``SYSTEM`` / ``SYS_CN``: the session/character system key and the help-group name;
-* settings: ``_settings``, ``_update_settings``, ``_display``, ``_target`` (the group's 目标数值);
-* characters: ``_load``, ``_active`` (the sender's active one), ``_mutate`` (apply a pure engine
-  transition with compare-and-set), ``_find_named`` and ``_actor`` (who acts: ``名字:``, @玩家 or
+* settings: ``tl_settings``, ``update_tl_settings``, ``display_of``, ``tl_target`` (the group's 目标数值);
+* characters: ``load_tl``, ``active_tl`` (the sender's active one), ``mutate_tl`` (apply a pure engine
+  transition with compare-and-set), ``find_named`` and ``who_acts`` (who acts: ``名字:``, @玩家 or
   the sender; used by ``.crd`` and ``.bat``);
-* permissions: ``_group`` and ``_require_unless_open`` (the one policy of
+* permissions: ``group_of`` and ``require_unless_open`` (the one policy of
   :mod:`chronodice.core.permissions`, opened to everyone by ``.tlconf open``); argument kinds
   are in :mod:`.kinds`.
 """
@@ -33,32 +33,32 @@ T = TypeVar("T")
 
 
 # ====================================================================== helpers
-async def _settings(call: Call) -> dict[str, Any]:
+async def tl_settings(call: Call) -> dict[str, Any]:
     group = await call.app.store.get_group(call.ctx.scope)
     return dict(group.settings.get(SYSTEM, {}))
 
 
-async def _update_settings(call: Call, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+async def update_tl_settings(call: Call, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     def outer(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, SYSTEM: fn(dict(settings.get(SYSTEM, {})))}
 
     await call.app.store.update_group_settings(call.ctx.scope, outer, claim=call.claim)
 
 
-async def _display(call: Call) -> view.Display:
-    settings = await _settings(call)
+async def display_of(call: Call) -> view.Display:
+    settings = await tl_settings(call)
     return view.Display(
         sheet=bool(settings.get("sheet", False)), verbose=bool(settings.get("verbose", False))
     )
 
 
-async def _group(call: Call) -> GroupRecord:
+async def group_of(call: Call) -> GroupRecord:
     return await call.app.store.get_group(call.ctx.scope)
 
 
-async def _require_unless_open(call: Call, what: str) -> None:
+async def require_unless_open(call: Call, what: str) -> None:
     """GM only (:mod:`chronodice.core.permissions`), unless ``.tlconf open`` opened it to all."""
-    group = await _group(call)
+    group = await group_of(call)
     opened = bool(group.settings.get(SYSTEM, {}).get("open"))
     require(call.ctx, Perm.ANYONE if opened else Perm.GM, what + become_gm(".tlconf open"), gms=group.gms)
 
@@ -71,7 +71,7 @@ async def require_own_action(call: Call, state: bt.BattleState, action_id: int, 
     mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
     if owner is None or mine is None or owner.key != f"c{mine.id}":
         await unseen_unless_gm(call, state, action)
-        await _require_unless_open(call, what)
+        await require_unless_open(call, what)
     return action
 
 
@@ -88,26 +88,26 @@ async def unseen_unless_gm(call: Call, state: bt.BattleState, action: bt.Action)
         raise NotFound(f"时间轴上没有行动#{action.id}")
 
 
-def _load(rec: CharacterRecord) -> TLCharacter:
+def load_tl(rec: CharacterRecord) -> TLCharacter:
     return TLCharacter.from_dict(rec.data[SYSTEM])
 
 
-async def _active(call: Call) -> tuple[CharacterRecord, TLCharacter]:
+async def active_tl(call: Call) -> tuple[CharacterRecord, TLCharacter]:
     """The sender's active TimeLine character here (NotFound with a hint otherwise)."""
     store, ctx = call.app.store, call.ctx
     rec = await store.active_character(ctx.user_id, ctx.scope)
     if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
-        return rec, _load(rec)
+        return rec, load_tl(rec)
     chars = await store.list_characters(ctx.user_id, system=SYSTEM)
     if len(chars) == 1:
-        return chars[0], _load(chars[0])
+        return chars[0], load_tl(chars[0])
     name = await call.app.display_name(ctx)
     if not chars:
         raise NotFound(f"{name}还没有角色× 请先用 .TLsetup 导入人物卡")
     raise NotFound(f"{name}有{len(chars)}个时间线角色，请先用 .chr 序号 选择")
 
 
-async def _mutate(
+async def mutate_tl(
     call: Call,
     rec: CharacterRecord,
     transition: Callable[[TLCharacter], tuple[TLCharacter, T]],
@@ -119,7 +119,7 @@ async def _mutate(
     def fn(current: CharacterRecord) -> CharacterRecord:
         if current.system != SYSTEM or SYSTEM not in current.data:
             raise IllegalAction("这不是时间线角色")
-        old = _load(current)
+        old = load_tl(current)
         new, result = transition(old)
         box["out"] = (old, new, result)
         box["record"] = current
@@ -136,14 +136,14 @@ async def _mutate(
     return old, new, result
 
 
-async def _target(call: Call) -> int:
-    target = (await _settings(call)).get("target")
+async def tl_target(call: Call) -> int:
+    target = (await tl_settings(call)).get("target")
     if not target:
         raise IllegalAction("没有目标数值× 请GM先用 .tar 设定（如 .tar 10 10）")
     return int(target)
 
 
-async def _battle(call: Call) -> bt.BattleState:
+async def running_battle(call: Call) -> bt.BattleState:
     """This group's running battle (IllegalAction when there is none)."""
     state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     if state is None:
@@ -152,7 +152,7 @@ async def _battle(call: Call) -> bt.BattleState:
 
 
 # ====================================================================== characters by name / who acts
-async def _find_named(call: Call, name: str) -> CharacterRecord:
+async def find_named(call: Call, name: str) -> CharacterRecord:
     store, ctx = call.app.store, call.ctx
     own = await store.find_character(ctx.user_id, name)
     if own is not None and own.system == SYSTEM:
@@ -167,7 +167,7 @@ async def _find_named(call: Call, name: str) -> CharacterRecord:
     raise NotFound(f"没有找到角色「{name[:20]}」（可用自己的角色名、战斗中的角色名或@玩家）")
 
 
-async def _actor(
+async def who_acts(
     call: Call, actor: str | None = None, who: str | None = None
 ) -> tuple[CharacterRecord, TLCharacter, bt.ParticipantRef]:
     """Who acts: ``actor`` (a ``名字:`` prefix: own NPC or another participant), ``who`` (an
@@ -178,9 +178,9 @@ async def _actor(
     """
     store, ctx = call.app.store, call.ctx
     if actor:
-        rec = await _find_named(call, actor.strip())
+        rec = await find_named(call, actor.strip())
     elif who is not None:
-        group = await _group(call)
+        group = await group_of(call)
         opened = bool(group.settings.get(SYSTEM, {}).get("open"))
         rec = await member_card(
             call, who, "替其他玩家的角色行动" + become_gm(".tlconf open"), write=True, open_to_all=opened
@@ -188,12 +188,12 @@ async def _actor(
         if rec is None or rec.system != SYSTEM:
             raise NotFound(f"{who}没有可用的时间线角色")
     else:
-        rec, char = await _active(call)
+        rec, char = await active_tl(call)
         return rec, char, bt.ParticipantRef(rec.id, rec.name, rec.owner_id)
     if rec.owner_id != ctx.user_id:
-        await _require_unless_open(call, "替其他玩家的角色行动")
+        await require_unless_open(call, "替其他玩家的角色行动")
     mine = await store.active_character(ctx.user_id, ctx.scope)
     npc = rec.owner_id == ctx.user_id and (
-        mine is None or mine.id != rec.id or is_gm(ctx, gms=(await _group(call)).gms)
+        mine is None or mine.id != rec.id or is_gm(ctx, gms=(await group_of(call)).gms)
     )
-    return rec, _load(rec), bt.ParticipantRef(rec.id, rec.name, rec.owner_id, npc=npc)
+    return rec, load_tl(rec), bt.ParticipantRef(rec.id, rec.name, rec.owner_id, npc=npc)

@@ -16,7 +16,7 @@ from chronodice.rules.timeline.load import overload_note
 from chronodice.rules.timeline.rounding import fmt, r1
 from chronodice.rules.timeline.sheet import recompute_resources
 
-from ._common import SYS_CN, _active, _mutate
+from ._common import SYS_CN, active_tl, mutate_tl
 
 armor = define(
     "armor",
@@ -39,7 +39,7 @@ def _status(c: TLCharacter) -> list[str]:
 
 @armor.sub("list", "查看", when_empty=True, help="查看护甲")
 async def armor_list(call: Call) -> list[Reply]:
-    _, char = await _active(call)
+    _, char = await active_tl(call)
     pieces = armour_of(char.extra)
     if not pieces:
         return [Reply.say(f"{char.name}没有护甲")]
@@ -49,14 +49,14 @@ async def armor_list(call: Call) -> list[Reply]:
 
 @armor.sub("del", "删除", "脱下", params=[arg("index", Int(label="序号", min=1))], help="脱下护甲")
 async def armor_del(call: Call, index: int) -> list[Reply]:
-    rec, _ = await _active(call)
+    rec, _ = await active_tl(call)
 
     def transition(c: TLCharacter) -> tuple[TLCharacter, str]:
         extra, gone = take_off(c.extra, index)
         new = replace(c, extra=extra)
         return replace(new, resources=recompute_resources(c.resources, new.derived())), gone.name
 
-    _, new, name = await _mutate(call, rec, transition)
+    _, new, name = await mutate_tl(call, rec, transition)
     return [Reply.say("\n".join([f"{new.name}脱下护甲[{name}]√", *_status(new)]))]
 
 
@@ -69,7 +69,7 @@ async def armor_del(call: Call, index: int) -> list[Reply]:
     help="穿上护甲：名称 额外体力 负重",
 )
 async def armor_add(call: Call, name: str, hp: float, weight: float) -> list[Reply]:
-    rec, _ = await _active(call)
+    rec, _ = await active_tl(call)
 
     def transition(c: TLCharacter) -> tuple[TLCharacter, None]:
         old = {a.name: a.hp for a in armour_of(c.extra)}.get(name[:12], 0.0)
@@ -79,5 +79,5 @@ async def armor_add(call: Call, name: str, hp: float, weight: float) -> list[Rep
         res = replace(res, hp=min(res.hp_full, r1(res.hp + piece.hp - old)))
         return replace(new, resources=res), None
 
-    _, new, _ = await _mutate(call, rec, transition)
+    _, new, _ = await mutate_tl(call, rec, transition)
     return [Reply.say("\n".join([f"{new.name}穿上护甲[{name[:12]}]√ 体力+{fmt(hp)}", *_status(new)]))]

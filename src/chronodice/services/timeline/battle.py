@@ -23,6 +23,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import timeline as view
 from chronodice.render.timeline_feed import fit, kind_tag, summary_lines
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline.character import TLCharacter, set_ammo
 from chronodice.rules.timeline.rounding import fmt
 from chronodice.rules.timeline.secrecy import is_secret, public
@@ -32,12 +33,12 @@ from chronodice.store import CharacterRecord
 from ._common import (
     SYS_CN,
     SYSTEM,
-    _actor,
-    _battle,
-    _display,
-    _mutate,
-    _require_unless_open,
+    display_of,
+    mutate_tl,
+    require_unless_open,
+    running_battle,
     unseen_unless_gm,
+    who_acts,
 )
 from .debuffs import record_weakened
 from .declare import (
@@ -85,7 +86,7 @@ async def _write_back_ammo(
 
         box: dict[str, Any] = {}
         try:
-            old, new, _ = await _mutate(call, rec, transition, box)
+            old, new, _ = await mutate_tl(call, rec, transition, box)
         except ChronoDiceError:
             continue
         if old != new and "before" in box:
@@ -98,7 +99,7 @@ async def _show(
 ) -> list[Reply]:
     """The timeline as the group may see it; the GM asking from private chat (``.gm 私聊``) sees
     everything, hidden NPCs and secret actions included, and only the GM gets it."""
-    state = await _battle(call)
+    state = await running_battle(call)
     if not call.ctx.screen:
         state, display = group_view(state, display)
     vitals = await battle_vitals(call, state)
@@ -169,8 +170,8 @@ async def bat_action(
     if action == "cancel":
         return await bat_cancel(call, None, actor, who)
     assert isinstance(action, Action)
-    display = await _display(call)
-    _rec, char, ref = await _actor(call, actor, who)
+    display = await display_of(call)
+    _rec, char, ref = await who_acts(call, actor, who)
     named = bool(actor) or who is not None
     overridden = await overload_gate(call, char, named=named)
     allowed = named and await call.app.is_gm(call.ctx)
@@ -179,7 +180,7 @@ async def bat_action(
     key = whom.key if whom else None
 
     def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-        new, act, events = bt.attribute_action(
+        new, act, events = ba.attribute_action(
             s, ref, action.attr, value, impact=action.impact, time=action.time, note=note[:60], target=key
         )
         return new, (new, act, events)
@@ -191,12 +192,12 @@ async def bat_action(
 
 @bat.sub("show", "显示", "查看", help="查看时间轴（每人一行）", when_empty=True)
 async def bat_show(call: Call) -> list[Reply]:
-    return await _show(call, await _display(call))
+    return await _show(call, await display_of(call))
 
 
 @bat.sub("全", "完整", "full", help="查看时间轴（每人最近行动的完整信息）")
 async def bat_full(call: Call) -> list[Reply]:
-    return await _show(call, await _display(call), full=True)
+    return await _show(call, await display_of(call), full=True)
 
 
 @bat.sub(
@@ -208,12 +209,12 @@ async def bat_full(call: Call) -> list[Reply]:
     help="时间轴图片（可加页码，默认当前时刻所在页）",
 )
 async def bat_picture(call: Call, page: int | None) -> list[Reply]:
-    return await _show(call, await _display(call), picture=True, page=page)
+    return await _show(call, await display_of(call), picture=True, page=page)
 
 
 @bat.sub("记录", "log", params=[opt("page", Int(label="页", min=1))], help="全部行动记录（分页）")
 async def bat_log(call: Call, page: int | None) -> list[Reply]:
-    state, display = await _battle(call), await _display(call)
+    state, display = await running_battle(call), await display_of(call)
     if call.ctx.screen:
         return [Reply.whisper(view.log_page(state, display, page or 10**9))]
     state, display = group_view(state, display)
@@ -241,8 +242,8 @@ async def bat_weapon(
     note: str,
     secret: bool = False,
 ) -> list[Reply]:
-    display = await _display(call)
-    _rec, char, ref = await _actor(call, actor, who)
+    display = await display_of(call)
+    _rec, char, ref = await who_acts(call, actor, who)
     named = bool(actor) or who is not None
     overridden = await overload_gate(call, char, named=named)
     allowed = named and await call.app.is_gm(call.ctx)
@@ -255,9 +256,9 @@ async def bat_weapon(
 
 @bat.sub(*OUT_WORDS, params=[ACTOR_AFTER, WHO], help="退出战斗")
 async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]:
-    _rec, _char, ref = await _actor(call, actor, who)
+    _rec, _char, ref = await who_acts(call, actor, who)
     try:
-        before = await _battle(call)
+        before = await running_battle(call)
         p = before.participant(ref.key)
         bt.leave(before, ref.key)  # refused before any card is written
     except IllegalAction:
@@ -270,7 +271,7 @@ async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]
         return bt.leave(s, ref.key)[0], None
 
     moved = await move_clock(call, fn, characters_before=cards)
-    return await battle_reply(call, [f"角色[{ref.name}]退出战斗√"], moved, await _display(call))
+    return await battle_reply(call, [f"角色[{ref.name}]退出战斗√"], moved, await display_of(call))
 
 
 @bat.sub(
@@ -279,19 +280,19 @@ async def bat_out(call: Call, actor: str | None, who: str | None) -> list[Reply]
     help="取消尚未结算的行动：默认自己最近的一个，#编号 取消自己更早的（GM可取消任何人的）",
 )
 async def bat_cancel(call: Call, ref: ActionRef | None, actor: str | None, who: str | None) -> list[Reply]:
-    display = await _display(call)
+    display = await display_of(call)
     key: str | None
     if ref is not None and actor is None and who is None:
-        state0 = await _battle(call)
+        state0 = await running_battle(call)
         owner = state0.participant(state0.action(ref.id).key)
         mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
         if owner is not None and (mine is None or owner.key != f"c{mine.id}"):
             await unseen_unless_gm(call, state0, state0.action(ref.id))
-            await _require_unless_open(call, "取消其他角色的行动")
+            await require_unless_open(call, "取消其他角色的行动")
         key = None
         name = owner.name if owner else "?"
     else:
-        _rec, _char, pref = await _actor(call, actor, who)
+        _rec, _char, pref = await who_acts(call, actor, who)
         key, name = pref.key, pref.name
     moved = await move_clock(call, lambda s: _cancel(s, key, ref.id if ref else None))
     state, action = moved.after, moved.result
@@ -306,16 +307,16 @@ async def bat_cancel(call: Call, ref: ActionRef | None, actor: str | None, who: 
 
 @bat.sub("end", "结束", help="结束战斗，时间轴归位，并给出战斗总结（默认仅GM）")
 async def bat_end(call: Call) -> list[Reply]:
-    await _require_unless_open(call, "结束战斗")
+    await require_unless_open(call, "结束战斗")
     # The ammunition goes back to the cards first, then the battle ends in one logged command
     # that carries those cards: `.undo` brings the battle back and the cards' ammunition too.
-    state = await _battle(call)
+    state = await running_battle(call)
     cards = await _write_back_ammo(call, list(state.participants))
 
     # issue 25: the summary of the battle as it ended (a group reply: a recording .log keeps it);
     # a hidden NPC that never acted stays unknown, as do actions still secret
     summary = await apply_battle(call, lambda s: (None, summarize(public(s).state)), characters_before=cards)
-    return [Reply.say("\n".join(fit(summary_lines(summary, await _display(call)))))]
+    return [Reply.say("\n".join(fit(summary_lines(summary, await display_of(call)))))]
 
 
 @bat.sub(
@@ -325,8 +326,8 @@ async def bat_end(call: Call) -> list[Reply]:
     help="推进战斗时间：到该时刻为止没有行动的角色等待到该时刻（默认仅GM）",
 )
 async def bat_advance(call: Call, to: float) -> list[Reply]:
-    await _require_unless_open(call, "推进战斗时间")
-    display = await _display(call)
+    await require_unless_open(call, "推进战斗时间")
+    display = await display_of(call)
     moved = await move_clock(call, lambda s: bt.advance(s, to))
     before, state = moved.before, moved.after
     shown = public(state).state  # who waited, as far as the group knows
@@ -339,8 +340,8 @@ async def bat_advance(call: Call, to: float) -> list[Reply]:
 
 @bat.sub("先攻", "init", params=[ACTOR_AFTER, WHO], help="设定先攻者，被动方从其前摇过半时开始（默认仅GM）")
 async def bat_init(call: Call, actor: str | None, who: str | None) -> list[Reply]:
-    await _require_unless_open(call, "设定先攻")
-    _, _, ref = await _actor(call, actor, who)
+    await require_unless_open(call, "设定先攻")
+    _, _, ref = await who_acts(call, actor, who)
     passive = await apply_battle(call, lambda s: _drop_events(bt.set_initiative(s, ref.key)))
     return [Reply.say(f"[{ref.name}]先攻√ 其他角色从{fmt(passive)}t开始行动")]
 

@@ -33,7 +33,7 @@ from chronodice.store import CharacterRecord
 
 from ..characters import bind_here, check_name
 from ..modes import CARD_SYSTEMS
-from ._common import SYS_CN, SYSTEM, _active, _actor, _battle, _mutate
+from ._common import SYS_CN, SYSTEM, active_tl, mutate_tl, running_battle, who_acts
 from .feed import settled_lines
 from .kinds import ACTION_REF, ActionRef, Token
 from .targets import remember_card
@@ -84,10 +84,10 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
             rec = await store.find_character(ctx.user_id, sheet_.name)
             if rec is None:
                 raise
-            _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet_, c), None))
+            _, char, _ = await mutate_tl(call, rec, lambda c: (import_sheet(sheet_, c), None))
     else:
         rec = existing
-        _, char, _ = await _mutate(call, rec, lambda c: (import_sheet(sheet_, c), None))
+        _, char, _ = await mutate_tl(call, rec, lambda c: (import_sheet(sheet_, c), None))
     everywhere = await bind_timeline(call, rec.id)
     await remember_card(call, rec)  # aimable / listable here before it declares (issue 25)
     d, res = char.derived(), char.resources
@@ -158,7 +158,7 @@ async def chr_select(call: Call, index: int | None) -> list[Reply]:
 
 @chr_.sub("show", "查看", "显示", help="查看当前角色（图片；.chr 文字 看文字版）")
 async def chr_show(call: Call) -> list[Reply]:
-    _, char = await _active(call)
+    _, char = await active_tl(call)
     # the picture holds the sheet: the text says who, how they are and any warning (issue 39
     # defect 9: 17 lines beside a picture of the same); the whole text is .chr 文字
     lines = view.character_text(char).splitlines()
@@ -168,7 +168,7 @@ async def chr_show(call: Call) -> list[Reply]:
 
 @chr_.sub("文字", "text", help="查看当前角色（文字版）")
 async def chr_text(call: Call) -> list[Reply]:
-    _, char = await _active(call)
+    _, char = await active_tl(call)
     return [Reply.say(view.character_text(char))]
 
 
@@ -190,8 +190,8 @@ lv = define("lv", summary="等级变更（全属性按等级比例变化）", sy
 async def cmd_lv(call: Call, delta: float) -> list[Reply]:
     if abs(delta) > 10000:
         raise IllegalAction("等级变化太大")
-    rec, _ = await _active(call)
-    old, new, pct = await _mutate(call, rec, lambda c: set_level(c, delta))
+    rec, _ = await active_tl(call)
+    old, new, pct = await mutate_tl(call, rec, lambda c: set_level(c, delta))
     return [
         Reply.say(
             f"[{new.name}]等级变更: {view.arrow(old.level, new.level)}\n"
@@ -218,17 +218,17 @@ crd = define(
 )
 
 
-async def _crd_target(call: Call, actor: str | None, who: str | None) -> tuple[CharacterRecord, TLCharacter]:
+async def crd_target(call: Call, actor: str | None, who: str | None) -> tuple[CharacterRecord, TLCharacter]:
     if actor or who is not None:
-        rec, char, _ = await _actor(call, actor, who)  # the GM hurts an NPC or a player
+        rec, char, _ = await who_acts(call, actor, who)  # the GM hurts an NPC or a player
         return rec, char
-    return await _active(call)
+    return await active_tl(call)
 
 
 @crd.sub("reset", "重置", params=[ACTOR, WHO], help="体力、意志回满")
 async def crd_reset(call: Call, actor: str | None, who: str | None) -> list[Reply]:
-    rec, _ = await _crd_target(call, actor, who)
-    _, new, _ = await _mutate(call, rec, lambda c: (reset_resources(c), None))
+    rec, _ = await crd_target(call, actor, who)
+    _, new, _ = await mutate_tl(call, rec, lambda c: (reset_resources(c), None))
     res = new.resources
     return [
         Reply.say(
@@ -258,7 +258,7 @@ async def cmd_crd(
     hit: ActionRef | None,
     damage_type: str | None,
 ) -> list[Reply]:
-    rec, char = await _crd_target(call, actor, who)
+    rec, char = await crd_target(call, actor, who)
     if resource is None and amount is None and damage_type is None:
         return [Reply.say(view.crd_text(char))]
     if resource is not None and resource.lower() in ("reset", "重置") and amount is None:
@@ -274,11 +274,11 @@ async def cmd_crd(
     if hit is not None:
         if key == "cash":
             raise call.usage_error("现金变更不记入时间轴，不能带 #行动")
-        bt.hit_time(await _battle(call), hit.id)  # refused before the card changes
-    return await _crd_change(call, rec, key, amount, damage_type, hit.id if hit else None)
+        bt.hit_time(await running_battle(call), hit.id)  # refused before the card changes
+    return await crd_change(call, rec, key, amount, damage_type, hit.id if hit else None)
 
 
-async def _crd_change(
+async def crd_change(
     call: Call,
     rec: CharacterRecord,
     resource: str,
@@ -296,7 +296,7 @@ async def _crd_change(
         return new, (change, delta, old_v, new_v)
 
     undo: dict[str, Any] = {}
-    _, new, (change, delta, old_v, new_v) = await _mutate(call, rec, transition, undo)
+    _, new, (change, delta, old_v, new_v) = await mutate_tl(call, rec, transition, undo)
     label = {"hp": "体力", "mp": "意志", "cash": "现金"}[resource]
     lines = [f"{new.name}: ", f"[{label}]变更: {view.arrow(old_v, new_v)}{_sign(delta)}"]
     if change is not None and change.process:

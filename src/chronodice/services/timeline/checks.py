@@ -38,15 +38,15 @@ from chronodice.services.card_access import member_card
 from ._common import (
     SYS_CN,
     SYSTEM,
-    _active,
-    _battle,
-    _display,
-    _find_named,
-    _load,
-    _require_unless_open,
-    _settings,
-    _target,
-    _update_settings,
+    active_tl,
+    display_of,
+    find_named,
+    load_tl,
+    require_unless_open,
+    running_battle,
+    tl_settings,
+    tl_target,
+    update_tl_settings,
 )
 from .kinds import (
     ACTION_REF,
@@ -77,7 +77,7 @@ tar = define(
 
 @tar.sub("查看", "show", help="查看本群目标数值", when_empty=True)
 async def tar_show(call: Call) -> list[Reply]:
-    target = (await _settings(call)).get("target")
+    target = (await tl_settings(call)).get("target")
     return [Reply.say(f"目标数值: {target}" if target else "未设定目标数值×")]
 
 
@@ -89,7 +89,7 @@ async def tar_show(call: Call) -> list[Reply]:
     help="设定目标数值：目标数值 | 等级 难度 | 等级d（随机难度1d20）",
 )
 async def tar_set(call: Call, level: float | RandomLevel, difficulty: float | None) -> list[Reply]:
-    await _require_unless_open(call, "设定目标数值")
+    await require_unless_open(call, "设定目标数值")
     prefix = ""
     if isinstance(level, RandomLevel):
         if level.level <= 0 or difficulty is not None:
@@ -103,7 +103,7 @@ async def tar_set(call: Call, level: float | RandomLevel, difficulty: float | No
         value = round(level) if difficulty is None else target_value(level, difficulty)
     if not 0 < value <= 10**9:
         raise IllegalAction("目标数值应为正数（最多10亿）")
-    await _update_settings(call, lambda s: {**s, "target": value})
+    await update_tl_settings(call, lambda s: {**s, "target": value})
     return [Reply.say(f"{prefix}已设定目标数值为{value}√")]
 
 
@@ -133,13 +133,13 @@ ex = define("ex", summary="属性检定（成功率=属性/(5×目标数值)）"
 
 @ex.sub(params=[ATTR], help="属性检定（需先由GM用 .tar 设定目标数值）")
 async def cmd_ex(call: Call, attr: str) -> list[Reply]:
-    target = await _target(call)
-    _, char = await _active(call)
+    target = await tl_target(call)
+    _, char = await active_tl(call)
     value = char.check(attr)
     rate = check_rate(value, target)
     result = roll_check(rate, call.app.rng)
     lines = _check_lines(
-        char.name, attr, value, bool(char.buffs), target, rate, result.roll, await _display(call)
+        char.name, attr, value, bool(char.buffs), target, rate, result.roll, await display_of(call)
     )
     ok = result.roll <= rate
     return [Reply(text="\n".join(lines), check=CheckNote(CN[attr], "成功" if ok else "失败", ok))]
@@ -165,13 +165,13 @@ neg = define(
 )
 async def cmd_neg(call: Call, a: float | None, b: float | None, c: float | None) -> list[Reply]:
     nums = [n for n in (a, b, c) if n is not None]
-    stored = (await _settings(call)).get("neg")
+    stored = (await tl_settings(call)).get("neg")
     if len(nums) in (2, 3):
         level, intel = r0(nums[-2]), r0(nums[-1])
         if level <= 0 or intel <= 0:
             raise IllegalAction("交涉对象的等级和智力%都应大于0")
         stored = {"level": level, "int": intel}
-        await _update_settings(call, lambda s: {**s, "neg": stored})
+        await update_tl_settings(call, lambda s: {**s, "neg": stored})
         if len(nums) == 2:
             return [Reply.say("已设定交涉对象！")]
     if not stored:
@@ -179,7 +179,7 @@ async def cmd_neg(call: Call, a: float | None, b: float | None, c: float | None)
     if not nums:
         raise call.usage_error("请正确输入.ne指令！")
     rp = nums[0]
-    _, char = await _active(call)
+    _, char = await active_tl(call)
     rate = negotiation_rate(rp, char.derived().negotiation_bonus, char.level, stored["level"], stored["int"])
     roll = call.app.rng.randint(1, 100)
     ok = negotiation_success(roll, rate)
@@ -198,9 +198,9 @@ pre = define("pre", aliases=("pr",), summary="前摇/影响数值计算（不记
 @pre.sub(params=[arg("action", ActionKind())], help="属性 影响数值 → 前摇；属性 前摇t → 影响数值（顺序不限）")
 async def cmd_pre(call: Call, action: Action) -> list[Reply]:
     attr, impact, time = action
-    _, char = await _active(call)
+    _, char = await active_tl(call)
     value = char.check(attr)
-    display = await _display(call)
+    display = await display_of(call)
     if impact is not None:
         t, i = windup(impact, value), impact
         shown = str(sheet_windup(impact, value)) if display.sheet else fmt(t)
@@ -228,10 +228,10 @@ async def _participant_chars(call: Call, who: list[str], names: list[str]) -> li
             if len(chars) != 1:
                 raise NotFound(f"{uid}没有可用的时间线角色")
             rec = chars[0]
-        out.append((rec.name, _load(rec)))
+        out.append((rec.name, load_tl(rec)))
     for name in names:
-        rec = await _find_named(call, name)
-        out.append((rec.name, _load(rec)))
+        rec = await find_named(call, name)
+        out.append((rec.name, load_tl(rec)))
     return out
 
 
@@ -258,8 +258,8 @@ coop = define(
     help="协同检定（至少两个参与者）",
 )
 async def cmd_coop(call: Call, attr: str, who: list[str], others: list[float | str]) -> list[Reply]:
-    target = await _target(call)
-    _, own = await _active(call)
+    target = await tl_target(call)
+    _, own = await active_tl(call)
     parts: list[tuple[str, float]] = [(own.name, own.check(attr))]
     names = [o for o in others if isinstance(o, str)]
     parts += [(n, c.check(attr)) for n, c in await _participant_chars(call, who, names)]
@@ -269,7 +269,7 @@ async def cmd_coop(call: Call, attr: str, who: list[str], others: list[float | s
     total = sum(v for _, v in parts)
     rate = cooperative_rate([v for _, v in parts], target)
     roll = roll_check(rate, call.app.rng)
-    display = await _display(call)
+    display = await display_of(call)
     shown = display.rate(rate)
     lines = [
         f"协同检定[{CN[attr]}]："
@@ -309,7 +309,7 @@ async def cmd_opp(call: Call, first: str | Ratio, who: list[str], rest: list[str
         winner = opposed_winner(a, b)
         verdict = {"a": "前者胜出", "b": "后者胜出", "tie": "比值相同，平局，由主持人裁定"}[winner]
         return [Reply.say(f"对抗：{first.text} = {a:g}，{rest[0].text} = {b:g}\n比值小者胜 → {verdict}")]
-    target = await _target(call)
+    target = await tl_target(call)
     attr = first
     names = [r.text if isinstance(r, Ratio) else r for r in rest]
     other_attr = attr
@@ -318,10 +318,10 @@ async def cmd_opp(call: Call, first: str | Ratio, who: list[str], rest: list[str
         names = names[:-1]
     if len(who) + len(names) != 1:
         raise call.usage_error("请用@或角色名指定一个对手")
-    _, me = await _active(call)
+    _, me = await active_tl(call)
     others = await _participant_chars(call, who, names)
     other_name, other = others[0]
-    display = await _display(call)
+    display = await display_of(call)
     rows = []
     for name, char, key in ((me.name, me, attr), (other_name, other, other_attr)):
         rate = check_rate(char.check(key), target)
@@ -354,7 +354,7 @@ CLASH_ARG = OneOf(ACTION_REF, Number(label="影响数值", signed=False))
 )
 async def cmd_clash(call: Call, a: float | ActionRef, b: float | ActionRef) -> list[Reply]:
     if isinstance(a, ActionRef) and isinstance(b, ActionRef):
-        state = await _battle(call)
+        state = await running_battle(call)
         acts = [state.action(r.id) for r in (a, b)]
         names = [(state.participant(x.key) or bt.Participant(x.key, x.key, "", 0)).name for x in acts]
         values = [x.impact for x in acts]
@@ -389,7 +389,7 @@ tlconf = define(
 
 
 async def _tlconf_text(call: Call) -> list[Reply]:
-    s = await _settings(call)
+    s = await tl_settings(call)
     return [
         Reply.say(
             f"时间线设置：\nopen（设目标/结束战斗/代他人行动对所有人开放）：{'开' if s.get('open') else '关'}\n"
@@ -417,5 +417,5 @@ async def tlconf_set(call: Call, open: bool | None, sheet: bool | None) -> list[
     changes = {k: v for k, v in (("open", open), ("sheet", sheet)) if v is not None}
     if not changes:
         raise call.usage_error("无法理解的设置")
-    await _update_settings(call, lambda s: {**s, **changes})
+    await update_tl_settings(call, lambda s: {**s, **changes})
     return await _tlconf_text(call)

@@ -17,7 +17,7 @@ from chronodice.rules.timeline import interactions as ix
 from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.rounding import fmt
 
-from ._common import _battle, _display, _load, require_own_action
+from ._common import display_of, load_tl, require_own_action, running_battle
 from .battle import bat
 from .feed import battle_reply, move_clock
 from .kinds import ACTION_REF, ActionRef, Attribute
@@ -32,8 +32,8 @@ from .targets import TARGET, target_key
     help="行动#N结算时控制目标（默认该行动的 >目标）：持续=目标以抵抗属性抵抗其影响数值的前摇",
 )
 async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None) -> list[Reply]:
-    display = await _display(call)
-    before = await _battle(call)
+    display = await display_of(call)
+    before = await running_battle(call)
     source = await require_own_action(call, before, ref.id, "为其他角色的行动施加控制")
     key = await target_key(call, target) if target else source.target
     if key is None:
@@ -44,7 +44,7 @@ async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None)
     rec = await call.app.store.get_character(aim.character_id)
     if rec is None:
         raise IllegalAction("找不到控制目标的角色卡")
-    resist = _load(rec).check(attr)
+    resist = load_tl(rec).check(attr)
     duration = ix.control_duration(source.impact, resist)
 
     def fn(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.Event, list[bt.Action]]]:

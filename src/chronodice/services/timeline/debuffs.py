@@ -21,7 +21,7 @@ from chronodice.rules.timeline import debuffs as db
 from chronodice.rules.timeline.rounding import fmt
 from chronodice.services.timeline.codec import BATTLE_CODEC
 
-from ._common import SYS_CN, _active, _actor, _battle
+from ._common import SYS_CN, active_tl, running_battle, who_acts
 
 ACTOR = opt("actor", Prefixed())
 WHO = opt("who", Mention())
@@ -59,18 +59,18 @@ async def _change(call: Call, fn: Callable[[bt.BattleState], bt.BattleState]) ->
 @debuff.sub("查看", "show", "list", when_empty=True, params=[ACTOR, WHO], help="查看减益")
 async def debuff_show(call: Call, actor: str | None = None, who: str | None = None) -> list[Reply]:
     if actor or who is not None:
-        _, char, ref = await _actor(call, actor, who)
+        _, char, ref = await who_acts(call, actor, who)
         key = ref.key
     else:
-        rec, char = await _active(call)
+        rec, char = await active_tl(call)
         key = f"c{rec.id}"
-    left = db.pool(await _battle(call), key)
+    left = db.pool(await running_battle(call), key)
     return [Reply.say(f"{char.name}的减益：剩余{fmt(left)}" if left > 0 else f"{char.name}没有减益")]
 
 
 @debuff.sub("清除", "clear", params=[ACTOR, WHO], help="清除减益")
 async def debuff_clear(call: Call, actor: str | None, who: str | None) -> list[Reply]:
-    _, char, ref = await _actor(call, actor, who)
+    _, char, ref = await who_acts(call, actor, who)
     await _change(call, lambda s: db.clear(s, ref.key))
     return [Reply.say(f"已清除{char.name}的减益√")]
 
@@ -82,7 +82,7 @@ async def debuff_clear(call: Call, actor: str | None, who: str | None) -> list[R
 async def debuff_add(
     call: Call, actor: str | None, who: str | None, value: float, source: str
 ) -> list[Reply]:
-    _, char, ref = await _actor(call, actor, who)
+    _, char, ref = await who_acts(call, actor, who)
     name = (source or "减益").strip()[:12]
     state = await _change(call, lambda s: db.put_on(s, ref.key, value))
     left = db.pool(state, ref.key)

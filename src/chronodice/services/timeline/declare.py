@@ -12,6 +12,7 @@ from chronodice.core.errors import IllegalAction
 from chronodice.core.permissions import is_gm
 from chronodice.core.reply import Reply
 from chronodice.rules.timeline import battle as bt
+from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline.character import TLCharacter
 from chronodice.rules.timeline.load import overload_refusal
 from chronodice.rules.timeline.rounding import fmt, r0
@@ -116,7 +117,7 @@ def weapon_action(
         def fire(
             s: bt.BattleState,
         ) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-            new, action, events = bt.artillery_action(s, ref, weapon, shots, note=note, target=aim)
+            new, action, events = ba.artillery_action(s, ref, weapon, shots, note=note, target=aim)
             return new, (new, action, events)
 
         return fire
@@ -126,7 +127,7 @@ def weapon_action(
     impact, time = (None, arg.value) if arg.time else (arg.value, None)
 
     def swing(s: bt.BattleState) -> tuple[bt.BattleState, tuple[bt.BattleState, bt.Action, list[bt.Event]]]:
-        new, action, events = bt.amplifier_action(
+        new, action, events = ba.amplifier_action(
             s, ref, weapon, value, impact=impact, time=time, note=note, target=aim
         )
         return new, (new, action, events)

@@ -39,7 +39,7 @@ from chronodice.rules.timeline.rounding import r1
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
-from ._common import SYSTEM, T, _load, _mutate
+from ._common import SYSTEM, T, load_tl, mutate_tl
 from .secrets import gm_prompts, group_view
 from .views import battle_vitals
 
@@ -141,7 +141,7 @@ async def resistances(call: Call, current: bt.BattleState) -> Resist | None:
         p = current.participant(key)
         rec = await call.app.store.get_character(p.character_id) if p is not None else None
         if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
-            values[(key, attr)] = _load(rec).check(attr)
+            values[(key, attr)] = load_tl(rec).check(attr)
     return lambda key, attr: values.get((key, attr))
 
 
@@ -158,7 +158,7 @@ async def _plan(
     for p in new.living():
         rec = await call.app.store.get_character(p.character_id)
         if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
-            chars[p.key] = _load(rec)
+            chars[p.key] = load_tl(rec)
     plan: list[tuple[int, str, float, str]] = []
 
     def simulate(r: Resolution, key: str) -> Applied | None:
@@ -186,7 +186,7 @@ async def _apply(
         if rec is None or rec.system != SYSTEM:
             continue
         undo: dict[str, Any] = {}
-        _, _, result = await _mutate(call, rec, lambda c, n=amount, k=kind: hurt(c, n, k), undo)
+        _, _, result = await mutate_tl(call, rec, lambda c, n=amount, k=kind: hurt(c, n, k), undo)
         applied[action_id] = result
         before, version = undo["before"]
         first[rec.id] = (first[rec.id][0] if rec.id in first else before, version)

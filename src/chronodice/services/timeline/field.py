@@ -13,7 +13,7 @@ from chronodice.core.reply import Reply
 from chronodice.rules.timeline.movement import box_distance, move_windup, range_check
 from chronodice.rules.timeline.rounding import fmt
 
-from ._common import SYS_CN, SYSTEM, _load
+from ._common import SYS_CN, SYSTEM, load_tl
 
 dist = define(
     "dist",
@@ -35,7 +35,7 @@ async def cmd_dist(call: Call, sides: list[float]) -> list[Reply]:
     rec = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
     if rec is None or rec.system != SYSTEM or SYSTEM not in rec.data:
         return [Reply.say("\n".join(lines))]
-    char = _load(rec)
+    char = load_tl(rec)
     dex = char.check("dexterity")
     if dex > 0:
         lines.append(

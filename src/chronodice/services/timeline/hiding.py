@@ -12,7 +12,7 @@ from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.rules.timeline.secrecy import set_hidden
 
-from ._common import _battle, _require_unless_open
+from ._common import require_unless_open, running_battle
 from .battle import bat
 from .feed import apply_battle
 
@@ -36,7 +36,7 @@ async def bat_reveal(call: Call, name: str) -> list[Reply]:
 
 @bat.sub("暗宣言", "veil", params=[arg("on", ON_OFF)], help="开：NPC的宣言只私聊GM，结算时才公开（GM）")
 async def bat_veil(call: Call, on: bool) -> list[Reply]:
-    await _require_unless_open(call, "设置暗宣言")
+    await require_unless_open(call, "设置暗宣言")
     await apply_battle(call, lambda s: (replace(s, veil=on), None))
     if on:
         return [
@@ -48,8 +48,8 @@ async def bat_veil(call: Call, on: bool) -> list[Reply]:
 
 
 async def _show_or_hide(call: Call, name: str, *, hide: bool) -> list[Reply]:
-    await _require_unless_open(call, "隐藏NPC" if hide else "让NPC现身")
-    state = await _battle(call)
+    await require_unless_open(call, "隐藏NPC" if hide else "让NPC现身")
+    state = await running_battle(call)
     p = next((p for p in state.participants if p.name == name and p.npc), None)
     if p is None:
         raise IllegalAction(f"战斗中没有名为[{name}]的NPC")

@@ -18,7 +18,7 @@ from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.attributes import CN
 from chronodice.rules.timeline.effects import KINDS, WORDS, Kind
 
-from ._common import _battle, require_own_action
+from ._common import require_own_action, running_battle
 from .battle import bat
 from .feed import apply_battle
 from .kinds import ACTION_REF, ActionRef, Attribute
@@ -51,7 +51,7 @@ def set_kind(state: bt.BattleState, action_id: int, kind: str, resist: str) -> b
     help=f"改行动#N的影响种类（{KIND_WORDS}）；控制可带抵抗属性",
 )
 async def bat_kind(call: Call, ref: ActionRef, kind: Kind, resist: str | None) -> list[Reply]:
-    action = await require_own_action(call, await _battle(call), ref.id, "改其他角色行动的种类")
+    action = await require_own_action(call, await running_battle(call), ref.id, "改其他角色行动的种类")
     if resist is not None and kind != "控制":
         raise call.usage_error(f"只有控制需要抵抗属性（{CN[resist]}）")
 

@@ -27,7 +27,7 @@ from chronodice.rules.timeline.modifiers import (
     parse_dr_range,
 )
 
-from ._common import SYS_CN, _active, _mutate
+from ._common import SYS_CN, active_tl, mutate_tl
 from .kinds import Token
 
 # ====================================================================== .buff / .dr
@@ -47,9 +47,9 @@ async def _delete(
     label: str,
 ) -> list[Reply]:
     """``del 序号/all`` of ``.buff`` and ``.dr``."""
-    rec, _ = await _active(call)
+    rec, _ = await active_tl(call)
     index = None if which == ALL else int(which)
-    await _mutate(call, rec, lambda c: (delete(c, index), None))
+    await mutate_tl(call, rec, lambda c: (delete(c, index), None))
     return [Reply.say(f"删除所有{label}√" if index is None else f"删除{label} [{index}]√")]
 
 
@@ -82,7 +82,7 @@ buff = define(
 async def cmd_buff(
     call: Call, source: str, range: str | None, value: str | None, kind: str | None
 ) -> list[Reply]:
-    rec, char = await _active(call)
+    rec, char = await active_tl(call)
     if range is None:
         key = lookup_range(source)
         if key is None:
@@ -102,7 +102,7 @@ async def cmd_buff(
     if value is None:
         raise call.usage_error("参数不足")
     new = make_buff(source, range, value, kind, char.level)
-    await _mutate(call, rec, lambda c: (add_buff(c, new, typed_plain(value)), None))
+    await mutate_tl(call, rec, lambda c: (add_buff(c, new, typed_plain(value)), None))
     return [
         Reply.say(
             f"{char.name}增加buff[{new.source}]√\n⚙{view.range_name(new.range)} [{view.buff_value(new)}] "
@@ -113,7 +113,7 @@ async def cmd_buff(
 
 @buff.sub("list", "列表", help="列出全部属性修饰", when_empty=True)
 async def buff_list(call: Call) -> list[Reply]:
-    _, char = await _active(call)
+    _, char = await active_tl(call)
     if not char.buffs:
         raise NotFound(f"{char.name}还没有buff×")
     rows = list(enumerate(char.buffs, 1))
@@ -145,7 +145,7 @@ dr = define(
 async def cmd_dr(
     call: Call, source: str, range: str | None, value: str | None, kind: str | None
 ) -> list[Reply]:
-    rec, char = await _active(call)
+    rec, char = await active_tl(call)
     if range is None:
         key = parse_dr_range(source)
         if key is None:
@@ -162,13 +162,13 @@ async def cmd_dr(
     if value is None:
         raise call.usage_error("参数不足")
     row = make_reduction(source, range, value, kind)
-    await _mutate(call, rec, lambda c: (add_reduction(c, row), None))
+    await mutate_tl(call, rec, lambda c: (add_reduction(c, row), None))
     return [Reply.say(f"{char.name}增加资源变化修饰 [{row.source}]√\n{view.reduction_line(row)}")]
 
 
 @dr.sub("list", "列表", help="列出全部资源变化修饰", when_empty=True)
 async def dr_list(call: Call) -> list[Reply]:
-    _, char = await _active(call)
+    _, char = await active_tl(call)
     if not char.reductions:
         raise NotFound(f"{char.name}没有资源变化修饰×")
     rows = list(enumerate(char.reductions, 1))

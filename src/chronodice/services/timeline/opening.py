@@ -20,7 +20,7 @@ from chronodice.rules.timeline.secrecy import public
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
-from ._common import SYSTEM, _display, _require_unless_open
+from ._common import SYSTEM, display_of, require_unless_open
 from .battle import bat
 from .feed import battle_reply, move_clock
 from .targets import card_ref, group_card
@@ -36,8 +36,8 @@ async def bat_start(call: Call, names: str) -> list[Reply]:
     """Close the opening, with the roster when names are given (issue 25, book 时间轴: 战斗开始
     时，所有角色同时决定行为): until then nobody is a late joiner, however many actions others
     typed; a listed participant who has not declared holds the clock at 0."""
-    await _require_unless_open(call, "开始战斗")
-    display = await _display(call)
+    await require_unless_open(call, "开始战斗")
+    display = await display_of(call)
     refs = [await card_ref(call, rec) for rec in await _roster(call, names)]
     before = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
     if not refs and (before is None or not before.participants):

@@ -24,7 +24,7 @@ from chronodice.core.reply import Reply
 from chronodice.rules.timeline import battle as bt
 from chronodice.services.timeline.codec import BATTLE_CODEC
 
-from ._common import _display, _require_unless_open, _update_settings
+from ._common import display_of, require_unless_open, update_tl_settings
 from .battle import bat
 from .feed import apply_battle
 from .kinds import ON_OFF
@@ -47,7 +47,7 @@ async def bat_auto_damage(call: Call, on: bool | None) -> list[Reply]:
         state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
         now = bool(state is not None and state.auto_damage)
         return [Reply.say(f"自动伤害：{_word(now)}（.bat 自动伤害 开/关）")]
-    await _require_unless_open(call, "设置自动伤害")
+    await require_unless_open(call, "设置自动伤害")
 
     def fn(s: bt.BattleState) -> tuple[bt.BattleState, bool]:
         return replace(s, auto_damage=on), s.auto_damage
@@ -68,14 +68,14 @@ async def bat_auto_damage(call: Call, on: bool | None) -> list[Reply]:
 )
 async def bat_verbose(call: Call, on: bool | None) -> list[Reply]:
     if on is None:
-        now = (await _display(call)).verbose
+        now = (await display_of(call)).verbose
         return [Reply.say(f"详细回复：{_word(now)}（.bat 详细 开/关）")]
-    await _require_unless_open(call, "设置详细回复")
+    await require_unless_open(call, "设置详细回复")
 
     def update(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, "verbose": on}
 
-    await _update_settings(call, update)
+    await update_tl_settings(call, update)
     if on:
         return [Reply.say("详细回复：开√ 本群每条战斗指令都附完整时间轴")]
     return [Reply.say("详细回复：关√ 战斗指令简短回复（不超过6行），完整时间轴请发 .bat")]

@@ -15,8 +15,8 @@ from chronodice.rules.timeline.character import TLCharacter
 from chronodice.rules.timeline.recovery import healing, rest_gain
 from chronodice.rules.timeline.rounding import fmt
 
-from ._common import SYS_CN, _active, _mutate
-from .characters import _crd_change, _crd_target, crd
+from ._common import SYS_CN, active_tl, mutate_tl
+from .characters import crd, crd_change, crd_target
 
 ACTOR = opt("actor", Prefixed())
 WHO = opt("who", Mention())
@@ -32,7 +32,7 @@ RESOURCE = Choice(
     help="休息：每夜恢复总意志的五分之一（不超过上限）",
 )
 async def crd_rest(call: Call, actor: str | None, who: str | None, nights: int | None) -> list[Reply]:
-    rec, _ = await _crd_target(call, actor, who)
+    rec, _ = await crd_target(call, actor, who)
     n = nights or 1
 
     def transition(c: TLCharacter) -> tuple[TLCharacter, tuple[float, float]]:
@@ -42,7 +42,7 @@ async def crd_rest(call: Call, actor: str | None, who: str | None, nights: int |
         new = rest_gain(res.mp, res.mp_full, n)
         return replace(c, resources=replace(res, mp=new)), (res.mp, new)
 
-    _, new, (old_v, new_v) = await _mutate(call, rec, transition)
+    _, new, (old_v, new_v) = await mutate_tl(call, rec, transition)
     full = new.resources.mp_full
     return [
         Reply.say(
@@ -68,8 +68,8 @@ heal = define(
 async def cmd_heal(
     call: Call, actor: str | None, who: str | None, resource: str, amount: float
 ) -> list[Reply]:
-    _, healer = await _active(call)
-    rec, patient = await _crd_target(call, actor, who)
+    _, healer = await active_tl(call)
+    rec, patient = await crd_target(call, actor, who)
     res = patient.resources
     current, full = getattr(res, resource), getattr(res, resource + "_full")
     plan = healing(healer.check("medicine"), amount, current, full)
@@ -84,7 +84,7 @@ async def cmd_heal(
     if not plan.success(roll):
         return [Reply.say("\n".join([*lines, "❗️失败！未能恢复"]))]
     lines.append("🎉成功！")
-    changed = await _crd_change(call, rec, resource, plan.amount, None)
+    changed = await crd_change(call, rec, resource, plan.amount, None)
     return [Reply.say("\n".join(lines) + "\n" + "\n".join(r.text for r in changed))]
 
 

@@ -27,7 +27,7 @@ from chronodice.rules.timeline import battle as bt
 from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
-from ._common import SYSTEM, _find_named, _group, _update_settings, may_see
+from ._common import SYSTEM, find_named, group_of, may_see, update_tl_settings
 
 TARGET = Pattern(regex=r"[>＞→]\s*([^\s>＞→]{1,20})", label=">目标", convert=lambda m: m.group(1))
 """``>乙`` / ``→Goblin``: whom an action is aimed at (interactions are reported against it)."""
@@ -53,7 +53,7 @@ async def remember_card(call: Call, rec: CharacterRecord) -> None:
             cards.pop(next(iter(cards)))
         return {**settings, "cards": cards}
 
-    await _update_settings(call, update)
+    await update_tl_settings(call, update)
 
 
 async def battle_participant(call: Call, name: str) -> bt.Participant | None:
@@ -68,11 +68,11 @@ async def battle_participant(call: Call, name: str) -> bt.Participant | None:
 async def group_card(call: Call, name: str) -> CharacterRecord:
     """A TimeLine card ``name`` of this table (see the module doc); NotFound otherwise."""
     try:
-        return await _find_named(call, name)
+        return await find_named(call, name)
     except NotFound:
         pass
     store = call.app.store
-    group = await _group(call)
+    group = await group_of(call)
     remembered = (group.settings.get(SYSTEM, {}).get("cards") or {}).get(name)
     if remembered is not None:
         rec = await store.get_character(int(remembered))
@@ -90,7 +90,7 @@ async def card_ref(call: Call, rec: CharacterRecord) -> bt.ParticipantRef:
     GM's second card) or its owner is a GM here and it is not their active card."""
     store, ctx = call.app.store, call.ctx
     bound = await store.active_character(rec.owner_id, ctx.scope)
-    group = await _group(call)
+    group = await group_of(call)
     owner_is_gm = rec.owner_id in group.gms or (rec.owner_id == ctx.user_id and is_gm(ctx, gms=group.gms))
     npc = bound is None or bound.id != rec.id or owner_is_gm
     return bt.ParticipantRef(rec.id, rec.name, rec.owner_id, npc=npc)

@@ -7,7 +7,7 @@ from chronodice.render.battle_picture import Vitals
 from chronodice.rules.timeline import battle as bt
 from chronodice.rules.timeline.load import overload_note
 
-from ._common import SYSTEM, _load
+from ._common import SYSTEM, load_tl
 
 
 async def battle_vitals(call: Call, state: bt.BattleState) -> dict[str, Vitals]:
@@ -17,7 +17,7 @@ async def battle_vitals(call: Call, state: bt.BattleState) -> dict[str, Vitals]:
         rec = await call.app.store.get_character(p.character_id)
         if rec is None or rec.system != SYSTEM or SYSTEM not in rec.data:
             continue
-        char = _load(rec)
+        char = load_tl(rec)
         res = char.resources
         out[p.key] = Vitals(res.hp, res.hp_full, res.mp, res.mp_full, overload_note(char.derived()))
     return out

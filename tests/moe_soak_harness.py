@@ -1,7 +1,8 @@
 """Random-play soak: seeded auto-playing games with invariants checked after every input.
 
-Used by ``tests/rules/moe/test_soak.py`` (a small in-suite size) and ``benchmarks/bench_moe.py``
-(the full 1,000-game run).  Invariants: every card is in exactly one zone; HP ≤ max HP;
+A test harness (it was ``chronodice.rules.moe.soak``; the engine ships without it): used by
+``tests/rules/moe/test_soak.py`` (a small in-suite size), the other 萌E rule tests,
+``benchmarks/bench_moe.py`` and ``scripts/moe_soak.py`` (the full 1,000-game runs).  Invariants: every card is in exactly one zone; HP ≤ max HP;
 0 ≤ faith ≤ max faith; every open request has a legal answer; the game ends; rebuilding from
 the log (from the start and from the last turn snapshot) gives the same state digest; no public
 field of an output event names a card that is hidden from some player at that moment
@@ -14,12 +15,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .auto import auto_answer
-from .engine import Game
-from .record import new_record, rebuild, replay_full, start, to_record
-from .state import ALL
-
-MAX_INPUTS = 20_000
+from chronodice.rules.moe.auto import MAX_INPUTS, auto_answer
+from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.record import new_record, rebuild, replay_full, start, to_record
+from chronodice.rules.moe.state import ALL
 
 
 @dataclass
