@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-LIMIT = 85  # lowered to 25 as the refactors of issue 43 land
+LIMIT = 25
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 

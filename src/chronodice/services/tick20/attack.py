@@ -393,22 +393,27 @@ class Report:
         if self.refused:
             return "\n".join([*lines, f"伤害未结算：{self.refused}" if show_t else "伤害未结算"])
         see = gm_view or controls(call.ctx, t) or t.controller is not None or st.options.hp_display == "show"
-        if see and show_t:
-            tags = "".join(f" {x}" for x in plan.tags)
-            lines.append(
-                f"伤害：Hit{self.hit} DP{self.dp if self.dp is not None else 1} 对 DR{self.dr}{tags}"
-            )
-            held = " ".join(x for x in (R.parts_text(t), *conditions(t, True)) if x) or "无伤"
-            lines.append(f"{tn}：{held}")
-            shown = self.events
-        else:
-            lines.append(f"{tn}：{R.health_text(st, t, False) or '伤势已记录（详情已私聊GM）'}")
-            shown = [e for e in self.events if e.kind not in NUMBERS]
+        shown = self._damage_lines(lines, tn, numbers=see and show_t)
         lines += R.event_lines(st, shown, gm=gm_view)
         lines += health_lines(st, [e for e in shown if e.kind == "wound"], gm=gm_view)
         if is_mental(plan.tags) and t.controller is not None:
             lines.append("精神上的攻击也是精神创伤：狂气增加多少由GM定（.人格 创伤N）")
         return "\n".join(lines)
+
+    def _damage_lines(self, lines: list[str], tn: str, *, numbers: bool) -> list[Event]:
+        """The damage and the target's health: with ``numbers`` Hit/DP/DR and every part,
+        else only what the view may see; returns the events this view may be told of."""
+        t = self.t
+        if numbers:
+            tags = "".join(f" {x}" for x in self.plan.tags)
+            lines.append(
+                f"伤害：Hit{self.hit} DP{self.dp if self.dp is not None else 1} 对 DR{self.dr}{tags}"
+            )
+            held = " ".join(x for x in (R.parts_text(t), *conditions(t, True)) if x) or "无伤"
+            lines.append(f"{tn}：{held}")
+            return self.events
+        lines.append(f"{tn}：{R.health_text(self.state, t, False) or '伤势已记录（详情已私聊GM）'}")
+        return [e for e in self.events if e.kind not in NUMBERS]
 
     def _roll_lines(self, gm_view: bool, show_a: bool, show_t: bool) -> list[str]:
         """Who attacks whom with what, ATK and DEF where shown, and hit or miss (with the
