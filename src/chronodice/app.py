@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from .core.clock import Clock, as_clock
-from .core.commands import REGISTRY, Call, CommandRegistry, Routed, Sub
+from .core.commands import REGISTRY, Call, CommandRegistry, CommandSpec, Routed, Sub
 from .core.context import Context
 from .core.errors import ChronoDiceError, NotPermitted
 from .core.limits import MAX_MESSAGE_CHARS, LogLimits, clip_reply
@@ -33,6 +34,7 @@ from .services.gms import deliver as deliver_screen
 from .services.gms import enter as enter_screen
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
 from .store import Claim, DuplicateEvent, Store
+from .store.records import ContextView
 
 log = logging.getLogger("chronodice")
 
@@ -146,73 +148,123 @@ class App(FrontEnd):
             verdict = self.admit(ctx)
         if verdict == "drop":
             return []
-        spec = routed.spec
-        sub: Sub | None = None
+        attempt = _Attempt(routed.spec)
         failed = False
-
-        def usage() -> str:  # only an error reply needs the form
-            return sub.usage(spec.name) if sub is not None else spec.usage
-
         try:
-            view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
-            settings = view.group.settings if view.group is not None else None
-            off = settings.get(OFF_KEY) if settings else None
-            if view.group is not None:
-                self.flood.note_gms(view.group.group_id, view.group.gms)
-                if not view.group.enabled and not spec.works_when_off:
-                    return None
-                # .ext: a module switched off here is silent, as an unknown command (before
-                # any reply, flood warnings included); a resolved command is judged as resolved
-                if off and spec.resolve is None and is_off(spec, off):
-                    return None
-            if spec.resolve is not None:
-                resolved = await spec.resolve(self, ctx, view, routed.args)
-                if resolved is None or (off and is_off(resolved, off)):
-                    return None  # another system's command in this group: leave it to other bots
-                spec = resolved
-            if verdict == "warn":
-                who = safe_name(ctx.sender_name or ctx.user_id)
-                return [Reply.say(f"{who}，你发送指令太快了，稍等一会儿再试")]
-            if verdict == "group_warn":
-                return [Reply.say("本群指令太多，骰娘稍后再回应")]
-            if len(text) > MAX_MESSAGE_CHARS:
-                return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{usage()}")]
-            sub, values = spec.select(routed.args, ctx.at_ids)
-            if sub.group_only and ctx.group_id is None:
-                hint = "；GM可在群里发 .gm 私聊 绑定后私聊操作" if spec.name in SCREEN_COMMANDS else ""
-                return [Reply.say(f"该指令只能在群聊中使用{hint}\n格式：{usage()}")]
-            if sub.perm is not Perm.ANYONE:
-                gms = view.group.gms if view.group is not None else ()
-                _require(ctx, sub.perm, sub.what, gms=gms)
-            call = Call(
-                ctx=ctx,
-                args=routed.args,
-                app=self,
-                root=routed.root,
-                raw_args=routed.raw_args,
-                bare=routed.bare,
-                spec=spec,
-                view=view,
-                sub=sub,
-                claim=claim,
-            )
-            watch = watched(settings) if settings and not (off and SN_MODULE in off) else None
-            seen = await cards_before(self, ctx, view, watch) if watch else None
-            replies = await sub.handler(call, **values)
-            if watch and seen is not None:  # .sn: group cards follow the cards
-                replies = await follow_cards(self, ctx, replies, watch, seen)
+            replies = await self._handle(ctx, text, routed, attempt, verdict, claim)
+            if replies is None:
+                return None
         except DuplicateEvent:
             return None  # delivered twice: the first delivery was applied and answered
         except ChronoDiceError as err:
             replies, failed = [Reply.say(err.user_message)], True
         except RecursionError:
-            replies, failed = [Reply.say(f"输入嵌套太深，无法处理\n格式：{usage()}")], True
+            replies, failed = [Reply.say(f"输入嵌套太深，无法处理\n格式：{attempt.usage()}")], True
         except Exception:
-            log.exception("command %s failed on %r", spec.name, text[:200])
-            replies = [Reply.say(f"处理「.{spec.name}」时出错了，已记录。请检查输入\n格式：{usage()}")]
+            log.exception("command %s failed on %r", attempt.spec.name, text[:200])
+            replies = [
+                Reply.say(
+                    f"处理「.{attempt.spec.name}」时出错了，已记录。请检查输入\n格式：{attempt.usage()}"
+                )
+            ]
             failed = True
         clipped = [_clip(r) for r in replies]
         return deliver_screen(clipped, screen, failed=failed) if screen is not None else clipped
+
+    async def _handle(
+        self,
+        ctx: Context,
+        text: str,
+        routed: Routed,
+        attempt: _Attempt,
+        verdict: Verdict,
+        claim: Claim | None,
+    ) -> list[Reply] | None:
+        """The command past routing and flood control: ``None`` where this group keeps it silent
+        (switched off, a module off, another system's command), else the replies (a flood
+        warning, a form error, or the handler's).  ``attempt`` records the command and form
+        chosen so far, for the error replies of :meth:`dispatch`."""
+        view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
+        settings = view.group.settings if view.group is not None else None
+        off = settings.get(OFF_KEY) if settings else None
+        if not await self._heard(ctx, view, routed, attempt, off):
+            return None
+        refused = _refusal(ctx, text, verdict, attempt)
+        if refused is not None:
+            return refused
+        spec = attempt.spec
+        attempt.sub, values = spec.select(routed.args, ctx.at_ids)
+        sub = attempt.sub
+        if sub.group_only and ctx.group_id is None:
+            hint = "；GM可在群里发 .gm 私聊 绑定后私聊操作" if spec.name in SCREEN_COMMANDS else ""
+            return [Reply.say(f"该指令只能在群聊中使用{hint}\n格式：{attempt.usage()}")]
+        if sub.perm is not Perm.ANYONE:
+            gms = view.group.gms if view.group is not None else ()
+            _require(ctx, sub.perm, sub.what, gms=gms)
+        call = Call(
+            ctx=ctx,
+            args=routed.args,
+            app=self,
+            root=routed.root,
+            raw_args=routed.raw_args,
+            bare=routed.bare,
+            spec=spec,
+            view=view,
+            sub=sub,
+            claim=claim,
+        )
+        watch = watched(settings) if settings and not (off and SN_MODULE in off) else None
+        seen = await cards_before(self, ctx, view, watch) if watch else None
+        replies = await sub.handler(call, **values)
+        if watch and seen is not None:  # .sn: group cards follow the cards
+            replies = await follow_cards(self, ctx, replies, watch, seen)
+        return replies
+
+    async def _heard(
+        self, ctx: Context, view: ContextView, routed: Routed, attempt: _Attempt, off: Any
+    ) -> bool:
+        """Whether this group answers the command at all; a command resolved by the group's
+        system (``spec.resolve``) is recorded in ``attempt``."""
+        spec = attempt.spec
+        if view.group is not None:
+            self.flood.note_gms(view.group.group_id, view.group.gms)
+            if not view.group.enabled and not spec.works_when_off:
+                return False
+            # .ext: a module switched off here is silent, as an unknown command (before
+            # any reply, flood warnings included); a resolved command is judged as resolved
+            if off and spec.resolve is None and is_off(spec, off):
+                return False
+        if spec.resolve is not None:
+            resolved = await spec.resolve(self, ctx, view, routed.args)
+            if resolved is None or (off and is_off(resolved, off)):
+                return False  # another system's command in this group: leave it to other bots
+            attempt.spec = resolved
+        return True
+
+
+@dataclass
+class _Attempt:
+    """The command being handled and the form chosen for it (once chosen): what an error reply
+    shows as ``格式：``."""
+
+    spec: CommandSpec
+    sub: Sub | None = None
+
+    def usage(self) -> str:
+        """The form of the chosen sub-command, else the command's."""
+        return self.sub.usage(self.spec.name) if self.sub is not None else self.spec.usage
+
+
+def _refusal(ctx: Context, text: str, verdict: Verdict, attempt: _Attempt) -> list[Reply] | None:
+    """A flood warning or a too-long message's reply, or ``None`` to go on."""
+    if verdict == "warn":
+        who = safe_name(ctx.sender_name or ctx.user_id)
+        return [Reply.say(f"{who}，你发送指令太快了，稍等一会儿再试")]
+    if verdict == "group_warn":
+        return [Reply.say("本群指令太多，骰娘稍后再回应")]
+    if len(text) > MAX_MESSAGE_CHARS:
+        return [Reply.say(f"消息过长（超过{MAX_MESSAGE_CHARS}字），请缩短后再试\n格式：{attempt.usage()}")]
+    return None
 
 
 def _clip(reply: Reply) -> Reply:

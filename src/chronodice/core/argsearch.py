@@ -210,29 +210,15 @@ class Search:
         found: dict[str, Any] | None = None
         # a reading found ends the whole search: only the failures below need the notes
         if p is not None:
-            for value, end, used in self.cands(p.kind, pos, mentions):
-                if end == pos and used == mentions:
-                    continue
-                if p.many:
-                    found = self.run(pi, end, {**got, p.name: self.more(got, p.name, value)}, used)
-                else:
-                    found = self.run(pi + 1, end, {**got, p.name: value}, used)
-                if found is not None:
-                    return found
+            found = self.try_param(p, pi, pos, got, mentions)
+            if found is not None:
+                return found
             if not at_end or (p.required and not got.get(p.name)):
                 self.expect(pos, p.shown)
         if not at_end:
-            for f in self.flags:
-                if not f.many and f.name in got:
-                    continue
-                for value, end, used in self.cands(f.kind, pos, mentions):
-                    if end == pos and used == mentions:
-                        continue
-                    new = {**got, f.name: self.more(got, f.name, value) if f.many else value}
-                    found = self.run(pi, end, new, used)
-                    if found is not None:
-                        return found
-                self.expect(pos, f.shown)
+            found = self.try_flags(pi, pos, got, mentions)
+            if found is not None:
+                return found
         if p is not None:
             if not p.required or (p.many and got.get(p.name)):
                 found = self.run(pi + 1, pos, got, mentions)
@@ -246,6 +232,38 @@ class Search:
         if self.notes:
             self.notes[-1].absorb(noted)
         self.failed[state] = noted
+        return None
+
+    def try_param(
+        self, p: Any, pi: int, pos: int, got: dict[str, Any], mentions: int
+    ) -> dict[str, Any] | None:
+        """Each reading of the next positional argument ``p`` at ``pos``, searched on from there
+        (a ``many`` argument stays the current one)."""
+        for value, end, used in self.cands(p.kind, pos, mentions):
+            if end == pos and used == mentions:
+                continue
+            if p.many:
+                found = self.run(pi, end, {**got, p.name: self.more(got, p.name, value)}, used)
+            else:
+                found = self.run(pi + 1, end, {**got, p.name: value}, used)
+            if found is not None:
+                return found
+        return None
+
+    def try_flags(self, pi: int, pos: int, got: dict[str, Any], mentions: int) -> dict[str, Any] | None:
+        """Each flag not yet set (or repeatable) read at ``pos``, searched on from there; each
+        flag that had no reading is noted as expected here."""
+        for f in self.flags:
+            if not f.many and f.name in got:
+                continue
+            for value, end, used in self.cands(f.kind, pos, mentions):
+                if end == pos and used == mentions:
+                    continue
+                new = {**got, f.name: self.more(got, f.name, value) if f.many else value}
+                found = self.run(pi, end, new, used)
+                if found is not None:
+                    return found
+            self.expect(pos, f.shown)
         return None
 
 

@@ -99,13 +99,7 @@ class Name(Kind):
         stop = min(len(text), pos + self.max_len + 1)
         while end < stop and text[end] not in _NAME_STOP and text[end] not in self.stop:
             end += 1
-        cuts: list[int] = []
-        for i in range(pos + 1, end):
-            a, b = _class(text[i - 1]), _class(text[i])
-            if (b == "digit" and a not in ("digit", "sign")) or (b == "sign" and a != "sign"):
-                cuts.append(i)
-            elif self.split_cjk_latin and {a, b} == {"latin", "other"}:
-                cuts.append(i)
+        cuts = self.cuts(text, pos, end)
         seen: set[int] = set()
         for cut in [*cuts, end]:
             if cut in seen or cut - pos > self.max_len:
@@ -121,13 +115,30 @@ class Name(Kind):
                 if value is not None:
                     yield value, cut
         if self.lookup is not None:  # known names glued to more text (``力量攻击``): longest known prefix
-            for cut in range(min(end, pos + self.max_len), pos, -1):
-                if cut in seen:
-                    continue
-                value = self.lookup(text[pos:cut])
-                if value is not None:
-                    yield value, cut
-                    break
+            yield from self.known_prefix(text, pos, end, seen)
+
+    def cuts(self, text: str, pos: int, end: int) -> list[int]:
+        """Where a name in ``text[pos:end]`` may end early: before a number or sign glued to it
+        (and, with ``split_cjk_latin``, where CJK text meets Latin letters)."""
+        cuts: list[int] = []
+        for i in range(pos + 1, end):
+            a, b = _class(text[i - 1]), _class(text[i])
+            if (b == "digit" and a not in ("digit", "sign")) or (b == "sign" and a != "sign"):
+                cuts.append(i)
+            elif self.split_cjk_latin and {a, b} == {"latin", "other"}:
+                cuts.append(i)
+        return cuts
+
+    def known_prefix(self, text: str, pos: int, end: int, seen: set[int]) -> Candidates:
+        """The longest prefix of ``text[pos:end]`` that ``lookup`` knows, not at a cut already tried."""
+        assert self.lookup is not None
+        for cut in range(min(end, pos + self.max_len), pos, -1):
+            if cut in seen:
+                continue
+            value = self.lookup(text[pos:cut])
+            if value is not None:
+                yield value, cut
+                break
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,13 @@ def render(rolled: Rolled, *, spell: bool = False) -> str:
             text = render(inner, spell=True)
             return text if precedence(inner.node) >= PREC_ATOM else f"({text})"
         return str(rolled.value) if rolled.value >= 0 else f"({rolled.value})"
+    if isinstance(node, Unary | Binary):
+        return _render_operator(rolled, node, spell)
+    return _render_dice(rolled, node, spell)
+
+
+def _render_operator(rolled: Rolled, node: Unary | Binary, spell: bool) -> str:
+    """An operator over its rolled operands, parenthesised where precedence needs it."""
     if isinstance(node, Unary):
         operand = rolled.parts[0]
         assert operand is not None
@@ -68,16 +75,19 @@ def render(rolled: Rolled, *, spell: bool = False) -> str:
         if precedence(operand.node) < PREC_UNARY:
             inner_text = f"({inner_text})"
         return node.op + inner_text
-    if isinstance(node, Binary):
-        left, right = rolled.parts
-        assert left is not None and right is not None
-        prec = precedence(node)
-        lt, rt = render(left, spell=spell), render(right, spell=spell)
-        if precedence(left.node) < prec:
-            lt = f"({lt})"
-        if precedence(right.node) <= prec:
-            rt = f"({rt})"
-        return f"{lt}{node.op}{rt}"
+    left, right = rolled.parts
+    assert left is not None and right is not None
+    prec = precedence(node)
+    lt, rt = render(left, spell=spell), render(right, spell=spell)
+    if precedence(left.node) < prec:
+        lt = f"({lt})"
+    if precedence(right.node) <= prec:
+        rt = f"({rt})"
+    return f"{lt}{node.op}{rt}"
+
+
+def _render_dice(rolled: Rolled, node: object, spell: bool) -> str:
+    """A dice term's faces, after what it is (``2d6``) unless every count is written plainly."""
     plain = not spell and all(_literal(p) for p in rolled.parts)
     if isinstance(node, Dice):
         prefix = "" if plain else f"{rolled.count}d{rolled.faces}"

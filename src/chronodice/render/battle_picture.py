@@ -294,41 +294,8 @@ def battle_image(
     draw = ImageDraw.Draw(img)
     f_title, f_body, f_small = font(TITLE), font(BODY), font(SMALL)
 
-    # title band
-    draw.rectangle([0, 0, WIDTH, 112], fill=HEAD)
-    draw.text((PAD, 14), f"战斗时间轴 · 当前 {fmt_t(state.clock)}t", fill=INK, font=f_title)
-    sub = f"行动 {len(state.actions)} 个 · 第 {page}/{pages} 页"
-    if pages > 1:
-        sub += "（当前时刻所在页）" if page == here else f"（当前时刻在第 {here} 页）"
-        sub += " .bat 图 页码 翻页"
-    draw.text((PAD, 66), fit(sub, f_small, WIDTH - 2 * PAD), fill=MUTED, font=f_small)
-    y = 128
-    nxt = next_up(state)
-    line = (
-        "所有角色已离场"
-        if nxt is None
-        else f"▶ 下一个行动：{'、'.join(p.name for p in nxt[1])}（{fmt_t(nxt[0])}t）"
-    )
-    draw.text((PAD, y), fit(line, f_body, WIDTH - 2 * PAD), fill=INK, font=f_body)
-    y += 56
-
-    # participants
-    for p in parts:
-        c = colour(state, p.key)
-        draw.rectangle([PAD, y + 6, PAD + 10, y + block_h - 12], fill=c)
-        name = p.name + ("[NPC]" if p.npc else "")
-        due = f"下次 {fmt_t(state.free_at(p.key))}t" if compact and p.status == "active" else ""
-        right = "  ".join(x for x in (_status(p), due, vit.get(p.key, Vitals()).line()) if x)
-        right_w = f_small.getlength(right)
-        draw.text((PAD + 22, y), fit(name, f_body, WIDTH - 2 * PAD - 40 - right_w), fill=c, font=f_body)
-        draw.text(
-            (WIDTH - PAD - right_w, y + 4), right, fill=RED if p.status == "dead" else INK, font=f_small
-        )
-        if not compact:
-            text = fit(_current(state, p, fmt_t), f_small, WIDTH - 2 * PAD - 22)
-            draw.text((PAD + 22, y + 40), text, fill=MUTED, font=f_small)
-        y += block_h
-    y += 24
+    y = _draw_head(draw, state, fmt_t, page, pages, here, (f_title, f_body, f_small))
+    y = _draw_participants(draw, state, vit, fmt_t, y, (f_body, f_small))
 
     chart = chart_layout(state, chunk, holds_now=page == here)
     if chart is None:
@@ -353,6 +320,69 @@ def battle_image(
     legend = "红线=当前  实心=已结算  浅色=前摇中  白=未开始  灰=取消  斜线=眩晕"
     draw.text((PAD, bottom + 16), fit(legend, f_small, WIDTH - 2 * PAD), fill=MUTED, font=f_small)
     return png(img)
+
+
+Font = ImageFont.FreeTypeFont
+
+
+def _draw_head(
+    draw: ImageDraw.ImageDraw,
+    state: BattleState,
+    fmt_t: Callable[[float], str],
+    page: int,
+    pages: int,
+    here: int,
+    fonts: tuple[Font, Font, Font],
+) -> int:
+    """The title band (the clock, the page) and who acts next; returns where the page goes on."""
+    f_title, f_body, f_small = fonts
+    draw.rectangle([0, 0, WIDTH, 112], fill=HEAD)
+    draw.text((PAD, 14), f"战斗时间轴 · 当前 {fmt_t(state.clock)}t", fill=INK, font=f_title)
+    sub = f"行动 {len(state.actions)} 个 · 第 {page}/{pages} 页"
+    if pages > 1:
+        sub += "（当前时刻所在页）" if page == here else f"（当前时刻在第 {here} 页）"
+        sub += " .bat 图 页码 翻页"
+    draw.text((PAD, 66), fit(sub, f_small, WIDTH - 2 * PAD), fill=MUTED, font=f_small)
+    y = 128
+    nxt = next_up(state)
+    line = (
+        "所有角色已离场"
+        if nxt is None
+        else f"▶ 下一个行动：{'、'.join(p.name for p in nxt[1])}（{fmt_t(nxt[0])}t）"
+    )
+    draw.text((PAD, y), fit(line, f_body, WIDTH - 2 * PAD), fill=INK, font=f_body)
+    return y + 56
+
+
+def _draw_participants(
+    draw: ImageDraw.ImageDraw,
+    state: BattleState,
+    vit: Mapping[str, Vitals],
+    fmt_t: Callable[[float], str],
+    y: int,
+    fonts: tuple[Font, Font],
+) -> int:
+    """One block per participant: colour, name, status, when next free (compact) or what she
+    does now; returns where the chart begins."""
+    f_body, f_small = fonts
+    compact = len(state.participants) > 12
+    block_h = 46 if compact else 84
+    for p in state.participants:
+        c = colour(state, p.key)
+        draw.rectangle([PAD, y + 6, PAD + 10, y + block_h - 12], fill=c)
+        name = p.name + ("[NPC]" if p.npc else "")
+        due = f"下次 {fmt_t(state.free_at(p.key))}t" if compact and p.status == "active" else ""
+        right = "  ".join(x for x in (_status(p), due, vit.get(p.key, Vitals()).line()) if x)
+        right_w = f_small.getlength(right)
+        draw.text((PAD + 22, y), fit(name, f_body, WIDTH - 2 * PAD - 40 - right_w), fill=c, font=f_body)
+        draw.text(
+            (WIDTH - PAD - right_w, y + 4), right, fill=RED if p.status == "dead" else INK, font=f_small
+        )
+        if not compact:
+            text = fit(_current(state, p, fmt_t), f_small, WIDTH - 2 * PAD - 22)
+            draw.text((PAD + 22, y + 40), text, fill=MUTED, font=f_small)
+        y += block_h
+    return y + 24
 
 
 def _axis(

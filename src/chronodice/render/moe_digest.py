@@ -18,7 +18,7 @@ from typing import Any
 from chronodice.rules.moe.ai import is_ai_user
 from chronodice.rules.moe.engine import Game
 
-from .moe import hp_shown, seat_label, skill_name
+from .moe_text import hp_shown, seat_label, skill_name
 
 BOUNDARIES = ("turn", "round", "game_over")
 """Events that end a turn's lines (``turn_skipped`` too, when it starts a turn of its own)."""

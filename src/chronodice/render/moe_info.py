@@ -92,10 +92,39 @@ _TURN = {
 }
 
 
-def describe_trigger(pack: Pack, info: dict[str, Any], me: int, label: Any) -> str:
-    """Why an optional effect is offered, e.g. ``2号小明对你使用了【攻击】``.  ``label(seat)``
-    names a seat; ``me`` is the seat asked (named 你)."""
-    t = str(info.get("timing", ""))
+_TRIGGERS = {
+    "use.become_target": "{user}对{about}使用了{cname}",
+    "use.declared": "{user}使用了{cname}",
+    "use.finished": "{user}使用了{cname}（结算完毕）",
+    "use.before_effect": "{user}的{cname}即将对{about}生效",
+    "use.effect": "{user}的{cname}即将对{about}生效",
+    "use.offset": "{user}的{cname}被抵消",
+    "damage.caused": "{source}即将对{victim}造成{dmg}",
+    "damage.inflicted": "{victim}即将受到{source}造成的{dmg}",
+    "damage.after_dealt": "{source}对{victim}造成了{dmg}",
+    "damage.after_received": "{victim}受到了{source}造成的{dmg}",
+    "damage.finished": "{victim}的伤害结算结束",
+    "phase.draw.count": "{about}的摸牌阶段摸牌时",
+    "dying.enter": "{about}进入濒死状态",
+    "death": "{about}阵亡",
+    "hp.lost": "{about}流失了血量",
+    "hp.recovered": "{about}回复了血量",
+    "cards.obtained": "{about}获得了牌",
+    "cards.lost": "{about}失去了牌",
+    "cards.discarded": "{about}的牌被弃置",
+    "judge.before_effective": "{about}的判定牌生效前",
+    "judge.effective": "{about}的判定牌生效后",
+    "pindian.shown": "拼点牌亮出后",
+    "skill.used": "{about}发动了技能",
+    "round.start": "一轮开始时",
+    "round.end": "一轮结束时",
+    "game.start": "游戏开始时",
+}
+"""Timing → the sentence for it, filled with the words of :func:`_trigger_words`."""
+
+
+def _trigger_words(pack: Pack, info: dict[str, Any], me: int, label: Any) -> dict[str, str]:
+    """The words a trigger's sentence may use: the seats (你 for ``me``), the card, the damage."""
 
     def who(key: str) -> str:
         s = info.get(key)
@@ -104,66 +133,43 @@ def describe_trigger(pack: Pack, info: dict[str, Any], me: int, label: Any) -> s
         return "你" if s == me else label(s)
 
     card = info.get("card")
-    cname = f"【{pack.cards[card].name}】" if isinstance(card, str) and card in pack.cards else "牌"
     n = info.get("n")
-    dmg = f"{n}点{info.get('attribute') or ''}伤害" if isinstance(n, int) else "伤害"
-    about = who("about")
-    if t == "use.become_target":
-        return f"{who('user')}对{about}使用了{cname}"
-    if t in ("use.declared", "use.finished"):
-        return f"{who('user')}使用了{cname}" + ("（结算完毕）" if t == "use.finished" else "")
-    if t in ("use.before_effect", "use.effect"):
-        return f"{who('user')}的{cname}即将对{about}生效"
-    if t == "use.offset":
-        return f"{who('user')}的{cname}被抵消"
-    if t == "damage.caused":
-        return f"{who('source')}即将对{who('victim')}造成{dmg}"
-    if t == "damage.inflicted":
-        return f"{who('victim')}即将受到{who('source')}造成的{dmg}"
-    if t == "damage.after_dealt":
-        return f"{who('source')}对{who('victim')}造成了{dmg}"
-    if t == "damage.after_received":
-        return f"{who('victim')}受到了{who('source')}造成的{dmg}"
-    if t == "damage.finished":
-        return f"{who('victim')}的伤害结算结束"
-    if t == "respond.need":
-        names = "、".join(f"【{pack.cards[k].name}】" for k in info.get("names", []) if k in pack.cards)
-        return f"{about}需要使用{names or '牌'}"
-    if t == "phase.draw.count":
-        return f"{about}的摸牌阶段摸牌时"
+    return {
+        "user": who("user"),
+        "about": who("about"),
+        "source": who("source"),
+        "victim": who("victim"),
+        "cname": f"【{pack.cards[card].name}】" if isinstance(card, str) and card in pack.cards else "牌",
+        "dmg": f"{n}点{info.get('attribute') or ''}伤害" if isinstance(n, int) else "伤害",
+    }
+
+
+def _phase_trigger(t: str, about: str) -> str | None:
+    """A timing at a phase's edge or between two phases (None when ``t`` is no such timing)."""
     if t.startswith("phase.between."):
         _p, _b, a, b = t.split(".")
         return f"{about}的{PHASE_NAMES.get(a, a)}与{PHASE_NAMES.get(b, b)}间"
-    if t.startswith("phase."):
-        parts = t.split(".")
-        if len(parts) == 3 and parts[1] in PHASE_NAMES:
-            return f"{about}的{PHASE_NAMES[parts[1]]}{_PHASE_EDGE.get(parts[2], '')}"
+    parts = t.split(".")
+    if parts[0] == "phase" and len(parts) == 3 and parts[1] in PHASE_NAMES:
+        return f"{about}的{PHASE_NAMES[parts[1]]}{_PHASE_EDGE.get(parts[2], '')}"
+    return None
+
+
+def describe_trigger(pack: Pack, info: dict[str, Any], me: int, label: Any) -> str:
+    """Why an optional effect is offered, e.g. ``2号小明对你使用了【攻击】``.  ``label(seat)``
+    names a seat; ``me`` is the seat asked (named 你).  The sentences are a table from timing
+    to template (:data:`_TRIGGERS`)."""
+    t = str(info.get("timing", ""))
+    words = _trigger_words(pack, info, me, label)
+    about = words["about"]
+    if t in _TRIGGERS:
+        return _TRIGGERS[t].format(**words)
+    if t == "respond.need":
+        names = "、".join(f"【{pack.cards[k].name}】" for k in info.get("names", []) if k in pack.cards)
+        return f"{about}需要使用{names or '牌'}"
+    phase = _phase_trigger(t, about)
+    if phase is not None:
+        return phase
     if t in _TURN:
         return f"{about}的{_TURN[t]}"
-    if t == "dying.enter":
-        return f"{about}进入濒死状态"
-    if t == "death":
-        return f"{about}阵亡"
-    if t == "hp.lost":
-        return f"{about}流失了血量"
-    if t == "hp.recovered":
-        return f"{about}回复了血量"
-    if t == "cards.obtained":
-        return f"{about}获得了牌"
-    if t == "cards.lost":
-        return f"{about}失去了牌"
-    if t == "cards.discarded":
-        return f"{about}的牌被弃置"
-    if t == "judge.before_effective":
-        return f"{about}的判定牌生效前"
-    if t == "judge.effective":
-        return f"{about}的判定牌生效后"
-    if t == "pindian.shown":
-        return "拼点牌亮出后"
-    if t == "skill.used":
-        return f"{about}发动了技能"
-    if t in ("round.start", "round.end"):
-        return "一轮开始时" if t == "round.start" else "一轮结束时"
-    if t == "game.start":
-        return "游戏开始时"
     return f"时机：{t}" if t else ""

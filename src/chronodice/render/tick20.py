@@ -153,54 +153,62 @@ def list_order(st: Combat, combatants: Iterable[Combatant]) -> list[Combatant]:
 def combat_list(st: Combat, *, gm: bool = False) -> str:
     """``.init``: header, then one line per combatant in initiative order.  The count in setup
     is the combatants this view lists (the GM view: every one; hidden ones counted apart)."""
-    title = f"（{st.options.name}）" if st.options.name else ""
-    variant = VARIANT_NAMES[st.variant]
     shown = list_order(st, [c for c in st.combatants if gm or not c.hidden])
-    concealed_turn = hidden_turn(st) and not gm
-    if st.phase is Phase.SETUP:
-        hidden = sum(1 for c in shown if c.hidden)
-        extra = f"（含暗中{hidden}名）" if gm and hidden else ""
-        head = f"战斗准备中{title}（{variant}）：{len(shown)}名参战者{extra}，GM 发送 .init start 开战"
-    elif concealed_turn:  # a hidden combatant's turn: the group only waits for the GM
-        head = f"第{st.round}轮{title}（{variant}）　GM处理中，请稍候"
-    elif st.waiting:
-        head = f"第{st.round}轮开始前（已连续{st.empty_rounds}轮无人行动）：GM 发送 .init next 继续"
-    else:
-        head = f"第{st.round}轮 · 第{st.tick}刻{title}（{variant}）　当前：{name_of(st, st.current, gm)}"
-    lines = [head]
-    for c in shown[:MAX_LIST_LINES]:
-        mark = "▶" if c.id == st.current else " "
-        bits = [f"{mark}{value_text(st, c):>3}  {name_of(st, c.id, gm)}"]
-        if st.variant is Variant.BASE:
-            bits.append(f"AP {c.ap}/{c.ap_max}")
-        elif c.spd_base:
-            bits.append(f"SPD{c.spd_base}")
-        if c.ta is not None:
-            bits.append(f"全力:{c.ta.name} {c.ta.paid}/{c.ta.total}")
-        eff = effects_text(st, c.id, gm)
-        if eff:
-            bits.append(eff)
-        health = health_text(st, c, gm)
-        if health:
-            bits.append(health)
-        if c.pending:
-            bits.append("下轮加入")
-        elif st.phase is Phase.ACTIVE and c.id in st.queue and c.id != st.current:
-            bits.append("本刻待行动")
-        elif st.phase is Phase.ACTIVE and c.turns_this_round and c.id != st.current:
-            bits.append("已行动")
-        if c.surprised and st.phase is Phase.SETUP:
-            bits.append("被突袭")
-        elif c.surprised and st.round == 1:  # 004 突袭 / 002: −20 in round 1 — say why (issue 26)
-            bits.append("被突袭（第1轮先攻−20）")
-        if c.note:
-            bits.append(f"备注:{safe_name(c.note)}" if gm or not c.gm_played else "")
-        lines.append("　".join(b for b in bits if b))
+    lines = [_list_head(st, shown, gm)]
+    lines += [_list_row(st, c, gm) for c in shown[:MAX_LIST_LINES]]
     if len(shown) > MAX_LIST_LINES:
         lines.append(f"……另有{len(shown) - MAX_LIST_LINES}名")
     if st.variant is Variant.SPD and st.advantage:
         lines.append("优势点：" + "，".join(f"{k}{v}" for k, v in st.advantage.items()))
     return "\n".join(lines)
+
+
+def _list_head(st: Combat, shown: list[Combatant], gm: bool) -> str:
+    """The list's first line: setting up, a hidden turn, waiting, or the round, tick and turn."""
+    title = f"（{st.options.name}）" if st.options.name else ""
+    variant = VARIANT_NAMES[st.variant]
+    if st.phase is Phase.SETUP:
+        hidden = sum(1 for c in shown if c.hidden)
+        extra = f"（含暗中{hidden}名）" if gm and hidden else ""
+        return f"战斗准备中{title}（{variant}）：{len(shown)}名参战者{extra}，GM 发送 .init start 开战"
+    if hidden_turn(st) and not gm:  # a hidden combatant's turn: the group only waits for the GM
+        return f"第{st.round}轮{title}（{variant}）　GM处理中，请稍候"
+    if st.waiting:
+        return f"第{st.round}轮开始前（已连续{st.empty_rounds}轮无人行动）：GM 发送 .init next 继续"
+    return f"第{st.round}轮 · 第{st.tick}刻{title}（{variant}）　当前：{name_of(st, st.current, gm)}"
+
+
+def _list_row(st: Combat, c: Combatant, gm: bool) -> str:
+    """One combatant's line: value and name, AP or SPD, 全力动作, effects, health, then status."""
+    mark = "▶" if c.id == st.current else " "
+    bits = [f"{mark}{value_text(st, c):>3}  {name_of(st, c.id, gm)}"]
+    if st.variant is Variant.BASE:
+        bits.append(f"AP {c.ap}/{c.ap_max}")
+    elif c.spd_base:
+        bits.append(f"SPD{c.spd_base}")
+    if c.ta is not None:
+        bits.append(f"全力:{c.ta.name} {c.ta.paid}/{c.ta.total}")
+    bits += [effects_text(st, c.id, gm), health_text(st, c, gm), *_row_status(st, c)]
+    if c.note:
+        bits.append(f"备注:{safe_name(c.note)}" if gm or not c.gm_played else "")
+    return "　".join(b for b in bits if b)
+
+
+def _row_status(st: Combat, c: Combatant) -> list[str]:
+    """Where a combatant stands this round (joining, waiting in this tick, done) and 突袭."""
+    out: list[str] = []
+    active = st.phase is Phase.ACTIVE and c.id != st.current
+    if c.pending:
+        out.append("下轮加入")
+    elif active and c.id in st.queue:
+        out.append("本刻待行动")
+    elif active and c.turns_this_round:
+        out.append("已行动")
+    if c.surprised and st.phase is Phase.SETUP:
+        out.append("被突袭")
+    elif c.surprised and st.round == 1:  # 004 突袭 / 002: −20 in round 1 — say why (issue 26)
+        out.append("被突袭（第1轮先攻−20）")
+    return out
 
 
 def hidden_turn(st: Combat) -> bool:

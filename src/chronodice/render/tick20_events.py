@@ -9,7 +9,8 @@ without its source.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from chronodice.render.tick20_health import event_lines as health_lines
 from chronodice.render.tick20_health import name_of
@@ -26,13 +27,89 @@ def concealed(st: Combat, ev: Event) -> bool:
     return any(ev.data.get(k) in hidden for k in SUBJECTS)
 
 
+@dataclass(frozen=True)
+class _View:
+    """Who reads the lines: the combat, the GM or the players, and whether turns are told."""
+
+    st: Combat
+    gm: bool
+    turns: bool
+
+    def name(self, cid: str | None) -> str:
+        return name_of(self.st, cid, self.gm)
+
+    def sees(self, cid: str) -> bool:
+        """Whether this view may see ``cid`` act (a hidden one only by the GM)."""
+        c = self.st.maybe(cid)
+        return self.gm or c is None or not c.hidden
+
+
+def _turn(v: _View, ev: Event) -> list[str]:
+    d = ev.data
+    return [f"  第{ev.tick}刻 {v.name(d['cid'])} 的回合"] if v.turns and v.sees(d["cid"]) else []
+
+
+def _coma_skip(v: _View, ev: Event) -> list[str]:
+    d = ev.data
+    return [f"  第{ev.tick}刻 {v.name(d['cid'])} 处于<昏迷>：回合自动跳过"] if v.sees(d["cid"]) else []
+
+
+def _dying_check(v: _View, ev: Event) -> list[str]:
+    d = ev.data
+    adv = "，劣势" if d.get("disadvantage") else ""
+    return [f"  {v.name(d['cid'])} 濒死检定：强韧防御 目标{d['target']}{adv}（{d['part']}）"]
+
+
+def _wound(v: _View, ev: Event) -> list[str]:
+    """A wound: an NPC's wounds are the GM's (hp_display), a hidden one's always; a damage's
+    notes are the .wound reply's (services/tick20/resources), never these lines'."""
+    d, st = ev.data, v.st
+    c = st.maybe(d["cid"])
+    open_wounds = c is not None and not c.hidden and (c.controller or st.options.hp_display == "show")
+    return [f"  {v.name(d['cid'])} {wound_line(d)}"] if v.gm or open_wounds else []
+
+
+def _stalled(v: _View, ev: Event) -> list[str]:
+    if ev.data.get("coma"):
+        return [f"这一轮能行动的都处于<昏迷>，暂停在第{ev.round}轮开始前；GM 发送 .init next 继续"]
+    return [f"已连续{ev.data['rounds']}轮无人能行动，暂停在第{v.st.round}轮开始前；GM 发送 .init next 继续"]
+
+
+def _said(template: str) -> Callable[[_View, Event], list[str]]:
+    """An event said in one line: ``template`` filled with the event's data and ``{name}``, the
+    name of the combatant it is about."""
+    return lambda v, ev: ["  " + template.format_map({**ev.data, "name": v.name(ev.data["cid"])})]
+
+
+TICK_LINES: dict[str, Callable[[_View, Event], list[str]]] = {
+    "round_start": lambda v, ev: [f"—— 第{ev.round}轮开始 ——"],
+    "turn": _turn,
+    "coma_skip": _coma_skip,
+    "dying_check": _dying_check,
+    "wound": _wound,
+    "dismembered": _said("{name} 的{part}<欠损>：<解体>"),
+    "erosion": _said("{name} 侵蚀：{part}受到1道擦伤"),
+    "stiffen": _said("{name} 僵化：失去{lost}AP（现{ap}）"),
+    "lost_turn": _said("注意：{name} 的先攻升到已过的刻度，本轮失去回合（可用 .init set 重新放置）"),
+    "ta_broken": _said("{name} 的全力动作「{ta}」被打断（已付{paid}/{total}）"),
+    "ta_done": _said("{name} 完成全力动作「{ta}」，效果生效"),
+    "settle": _said("沉淀：{name} 骰值{delta:+d}（主要先攻{main}）"),
+    "stalled": _stalled,
+    "delay": _said("{name} 延后（先攻{cur}）"),
+    "effect_restored": lambda v, ev: [f"  （延后：{ev.data['effect']} 恢复）"],
+}
+"""Event kind → its lines; a kind not here is a health event (:func:`.tick20_health.event_lines`)."""
+
+
 def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False, turns: bool = False) -> list[str]:
     """What happened on the way to the current turn, one short line each; ``turns``: also whose
     turn began when (the battle report; a turn card shows the current turn itself).  A hidden
-    NPC's turns are left out of the player view (when it acts is the GM's)."""
+    NPC's turns are left out of the player view (when it acts is the GM's).  Effects that run
+    out together are gathered into one ``结束：`` line."""
     out: list[str] = []
     ended: list[str] = []
     hidden = set() if gm else {c.id for c in st.combatants if c.hidden}
+    view = _View(st, gm, turns)
 
     def flush() -> None:
         if ended:
@@ -49,56 +126,8 @@ def event_lines(st: Combat, events: Iterable[Event], *, gm: bool = False, turns:
             ended.append(f"{bearer}的{d['effect']}" + (f"（{src}）" if src else ""))
             continue
         flush()
-        if ev.kind == "round_start":
-            out.append(f"—— 第{ev.round}轮开始 ——")
-        elif ev.kind == "turn":
-            c = st.maybe(d["cid"])
-            if turns and (gm or c is None or not c.hidden):
-                out.append(f"  第{ev.tick}刻 {name_of(st, d['cid'], gm)} 的回合")
-        elif ev.kind == "coma_skip":
-            c = st.maybe(d["cid"])
-            if gm or c is None or not c.hidden:
-                out.append(f"  第{ev.tick}刻 {name_of(st, d['cid'], gm)} 处于<昏迷>：回合自动跳过")
-        elif ev.kind == "dying_check":
-            adv = "，劣势" if d.get("disadvantage") else ""
-            out.append(
-                f"  {name_of(st, d['cid'], gm)} 濒死检定：强韧防御 目标{d['target']}{adv}（{d['part']}）"
-            )
-        elif ev.kind == "wound":
-            c = st.maybe(d["cid"])
-            open_wounds = c is not None and not c.hidden and (c.controller or st.options.hp_display == "show")
-            if gm or open_wounds:  # an NPC's wounds are the GM's (hp_display), a hidden one's always
-                out.append(f"  {name_of(st, d['cid'], gm)} {wound_line(d)}")
-        elif ev.kind == "dismembered":
-            out.append(f"  {name_of(st, d['cid'], gm)} 的{d['part']}<欠损>：<解体>")
-        elif ev.kind == "erosion":
-            out.append(f"  {name_of(st, d['cid'], gm)} 侵蚀：{d['part']}受到1道擦伤")
-        elif ev.kind == "stiffen":
-            out.append(f"  {name_of(st, d['cid'], gm)} 僵化：失去{d['lost']}AP（现{d['ap']}）")
-        elif ev.kind == "lost_turn":
-            out.append(
-                f"  注意：{name_of(st, d['cid'], gm)} 的先攻升到已过的刻度，本轮失去回合（可用 .init set 重新放置）"
-            )
-        elif ev.kind == "ta_broken":
-            out.append(
-                f"  {name_of(st, d['cid'], gm)} 的全力动作「{d['ta']}」被打断（已付{d['paid']}/{d['total']}）"
-            )
-        elif ev.kind == "ta_done":
-            out.append(f"  {name_of(st, d['cid'], gm)} 完成全力动作「{d['ta']}」，效果生效")
-        elif ev.kind == "settle":
-            out.append(f"  沉淀：{name_of(st, d['cid'], gm)} 骰值{d['delta']:+d}（主要先攻{d['main']}）")
-        elif ev.kind == "stalled" and d.get("coma"):
-            out.append(f"这一轮能行动的都处于<昏迷>，暂停在第{ev.round}轮开始前；GM 发送 .init next 继续")
-        elif ev.kind == "stalled":
-            out.append(
-                f"已连续{d['rounds']}轮无人能行动，暂停在第{st.round}轮开始前；GM 发送 .init next 继续"
-            )
-        elif ev.kind == "delay":
-            out.append(f"  {name_of(st, d['cid'], gm)} 延后（先攻{d['cur']}）")
-        elif ev.kind == "effect_restored":
-            out.append(f"  （延后：{d['effect']} 恢复）")
-        elif ev.kind != "wound":  # a damage's notes are the .wound reply's (services/tick20/resources)
-            out += health_lines(st, [ev], gm=gm)
+        fn = TICK_LINES.get(ev.kind)
+        out += fn(view, ev) if fn is not None else health_lines(st, [ev], gm=gm)
     flush()
     return out
 

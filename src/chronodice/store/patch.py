@@ -107,55 +107,74 @@ def _same(x: Any, y: Any, lax: list[bool] | None) -> bool:
 
 
 def _diff(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
+    """The patch from ``a`` to ``b`` (``None``: nothing changed): dicts key by key, sequences
+    item by item or by window, anything else replaced whole."""
     ta, tb = type(a), type(b)
     if ta is dict and tb is dict:
-        sub: dict[str, Patch] = {}
-        for k, bv in b.items():
-            if k in a:
-                av = a[k]
-                if _same(av, bv, lax):
-                    continue
-                p = _diff(av, bv, lax)
-                if p is not None:
-                    sub[k] = p
-            else:
-                sub[k] = ["=", bv]
-        dropped = [k for k in a if k not in b]
-        order = [k for k in a if k in b] + [k for k in b if k not in a]
-        same_order = order == list(b)
-        if not sub and not dropped and same_order:
-            return None
-        patch: dict[str, Any] = {"d": sub}
-        if dropped:
-            patch["x"] = dropped
-        if not same_order:
-            patch["k"] = list(b)
-        return patch
+        return _diff_dict(a, b, lax)
     if isinstance(a, _SEQ) and isinstance(b, _SEQ):
-        na, nb = len(a), len(b)
-        if na == nb:
-            shared = list(map(operator.is_, a, b))  # shared items skipped at C speed
-            changed = [i for i in range(na) if not shared[i] and not _same(a[i], b[i], lax)]
-            if len(changed) > max(4, na // 4):
-                # reordered or rewritten: item patches would cost more than they save
-                return _window(a, b, lax, 0) or ["=", b]
-            items: dict[str, Patch] = {}
-            for i in changed:
-                p = _diff(a[i], b[i], lax)
-                if p is not None:
-                    items[str(i)] = p
-            return {"i": items} if items else None
-        limit = min(na, nb)
-        pre = same_prefix(a, b)  # shared items skipped at C speed (a list grown at its end)
-        while pre < limit and _same(a[pre], b[pre], lax):
-            pre += 1
-        suf = 0
-        while suf < limit - pre and _same(a[na - 1 - suf], b[nb - 1 - suf], lax):
-            suf += 1
-        return _window(a, b, lax, pre + suf) or {"l": nb, "p": pre, "s": suf, "m": b[pre : nb - suf]}
+        return _diff_items(a, b, lax) if len(a) == len(b) else _diff_ends(a, b, lax)
     if ta is tb and a == b and not isinstance(a, _CONTAINERS) and (lax is not None or _same_types(a, b)):
         return None
     return ["=", b]
+
+
+def _diff_dict(a: dict, b: dict, lax: list[bool] | None) -> Patch | None:
+    """A dict's patch: changed keys (``d``), dropped keys (``x``), and the new key order (``k``)
+    when it changed."""
+    sub: dict[str, Patch] = {}
+    for k, bv in b.items():
+        if k in a:
+            av = a[k]
+            if _same(av, bv, lax):
+                continue
+            p = _diff(av, bv, lax)
+            if p is not None:
+                sub[k] = p
+        else:
+            sub[k] = ["=", bv]
+    dropped = [k for k in a if k not in b]
+    order = [k for k in a if k in b] + [k for k in b if k not in a]
+    same_order = order == list(b)
+    if not sub and not dropped and same_order:
+        return None
+    patch: dict[str, Any] = {"d": sub}
+    if dropped:
+        patch["x"] = dropped
+    if not same_order:
+        patch["k"] = list(b)
+    return patch
+
+
+def _diff_items(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
+    """Two sequences of one length: item patches (``i``), or a window or the whole when too
+    many items changed."""
+    na = len(a)
+    shared = list(map(operator.is_, a, b))  # shared items skipped at C speed
+    changed = [i for i in range(na) if not shared[i] and not _same(a[i], b[i], lax)]
+    if len(changed) > max(4, na // 4):
+        # reordered or rewritten: item patches would cost more than they save
+        return _window(a, b, lax, 0) or ["=", b]
+    items: dict[str, Patch] = {}
+    for i in changed:
+        p = _diff(a[i], b[i], lax)
+        if p is not None:
+            items[str(i)] = p
+    return {"i": items} if items else None
+
+
+def _diff_ends(a: Any, b: Any, lax: list[bool] | None) -> Patch | None:
+    """Two sequences of different lengths: a window, else the middle between the shared
+    prefix and suffix."""
+    na, nb = len(a), len(b)
+    limit = min(na, nb)
+    pre = same_prefix(a, b)  # shared items skipped at C speed (a list grown at its end)
+    while pre < limit and _same(a[pre], b[pre], lax):
+        pre += 1
+    suf = 0
+    while suf < limit - pre and _same(a[na - 1 - suf], b[nb - 1 - suf], lax):
+        suf += 1
+    return _window(a, b, lax, pre + suf) or {"l": nb, "p": pre, "s": suf, "m": b[pre : nb - suf]}
 
 
 _WINDOW_SHIFTS = 64

@@ -30,6 +30,8 @@ from .common import Claim, DuplicateEvent, StoreBusy
 from .sessions import KEY, LOGGED, NEW, Key, LogRow, SessionStore, reverse_plain, row_fields_of
 
 T = TypeVar("T")
+BatchLog = tuple[str, str, str | None, str | None, int, str | None]
+"""One log row of a batch: user, command, the state before, the cards, the version, the patch."""
 S = TypeVar("S")
 
 _s, _rows = tables.sessions, tables.session_rows
@@ -242,27 +244,7 @@ class SessionBatchStore(SessionStore):
         fields = row_fields_of(codec, stored)
         scope, system = key
         cur = self._states.get_reusing(key, None, codec, jobs[0].reuse, row, same_row=True)
-        outcomes: list[tuple[bool, Any]] = []
-        logs: list[tuple[str, str, str | None, str | None, int, str | None]] = []
-        claims: list[Claim] = []
-        for n, job in enumerate(jobs):
-            if n and not codec.immutable and cur.text is not None:
-                cur = replace(cur, state=codec.decode(cur.text))  # the last fn's state is its caller's
-            try:
-                after, result = self._next_state(key, codec, cur, job.fn)
-            except Exception as exc:
-                outcomes.append((False, exc))
-                if isinstance(exc, ChronoDiceError) and job.claim is not None and not job.claim.claimed:
-                    claims.append(job.claim)  # a refusal claims its event too (not a rule's crash)
-                continue
-            if after.text != cur.text:
-                before_text, patch_text = reverse_plain(cur, after)
-                user_id, command, chars_text = job.log_row
-                logs.append((user_id, command, before_text, chars_text, row[0] + len(logs) + 1, patch_text))
-                cur = after
-            if job.claim is not None and not job.claim.claimed:
-                claims.append(job.claim)
-            outcomes.append((True, result))
+        cur, outcomes, logs, claims = self._run_jobs(key, codec, cur, jobs, row[0])
         since = SYSTEM.monotonic()
         tick = self._states.tick()
         sent = True
@@ -307,18 +289,64 @@ class SessionBatchStore(SessionStore):
             raise
         if n != 1:
             return False
-        for ev in claims:
-            ev.claimed = True
-        trusted = self._states.trusted(key)
-        if logs:
-            tick = self._states.changed(scope)
-            self._states.rows_seen(key, (row[0] + len(logs), row[1]), items)
-        self._states.put(key, replace(cur, row=(row[0] + len(logs), row[1])), since)
-        if sent or trusted:  # the statement checked the row (without one, trust stays as it was)
-            self._states.trust(key, tick)
+        self._settle(key, row, cur, logs, items, claims, since, tick, sent=sent)
         for job, (ok, value) in zip(jobs, outcomes, strict=True):
             if ok:
                 job.resolve(value)
             else:
                 job.fail(value)
         return True
+
+    def _run_jobs(
+        self, key: tuple[str, str], codec: Any, cur: Any, jobs: list[Job], version: int
+    ) -> tuple[Any, list[tuple[bool, Any]], list[BatchLog], list[Claim]]:
+        """Apply each job's ``fn`` in turn to the state the one before left: the last state,
+        each job's outcome (ok and result, or the exception), a log row per job that changed
+        the state (numbered from ``version``), and the events to claim (a refusal's too)."""
+        outcomes: list[tuple[bool, Any]] = []
+        logs: list[BatchLog] = []
+        claims: list[Claim] = []
+        for n, job in enumerate(jobs):
+            if n and not codec.immutable and cur.text is not None:
+                cur = replace(cur, state=codec.decode(cur.text))  # the last fn's state is its caller's
+            try:
+                after, result = self._next_state(key, codec, cur, job.fn)
+            except Exception as exc:
+                outcomes.append((False, exc))
+                if isinstance(exc, ChronoDiceError) and job.claim is not None and not job.claim.claimed:
+                    claims.append(job.claim)  # a refusal claims its event too (not a rule's crash)
+                continue
+            if after.text != cur.text:
+                before_text, patch_text = reverse_plain(cur, after)
+                user_id, command, chars_text = job.log_row
+                logs.append((user_id, command, before_text, chars_text, version + len(logs) + 1, patch_text))
+                cur = after
+            if job.claim is not None and not job.claim.claimed:
+                claims.append(job.claim)
+            outcomes.append((True, result))
+        return cur, outcomes, logs, claims
+
+    def _settle(
+        self,
+        key: tuple[str, str],
+        row: Any,
+        cur: Any,
+        logs: list[BatchLog],
+        items: srows.Items,
+        claims: list[Claim],
+        since: float,
+        tick: Any,
+        *,
+        sent: bool,
+    ) -> None:
+        """After a batch was written: its events claimed, the cache holding the new state and
+        rows, and the row trusted when the statement checked it."""
+        for ev in claims:
+            ev.claimed = True
+        trusted = self._states.trusted(key)
+        if logs:
+            tick = self._states.changed(key[0])
+            self._states.rows_seen(key, (row[0] + len(logs), row[1]), items)
+        self._states.put(key, replace(cur, row=(row[0] + len(logs), row[1])), since)
+        if sent or trusted:  # the statement checked the row (without one, trust stays as it was)
+            self._states.trust(key, tick)

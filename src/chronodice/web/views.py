@@ -59,42 +59,10 @@ def timeline_view(loaded: Loaded, gm: bool) -> Data:
     state: bt.BattleState = loaded.state if gm else public(loaded.state).state
     display = Display()
     vit: Mapping[str, Vitals] = vitals_from_events(state, loaded.extra or {})
-    rows = []
-    index = {}
-    for i, p in enumerate(state.participants):
-        index[p.key] = i
-        v = vit.get(p.key)
-        rows.append(
-            {
-                "name": p.name,
-                "npc": p.npc,
-                "status": p.status,
-                "hp": [_num(v.hp), _num(v.hp_full)] if v is not None and v.hp is not None else None,
-                "mp": [_num(v.mp), _num(v.mp_full)] if v is not None and v.mp is not None else None,
-                "free": _num(state.free_at(p.key)) if p.ready_at < BUSY else None,
-                "debuff": _num(debuffs.pool(state, p.key)),
-            }
-        )
+    index = {p.key: i for i, p in enumerate(state.participants)}
+    rows = [_tl_row(state, p, vit.get(p.key)) for p in state.participants]
     names = {p.key: p.name for p in state.participants}
-    bars = []
-    for a in state.actions[-MAX_BARS:]:
-        bars.append(
-            {
-                "id": a.id,
-                "row": index.get(a.key, 0),
-                "start": _num(a.start),
-                "end": _num(a.end),
-                "delay": _num(a.delay),
-                "cancelled": _num(a.cancelled_at),
-                "done": state.settled(a),
-                "label": "整备"
-                if a.kind == "reload"
-                else (a.weapon or {}).get("name") or CN.get(a.attribute, a.attribute),
-                "impact": _num(a.impact),
-                "note": a.note,
-                "target": names.get(a.target) if a.target else None,
-            }
-        )
+    bars = [_tl_bar(state, a, index, names) for a in state.actions[-MAX_BARS:]]
     stuns = [
         {"row": index.get(e.key, 0), "from": _num(e.time), "to": _num(e.after)}
         for e in state.events
@@ -102,16 +70,7 @@ def timeline_view(loaded: Loaded, gm: bool) -> Data:
     ]
     deaths = [{"row": index.get(e.key, 0), "t": _num(e.time)} for e in state.events if e.kind == "death"]
     nxt = bt.next_up(state)
-    settled = sorted(
-        (a for a in state.actions if state.settled(a) or a.cancelled),
-        key=lambda a: (a.effective_end, a.id),
-    )[-MAX_RECENT:]
-    lines = [(a.effective_end, a.id, action_summary(a, state.participant(a.key), display)) for a in settled]
-    for e in state.events[-MAX_RECENT:]:
-        text = event_summary(e, state.participant(e.key))
-        if text:
-            lines.append((e.time, 10**9 + e.id, text))
-    recent = [text for _t, _i, text in sorted(lines)[-MAX_RECENT:]]
+    recent = _tl_recent(state, display)
     return {
         "kind": "tl",
         "clock": _num(state.clock),
@@ -123,6 +82,53 @@ def timeline_view(loaded: Loaded, gm: bool) -> Data:
         "deaths": deaths,
         "recent": recent,
     }
+
+
+def _tl_row(state: bt.BattleState, p: Any, v: Vitals | None) -> Data:
+    """One participant's row: name, side, status, HP and MP, when free, the debuff pool."""
+    return {
+        "name": p.name,
+        "npc": p.npc,
+        "status": p.status,
+        "hp": [_num(v.hp), _num(v.hp_full)] if v is not None and v.hp is not None else None,
+        "mp": [_num(v.mp), _num(v.mp_full)] if v is not None and v.mp is not None else None,
+        "free": _num(state.free_at(p.key)) if p.ready_at < BUSY else None,
+        "debuff": _num(debuffs.pool(state, p.key)),
+    }
+
+
+def _tl_bar(state: bt.BattleState, a: Any, index: Mapping[str, int], names: Mapping[str, str]) -> Data:
+    """One action's bar on its participant's row: its times, label (weapon, attribute or 整备)
+    and target."""
+    return {
+        "id": a.id,
+        "row": index.get(a.key, 0),
+        "start": _num(a.start),
+        "end": _num(a.end),
+        "delay": _num(a.delay),
+        "cancelled": _num(a.cancelled_at),
+        "done": state.settled(a),
+        "label": "整备"
+        if a.kind == "reload"
+        else (a.weapon or {}).get("name") or CN.get(a.attribute, a.attribute),
+        "impact": _num(a.impact),
+        "note": a.note,
+        "target": names.get(a.target) if a.target else None,
+    }
+
+
+def _tl_recent(state: bt.BattleState, display: Display) -> list[str]:
+    """The latest resolutions and events, oldest first."""
+    settled = sorted(
+        (a for a in state.actions if state.settled(a) or a.cancelled),
+        key=lambda a: (a.effective_end, a.id),
+    )[-MAX_RECENT:]
+    lines = [(a.effective_end, a.id, action_summary(a, state.participant(a.key), display)) for a in settled]
+    for e in state.events[-MAX_RECENT:]:
+        text = event_summary(e, state.participant(e.key))
+        if text:
+            lines.append((e.time, 10**9 + e.id, text))
+    return [text for _t, _i, text in sorted(lines)[-MAX_RECENT:]]
 
 
 # ====================================================================== D20 tick combat

@@ -356,47 +356,56 @@ class Game(FlowMixin, OpsMixin, EffectsMixin, WindowsMixin):
 
 # ====================================================================== answers
 def validate_answer(ask: Ask, answer: Any) -> Any:
-    """Check ``answer`` against ``ask`` and return its canonical JSON form."""
-    kind = ask.kind
-    if kind == "invoke":
-        if not isinstance(answer, bool):
-            raise IllegalAction("请回答是或否")
-        return answer
-    if kind in ("choose_cards", "choose_players", "choose_blind"):
-        if answer is None:
-            answer = []
-        if not isinstance(answer, list) or len(set(map(str, answer))) != len(answer):
-            raise IllegalAction("选择有误")
-        allowed = {str(o) for o in ask.options}
-        if any(str(a) not in allowed for a in answer):
-            raise IllegalAction("选择了不可选的项")
-        lo = 0 if ask.optional else ask.lo
-        if not (lo <= len(answer) <= ask.hi) or (ask.optional and 0 < len(answer) < ask.lo):
-            raise IllegalAction(
-                f"需要选择{ask.lo}到{ask.hi}项" if ask.lo != ask.hi else f"需要选择{ask.lo}项"
-            )
-        return list(answer)
-    if kind in ("choose_option", "order"):
-        if answer is None and ask.optional:
-            return None
-        if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < len(ask.options):
-            raise IllegalAction("没有这个选项")
-        return answer
-    if kind == "respond":
-        if answer is None:
-            return None
-        if answer not in ask.options:
-            raise IllegalAction("不能用这张牌响应")
-        return answer
-    if kind == "arrange":
-        if not isinstance(answer, list) or sorted(answer) != sorted(ask.options):
-            raise IllegalAction("需要给出这些牌的一个排列")
-        return list(answer)
-    if kind == "distribute":
-        return _validate_distribution(ask, answer)
-    if kind == "play":
-        return _validate_play(ask, answer)
-    raise IllegalAction("未知的请求")  # pragma: no cover
+    """Check ``answer`` against ``ask`` and return its canonical JSON form (each request kind
+    checked by its function in :data:`_VALIDATORS`)."""
+    check = _VALIDATORS.get(ask.kind)
+    if check is None:
+        raise IllegalAction("未知的请求")  # pragma: no cover
+    return check(ask, answer)
+
+
+def _validate_yes_no(ask: Ask, answer: Any) -> Any:
+    if not isinstance(answer, bool):
+        raise IllegalAction("请回答是或否")
+    return answer
+
+
+def _validate_choice(ask: Ask, answer: Any) -> Any:
+    """Cards, players or blind picks: distinct, offered, and as many as asked (or none when
+    optional)."""
+    if answer is None:
+        answer = []
+    if not isinstance(answer, list) or len(set(map(str, answer))) != len(answer):
+        raise IllegalAction("选择有误")
+    allowed = {str(o) for o in ask.options}
+    if any(str(a) not in allowed for a in answer):
+        raise IllegalAction("选择了不可选的项")
+    lo = 0 if ask.optional else ask.lo
+    if not (lo <= len(answer) <= ask.hi) or (ask.optional and 0 < len(answer) < ask.lo):
+        raise IllegalAction(f"需要选择{ask.lo}到{ask.hi}项" if ask.lo != ask.hi else f"需要选择{ask.lo}项")
+    return list(answer)
+
+
+def _validate_option(ask: Ask, answer: Any) -> Any:
+    if answer is None and ask.optional:
+        return None
+    if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < len(ask.options):
+        raise IllegalAction("没有这个选项")
+    return answer
+
+
+def _validate_response(ask: Ask, answer: Any) -> Any:
+    if answer is None:
+        return None
+    if answer not in ask.options:
+        raise IllegalAction("不能用这张牌响应")
+    return answer
+
+
+def _validate_arrangement(ask: Ask, answer: Any) -> Any:
+    if not isinstance(answer, list) or sorted(answer) != sorted(ask.options):
+        raise IllegalAction("需要给出这些牌的一个排列")
+    return list(answer)
 
 
 def _validate_distribution(ask: Ask, answer: Any) -> Any:
@@ -465,3 +474,18 @@ def _validate_play(ask: Ask, answer: Any) -> Any:
             out["cost"] = list(cost)
         return out
     raise IllegalAction("现在不能这样出牌")
+
+
+_VALIDATORS: dict[str, Callable[[Ask, Any], Any]] = {
+    "invoke": _validate_yes_no,
+    "choose_cards": _validate_choice,
+    "choose_players": _validate_choice,
+    "choose_blind": _validate_choice,
+    "choose_option": _validate_option,
+    "order": _validate_option,
+    "respond": _validate_response,
+    "arrange": _validate_arrangement,
+    "distribute": _validate_distribution,
+    "play": _validate_play,
+}
+"""Request kind → the check of an answer to it."""

@@ -58,6 +58,26 @@ class OpsMixin(HpMixin):
         """Move ``cids`` at once to zone ``to``; fires cards.lost / cards.obtained once per owner."""
         if not cids:
             return []
+        lost, origin = self._take_out(cids, to)
+        dest = self.zone(to)
+        if top:
+            dest[0:0] = list(cids)
+        else:
+            dest.extend(cids)
+        owner_to = _owner_of(to)
+        was_public = [c for c in cids if ALL in self.state.known.get(c, ())]
+        self._learn(cids, to, owner_to, face_down=face_down)
+        if not quiet:
+            self._emit_move(cids, to, origin, was_public, reason=reason, by=by, face_down=face_down)
+        for owner, cs in lost.items():
+            yield from self.fire("cards.lost", owner, {"cards": cs, "reason": reason, "to": to})
+        if to.startswith("hand:"):
+            yield from self.fire("cards.obtained", owner_to, {"cards": list(cids), "reason": reason})
+        return list(cids)
+
+    def _take_out(self: Game, cids: list[int], to: str) -> tuple[dict[int, list[int]], dict[int, str]]:
+        """Take ``cids`` out of their zones: the cards each owner loses from hand or equipment
+        (not counting a move within the same owner's zone kind), and where each card was."""
         lost: dict[int, list[int]] = {}
         origin: dict[int, str] = {}
         for cid in cids:
@@ -71,13 +91,10 @@ class OpsMixin(HpMixin):
                 and z.split(":")[0] + ":" + str(owner) != to
             ):
                 lost.setdefault(owner, []).append(cid)
-        dest = self.zone(to)
-        if top:
-            dest[0:0] = list(cids)
-        else:
-            dest.extend(cids)
-        owner_to = _owner_of(to)
-        was_public = [c for c in cids if ALL in self.state.known.get(c, ())]
+        return lost, origin
+
+    def _learn(self: Game, cids: list[int], to: str, owner_to: int | None, *, face_down: bool) -> None:
+        """Who knows each moved card's face now."""
         for cid in cids:
             if to == "deck":
                 self.set_known(cid, [])
@@ -87,29 +104,38 @@ class OpsMixin(HpMixin):
                 self.add_known(cid, [owner_to] if owner_to is not None else [])
             elif to in _PUBLIC or to.startswith(("equip:", "pile:")):
                 self.set_known(cid, [ALL])
-        if not quiet:
-            public_faces = not face_down and (to in _PUBLIC or to.startswith(("equip:", "pile:")))
-            secret: dict[int, dict[str, Any]] = {}
-            if owner_to is not None and not public_faces:
-                secret[owner_to] = {"cards": list(cids)}
-            for victim, cs in self._victims(cids, origin, to, by).items():
-                secret.setdefault(victim, {})["lost"] = cs
-            self.emit(
-                "move",
-                to=to,
-                n=len(cids),
-                reason=reason,
-                by=by,
-                froms=sorted({origin[c] for c in cids}),
-                cards=list(cids) if public_faces else None,
-                shown=[c for c in was_public if to.startswith("hand:")] or None,
-                secret=secret or None,
-            )
-        for owner, cs in lost.items():
-            yield from self.fire("cards.lost", owner, {"cards": cs, "reason": reason, "to": to})
-        if to.startswith("hand:"):
-            yield from self.fire("cards.obtained", owner_to, {"cards": list(cids), "reason": reason})
-        return list(cids)
+
+    def _emit_move(
+        self: Game,
+        cids: list[int],
+        to: str,
+        origin: dict[int, str],
+        was_public: list[int],
+        *,
+        reason: str,
+        by: int | None,
+        face_down: bool,
+    ) -> None:
+        """The ``move`` event: the faces only where they land face up; the new owner and those
+        who lost cards to another are told privately which."""
+        owner_to = _owner_of(to)
+        public_faces = not face_down and (to in _PUBLIC or to.startswith(("equip:", "pile:")))
+        secret: dict[int, dict[str, Any]] = {}
+        if owner_to is not None and not public_faces:
+            secret[owner_to] = {"cards": list(cids)}
+        for victim, cs in self._victims(cids, origin, to, by).items():
+            secret.setdefault(victim, {})["lost"] = cs
+        self.emit(
+            "move",
+            to=to,
+            n=len(cids),
+            reason=reason,
+            by=by,
+            froms=sorted({origin[c] for c in cids}),
+            cards=list(cids) if public_faces else None,
+            shown=[c for c in was_public if to.startswith("hand:")] or None,
+            secret=secret or None,
+        )
 
     def _victims(
         self: Game, cids: list[int], origin: dict[int, str], to: str, by: int | None

@@ -222,55 +222,67 @@ def apply_damage(h: Health, part_name: str, d: Damage, *, blast: bool = True) ->
         raise IllegalAction(f"{part.name}已<欠损>，视为不存在，不能承受伤害")
     minion = h.minion or "杂兵" in d.tags
     notes: list[str] = []
-    execute = "处决" in d.tags
-    if execute and not minion:
-        if not any(p.vital for p in h.parts):
-            execute = False
-            notes.append("处决：没有要害部位，无效")
-        elif not part.vital:
-            raise IllegalAction(
-                f"处决只能选择安装要害器官的部位（{'/'.join(p.name for p in h.parts if p.vital)}）"
-            )
+    execute = "处决" in d.tags and (minion or _execute_holds(h, part, notes))
     level, count, dp, more = resolve(d, h)
     notes += more
     kept = [t for t in d.tags if t not in INSTANT_SPECIALS]
     if minion:
         kept = [t for t in kept if t != "故障"]
-    absorbed = 0
-    to_part = 0
-    for _ in range(count):
-        if part.temp and _temp_take(part, level, kept):
-            absorbed += 1
-        else:
-            to_part += 1
+    absorbed = sum(1 for _ in range(count) if part.temp and _temp_take(part, level, kept))
+    to_part = count - absorbed
     if absorbed:
         notes.append(f"临时生命承受{absorbed}道")
     report = hp.apply_wounds(h, part.name, level, to_part, kept) if to_part else None
-    wounded = to_part > 0
-    if wounded:
-        h.dying_exempt = False
     out = DamageReport(part.name, level, count, dp, absorbed, report, notes)
-    if wounded and "切断" in d.tags and not minion:
-        part.severed = True
-        notes.append(f"切断：{part.name}<欠损>")
-    if wounded and execute:
-        h.dissolved = True
-        notes.append("处决：<解体>")
-    if wounded and minion and "故障" in d.tags and "故障" not in h.faults:
-        h.faults.append("故障")
-        notes.append("杂兵故障：无法使用操作/专注/攻击动作")
+    if to_part > 0:
+        h.dying_exempt = False
+        _wound_tags(h, part, d, minion=minion, execute=execute, notes=notes)
     if blast and count and "爆发" in d.tags and not minion:
-        i = h.parts.index(part)
-        linked = [h.parts[k] for k in (i + 1, i - 1) if 0 <= k < len(h.parts) and not part_gone(h.parts[k])]
-        if linked:
-            types = [t for t in d.tags if t in DAMAGE_TYPES or "/" in t]
-            second = Damage(min(d.hit, 3), dp, d.dr, d.direct, tuple(types))
-            out.blast = apply_damage(h, linked[0].name, second, blast=False)
-            notes.append(f"爆发：波及{linked[0].name}")
-        else:
-            notes.append("爆发：没有衔接的部位，无效")
+        out.blast = _blast(h, part, d, dp, notes)
     out.dissolved = check_dissolution(h)
     return out
+
+
+def _execute_holds(h: Health, part: BodyPart, notes: list[str]) -> bool:
+    """Whether 处决 on a non-minion works: without a 要害 part it does nothing (said in
+    ``notes``); on a part that is not 要害 it may not be chosen at all."""
+    if not any(p.vital for p in h.parts):
+        notes.append("处决：没有要害部位，无效")
+        return False
+    if not part.vital:
+        raise IllegalAction(
+            f"处决只能选择安装要害器官的部位（{'/'.join(p.name for p in h.parts if p.vital)}）"
+        )
+    return True
+
+
+def _wound_tags(
+    h: Health, part: BodyPart, d: Damage, *, minion: bool, execute: bool, notes: list[str]
+) -> None:
+    """What 切断, 处决 and a minion's 故障 do once the damage wounded the part itself."""
+    if "切断" in d.tags and not minion:
+        part.severed = True
+        notes.append(f"切断：{part.name}<欠损>")
+    if execute:
+        h.dissolved = True
+        notes.append("处决：<解体>")
+    if minion and "故障" in d.tags and "故障" not in h.faults:
+        h.faults.append("故障")
+        notes.append("杂兵故障：无法使用操作/专注/攻击动作")
+
+
+def _blast(h: Health, part: BodyPart, d: Damage, dp: int, notes: list[str]) -> DamageReport | None:
+    """爆发: a second damage (at most 3 hits, its damage types only) on the next linked part."""
+    i = h.parts.index(part)
+    linked = [h.parts[k] for k in (i + 1, i - 1) if 0 <= k < len(h.parts) and not part_gone(h.parts[k])]
+    if not linked:
+        notes.append("爆发：没有衔接的部位，无效")
+        return None
+    types = [t for t in d.tags if t in DAMAGE_TYPES or "/" in t]
+    second = Damage(min(d.hit, 3), dp, d.dr, d.direct, tuple(types))
+    blast = apply_damage(h, linked[0].name, second, blast=False)
+    notes.append(f"爆发：波及{linked[0].name}")
+    return blast
 
 
 def set_temp(h: Health, part_name: str, amount: int) -> list[Wound]:

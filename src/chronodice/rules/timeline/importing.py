@@ -268,32 +268,9 @@ def parse_setupwp(text: str) -> dict[str, Any]:
     kind = WEAPON_TYPES.get(raw.get("type", "").strip())
     if kind is None:
         problems.append(f"不存在武器类型[{raw.get('type', '')[:10]}]×（可选：增幅、火力、其他）")
-    numbers: dict[str, float] = {}
-    for key in ("damage", "cast", "reload_time", "weight", "load", "current_load"):
-        if key not in raw:
-            continue
-        value = parse_number(raw[key])
-        if value is None or value < 0 or value > MAX_ABS:
-            problems.append(f"「{_cn(key)}」应为不小于0的数字：{raw[key][:12]}")
-        else:
-            numbers[key] = value
-    attribute = None
-    if kind == "amplifier":
-        attribute = lookup_attribute(raw.get("attribute", ""))
-        if attribute is None:
-            problems.append(f"不可使用属性[{raw.get('attribute', '')[:10]}]×")
-        if not raw.get("damage", "").strip():
-            problems.append("增幅武器需要填写伤害（增幅百分比）")
-    load: int | None = None
-    if kind == "artillery":
-        for key in ("damage", "cast", "load"):
-            if not raw.get(key, "").strip():
-                problems.append(f"火力武器需要填写{_cn(key)}")
-        if "load" in numbers and numbers["load"] != int(numbers["load"]):
-            problems.append("载弹量应为整数")
-        if "load" in numbers and numbers["load"] < 1 and raw.get("load", "").strip():
-            problems.append("载弹量至少为1")
-        load = int(numbers.get("load", 0))
+    numbers = _weapon_numbers(raw, problems)
+    attribute = _amplifier_attribute(raw, problems) if kind == "amplifier" else None
+    load = _artillery_load(raw, numbers, problems) if kind == "artillery" else None
     if problems:
         raise InputSyntaxError("武器导入失败×\n" + "\n".join(problems), usage=SETUPWP_USAGE)
     current = load
@@ -312,6 +289,42 @@ def parse_setupwp(text: str) -> dict[str, Any]:
         "weight": numbers.get("weight", 0.0),
         "note": raw.get("note", "")[:60],
     }
+
+
+def _weapon_numbers(raw: dict[str, str], problems: list[str]) -> dict[str, float]:
+    """The numeric fields given, each a number from 0 to MAX_ABS (the others noted in ``problems``)."""
+    numbers: dict[str, float] = {}
+    for key in ("damage", "cast", "reload_time", "weight", "load", "current_load"):
+        if key not in raw:
+            continue
+        value = parse_number(raw[key])
+        if value is None or value < 0 or value > MAX_ABS:
+            problems.append(f"「{_cn(key)}」应为不小于0的数字：{raw[key][:12]}")
+        else:
+            numbers[key] = value
+    return numbers
+
+
+def _amplifier_attribute(raw: dict[str, str], problems: list[str]) -> str | None:
+    """An 增幅 weapon's attribute (it must name one, and give its damage: the percentage)."""
+    attribute = lookup_attribute(raw.get("attribute", ""))
+    if attribute is None:
+        problems.append(f"不可使用属性[{raw.get('attribute', '')[:10]}]×")
+    if not raw.get("damage", "").strip():
+        problems.append("增幅武器需要填写伤害（增幅百分比）")
+    return attribute
+
+
+def _artillery_load(raw: dict[str, str], numbers: dict[str, float], problems: list[str]) -> int:
+    """A 火力 weapon's 载弹量 (it must give damage, cast and a whole load of at least 1)."""
+    for key in ("damage", "cast", "load"):
+        if not raw.get(key, "").strip():
+            problems.append(f"火力武器需要填写{_cn(key)}")
+    if "load" in numbers and numbers["load"] != int(numbers["load"]):
+        problems.append("载弹量应为整数")
+    if "load" in numbers and numbers["load"] < 1 and raw.get("load", "").strip():
+        problems.append("载弹量至少为1")
+    return int(numbers.get("load", 0))
 
 
 def _cn(key: str) -> str:

@@ -65,12 +65,7 @@ def public(state: BattleState) -> Public:
     hidden = {p.key for p in state.participants if p.hidden}
     secret = {a.id for a in state.actions if a.key not in hidden and is_secret(state, a)}
     busy = frozenset(a.key for a in state.actions if a.id in secret and not a.cancelled)
-    # someone brought in only as a secret action's target has not joined as far as anyone knows
-    own = {a.key for a in state.actions}
-    aimed = {a.target for a in state.actions if a.target and a.key not in hidden and a.id not in secret}
-    hidden |= {
-        a.target for a in state.actions if (a.key in hidden or a.id in secret) and a.target not in own | aimed
-    } - {None}
+    hidden |= _secret_targets(state, hidden, secret)
     shown = replace(
         state,
         participants=tuple(
@@ -83,6 +78,15 @@ def public(state: BattleState) -> Public:
     )
     masked = frozenset(p.key for p in state.participants if p.npc and state.veil)
     return Public(shown, busy, masked)
+
+
+def _secret_targets(state: BattleState, hidden: set[str], secret: set[int]) -> set[str]:
+    """Those brought in only as the target of a hidden NPC's or a secret action: they have not
+    joined as far as anyone knows."""
+    own = {a.key for a in state.actions}
+    aimed = {a.target for a in state.actions if a.target and a.key not in hidden and a.id not in secret}
+    unseen = (a.target for a in state.actions if a.key in hidden or a.id in secret)
+    return {t for t in unseen if t is not None and t not in own | aimed}
 
 
 def conceal(before: BattleState, after: BattleState, action: Action) -> tuple[BattleState, Action]:

@@ -110,29 +110,11 @@ async def run_check(
     n = times if times is not None else 1
     if not 1 <= n <= MAX_TIMES:
         raise call.usage_error(f"检定次数应为1到{MAX_TIMES}")
-    char = call.view.character if call.view is not None else None
-    who = call.name
-    actor, _, rest = (skill or "").rpartition(":")
-    if actor and rest:  # ``.ra 哥布林:侦查``: the group's NPC card 哥布林 (GM only, services.npc_cards)
-        skill = rest
-        if call.ctx.group_id is None:
-            raise NotPermitted(PRIVATE_NO_NPC)
-        char = await find_npc_card(call, actor)
-        if char is None:
-            raise NotFound(
-                f"本群没有NPC卡「{safe_name(actor)}」（GM用 .npc {safe_name(actor)} 技能数值 录入）"
-            )
-        who = safe_name(char.name)
+    char, who, skill = await _check_sheet(call, skill)
     label = canonical(skill) if skill else ""
     if value is None:
         assert skill is not None
-        attrs = char.attributes if char is not None else {}
-        value = skill_value(attrs, skill)
-        derived = derive(attrs, skill) if value is None else None  # 理智 = 意志, 体力 = (体质+体型)/10…
-        if derived is not None and isinstance(derived.value, int):
-            value = derived.value
-        if value is None:
-            raise NotFound(f"没有「{skill[:20]}」的数值：写成 .ra {skill[:20]}60，或先 .st {skill[:20]}60")
+        value = _sheet_value(char, skill)
     if adjust:
         label += f"{adjust:+d}"
         value = max(0, value + adjust)
@@ -156,6 +138,33 @@ async def run_check(
     passed = sum(o.passed for o in outcomes)
     note = CheckNote(what, f"通过{passed}/{n}次", None)
     return f"{head}×{n}：\n{body}\n通过{passed}次", outcomes, note
+
+
+async def _check_sheet(call: Call, skill: str | None) -> tuple[Any, str, str | None]:
+    """Whose card the check reads, the name it is made under, and the skill: the sender's own,
+    or with ``.ra 哥布林:侦查`` the group's NPC card 哥布林 (GM only, services.npc_cards)."""
+    char = call.view.character if call.view is not None else None
+    actor, _, rest = (skill or "").rpartition(":")
+    if not (actor and rest):
+        return char, call.name, skill
+    if call.ctx.group_id is None:
+        raise NotPermitted(PRIVATE_NO_NPC)
+    char = await find_npc_card(call, actor)
+    if char is None:
+        raise NotFound(f"本群没有NPC卡「{safe_name(actor)}」（GM用 .npc {safe_name(actor)} 技能数值 录入）")
+    return char, safe_name(char.name), rest
+
+
+def _sheet_value(char: Any, skill: str) -> int:
+    """The skill's value on the card, else derived (理智 = 意志, 体力 = (体质+体型)/10…)."""
+    attrs = char.attributes if char is not None else {}
+    value = skill_value(attrs, skill)
+    derived = derive(attrs, skill) if value is None else None
+    if derived is not None and isinstance(derived.value, int):
+        value = derived.value
+    if value is None:
+        raise NotFound(f"没有「{skill[:20]}」的数值：写成 .ra {skill[:20]}60，或先 .st {skill[:20]}60")
+    return value
 
 
 ra = define(

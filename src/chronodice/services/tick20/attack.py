@@ -381,10 +381,45 @@ class Report:
         return lines + R.event_lines(self.state, [e for e in self.ap if e.kind != "attack_ap"], gm=gm_view)
 
     def body(self, gm_view: bool, call: Call) -> str:
+        """The attack as ``gm_view`` (or the group) may read it: the rolls each side shows, hit
+        or miss, then the damage and the target's health where they are open to this view."""
         st, a, t, plan = self.state, self.a, self.t, self.plan
-        an, tn = R.name_of(st, a.id, gm_view), R.name_of(st, t.id, gm_view)
+        tn = R.name_of(st, t.id, gm_view)
         secret = plan.conceal == "无踪" and not gm_view  # 002: "不会告知角色失手的原因"
         show_a, show_t = (gm_view or not a.hidden) and not secret, (gm_view or not t.hidden) and not secret
+        lines = self._roll_lines(gm_view, show_a, show_t)
+        if self.judgement.success_degree is None:
+            return "\n".join(lines)
+        if self.refused:
+            return "\n".join([*lines, f"伤害未结算：{self.refused}" if show_t else "伤害未结算"])
+        see = gm_view or controls(call.ctx, t) or t.controller is not None or st.options.hp_display == "show"
+        shown = self._damage_lines(lines, tn, numbers=see and show_t)
+        lines += R.event_lines(st, shown, gm=gm_view)
+        lines += health_lines(st, [e for e in shown if e.kind == "wound"], gm=gm_view)
+        if is_mental(plan.tags) and t.controller is not None:
+            lines.append("精神上的攻击也是精神创伤：狂气增加多少由GM定（.人格 创伤N）")
+        return "\n".join(lines)
+
+    def _damage_lines(self, lines: list[str], tn: str, *, numbers: bool) -> list[Event]:
+        """The damage and the target's health: with ``numbers`` Hit/DP/DR and every part,
+        else only what the view may see; returns the events this view may be told of."""
+        t = self.t
+        if numbers:
+            tags = "".join(f" {x}" for x in self.plan.tags)
+            lines.append(
+                f"伤害：Hit{self.hit} DP{self.dp if self.dp is not None else 1} 对 DR{self.dr}{tags}"
+            )
+            held = " ".join(x for x in (R.parts_text(t), *conditions(t, True)) if x) or "无伤"
+            lines.append(f"{tn}：{held}")
+            return self.events
+        lines.append(f"{tn}：{R.health_text(self.state, t, False) or '伤势已记录（详情已私聊GM）'}")
+        return [e for e in self.events if e.kind not in NUMBERS]
+
+    def _roll_lines(self, gm_view: bool, show_a: bool, show_t: bool) -> list[str]:
+        """Who attacks whom with what, ATK and DEF where shown, and hit or miss (with the
+        outcome and degree only when both rolls are shown)."""
+        st, plan, j = self.state, self.plan, self.judgement
+        an, tn = R.name_of(st, self.a.id, gm_view), R.name_of(st, self.t.id, gm_view)
         weapon = f"，{plan.weapon}" if plan.weapon else ""
         lines = [f"{an} 攻击 {tn}（{plan.attack}，{plan.part}{weapon}）"]
         if show_a:
@@ -395,36 +430,15 @@ class Report:
             )
         if show_t:
             lines.append(f"DEF：{self.def_line()}")
-        j = self.judgement
+        hit = "命中" if j.success_degree is not None else "未命中"
         if show_a and show_t:
             degree = (
                 f"成功度{j.success_degree}" if j.success_degree is not None else f"失败度{j.failure_degree}"
             )
-            lines.append(f"→ {'命中' if j.success_degree is not None else '未命中'}（{j.outcome}，{degree}）")
+            lines.append(f"→ {hit}（{j.outcome}，{degree}）")
         else:
-            lines.append(f"→ {'命中' if j.success_degree is not None else '未命中'}")
-        if j.success_degree is None:
-            return "\n".join(lines)
-        if self.refused:
-            return "\n".join([*lines, f"伤害未结算：{self.refused}" if show_t else "伤害未结算"])
-        see = gm_view or controls(call.ctx, t) or t.controller is not None or st.options.hp_display == "show"
-        see = see and show_t
-        if see:
-            tags = "".join(f" {x}" for x in plan.tags)
-            lines.append(
-                f"伤害：Hit{self.hit} DP{self.dp if self.dp is not None else 1} 对 DR{self.dr}{tags}"
-            )
-            held = " ".join(x for x in (R.parts_text(t), *conditions(t, True)) if x) or "无伤"
-            lines.append(f"{tn}：{held}")
-            shown = self.events
-        else:
-            lines.append(f"{tn}：{R.health_text(st, t, False) or '伤势已记录（详情已私聊GM）'}")
-            shown = [e for e in self.events if e.kind not in NUMBERS]
-        lines += R.event_lines(st, shown, gm=gm_view)
-        lines += health_lines(st, [e for e in shown if e.kind == "wound"], gm=gm_view)
-        if is_mental(plan.tags) and t.controller is not None:
-            lines.append("精神上的攻击也是精神创伤：狂气增加多少由GM定（.人格 创伤N）")
-        return "\n".join(lines)
+            lines.append(f"→ {hit}")
+        return lines
 
     def def_line(self) -> str:
         if self.def_roll is None:

@@ -149,50 +149,12 @@ async def _check(
     note = " ".join(reason)[:30]
     goal = opposed if opposed is not None else target
     if isinstance(what, tuple):
-        sizes = tuple(
-            int(p[1:])
-            if p[:1].lower() == "d" and p[1:].isascii() and p[1:].isdigit()
-            else C.attribute_die_004(attrs, p)
-            for p in what
-        )
-        roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
-        label = "+".join(what).upper()
-        text = R.two_die_text(who, label, roll2, goal) + (("\n" + edge.note) if edge.note else "")
-        if damage is not None:
-            text += "\n" + damage_line(roll2, goal, damage)
-        if goal is None:
-            note2 = CheckNote(label, f"判定值{roll2.total}", None)
-        else:
-            ok2 = roll2.total >= goal
-            note2 = CheckNote(label, "成功" if ok2 else "失败", ok2)
-        return [Reply(text=text, check=note2)], None
+        return [_two_die_check(call, what, attrs, typed, who, goal, damage, edge.note)], None
     if damage is not None:
         raise call.usage_error("伤害N 用于004双骰攻击检定（如 .rc d8+d6 13 伤害5）")
     if domain is not None and (isinstance(what, int) or is_attribute(what)):
         raise IllegalAction(f"《{domain}》的熟练度用于技能检定（如 .rc 洞悉 15 {domain}）")
-    skill_mods: list[Modifier] = []
-    skill = True
-    if isinstance(what, int):
-        skill_mods = [Modifier(what, source="")]
-        label = "D20"
-    elif is_attribute(what):
-        name = what if what in C.ATTRIBUTES else next(k for k, v in C.ATTRIBUTES.items() if what in v)
-        value = C.attribute_value(attrs, name)
-        if value is None:
-            raise NotFound(f"角色卡上没有{name}（.st {name} 12 设置）")
-        skill_mods = [Modifier(C.attribute_modifier(value), source=name)]
-        skill = False
-        label = name
-    else:
-        skill_name = C.canonical_skill(what)
-        if domain is not None and domain_proficiency(attrs, domain) < 1:
-            raise IllegalAction(
-                f"{who} 的卡上没有《{domain}》的熟练度（.st {domain}熟练2 录入）："
-                "002 只能从具有至少1级熟练度的次要领域习得能力"
-            )
-        skill_mods = C.skill_modifiers(attrs, what, domain=domain)  # a defence keeps its own proficiency
-        label = what if what == skill_name else f"{what}（{skill_name}）"
-        label += f"《{domain}》" if domain is not None else ""
+    skill_mods, skill, label = _check_terms(what, attrs, who, domain)
     all_mods = [*skill_mods, *typed]
     roll = C.roll_d20(call.app.rng, all_mods, advantage=adv, disadvantage=dis, passive=passive, skill=skill)
     last = LastCheck(
@@ -212,6 +174,62 @@ async def _check(
     )
     reply = check_reply(last, roll)
     return [reply], last if skill and not passive and char is not None else None
+
+
+def _two_die_check(
+    call: Call,
+    what: tuple[str, str],
+    attrs: dict,
+    typed: list[Modifier],
+    who: str,
+    goal: int | None,
+    damage: int | None,
+    edge_note: str,
+) -> Reply:
+    """004's two-die check (``.rc d8+d6 13``, ``.rc 力量+敏捷``): each die a written size or an
+    attribute's die; with ``伤害N`` the attack's damage line."""
+    sizes = tuple(
+        int(p[1:])
+        if p[:1].lower() == "d" and p[1:].isascii() and p[1:].isdigit()
+        else C.attribute_die_004(attrs, p)
+        for p in what
+    )
+    roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
+    label = "+".join(what).upper()
+    text = R.two_die_text(who, label, roll2, goal) + (("\n" + edge_note) if edge_note else "")
+    if damage is not None:
+        text += "\n" + damage_line(roll2, goal, damage)
+    if goal is None:
+        note = CheckNote(label, f"判定值{roll2.total}", None)
+    else:
+        ok = roll2.total >= goal
+        note = CheckNote(label, "成功" if ok else "失败", ok)
+    return Reply(text=text, check=note)
+
+
+def _check_terms(
+    what: str | int, attrs: dict, who: str, domain: str | None
+) -> tuple[list[Modifier], bool, str]:
+    """A D20 check's own modifiers, whether it is a skill check, and its label: a written
+    number (``D20``), an attribute's modifier, or a skill's (with a 次要领域's proficiency)."""
+    if isinstance(what, int):
+        return [Modifier(what, source="")], True, "D20"
+    if is_attribute(what):
+        name = what if what in C.ATTRIBUTES else next(k for k, v in C.ATTRIBUTES.items() if what in v)
+        value = C.attribute_value(attrs, name)
+        if value is None:
+            raise NotFound(f"角色卡上没有{name}（.st {name} 12 设置）")
+        return [Modifier(C.attribute_modifier(value), source=name)], False, name
+    skill_name = C.canonical_skill(what)
+    if domain is not None and domain_proficiency(attrs, domain) < 1:
+        raise IllegalAction(
+            f"{who} 的卡上没有《{domain}》的熟练度（.st {domain}熟练2 录入）："
+            "002 只能从具有至少1级熟练度的次要领域习得能力"
+        )
+    skill_mods = C.skill_modifiers(attrs, what, domain=domain)  # a defence keeps its own proficiency
+    label = what if what == skill_name else f"{what}（{skill_name}）"
+    label += f"《{domain}》" if domain is not None else ""
+    return skill_mods, True, label
 
 
 def is_attribute(what: str) -> bool:

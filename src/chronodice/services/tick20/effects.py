@@ -59,29 +59,13 @@ async def init_eff(
         dur = dur.model_copy(update={"boundary": boundary})
     if hidden:
         dur = dur.model_copy(update={"hidden": True})
-    flags: dict[str, Any] = {}
-    if init_mod is not None:
-        flags["init_mod"] = InitMod(value=init_mod.value, type=parse_mod_type(init_mod.type))
-    if check_mod is not None:
-        flags["check_mod"] = InitMod(value=check_mod.value, type=parse_mod_type(check_mod.type))
-    if edge is not None:
-        flags["edge"] = edge
-    if description is not None:
-        flags["description"] = description
-    if concentration:
-        flags["concentration"] = True
-    if replace:
-        flags["replace"] = True
+    flags = _effect_flags(
+        init_mod, check_mod, edge, description, concentration=concentration, replace=replace
+    )
     is_gm = await gm(call, state)
     if not is_gm and any(not controls(call.ctx, t) for t in bearers):
         raise NotPermitted(f"只能给自己的角色添加效果；给他人需要{GM_WHO}")
-    # The source is who the effect comes from: ``-源 X`` when given; a player's own character;
-    # otherwise nobody (the GM).  Never whoever happens to be current: a GM adding 眩晕 during
-    # 哥布林's turn is not 哥布林 stunning someone.
-    src = (await find(call, state, source)).id if source is not None else None
-    if src is None and not is_gm:
-        mine = [c for c in state.combatants if c.controller == call.ctx.user_id]
-        src = mine[0].id if mine else None
+    src = await _effect_source(call, state, source, is_gm)
     if parent is not None:
         owner, effect_name = parent
         holder = await find(call, state, owner)
@@ -97,6 +81,44 @@ async def init_eff(
 
     state, events = await apply(call, fn)
     return _effect_replies(call, state, events, name, dur, src, flags)
+
+
+def _effect_flags(
+    init_mod: Mod | None,
+    check_mod: Mod | None,
+    edge: str | None,
+    description: str | None,
+    *,
+    concentration: bool,
+    replace: bool,
+) -> dict[str, Any]:
+    """The options an effect is added with, only those given (``E.add_effect``'s keywords)."""
+    flags: dict[str, Any] = {}
+    if init_mod is not None:
+        flags["init_mod"] = InitMod(value=init_mod.value, type=parse_mod_type(init_mod.type))
+    if check_mod is not None:
+        flags["check_mod"] = InitMod(value=check_mod.value, type=parse_mod_type(check_mod.type))
+    if edge is not None:
+        flags["edge"] = edge
+    if description is not None:
+        flags["description"] = description
+    if concentration:
+        flags["concentration"] = True
+    if replace:
+        flags["replace"] = True
+    return flags
+
+
+async def _effect_source(call: Call, state: Combat, source: str | None, is_gm: bool) -> str | None:
+    """Who the effect comes from: ``-源 X`` when given; a player's own character; otherwise
+    nobody (the GM).  Never whoever happens to be current: a GM adding 眩晕 during 哥布林's turn
+    is not 哥布林 stunning someone."""
+    if source is not None:
+        return (await find(call, state, source)).id
+    if is_gm:
+        return None
+    mine = [c for c in state.combatants if c.controller == call.ctx.user_id]
+    return mine[0].id if mine else None
 
 
 def check_mod_of(flags: dict[str, Any]) -> tuple[InitMod | None, str | None]:

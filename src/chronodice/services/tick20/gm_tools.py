@@ -12,7 +12,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.model import InitRoll, Phase, Variant
+from chronodice.rules.tick20.model import Combat, Event, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier
 from chronodice.services.npc_cards import find_npc_card
 
@@ -164,6 +164,12 @@ async def init_rm(call: Call, names: list[list[str]], force: bool) -> list[Reply
     state, events = await apply(
         call, lambda st: each(need(st), ids, lambda s, cid: E.remove(s, cid, force=force))
     )
+    return _rm_replies(state, events, hidden)
+
+
+def _rm_replies(state: Combat, events: list[Event], hidden: set[str]) -> list[Reply]:
+    """Who left, told the group (visible ones, with the turn card when the turn moved on) and
+    the GM (hidden ones, privately)."""
     removed = [e.data for e in events if e.kind == "removed"]
     gone = [d["name"] for d in removed if d["cid"] not in hidden]
     secret = [d["name"] for d in removed if d["cid"] in hidden]

@@ -19,7 +19,7 @@ from chronodice.rules.tick20 import damage as D
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as H
 from chronodice.rules.tick20.card import card_lv, card_proficiency, lookup, sp_max_002, speed_002
-from chronodice.rules.tick20.model import Combat, Health, InitRoll, Phase, Variant
+from chronodice.rules.tick20.model import Combat, Event, Health, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier, stack
 from chronodice.services.npc_cards import find_npc_card
 from chronodice.store import CharacterRecord
@@ -274,16 +274,26 @@ ri = define(
     when_empty=True,
 )
 async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
+    """``.ri``: roll initiative and join — oneself, or NPCs (GM), several at once; a hidden
+    NPC's roll goes to the GM alone."""
     state = await load(call)
     if state is None:
         state = fresh(call.ctx.user_id)
+    given = entries or [RiEntry()]
+    if sum(e.count or 1 for e in given) > MAX_BATCH:
+        raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
+    plan, notes = await _plan_joins(call, state, given)
+    state, events = await apply(call, lambda st: join_all(st or fresh(call.ctx.user_id), plan))
+    return _ri_replies(call, state, plan, [e for e in events if e.kind == "join"], notes)
+
+
+async def _plan_joins(call: Call, state: Combat, given: list[RiEntry]) -> tuple[Plan, list[tuple[str, bool]]]:
+    """Who joins with what initiative (each rolled, or one roll shared), and the batch notes
+    (with whether each is the GM's alone)."""
     scope = await gm_scope(call, state)
     plan: Plan = []
     notes: list[tuple[str, bool]] = []
     taken: dict[str, int] = {}
-    given = entries or [RiEntry()]
-    if sum(e.count or 1 for e in given) > MAX_BATCH:
-        raise InputSyntaxError(f"一次最多加入{MAX_BATCH}名")
     for entry in batches(given):
         if entry.name is not None:
             require(call.ctx, Perm.GM, "加入NPC（不写名称则以自己的角色加入）", **scope, who=GM_WHO)
@@ -305,18 +315,26 @@ async def cmd_ri(call: Call, entries: list[RiEntry]) -> list[Reply]:
         note = batch_note([n for n in names if n], entry)
         if note:
             notes.append((note, entry.hidden))
+    return plan, notes
 
-    state, events = await apply(call, lambda st: join_all(st or fresh(call.ctx.user_id), plan))
+
+_PLACED_WORDS = {
+    "next_round": "（下轮加入）",
+    "this_tick": "（本刻加入）",
+    "this_round": "",
+    "setup": "",
+    "no_turn": "",
+}
+"""Where a join placed the combatant, as said after its initiative."""
+
+
+def _ri_replies(
+    call: Call, state: Combat, plan: Plan, joins: list[Event], notes: list[tuple[str, bool]]
+) -> list[Reply]:
+    """The group's lines for visible joins, and the GM's whisper for hidden ones."""
     public, secret = [], []
-    placed_words = {
-        "next_round": "（下轮加入）",
-        "this_tick": "（本刻加入）",
-        "this_round": "",
-        "setup": "",
-        "no_turn": "",
-    }
-    for (name, kwargs, text), ev in zip(plan, [e for e in events if e.kind == "join"], strict=False):
-        where = placed_words.get(ev.data.get("placed", ""), "")
+    for (name, kwargs, text), ev in zip(plan, joins, strict=False):
+        where = _PLACED_WORDS.get(ev.data.get("placed", ""), "")
         if kwargs.get("hidden"):
             secret.append(f"{name}：{text}{where}")
         else:

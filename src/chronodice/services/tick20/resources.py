@@ -298,25 +298,12 @@ async def _hp_fn(
     execute: tuple[Any, ...] | None,
     cost: bool = False,
 ) -> Callable[[Combat], E.Outcome]:
-    """The transition one ``.hp`` form asks for."""
+    """The transition one ``.hp`` form asks for: a change of the Hit Gauges (``±n``), a word
+    without a number (自愈, 休息, 杂兵), a trait with a damage type, or a number to set."""
     if isinstance(op, int):
         if value is not None:
             raise call.usage_error("格式：.hp 名称 ±n [-由 攻击者] [重击] [斩杀 结果]")
-        amount = op
-        by = (await find(call, state, attacker)).id if attacker is not None else None
-        if by is None and amount < 0 and state.current is not None:
-            by = state.current
-        total = None
-        if execute is not None:
-            if execute[0] == "none":
-                raise call.usage_error("斩杀要写目标的［DEX+MIG］结果或骰子：斩杀11 / 斩杀d8+d10")
-            if execute[0] == "n":
-                total = execute[1]
-            else:
-                total = C.roll_two_die(call.app.rng, (execute[1], execute[2])).total
-        return lambda st: E.hit_gauges(
-            st, c.id, abs(amount), attacker=by, heal=amount > 0, crit=crit, execute=total
-        )
+        return await _hit_fn(call, state, c, op, attacker, crit, execute)
     if op == "selfheal":
         return lambda st: E.self_heal(st, [c.id])
     if op in REST_WORDS:
@@ -339,6 +326,41 @@ async def _hp_fn(
         return lambda st: E.set_gauges(st, c.id, **{op: caps})
     if isinstance(value, tuple) and not (op == "sp" and value[0] == "="):
         raise call.usage_error(f"「{op}」后面要写数值")
+    return _number_fn(call, c, op, value, cost)
+
+
+async def _hit_fn(
+    call: Call,
+    state: Combat,
+    c: Combatant,
+    amount: int,
+    attacker: str | None,
+    crit: bool,
+    execute: tuple[Any, ...] | None,
+) -> Callable[[Combat], E.Outcome]:
+    """``.hp 名称 ±n``: damage (by the named attacker, else the one whose turn it is) or healing
+    of the Hit Gauges, with 重击 and 斩杀 (its ［DEX+MIG］ written or rolled)."""
+    by = (await find(call, state, attacker)).id if attacker is not None else None
+    if by is None and amount < 0 and state.current is not None:
+        by = state.current
+    total = None
+    if execute is not None:
+        if execute[0] == "none":
+            raise call.usage_error("斩杀要写目标的［DEX+MIG］结果或骰子：斩杀11 / 斩杀d8+d10")
+        if execute[0] == "n":
+            total = execute[1]
+        else:
+            total = C.roll_two_die(call.app.rng, (execute[1], execute[2])).total
+    return lambda st: E.hit_gauges(
+        st, c.id, abs(amount), attacker=by, heal=amount > 0, crit=crit, execute=total
+    )
+
+
+def _number_fn(
+    call: Call, c: Combatant, op: str, value: int | tuple[Any, ...], cost: bool
+) -> Callable[[Combat], E.Outcome]:
+    """A number to set: gauges, 危机, 强韧, MP spent, SP (``=n`` sets, ``±n`` changes; a 力竭
+    check is rolled ahead when SP is already at 0 or below), else the SP maximum."""
     n = value[1] if isinstance(value, tuple) else value
     if op in ("hg", "mg"):
         return lambda st: E.set_gauges(st, c.id, **{op: n})

@@ -8,7 +8,7 @@ from typing import Literal
 
 from chronodice.core.errors import AmbiguousInput, InputSyntaxError, LimitExceeded, NotFound
 
-from ..model import Duration, DurationKind, Effect, InitMod, Phase
+from ..model import Combat, Duration, DurationKind, Effect, InitMod, Phase
 from ._base import COUNTED, MAX_EFFECTS, MAX_NAME
 from .loop import Engine, require_phase, transition
 from .wounds import exhaust
@@ -36,19 +36,7 @@ def add_effect(
     require_phase(st, Phase.SETUP, Phase.ACTIVE)
     target = st.get(bearer)
     name = name.strip()
-    if not name or len(name) > MAX_NAME:
-        raise InputSyntaxError(f"效果名应为1~{MAX_NAME}个字")
-    if len(st.effects) >= MAX_EFFECTS:
-        raise LimitExceeded(f"效果最多{MAX_EFFECTS}个")
-    duration = duration or Duration()
-    if duration.anchor is not None:
-        st.get(duration.anchor)
-        if duration.anchor == target.id:
-            duration = duration.model_copy(update={"anchor": None})
-    if source is not None:
-        st.get(source)
-    if parent is not None and st.effect(parent) is None:
-        raise NotFound("父效果不存在")
+    duration = _checked(st, target.id, name, duration, source, parent)
     setup = not eng.active
     st.seq += 1
     effect = Effect(
@@ -69,12 +57,8 @@ def add_effect(
         check_mod=check_mod,
         edge=edge,
     )
-    for old in [e for e in st.effects if e.bearer == target.id and e.name == name]:
-        if not replace and eng.remaining_ticks(old) >= eng.remaining_ticks(effect):
-            eng.emit("not_stacked", effect=name, bearer=target.id, kept="old")
-            return
-        eng.drop_effect(old.id, "replaced")
-        eng.emit("not_stacked", effect=name, bearer=target.id, kept="new")
+    if not _replaces_same(eng, target.id, effect, replace=replace):
+        return
     if concentration and source is not None:
         for old in [e for e in st.effects if e.concentration and e.source == source]:
             eng.drop_effect(old.id, "concentration")
@@ -94,6 +78,39 @@ def add_effect(
         eng.refresh_init(target.id)
     if name.strip("<>") == "力竭":  # 002 精力值: <力竭> from another cause sets SP to 0
         exhaust(eng, target)
+
+
+def _checked(
+    st: Combat, bearer: str, name: str, duration: Duration | None, source: str | None, parent: int | None
+) -> Duration:
+    """The checks before an effect is added (its name, the effect limit, the anchor, source
+    and parent exist); the duration to use (an anchor on the bearer herself is no anchor)."""
+    if not name or len(name) > MAX_NAME:
+        raise InputSyntaxError(f"效果名应为1~{MAX_NAME}个字")
+    if len(st.effects) >= MAX_EFFECTS:
+        raise LimitExceeded(f"效果最多{MAX_EFFECTS}个")
+    duration = duration or Duration()
+    if duration.anchor is not None:
+        st.get(duration.anchor)
+        if duration.anchor == bearer:
+            duration = duration.model_copy(update={"anchor": None})
+    if source is not None:
+        st.get(source)
+    if parent is not None and st.effect(parent) is None:
+        raise NotFound("父效果不存在")
+    return duration
+
+
+def _replaces_same(eng: Engine, bearer: str, effect: Effect, *, replace: bool) -> bool:
+    """Effects of one name on one bearer do not stack: whether the new ``effect`` goes on (it
+    replaces one lasting no longer, or any with ``replace``) or the old one is kept."""
+    for old in [e for e in eng.st.effects if e.bearer == bearer and e.name == effect.name]:
+        if not replace and eng.remaining_ticks(old) >= eng.remaining_ticks(effect):
+            eng.emit("not_stacked", effect=effect.name, bearer=bearer, kept="old")
+            return False
+        eng.drop_effect(old.id, "replaced")
+        eng.emit("not_stacked", effect=effect.name, bearer=bearer, kept="new")
+    return True
 
 
 @transition
