@@ -333,8 +333,8 @@ class CommandRegistry:
         low = fold_root(body[:24]).lower()
         if self._by_root is None:
             self._by_root = {}
-            for root, spec in self._roots:
-                self._by_root.setdefault(root, spec)
+            for known, owner in self._roots:
+                self._by_root.setdefault(known, owner)
             self._lengths = sorted({len(r) for r in self._by_root}, reverse=True)
         for n in self._lengths:  # longest root first
             if n > len(low):
