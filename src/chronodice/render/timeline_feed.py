@@ -236,10 +236,10 @@ def _landing(r: Resolution, state: BattleState, vitals: Vitals_) -> str:
             if r.voided:
                 text += f"，{'、'.join(f'#{k}' for k in r.voided)}作废"
         return text
-    word, resource, sign = _COMMANDS[r.kind]
-    text = f"，{word}：.crd {other}:{resource} {sign}{fmt(r.landed)} #{a.id}"
+    command, resource, op = _COMMANDS[r.kind]
+    text = f"，{command}：.crd {other}:{resource} {op}{fmt(r.landed)} #{a.id}"
     v = (vitals or {}).get(a.target or "")
-    if v is not None and sign == "-" and resource == "hp" and 0 < v.hp <= r.landed:
+    if v is not None and op == "-" and resource == "hp" and v.hp is not None and 0 < v.hp <= r.landed:
         text += f"（现体力{fmt(v.hp)}，足以致死）"
     return text
 

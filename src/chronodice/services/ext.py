@@ -175,8 +175,8 @@ async def _switch(call: Call, names: list[str], *, on: bool) -> list[Reply]:
     for word in names:
         found = find_module(word)
         if found is None:
-            keys = " ".join(m.key for m in MODULES)
-            raise NotFound(f"没有模块「{word[:20]}」，可用：{keys}")
+            known = " ".join(m.key for m in MODULES)
+            raise NotFound(f"没有模块「{word[:20]}」，可用：{known}")
         if found not in modules:
             modules.append(found)
     keys = {m.key for m in modules}

@@ -189,7 +189,8 @@ async def _bind(call: Call, group_id: str) -> list[Reply]:
     roles = sorted(r for r in ctx.roles if r in ("owner", "admin"))
 
     def bind(settings: dict[str, Any]) -> dict[str, Any]:
-        screen = settings.get(KEY) if isinstance(settings.get(KEY), dict) else {}
+        found = settings.get(KEY)
+        screen: dict[str, Any] = found if isinstance(found, dict) else {}
         groups = {g: v for g, v in (screen.get("groups") or {}).items() if g != group_id}
         groups[group_id] = {"roles": roles}
         settings[KEY] = {"groups": dict(list(groups.items())[-MAX_GROUPS:]), "current": group_id}
@@ -209,7 +210,8 @@ async def _unbind(call: Call, group_id: str | None) -> list[Reply]:
     ctx = call.ctx
 
     def unbind(settings: dict[str, Any]) -> dict[str, Any]:
-        screen = settings.get(KEY) if isinstance(settings.get(KEY), dict) else {}
+        found = settings.get(KEY)
+        screen: dict[str, Any] = found if isinstance(found, dict) else {}
         groups = {
             g: v for g, v in (screen.get("groups") or {}).items() if group_id is not None and g != group_id
         }

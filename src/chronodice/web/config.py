@@ -64,10 +64,9 @@ def read_public_url(env: Mapping[str, str] | None = None, driver_config: Any = N
 def settings_from(driver_config: Any, env: Mapping[str, str] | None = None) -> WebSettings:
     """The settings as the bot has them (NoneBot's config, the environment winning)."""
     env = os.environ if env is None else env
-    offset = env.get("CHRONODICE_LOG_UTC_OFFSET_HOURS") or getattr(
-        driver_config, "chronodice_log_utc_offset_hours", 8.0
-    )
-    return WebSettings.from_values(read_public_url(env, driver_config), utc_offset_hours=float(offset))
+    typed = env.get("CHRONODICE_LOG_UTC_OFFSET_HOURS")
+    offset = float(typed) if typed else float(getattr(driver_config, "chronodice_log_utc_offset_hours", 8.0))
+    return WebSettings.from_values(read_public_url(env, driver_config), utc_offset_hours=offset)
 
 
 MIN_TOKEN_CHARS = 16

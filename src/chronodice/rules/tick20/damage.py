@@ -37,6 +37,7 @@ Pure: dice come in as arguments (rolled by the caller).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from chronodice.core.errors import IllegalAction, InputSyntaxError
 
@@ -329,7 +330,7 @@ def fort_check(
     12
     """
     coma = bool(h.coma) if unconscious is None else unconscious
-    edge = "劣势" if coma and len(dice) > 1 else None
+    edge: Literal["劣势"] | None = "劣势" if coma and len(dice) > 1 else None
     roll = d20_from_dice(dice if edge else dice[:1], h.fort, edge=edge)
     return roll, judge(roll.total, target)
 

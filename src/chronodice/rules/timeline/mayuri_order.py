@@ -75,8 +75,12 @@ def ordered(rows: Sequence[tuple[R, Cell]], keys: Sequence[tuple[Callable[[R], A
     out = sorted(rows, key=lambda rc: rc[0].source)
     out.sort(key=lambda rc: rc[1])
     for key, desc in reversed(keys):
-        out.sort(key=lambda rc, key=key: key(rc[0]), reverse=desc)
+        out.sort(key=_on_row(key), reverse=desc)
     return [r for r, _ in out]
+
+
+def _on_row(key: Callable[[R], Any]) -> Callable[[tuple[R, Cell]], Any]:
+    return lambda rc: key(rc[0])
 
 
 def buff_range(range_key: str) -> str:

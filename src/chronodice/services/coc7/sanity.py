@@ -77,7 +77,7 @@ async def cmd_sc(call: Call, loss: tuple[str, str], value: int | None, reason: s
             raise call.usage_error(f"「{expr}」不是有效的损失：{err.message}") from err
     char = call.view.character if call.view is not None else None
     use_card = value is None
-    if use_card:
+    if value is None:
         san = card_sanity(char.attributes) if char is not None else None
         if char is None or san is None:
             raise NotFound("角色卡上没有理智：先 .st 理智60，或写成 .sc 1/1d6 60")
@@ -162,10 +162,11 @@ async def cmd_en(call: Call, skill: str, value: int | None) -> list[Reply]:
     if name in NOT_SKILLS:
         raise call.usage_error(f"「{name}」不能通过成长检定提高（只有技能可以；克苏鲁神话也不行）")
     use_card = value is None
-    if use_card:
-        value = skill_value(char.attributes, skill) if char is not None else None
-        if char is None or value is None:
+    if value is None:
+        found = skill_value(char.attributes, skill) if char is not None else None
+        if char is None or found is None:
             raise NotFound(f"没有「{skill[:20]}」的数值：先 .st {skill[:20]}60，或写成 .en {skill[:20]} 60")
+        value = found
     rng = call.app.rng
     d = rng.randint(1, 100)
     head = f"{call.name} 的{name}成长检定：D100={d}/{value}"

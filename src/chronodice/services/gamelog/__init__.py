@@ -208,12 +208,14 @@ async def export_files(call: Call, rec: GameLog) -> tuple[tuple[ReplyFile, ...],
     files: list[ReplyFile] = []
     split: list[str] = []
     skipped: list[str] = []
+
+    def export(ext: str, pieces: Callable[[ExportHead, Sequence[LogLine]], Pieces]) -> list[Path]:
+        return write_export(folder, stem, ext, pieces(head, lines), limits.max_export_bytes)
+
     for ext, pieces in FORMATS:
         try:
             # off the event loop: a full log (20,000 lines) takes seconds to render
-            paths = await asyncio.to_thread(
-                lambda e=ext, p=pieces: write_export(folder, stem, e, p(head, lines), limits.max_export_bytes)
-            )
+            paths = await asyncio.to_thread(export, ext, pieces)
         except TooLarge:
             skipped.append(ext)
             continue

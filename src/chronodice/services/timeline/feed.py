@@ -19,6 +19,7 @@ command.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic
@@ -186,7 +187,7 @@ async def _apply(
         if rec is None or rec.system != SYSTEM:
             continue
         undo: dict[str, Any] = {}
-        _, _, result = await mutate_tl(call, rec, lambda c, n=amount, k=kind: hurt(c, n, k), undo)
+        _, _, result = await mutate_tl(call, rec, functools.partial(hurt, amount=amount, kind=kind), undo)
         applied[action_id] = result
         before, version = undo["before"]
         first[rec.id] = (first[rec.id][0] if rec.id in first else before, version)

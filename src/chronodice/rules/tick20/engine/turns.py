@@ -76,12 +76,8 @@ def delay(eng: Engine) -> None:
     c.turn_started = False
     c.pre_turn = None
     st.current = None
-    eng.emit(
-        "delay",
-        cid=c.id,
-        cur=c.cur,
-        lost=eng.rules.tick_position(c) is None or eng.rules.tick_position(c) >= tick,
-    )
+    position = eng.rules.tick_position(c)
+    eng.emit("delay", cid=c.id, cur=c.cur, lost=position is None or position >= tick)
     eng.after_turn()
 
 
