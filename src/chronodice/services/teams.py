@@ -213,7 +213,7 @@ async def team_pick(call: Call, n: int | None) -> list[Reply]:
 )
 async def team_st(call: Call, pairs: list[tuple[str, str | None, int]]) -> list[Reply]:
     ids = await _team_or_error(call)
-    lines = []
+    lines: list[str] = []
     for uid in ids:
         try:
             replies = await st_set(call, uid, pairs)

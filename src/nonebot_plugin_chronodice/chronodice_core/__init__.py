@@ -40,6 +40,7 @@ from chronodice.app import App
 from chronodice.core.clock import SYSTEM, ShiftedClock
 from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context
+from chronodice.core.ratelimit import Verdict
 from chronodice.datadir import DataDir
 from chronodice.front_end import display_database_url, normalize_database_url, open_store
 from chronodice.rules.moe import pack as moe_pack
@@ -298,7 +299,7 @@ class _Admitted:
     event: weakref.ref[Event]
     ctx: Context
     text: str
-    verdict: str
+    verdict: Verdict
     routed: Any
 
 

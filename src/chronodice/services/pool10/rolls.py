@@ -75,12 +75,12 @@ async def roll(
     again_at = again_of(args, settings)
     total_bonus = resolved.term_bonus + args.bonus
     if args.odds:
-        result = pool_odds(resolved.size, again_at, k=None)
+        chances = pool_odds(resolved.size, again_at, k=None)
         need = (args.dc or 0) + args.lost
-        if need > result.k:  # P(≥ DC) and E[final] need the distribution up to DC + lost
-            result = pool_odds(resolved.size, again_at, k=need)
+        if need > chances.k:  # P(≥ DC) and E[final] need the distribution up to DC + lost
+            chances = pool_odds(resolved.size, again_at, k=need)
         text = render.format_odds(
-            me.name, resolved.text, result, dc=args.dc, bonus=total_bonus, lost=args.lost
+            me.name, resolved.text, chances, dc=args.dc, bonus=total_bonus, lost=args.lost
         )
         return hide(call, text, mode)
     dice = roll_pool(resolved.size, call.app.rng, again=again_at)

@@ -177,6 +177,7 @@ async def who_acts(
     GM's own characters) or when it is not the owner's active character.
     """
     store, ctx = call.app.store, call.ctx
+    rec: CharacterRecord | None
     if actor:
         rec = await find_named(call, actor.strip())
     elif who is not None:
