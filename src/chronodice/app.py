@@ -32,7 +32,7 @@ from .services.ext import OFF_KEY, is_off
 from .services.gms import SCREEN_COMMANDS
 from .services.gms import deliver as deliver_screen
 from .services.gms import enter as enter_screen
-from .services.group_habits import HabitsCache
+from .services.group_habits import HabitsCache, welcome_text
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
 from .store import Claim, DuplicateEvent, Store
 from .store.records import ContextView
@@ -179,6 +179,10 @@ class App(FrontEnd):
         the unknown-command hint (``.reply``, ``.bot 未知指令``).  Every plain group message asks:
         a group with neither costs one cached read and a dict lookup."""
         return (await self.habits.get(self.store, group_id)).answer(text) is not None
+
+    async def welcome_text(self, group_id: str) -> str | None:
+        """What to greet a newcomer of ``group_id`` with (``.welcome``), or None."""
+        return await welcome_text(self.store, group_id)
 
     async def _plain(self, ctx: Context, text: str, verdict: Verdict | None) -> list[Reply] | None:
         """The keyword reply or unknown-command hint for a message no command reads, within
