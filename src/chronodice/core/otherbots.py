@@ -46,7 +46,9 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".rules 擒抱",
     ".wiki 擒抱",
     ".find 火球术",
-    # housekeeping
+    # housekeeping (SealDice's user id, Dice!'s authorisation among them)
+    ".userid",
+    ".authorize",
     ".text",
     ".botlist add @某人",
     ".master add 12345",
