@@ -32,6 +32,7 @@ from .services.ext import OFF_KEY, is_off
 from .services.gms import SCREEN_COMMANDS
 from .services.gms import deliver as deliver_screen
 from .services.gms import enter as enter_screen
+from .services.group_habits import HabitsCache, welcome_text
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
 from .store import Claim, DuplicateEvent, Store
 from .store.records import ContextView
@@ -71,6 +72,8 @@ class App(FrontEnd):
             self.flood = flood
         else:
             self.flood = FloodControl(flood or FloodSettings(), clock=self.clock.monotonic)
+        self.habits = HabitsCache()
+        """Each group's keyword replies and unknown-command answer, for :meth:`plain_answer`."""
 
     # ------------------------------------------------------------------ identity
     async def display_name(self, ctx: Context, user_id: str | None = None) -> str:
@@ -134,7 +137,7 @@ class App(FrontEnd):
             router = self.registry.route if ctx.group_id is not None else self.registry.route_private
             routed = router(text[:MAX_MESSAGE_CHARS])
         if routed is None:
-            return None
+            return await self._plain(ctx, text, verdict)
         screen: str | None = None
         if ctx.group_id is None and routed.spec.name in SCREEN_COMMANDS:
             try:  # a bound GM's private command acts on their group (the GM screen)
@@ -170,6 +173,26 @@ class App(FrontEnd):
             failed = True
         clipped = [_clip(r) for r in replies]
         return deliver_screen(clipped, screen, failed=failed) if screen is not None else clipped
+
+    async def plain_answer(self, group_id: str, text: str) -> bool:
+        """Whether ``group_id`` answers ``text``, a message no command reads: a keyword reply or
+        the unknown-command hint (``.reply``, ``.bot 未知指令``).  Every plain group message asks:
+        a group with neither costs one cached read and a dict lookup."""
+        return (await self.habits.get(self.store, group_id)).answer(text) is not None
+
+    async def welcome_text(self, group_id: str) -> str | None:
+        """What to greet a newcomer of ``group_id`` with (``.welcome``), or None."""
+        return await welcome_text(self.store, group_id)
+
+    async def _plain(self, ctx: Context, text: str, verdict: Verdict | None) -> list[Reply] | None:
+        """The keyword reply or unknown-command hint for a message no command reads, within
+        flood control (a limited member gets nothing, not even a warning); ``None``: silence."""
+        if ctx.group_id is None:
+            return None
+        answer = (await self.habits.get(self.store, ctx.group_id)).answer(text)
+        if answer is None or (verdict or self.admit(ctx)) != "ok":
+            return None
+        return [_clip(Reply.say(answer))]
 
     async def _handle(
         self,

@@ -84,7 +84,7 @@ COMMON_ROWS: list[tuple[str, object]] = [
     (".pc rename 新名", ("pc", "rename", {"old": None, "new": "新名"})),
     (".pc rename 旧 新", ("pc", "rename", {"old": "旧", "new": "新"})),
     (".pc del 阿梓 确认", ("pc", "del", {"ref": "阿梓", "confirm": True})),
-    (".pc frobnicate", "「frobnicate」不是 .pc 的子命令（可用：list/new/tag/rename/del/show）"),
+    (".pc frobnicate", "「frobnicate」不是 .pc 的子命令（可用：list/new/tag/rename/del/show/cpy/save）"),
     (".nn 小明", ("nn", "", {"name": "小明"})),
     (".nn", ("nn", "", {"name": None})),
     (".nnn", ("nnn", "", {"n": 1, "lang": "cn"})),  # issue 42: SealDice's random name, ours now

@@ -377,6 +377,23 @@ class OneBotClient:
                 pass
         return got
 
+    async def notice(
+        self, notice_type: str, *, expect: int | None = None, quiet: float = 0.4, **fields: Any
+    ) -> list[ApiCall]:
+        """Send one notice event (``group_increase`` with ``group_id``, ``user_id``…); the API
+        calls it caused (``expect=0``: none within ``quiet`` seconds)."""
+        while not self.calls.empty():
+            self.calls.get_nowait()
+        event = {"time": int(time.time()), "self_id": self.self_id, "post_type": "notice"}
+        await self._ws.send(json.dumps({**event, "notice_type": notice_type, **fields}))
+        got: list[ApiCall] = []
+        while expect is None or len(got) < expect:
+            try:
+                got.append(await asyncio.wait_for(self.calls.get(), quiet if expect is None else 10.0))
+            except asyncio.TimeoutError:
+                break
+        return got
+
     async def group(self, text: str, **kw: Any) -> str:
         """Send in a group; the text of what came back to the group (private sends excluded)."""
         calls = await self.send(text, **kw)

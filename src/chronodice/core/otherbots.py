@@ -12,7 +12,8 @@ when ``.r`` learnt the bonus/penalty dice ``b2``/``p``, the CoC commands were wh
 when it got per-group modules and the auto group card, ``.rav``/``.ob``/``.team`` when it got
 opposed checks, spectators and teams (issue 30), ``.nnn``/``.name``/``.gugu``/``.deck`` when it
 got random names, excuses and a deck list (issue 42), ``.dnd``/``.ds``/``.ss``/``.rs``/``.longrest``
-when DnD5e groups got them (issue 42; silent outside DnD5e groups).
+when DnD5e groups got them (issue 42; silent outside DnD5e groups), ``.welcome``/``.reply``
+when groups got a welcome text and keyword replies (issue 42).
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".rules 擒抱",
     ".wiki 擒抱",
     ".find 火球术",
-    # housekeeping
-    ".welcome 欢迎",
-    ".reply on",
+    # housekeeping (SealDice's user id, Dice!'s authorisation among them)
+    ".userid",
+    ".authorize",
     ".text",
     ".botlist add @某人",
     ".master add 12345",

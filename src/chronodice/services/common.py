@@ -243,7 +243,7 @@ CONFIRM = flag("confirm", *CONFIRM_WORDS, label="确认")
 pc = define("pc", summary="管理角色卡：列表、新建、在本群使用、改名、删除、查看")
 
 
-def _new_name(call: Call, name: str) -> str:
+def new_card_name(call: Call, name: str) -> str:
     name = check_name(name, "角色名")
     if name.isdigit():
         raise call.usage_error("角色名不能是纯数字")
@@ -269,7 +269,7 @@ async def pc_list(call: Call) -> list[Reply]:
 @pc.sub("new", params=[arg("name", CHAR_NAME)], help="新建角色卡并在本群使用")
 async def pc_new(call: Call, name: str) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
-    name = _new_name(call, name)
+    name = new_card_name(call, name)
     if len(await store.list_characters(ctx.user_id)) >= 50:
         raise IllegalAction("每人最多50张角色卡，请先删除不用的")
     mode = group_mode((await store.get_group(ctx.scope)).settings)
@@ -278,7 +278,9 @@ async def pc_new(call: Call, name: str) -> list[Reply]:
     return [Reply.say(f"已新建角色 <{char.name}> 并在{'本群' if ctx.group_id else '此处'}使用")]
 
 
-@pc.sub("tag", "use", "switch", params=[arg("ref", CHAR_REF, label="名字或序号")], help="在本群使用某张卡")
+@pc.sub(
+    "tag", "use", "switch", "load", params=[arg("ref", CHAR_REF, label="名字或序号")], help="在本群使用某张卡"
+)
 async def pc_tag(call: Call, ref: str) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
     char = await resolve_character(store, ctx, ref)
@@ -300,7 +302,7 @@ async def pc_rename(call: Call, old: str | None, new: str) -> list[Reply]:
             raise NotFound("你在这里还没有使用中的角色")
     else:
         char = await resolve_character(store, ctx, old)
-    new_name = _new_name(call, new)
+    new_name = new_card_name(call, new)
     await store.update_character(char.id, lambda c: replace(c, name=new_name), claim=call.claim)
     return [Reply.say(f"已将 <{char.name}> 改名为 <{new_name}>")]
 

@@ -1,10 +1,15 @@
-"""Commands groups moving over from SealDice type on day one: .st export, .nnn/.name, .gugu, .bot about.
+"""Commands groups moving over from SealDice type on day one: .st export, .nnn/.name, .gugu, .bot about,
+.pc cpy / .pc save (``.pc load`` is ``.pc tag``).
 
 * ``.st export [@某人]``: the card as ``.st`` lines that ``.st`` reads back (SealDice's form,
   ``.st 力量50敏捷60 &手枪=1d10``); names no ``.st`` line can hold are listed, not dropped silently.
 * ``.nnn [cn/en/jp] [数量]`` (alias ``.name``): random names from the small lists of
   :mod:`chronodice.rules.names`, up to :data:`~chronodice.rules.names.MAX_NAMES`.
 * ``.gugu``: why the KP 咕了 today, one of :data:`GUGU` at random.
+* ``.pc cpy 名字 新名字``: a new card with the attributes and data of one of the sender's cards
+  (the card used here stays the same).  ``.pc save`` / ``.pc load 名字``: SealDice keeps a
+  group's card apart from the player's saved list; here every card is always in the player's
+  list and a group only names the one it uses, so ``load`` is ``.pc tag`` and ``save`` says so.
 * ``.bot about``: name, version (the installed package's), the systems, where the help is.
 
 The randomness is ``call.app.rng`` only.
@@ -15,15 +20,15 @@ from __future__ import annotations
 import importlib.metadata
 
 import chronodice
-from chronodice.core.args import Choice, Flag, Int, Mention, opt
+from chronodice.core.args import Choice, Flag, Int, Mention, Word, arg, opt
 from chronodice.core.commands import Call, define
-from chronodice.core.errors import NotFound
+from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.reply import Reply
 from chronodice.rules.names import MAX_NAMES, random_names
 
 from .card_access import member_card
-from .characters import st_lines
-from .common import bot, st
+from .characters import resolve_character, st_lines
+from .common import CHAR_NAME, bot, new_card_name, pc, st
 from .modes import MODES
 
 # ---------------------------------------------------------------------- .st export
@@ -57,6 +62,44 @@ async def st_export(call: Call, who: str | None) -> list[Reply]:
     texts = [head + "".join(f"\n{line}" for line in lines[:1])]
     texts += [f"（续{i}）\n{line}" for i, line in enumerate(lines[1:], 2)]
     return [Reply.say(t) for t in texts]
+
+
+# ---------------------------------------------------------------------- .pc cpy / .pc save
+@pc.sub(
+    "cpy",
+    "copy",
+    "复制",
+    params=[arg("ref", Word(label="名字或序号")), arg("new", CHAR_NAME, label="新名字")],
+    help="复制一张角色卡（属性和数据）为新卡",
+)
+async def pc_cpy(call: Call, ref: str, new: str) -> list[Reply]:
+    store, ctx = call.app.store, call.ctx
+    src = await resolve_character(store, ctx, ref)
+    name = new_card_name(call, new)
+    chars = await store.list_characters(ctx.user_id)
+    if any(c.name == name for c in chars):
+        raise IllegalAction(f"你已经有名为 <{name}> 的角色卡")
+    if len(chars) >= 50:
+        raise IllegalAction("每人最多50张角色卡，请先删除不用的")
+    await store.create_character(
+        ctx.user_id,
+        name,
+        system=src.system,
+        attributes=dict(src.attributes),
+        data=dict(src.data),
+        claim=call.claim,
+    )
+    here = await store.active_character(ctx.user_id, ctx.scope)
+    kept = f"（{'本群' if ctx.group_id else '此处'}仍使用 <{here.name}>）" if here is not None else ""
+    return [Reply.say(f"已复制 <{src.name}> 为新角色 <{name}>{kept}")]
+
+
+@pc.sub("save", "保存", help="海豹的 .pc save：这里的角色卡随时都在你的列表里，不用另存")
+async def pc_save(call: Call) -> list[Reply]:
+    ctx = call.ctx
+    char = await call.app.store.active_character(ctx.user_id, ctx.scope)
+    head = f"<{char.name}> 已在你的角色卡列表里" if char is not None else "你的角色卡都在列表里"
+    return [Reply.say(f"{head}：每次修改都已保存，.pc list 查看，.pc load 名字 在别的群使用")]
 
 
 # ---------------------------------------------------------------------- .nnn / .name
@@ -158,4 +201,16 @@ async def bot_about(call: Call) -> list[Reply]:
     return [Reply.say(about_text())]
 
 
-__all__ = ["GUGU", "about_text", "bot_about", "cmd_gugu", "cmd_nnn", "gugu", "nnn", "st_export", "version"]
+__all__ = [
+    "GUGU",
+    "about_text",
+    "bot_about",
+    "cmd_gugu",
+    "cmd_nnn",
+    "gugu",
+    "nnn",
+    "pc_cpy",
+    "pc_save",
+    "st_export",
+    "version",
+]

@@ -144,6 +144,11 @@ class GroupStore(StorePart):
     async def get_group(self, group_id: str) -> GroupRecord:
         return copy_group(await self._group(None, group_id))
 
+    async def shared_group(self, group_id: str) -> GroupRecord:
+        """The cached record itself, not a copy (every group message may ask: a keyword reply's
+        lookup); read it, never change it.  Its ``version`` changes with every write."""
+        return await self._group(None, group_id)
+
     async def group_enabled(self, group_id: str) -> bool:
         """The group switch (``.bot on/off``), from the cache when it is valid."""
         return (await self._group(None, group_id)).enabled

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import nonebot
-from nonebot import get_driver, get_plugin_config, on_message
+from nonebot import get_driver, get_plugin_config, on_message, on_notice
 from nonebot.adapters import Bot, Event
 from nonebot.log import LoguruHandler, logger
 from nonebot.matcher import current_bot, current_event
@@ -339,7 +339,7 @@ async def _is_command(event: Event) -> bool:
         return False
     private = getattr(event, "message_type", None) == "private"
     routed = (REGISTRY.route_private if private else REGISTRY.route)(text[:2000])
-    if routed is None:
+    if routed is None and (private or not await _plain_answered(app, group, text)):
         return False
     ctx = build_context(event)
     if app is None or ctx is None:
@@ -356,6 +356,12 @@ async def _is_command(event: Event) -> bool:
         return False
     _hand_over(event, _Admitted(weakref.ref(event), ctx, text, verdict, routed))
     return True
+
+
+async def _plain_answered(app: App | None, group: object, text: str) -> bool:
+    """Whether a group message no command reads gets a keyword reply or the unknown-command
+    hint (``.reply``, ``.bot 未知指令``): from memory for a group with neither."""
+    return app is not None and group is not None and await app.plain_answer(str(group), text)
 
 
 matcher = on_message(rule=_is_command, priority=10, block=True)
@@ -375,3 +381,33 @@ async def _handle() -> None:
     replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed, claim=claim)
     if replies:
         await send_replies(bot, event, ctx, replies)
+
+
+async def _is_join(event: Event) -> bool:
+    """A OneBot v11 ``group_increase`` notice: someone joined a group."""
+    return getattr(event, "notice_type", None) == "group_increase" and is_supported(event)
+
+
+welcomer = on_notice(rule=_is_join, priority=10, block=False)
+
+
+@welcomer.handle()
+async def _welcome() -> None:
+    """``.welcome``: greet the newcomer (with an @) in a group that set a text — never the bot's
+    own join, and only from the account serving the group."""
+    from nonebot.adapters.onebot.v11 import MessageSegment
+
+    bot, event = current_bot.get(), current_event.get()
+    app = _state.get("app")
+    user, group = str(getattr(event, "user_id", "")), str(getattr(event, "group_id", ""))
+    self_id = str(getattr(event, "self_id", ""))
+    if app is None or not user.isdigit() or not group.isdigit() or user == self_id:
+        return
+    try:
+        if not await app.serves(group, self_id):
+            return
+        text = await app.welcome_text(group)
+        if text:
+            await send_group_msg(bot, group, MessageSegment.at(int(user)) + MessageSegment.text(" " + text))
+    except Exception as exc:
+        logger.warning(f"向群 {group} 发送欢迎词失败：{describe_error(exc)}")

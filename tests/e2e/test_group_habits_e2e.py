@@ -1,0 +1,38 @@
+"""End to end (issue 42): a newcomer is greeted with the group's ``.welcome`` text (a
+``group_increase`` notice), a keyword reply and the unknown-command hint over the real WebSocket."""
+
+from __future__ import annotations
+
+import pytest
+from onebot_client import SELF_ID, OneBotClient
+
+pytestmark = pytest.mark.e2e
+
+OWNER = {"user": 10001, "role": "owner"}
+
+
+def joined(group: int, user: int) -> dict[str, object]:
+    return {"sub_type": "approve", "group_id": group, "operator_id": 0, "user_id": user}
+
+
+async def test_welcome_on_join_keyword_reply_and_unknown_hint(onebot: OneBotClient) -> None:
+    assert await onebot.notice("group_increase", **joined(20002, 10077)) == []  # no text set
+    set_it = await onebot.group(".welcome 欢迎来到本群，.help 看指令", expect=1, **OWNER)
+    assert "已设置本群的欢迎词" in set_it
+    calls = await onebot.notice("group_increase", expect=1, **joined(20002, 10077))
+    assert [c.action for c in calls] == ["send_group_msg"]
+    assert calls[0].params["group_id"] == 20002
+    message = calls[0].params["message"]
+    assert {"type": "at", "data": {"qq": "10077"}} in message
+    assert calls[0].text.strip() == "欢迎来到本群，.help 看指令"
+    assert await onebot.notice("group_increase", **joined(20002, SELF_ID)) == []  # the bot itself
+    assert await onebot.notice("group_increase", **joined(30003, 10078)) == []  # another group
+
+    assert await onebot.group("在吗", expect=0) == ""
+    await onebot.group(".reply add 在吗=在的", expect=1, **OWNER)
+    assert await onebot.group("在吗", expect=1) == "在的"
+    assert await onebot.group("在吗", group=30003, expect=0) == ""
+    assert await onebot.group(".不存在的指令", expect=0) == ""
+    await onebot.group(".bot 未知指令 开", expect=1, **OWNER)
+    assert await onebot.group(".不存在的指令", expect=1) == "不认识这个指令，.help 查看"
+    assert await onebot.group("普通聊天", expect=0) == ""
