@@ -11,22 +11,28 @@ pytestmark = pytest.mark.e2e
 OWNER = {"user": 10001, "role": "owner"}
 
 
-def joined(group: int, user: int) -> dict[str, object]:
-    return {"sub_type": "approve", "group_id": group, "operator_id": 0, "user_id": user}
+def joined(group: int, user: int, at: int) -> dict[str, object]:
+    """A join notice at ``at`` (its OneBot ``time``: with the group and the user, what tells one
+    join from a delivery of it again)."""
+    return {"sub_type": "approve", "group_id": group, "operator_id": 0, "user_id": user, "time": at}
 
 
 async def test_welcome_on_join_keyword_reply_and_unknown_hint(onebot: OneBotClient) -> None:
-    assert await onebot.notice("group_increase", **joined(20002, 10077)) == []  # no text set
+    assert await onebot.notice("group_increase", **joined(20002, 10077, 1_800_000_000)) == []  # no text
     set_it = await onebot.group(".welcome 欢迎来到本群，.help 看指令", expect=1, **OWNER)
     assert "已设置本群的欢迎词" in set_it
-    calls = await onebot.notice("group_increase", expect=1, **joined(20002, 10077))
+    calls = await onebot.notice("group_increase", expect=1, **joined(20002, 10077, 1_800_000_100))
     assert [c.action for c in calls] == ["send_group_msg"]
     assert calls[0].params["group_id"] == 20002
     message = calls[0].params["message"]
     assert {"type": "at", "data": {"qq": "10077"}} in message
     assert calls[0].text.strip() == "欢迎来到本群，.help 看指令"
-    assert await onebot.notice("group_increase", **joined(20002, SELF_ID)) == []  # the bot itself
-    assert await onebot.notice("group_increase", **joined(30003, 10078)) == []  # another group
+    # the same notice delivered again (a reconnect) greets nobody twice
+    assert await onebot.notice("group_increase", **joined(20002, 10077, 1_800_000_100)) == []
+    assert (
+        await onebot.notice("group_increase", **joined(20002, SELF_ID, 1_800_000_200)) == []
+    )  # the bot itself
+    assert await onebot.notice("group_increase", **joined(30003, 10078, 1_800_000_300)) == []  # another group
 
     assert await onebot.group("在吗", expect=0) == ""
     await onebot.group(".reply add 在吗=在的", expect=1, **OWNER)

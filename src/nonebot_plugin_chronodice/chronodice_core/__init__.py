@@ -403,6 +403,10 @@ async def _welcome() -> None:
     self_id = str(getattr(event, "self_id", ""))
     if app is None or not user.isdigit() or not group.isdigit() or user == self_id:
         return
+    # a join notice carries no message id: (group, user, its time) names it, so a notice
+    # delivered again after a reconnect greets nobody twice
+    if not app.first_delivery(self_id, f"join:{group}:{user}:{getattr(event, 'time', '')}"):
+        return
     try:
         if not await app.serves(group, self_id):
             return
