@@ -16,6 +16,7 @@ from typing import Any
 from chronodice.rules.moe.ai import is_ai_user
 from chronodice.rules.moe.base import Ask
 from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.optout import covers
 from chronodice.rules.moe.state import PHASE_NAMES
 
 from .moe_events import private_lines, public_line
@@ -246,10 +247,15 @@ def _respond_prompt(p: Prompting) -> str:
         return play_card_prompt(g, ask, p.pos, p.label)
     what = {"offset": "抵消", "rescue": "救援", "nullify": "反制"}.get(ask.reason, "响应")
     ctx = _respond_context(p)
+    tail = f"\n{NO_ASK_HINT}" if covers(g, ask, ask.seat) else ""
     if not ask.options:
-        return f"{ctx}：你没有可用于{what}的牌。.moe pass 继续（{ASKED_ALWAYS}）"
+        return f"{ctx}：你没有可用于{what}的牌。.moe pass 继续（{ASKED_ALWAYS}）{tail}"
     opts = "；".join(f".moe resp {p.pos[c]} {card_text(g, c)}" for c in ask.options)
-    return f"{ctx}：你可以使用牌{what}：{opts}；或 .moe pass 不响应"
+    return f"{ctx}：你可以使用牌{what}：{opts}；或 .moe pass 不响应{tail}"
+
+
+NO_ASK_HINT = "不想再被问反制/恢复：回复 0 1 本回合免问，0 2 本局免问（.moe 免问 关 恢复询问）"
+"""Said in every 反制/救援 window an opt-out covers, holding a card or not (:mod:`~chronodice.rules.moe.optout`)."""
 
 
 def _invoke_prompt(p: Prompting) -> str:

@@ -15,6 +15,7 @@ Where the code lives (importing this package registers every sub-command, in hel
 * :mod:`.lobby`: ``new join leave start state hand card``;
 * :mod:`.play`: ``play skill resp pass yes no choose give end auto quit`` (cards by number or
   name; ``skill <名字>`` shows the text when it cannot be used now);
+* :mod:`.noask`: ``免问`` — not asked for 反制/恢复 this turn or this game;
 * :mod:`.phone`: ``答`` — a bare number in private chat answers the open request;
 * :mod:`.choice`: everyone chooses a character at once, one deadline;
 * :mod:`.feed`: one group message per action; :mod:`.numbers`: hand numbers that hold a turn;
@@ -32,7 +33,7 @@ from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 
 # The import order is the registration order, which orders the help and the README table.
-from . import lobby, packs, play, phone, gm  # isort: skip
+from . import lobby, packs, play, noask, phone, gm  # isort: skip
 from ._common import HELP, MAX_PLAYERS, PACK, SYSTEM, moe
 from .outbox import sweep
 
@@ -50,6 +51,7 @@ __all__ = [
     "gm",
     "lobby",
     "moe",
+    "noask",
     "packs",
     "phone",
     "play",

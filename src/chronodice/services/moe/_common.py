@@ -17,6 +17,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.rules.moe.auto import takeover_answer
 from chronodice.rules.moe.engine import Game
+from chronodice.rules.moe.optout import skips
 from chronodice.rules.moe.record import DesyncError, rebuild
 from chronodice.rules.moe.recovery import CAUSES
 from chronodice.store import json_codec
@@ -64,7 +65,8 @@ FORMS = """萌E（萌战Evolution）卡牌对战，在群里进行，手牌与�
 .moe play 序号或牌名 [当] [目标]  使用手牌（目标写 2、2号 或 @某人）  .moe skill 技能名 [目标] [弃 序号…]
 .moe card 牌名或序号 / .moe skill 技能名  查看牌或技能的说明（手牌序号的说明私聊发送）
 .moe resp 序号 / .moe pass  响应或不响应   .moe yes / no  是否发动   .moe skill 技能名 总是/从不/询问  可选技能自动发动或不发动
-私聊时直接回复数字即可回答当前请求（出牌：序号 [座位]，0 结束；响应：序号，0 不响应；是否发动：1 是 0 否；选择：序号）；手牌序号整个回合不变
+.moe 免问 [本回合|本局|关]  不再询问我反制/恢复（视为立即不响应；自己的回合、自己濒死、被攻击时照常询问）
+私聊时直接回复数字即可回答当前请求（出牌：序号 [座位]，0 结束；响应：序号，0 不响应，0 1 / 0 2 不响应并本回合/本局免问；是否发动：1 是 0 否；选择：序号）；手牌序号整个回合不变
 .moe choose 序号…  选择牌/角色/选项   .moe give 2号:1,2 3号:3  分配牌   .moe end  结束出牌
 .moe auto [on|off]  托管（替你出牌：攻击敌人、防御、回复自己或队友，从不伤害队友）   .moe quit  投降
 GM/房主：.moe kick @某人  .moe abort  .moe timeout [出牌|响应|选择] 秒  .moe recover [继续|结束]（对局出错后）
@@ -246,10 +248,23 @@ def preset(state: dict[str, Any] | None, ask: Any, seat: int) -> bool | None:
     return got if isinstance(got, bool) else None
 
 
+NO_ASK = "no_ask"
+"""Session key: ``{seat: opt-out}`` (``.moe 免问``: :mod:`chronodice.rules.moe.optout`)."""
+
+
+def opted_out(state: dict[str, Any] | None, g: Game, ask: Any, seat: int) -> bool:
+    """Whether ``seat`` passes ``ask`` unasked: its 免问 covers this window (public facts only,
+    never its hand)."""
+    if state is None:
+        return False
+    return skips(g, ask, seat, (state.get(NO_ASK) or {}).get(str(seat)))
+
+
 def run_auto(g: Game, rng: random.Random, state: dict[str, Any] | None = None) -> None:
     """Players on 托管 answer at once (logged as ``auto`` inputs), in a response window too —
     each for itself, whatever the others still have to answer; with the session ``state``, an
-    optional skill set to 总是/从不 is answered so too (logged as ``pref``)."""
+    optional skill set to 总是/从不 is answered so too (logged as ``pref``), and a seat that
+    opted out of the window (``.moe 免问``) passes at once, holding a card or not (``optout``)."""
     for _ in range(AUTO_LIMIT):
         ask = g.pending
         if ask is None:
@@ -257,6 +272,10 @@ def run_auto(g: Game, rng: random.Random, state: dict[str, Any] | None = None) -
         seat = next((s for s in ask.waiting if g.p(s).auto), None)
         if seat is not None:
             g.submit(seat, takeover_answer(g, ask.for_seat(seat), rng), source="auto")
+            continue
+        seat = next((s for s in ask.waiting if opted_out(state, g, ask, s)), None)
+        if seat is not None:
+            g.submit(seat, None, source="optout")
             continue
         seat = next((s for s in ask.waiting if preset(state, ask, s) is not None), None)
         if seat is None:

@@ -96,7 +96,7 @@ def settle(state: dict[str, Any], g: Game, rng: random.Random) -> None:
     picks = state.get(PICKS) or {}
     for _ in range(LIMIT):
         if not choosing(g):
-            run_auto(g, rng)  # the game began: a seat on 托管 (an AI seat) may be first to act
+            run_auto(g, rng, state)  # the game began: a seat on 托管 (an AI seat) may be first to act
             return
         ask = g.pending
         assert ask is not None
@@ -105,7 +105,7 @@ def settle(state: dict[str, Any], g: Game, rng: random.Random) -> None:
             late = ask.seat in (state.get(LATE) or [])
             g.submit(ask.seat, int(picks[key]), source="timeout" if late else "player")
         elif g.p(ask.seat).auto:
-            run_auto(g, rng)
+            run_auto(g, rng, state)
         else:
             return
 

@@ -5,6 +5,7 @@ rewrite, registered here); what the numbers mean depends on the request waiting 
 
 * 出牌: ``N`` plays card N (at its only target, if it has one), ``N M`` plays it at M号, ``0`` ends;
 * 响应 / 奥秘: ``N`` answers with card N (a 奥秘 pause: the N-th 奥秘 offered), ``0`` passes;
+  ``0 1`` / ``0 2`` pass and stop the 反制/恢复 questions for the turn / the game (:mod:`.noask`);
 * 是否发动: ``1`` 是, ``0`` 否;
 * a choice: the numbers, as ``.moe choose`` (``0`` passes what may be passed);
 * 选角色: the character's number; 分配: ``0`` gives nothing.
@@ -24,7 +25,7 @@ from chronodice.core.commands import REGISTRY, Call
 from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
 
-from . import play
+from . import noask, play
 from ._common import find_user_game, load_game, moe, seat_of
 from .kinds import Seat
 
@@ -81,6 +82,8 @@ async def moe_answer(call: Call, nums: list[int]) -> list[Reply]:
             return await play.moe_end(call)
         return await play.moe_play(call, first, [Seat(n) for n in rest[:1]], False)
     if k == "respond":
+        if first == 0 and rest[:1] in ([1], [2]):  # 0 1 / 0 2: pass and 免问 (the turn / the game)
+            return await noask.set_no_ask(call, "turn" if rest[0] == 1 else "game", pass_now=True)
         if first == 0:
             return await play.moe_pass(call)
         return await play.moe_resp(call, first)
