@@ -119,8 +119,26 @@ async def cmd_dnd_rc(
     save: bool,
     mods: list[int],
 ) -> list[Reply]:
+    hint = "请写出属性或技能，如 .rc 察觉、.rc 力量 15、.rc 敏捷豁免"
+    return _roll(call, what, hint, save=save, dc=dc, reason=reason, adv=adv, dis=dis, mods=mods)
+
+
+def _roll(
+    call: Call,
+    what: str | None,
+    hint: str,
+    *,
+    save: bool,
+    dc: int | None,
+    reason: str,
+    adv: bool,
+    dis: bool,
+    mods: list[int],
+) -> list[Reply]:
+    """``.rc`` and ``.rs``: the active card's check (a save when ``save``); ``hint`` when the
+    attribute or skill is missing."""
     if what is None:
-        raise call.usage_error("请写出属性或技能，如 .rc 察觉、.rc 力量 15、.rc 敏捷豁免")
+        raise call.usage_error(hint)
     char = call.view.character if call.view is not None else None
     target = sheet_of(char).target(what, save=save)
     return check_reply(call, target, dc, reason, adv, dis, mods)
@@ -154,11 +172,8 @@ async def cmd_rs(
     save: bool,
     mods: list[int],
 ) -> list[Reply]:
-    if what is None:
-        raise call.usage_error("请写出豁免的属性，如 .rs 敏捷、.rs dex DC13")
-    char = call.view.character if call.view is not None else None
-    target = sheet_of(char).target(what, save=True)
-    return check_reply(call, target, dc, reason, adv, dis, mods)
+    hint = "请写出豁免的属性，如 .rs 敏捷、.rs dex DC13"
+    return _roll(call, what, hint, save=True, dc=dc, reason=reason, adv=adv, dis=dis, mods=mods)
 
 
 __all__ = ["check_reply", "dnd_rc", "rs"]
