@@ -32,10 +32,13 @@ async def group_sent(
         await hook(bot, group_id, message, result, answering)
 
 
-async def send_group_msg(bot: Bot, group_id: str, message: Any) -> Any:
-    """``send_group_msg`` that the ``.log`` recorder sees (background messages use it too)."""
+async def send_group_msg(
+    bot: Bot, group_id: str, message: Any, answering: tuple[Context, Reply] | None = None
+) -> Any:
+    """``send_group_msg`` that the ``.log`` recorder sees (background messages use it too;
+    ``answering``: the command and reply it answers, see :func:`group_sent`)."""
     result = await bot.call_api("send_group_msg", group_id=int(group_id), message=message)
-    await group_sent(bot, group_id, message, result)
+    await group_sent(bot, group_id, message, result, answering)
     return result
 
 
@@ -155,8 +158,7 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
             elif reply.group is not None and is_onebot:  # the GM screen: public part to the group
                 msg = _message(bot, reply)
                 if msg is not None:
-                    result = await bot.call_api("send_group_msg", group_id=int(reply.group), message=msg)
-                    await group_sent(bot, reply.group, msg, result, (ctx, reply))
+                    await send_group_msg(bot, reply.group, msg, (ctx, reply))
             else:
                 msg = _message(bot, reply)
                 if msg is not None:

@@ -41,7 +41,7 @@ from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import CharacterRecord
 
 from ._common import SYSTEM, T, load_tl, mutate_tl
-from .secrets import gm_prompts, group_view
+from .secrets import gm_prompts, group_view, holding
 from .views import battle_vitals
 
 CardBefore = tuple[CharacterRecord, int]
@@ -232,10 +232,7 @@ async def battle_reply(
 
 def _holding(state: bt.BattleState) -> set[str]:
     """The players (not NPCs) the clock waits for: free at the clock, once the battle runs."""
-    nxt = bt.next_up(state) if state.started else None
-    if nxt is None or nxt[0] > state.clock:
-        return set()
-    return {p.owner_id for p in nxt[1] if not p.npc}
+    return {p.owner_id for p in holding(state) if not p.npc}
 
 
 def due(before: bt.BattleState, after: bt.BattleState) -> tuple[str, ...]:

@@ -48,13 +48,18 @@ def secretly(
     return wrapped
 
 
-def _holding_secret(state: bt.BattleState) -> dict[str, list[str]]:
-    """Secret NPCs the clock waits for, by owner (the GM who made them)."""
+def holding(state: bt.BattleState) -> list[bt.Participant]:
+    """Whom the clock waits for: free at the clock, once the battle runs (none otherwise)."""
     nxt = bt.next_up(state) if state.started else None
     if nxt is None or nxt[0] > state.clock:
-        return {}
+        return []
+    return nxt[1]
+
+
+def _holding_secret(state: bt.BattleState) -> dict[str, list[str]]:
+    """Secret NPCs the clock waits for, by owner (the GM who made them)."""
     out: dict[str, list[str]] = {}
-    for p in nxt[1]:
+    for p in holding(state):
         if p.npc and veiled(state, p):
             out.setdefault(p.owner_id, []).append(p.name)
     return out
@@ -76,4 +81,4 @@ def gm_prompts(before: bt.BattleState, after: bt.BattleState) -> list[Reply]:
     return out
 
 
-__all__ = ["gm_prompts", "group_view", "secretly"]
+__all__ = ["gm_prompts", "group_view", "holding", "secretly"]
