@@ -74,7 +74,7 @@ async def main(n: int, url: str | None) -> None:
             return {"message_id": 1}
 
         adapter._call_api = lambda _bot, api, **data: fake_call_api(api, **data)  # type: ignore[method-assign]
-        await store.new_log(
+        await store.logs.new_log(
             "30003", "bench", "10001", __import__("datetime").datetime.now().astimezone(), max_logs=9
         )
         ids = iter(range(10**9))

@@ -87,7 +87,7 @@ async def play(db: Path, players: int, seed: int, limit: int) -> dict[str, Any]:
     rnd = random.Random(seed)
     commands = 0
     for _ in range(limit):
-        state, _v = await store.load_session(G, "moe")
+        state, _v = await store.sessions.load_session(G, "moe")
         if state["status"] != "running":
             break
         g = rebuild(state["record"])
@@ -97,7 +97,7 @@ async def play(db: Path, players: int, seed: int, limit: int) -> dict[str, Any]:
         number = number_map(dict(state), g, g.pending.seat)
         await say(command_for(g, rnd, number), user, G if g.pending.reason != "character" else None)
         commands += 1
-    state, _v = await store.load_session(G, "moe")
+    state, _v = await store.sessions.load_session(G, "moe")
     inputs = len(state["record"]["inputs"])
     await store.close()
     con = sqlite3.connect(db)

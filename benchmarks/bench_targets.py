@@ -4,9 +4,9 @@ Starts ``python bot.py`` (ChronoDice) and benchmarks/echo_bot (a bare NoneBot2 +
 that echoes every message) and drives both over the real reverse WebSocket with the fake OneBot
 client of the e2e tests, on SQLite and/or PostgreSQL:
 
-* ``.r 1d100``: throughput one at a time and 16 in flight; p99 latency at 64 in flight;
-* card write ``.st 力量+1`` (1,000 stored characters), session writes ``.init next`` (20
-  combatants) and ``.bat`` (a TimeLine battle of 100 actions, growing while measured);
+* ``.r 1d100``: throughput one at a time and 16 in flight; p99 latency at 64 in flight (it
+  touches no session: the one command held to a ratio to the bare bot; card and session writes
+  are held to latencies under a table-shaped load instead, ``bench_table.py``);
 * flat: ``.r 1d20+力量`` and ``.st 力量+1`` with 100,000 characters and 10,000 live sessions
   against 1,000 characters;
 * ignored messages: another user's p95 during a 500-message burst from one user (flood-limited)
@@ -233,8 +233,8 @@ class Databases:
 
 # ------------------------------------------------------------------ phases
 async def hot_phases(url: str, n: int, bare: bool, rnd: int) -> dict[str, Any]:
-    """Throughput/latency of the hot commands (one bot, already connected at ``url``); round
-    ``rnd`` uses its own group, so each round's combat and battle start at the same size."""
+    """Throughput/latency of ``.r`` (one bot, already connected at ``url``); round ``rnd`` uses
+    its own group."""
     out: dict[str, Any] = {}
     group = GROUP + 10 * rnd
     base = 100000 * rnd
@@ -244,28 +244,6 @@ async def hot_phases(url: str, n: int, bare: bool, rnd: int) -> dict[str, Any]:
         out["r_16"], _ = await window(c, rolls(n, base + 10000), 16, group)
         _rps, lat = await window(c, rolls(n * 2, base + 20000), 64, group)
         out["r_64_p99"] = pct(lat, 0.99)
-        st = [(".st 力量+1", USER0 + i % 1000, "member") for i in range(n)]
-        out["st_seq"], _ = await window(c, st, 1, group)
-        out["st_16"], _ = await window(c, st, 16, group)
-        gm, adm = 600001, "admin"
-        if not bare:
-            await c.send(".init begin", user=gm, role=adm, group=group, expect=1, quiet=0)
-            for i in range(20):
-                await c.send(f".init add 怪{i} {i}", user=gm, role=adm, group=group, expect=1, quiet=0)
-            await c.send(".init start", user=gm, role=adm, group=group, expect=None, quiet=0.3)
-        nxt = [(".init next", gm, adm) for _ in range(n)]
-        out["init_seq"], _ = await window(c, nxt, 1, group)
-        out["init_16"], _ = await window(c, nxt, 16, group)
-        player = 600002
-        if not bare:
-            if rnd == 0:
-                await c.send(SHEET.format(name="甲"), user=player, group=group, expect=None, quiet=0.3)
-            for i in range(100):
-                await c.send(f".bat 力量 {10 + i} 开场{i}", user=player, group=group, expect=1, quiet=0)
-        half = n // 2
-        bat = [(f".bat 力量 {10 + i % 90} 第{i}招", player, "member") for i in range(half)]
-        out["bat_seq"], _ = await window(c, bat, 1, group)
-        out["bat_16"], _ = await window(c, bat, 16, group)
     return out
 
 
@@ -351,12 +329,6 @@ async def run_backend(kind: str, n: int, rate: float | None, echo_url: str, tmp:
     print(f"  {'':<40}{'ours/s':>9}{'bare/s':>9}{'ratio':>8}   target")
     print(row(".r 1d100, one at a time", "r_seq", "≥ 0.9"))
     print(row(".r 1d100, 16 in flight", "r_16", "≥ 0.9"))
-    print(row(".st 力量+1, one at a time", "st_seq", "≥ 0.5"))
-    print(row(".st 力量+1, 16 in flight", "st_16", "≥ 0.5"))
-    print(row(".init next (20 combatants), one at a time", "init_seq", "≥ 0.3"))
-    print(row(".init next (20 combatants), 16 in flight", "init_16", "≥ 0.3"))
-    print(row(f".bat (battle of 100→{100 + n} actions), one", "bat_seq", "≥ 0.3"))
-    print(row(".bat, 16 in flight", "bat_16", "≥ 0.3"))
     o, b = ours["r_64_p99"], base["r_64_p99"]
     print(f"  {'.r p99 at 64 in flight (ms)':<40}{o:>9.1f}{b:>9.1f}{o / b:>8.2f}   ≤ 2 (ours/bare)")
     for key, label in (

@@ -75,10 +75,10 @@ async def bench_command(st: Combat, n: int) -> tuple[list[float], int]:
         store = Store(f"sqlite+aiosqlite:///{tmp}/bench.db")
         await store.migrate()
         app = App(store, random.Random(1), flood=FloodSettings(enabled=False))
-        await store.apply_session(
+        await store.sessions.apply_session(
             "20002", "tick20", lambda _old: (st.to_dict(), None), user_id="10001", command="seed"
         )
-        raw, _ = await store.load_session("20002", "tick20")
+        raw, _ = await store.sessions.load_session("20002", "tick20")
         size = len(json.dumps(raw, ensure_ascii=False).encode())
         ctx = Context(user_id="10001", group_id="20002", sender_name="GM", roles=frozenset({"admin"}))
         out = []

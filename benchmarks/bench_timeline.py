@@ -46,7 +46,6 @@ from chronodice.core.ratelimit import FloodSettings  # noqa: E402
 from chronodice.render import timeline as view  # noqa: E402
 from chronodice.rules.timeline.battle import BattleState, settle  # noqa: E402
 from chronodice.store import Store  # noqa: E402
-from chronodice.store.sqlite_backend import SqliteBackend  # noqa: E402
 
 SHEET = (
     ".TLsetup 姓名:{name},等级:10,物理思维比值:500,体质:30,敏捷:35,力量:35,意志:30,教育:35,智力:35,"
@@ -114,7 +113,7 @@ async def main(n: int, size_only: bool = False) -> None:
                 replies = await app.dispatch(ctx(GM), f".bat 取消 #{k - 2}") or []
                 counts["cancel"] += any("取消行动" in r.text for r in replies)
         build = time.perf_counter() - t0
-        raw, _ = await store.load_session(GROUP, "timeline")
+        raw, _ = await store.sessions.load_session(GROUP, "timeline")
         state = BattleState.from_dict(raw or {})
         print(
             f"built a battle of {len(state.actions)} actions, {len(state.events)} events, "
@@ -214,12 +213,10 @@ async def declaration_cost(n: int) -> tuple[float, dict[str, int], dict[str, int
         for k in range(n):
             await declare(k)
         burst = {f.name: f.stat().st_size for f in sorted(Path(tmp).glob("growth.db*"))}
-        backend = store._backend
-        if isinstance(backend, SqliteBackend):
-            if backend._checkpointing is not None:
-                await asyncio.wrap_future(backend._checkpointing)
-            await asyncio.to_thread(backend._checkpoint)
-        await store.set_nickname(users[0], None, "甲")  # a commit: the WAL starts over
+        async with store.engine.connect() as conn:  # a checkpoint, outside any transaction
+            raw = await conn.get_raw_connection()
+            await raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        await store.groups.set_nickname(users[0], None, "甲")  # a commit: the WAL starts over
         sizes = {f.name: f.stat().st_size for f in sorted(Path(tmp).glob("growth.db*"))}
         for k in range(n, n + GROWTH_WARMUP):
             await declare(k)

@@ -24,18 +24,15 @@ runs the same comparison in memory).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import random
 import re
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -113,21 +110,6 @@ class Scene:
     messages: int = 0
     """Messages recorded so far (their ids, and a second apart in a log)."""
     """Markdown put after the current transcript (its pictures)."""
-
-
-# ---------------------------------------------------------------------- fixed time
-@contextlib.contextmanager
-def fixed_time() -> Iterator[None]:
-    """The store's wall clock fixed at :data:`NOW` while the guide runs (the services read the
-    App's clock, a :class:`ManualClock` at :data:`NOW`; the store is built before any App and
-    stamps its rows with the system clock through ``utcnow``)."""
-    utc = NOW.astimezone(timezone.utc)
-    patches = [(f"chronodice.store.{m}.utcnow", lambda: utc) for m in ("common", "database", "sessions")]
-    with contextlib.ExitStack() as stack:
-        for target, value in patches:
-            with contextlib.suppress(AttributeError):
-                stack.enter_context(mock.patch(target, value))
-        yield
 
 
 # ---------------------------------------------------------------------- running a scene
@@ -311,13 +293,14 @@ async def build_page(source: Path) -> Page:
     page = Page(source.stem)
     template = source.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="chronodice-guide-") as tmp:
-        store = Store(f"sqlite+aiosqlite:///{tmp}/guide.db")
+        clock = ManualClock(NOW, 1000.0)  # the store stamps its rows with it too
+        store = Store(f"sqlite+aiosqlite:///{tmp}/guide.db", clock=clock)
         await store.migrate()
         try:
             app = App(
                 store,
                 random.Random(DEFAULT_SEED),
-                clock=ManualClock(NOW, 1000.0),
+                clock=clock,
                 flood=FloodSettings(enabled=False),
                 data_dir=DataDir(Path(tmp)),
                 owners=(OWNER.user_id,),
@@ -343,12 +326,11 @@ async def build(sources: Path = SOURCES) -> dict[str, bytes]:
     """Every page and picture of the guide: relative path under ``docs/guide`` → content."""
     load_all()
     out: dict[str, bytes] = {}
-    with fixed_time():
-        for source in sorted(sources.glob("*.md")):
-            page = await build_page(source)
-            out[f"{page.name}.md"] = page.text.encode("utf-8")
-            out.update(page.images)
-            out[f"_commands/{page.name}"] = " ".join(sorted(page.commands)).encode()
+    for source in sorted(sources.glob("*.md")):
+        page = await build_page(source)
+        out[f"{page.name}.md"] = page.text.encode("utf-8")
+        out.update(page.images)
+        out[f"_commands/{page.name}"] = " ".join(sorted(page.commands)).encode()
     return out
 
 

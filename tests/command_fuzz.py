@@ -358,7 +358,7 @@ async def prepare_world(app: App) -> None:
             await _send(app, user, group, text, ("owner",) if user == GM else ())
     await _send(app, PLAYERS[0], None, ".st 力量60敏捷50")
     await _send(app, GM, MOE_GROUP, ".bot on", ("owner",))
-    state, _ = await app.store.load_session(MOE_GROUP, "moe")
+    state, _ = await app.store.sessions.load_session(MOE_GROUP, "moe")
     if state is None or state.get("status") == "over":
         await moe_started(app, MOE_GROUP, PLAYERS)
 

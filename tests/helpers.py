@@ -108,7 +108,7 @@ async def moe_game(app: App, group: str = "20002"):  # type: ignore[no-untyped-d
     """The stored 萌E session of ``group`` and the game rebuilt from its record."""
     from chronodice.rules.moe.record import rebuild
 
-    state, _v = await app.store.load_session(group, "moe")
+    state, _v = await app.store.sessions.load_session(group, "moe")
     return state, rebuild(state["record"])
 
 
@@ -261,17 +261,3 @@ async def empty_pg_database(url: str) -> None:
             await conn.execute(f"TRUNCATE {', '.join(t[0] for t in tables)} RESTART IDENTITY CASCADE")
     finally:
         await conn.close()
-
-
-def spy_locked_writes(store: Any) -> list[str]:
-    """The locked transactions ``store`` runs from now on (what each was for, e.g. ``操作``): the
-    one-statement writes of PostgreSQL run none."""
-    locked: list[str] = []
-    real = store._write
-
-    async def spy(body: Any, what: str, **kw: Any) -> Any:
-        locked.append(what)
-        return await real(body, what, **kw)
-
-    store._write = spy
-    return locked

@@ -79,7 +79,7 @@ class App(FrontEnd):
     async def display_name(self, ctx: Context, user_id: str | None = None) -> str:
         """What replies call a user: ``.nn`` nickname, else the platform name, else the id."""
         uid = user_id or ctx.user_id
-        nick = await self.store.get_nickname(uid, ctx.group_id)
+        nick = await self.store.groups.get_nickname(uid, ctx.group_id)
         if nick:
             return safe_name(nick)
         if uid == ctx.user_id and ctx.sender_name:
@@ -90,7 +90,7 @@ class App(FrontEnd):
         """The permission policy's GM (:mod:`chronodice.core.permissions`) for this group."""
         if _allowed(ctx, Perm.GM, extra=extra):
             return True
-        group = await self.store.get_group(ctx.scope)
+        group = await self.store.groups.get_group(ctx.scope)
         return _is_gm(ctx, gms=group.gms, extra=extra)
 
     async def require_gm(self, ctx: Context, what: str) -> None:
@@ -207,7 +207,7 @@ class App(FrontEnd):
         (switched off, a module off, another system's command), else the replies (a flood
         warning, a form error, or the handler's).  ``attempt`` records the command and form
         chosen so far, for the error replies of :meth:`dispatch`."""
-        view = await self.store.view(ctx.user_id, ctx.scope, ctx.group_id)
+        view = await self.store.groups.view(ctx.user_id, ctx.scope, ctx.group_id)
         settings = view.group.settings if view.group is not None else None
         off = settings.get(OFF_KEY) if settings else None
         if not await self._heard(ctx, view, routed, attempt, off):

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from .services.gamelog import recorder
 from .store import Claim, Store
-from .store.gamelogs import MISS
 from .store.url import DatabaseURLError, display_database_url, normalize_database_url
 
 if TYPE_CHECKING:
@@ -46,19 +45,19 @@ class FrontEnd:
     async def serves(self, scope: str, self_id: str) -> bool:
         """Whether bot account ``self_id`` answers in ``scope`` (several accounts in one group:
         one serves it; cached, so an ignored message costs no database round trip)."""
-        return await self.store.serves(scope, self_id)
+        return await self.store.leases.serves(scope, self_id)
 
     async def serving_account(self, scope: str) -> str | None:
         """The account serving ``scope`` now, if any holds it."""
-        return await self.store.lease_holder(scope)
+        return await self.store.leases.lease_holder(scope)
 
     async def account_connected(self, self_id: str) -> None:
         """``self_id`` connected to this process: its groups stay its own while it lives."""
-        await self.store.hold_account(self_id)
+        await self.store.leases.hold_account(self_id)
 
     async def account_gone(self, self_id: str) -> None:
         """``self_id`` disconnected: another account may serve its groups at once."""
-        await self.store.release(self_id)
+        await self.store.leases.release(self_id)
 
     # ------------------------------------------------------------------ exactly once
     def first_delivery(self, self_id: str, message_id: str) -> bool:
@@ -73,18 +72,10 @@ class FrontEnd:
         return Claim(str(self_id), str(message_id))
 
     # ------------------------------------------------------------------ .log
-    def log_may_record(self, group_id: str) -> bool:
-        """False only when it is known (from memory) that ``group_id`` has no log going: every
-        group message asks, so this never touches the database."""
-        return self.store.cached_active_log(group_id) is not None
-
     async def log_recording(self, group_id: str) -> bool:
         """Whether a log in ``group_id`` is recording now (not paused, not ended)."""
-        hit = self.store.cached_active_log(group_id)
-        if hit is None:
-            return False
-        log = await self.store.active_log(group_id) if hit is MISS else hit
-        return log is not None and bool(getattr(log, "recording", False))
+        log = await self.store.logs.active_log(group_id)
+        return log is not None and log.recording
 
     async def record_log_line(
         self,
@@ -117,17 +108,17 @@ class FrontEnd:
 
     async def nickname(self, user_id: str, scope: str | None) -> str | None:
         """The ``.nn`` nickname ``user_id`` set for ``scope`` (or everywhere), if any."""
-        return await self.store.get_nickname(user_id, scope)
+        return await self.store.groups.get_nickname(user_id, scope)
 
     # ------------------------------------------------------------------ upkeep
     async def prune(self) -> dict[str, int]:
         """Delete old event claims, lapsed leases and the log of long-ended sessions."""
-        return await self.store.prune()
+        return await self.store.housekeeping.prune()
 
     async def close(self, accounts: list[str] | tuple[str, ...] = ()) -> None:
         """Let go of ``accounts`` (their groups go to other processes at once) and close the
         store; a failed release does not keep the store open."""
         for self_id in accounts:
             with contextlib.suppress(Exception):
-                await self.store.release(self_id)
+                await self.store.leases.release(self_id)
         await self.store.close()

@@ -127,4 +127,4 @@ async def test_an_event_naming_another_account_takes_no_lease(nbapp: App) -> Non
         ctx.receive_event(bot, spoofed)
         ctx.receive_event(bot, real)
         ctx.should_call_send(real, Message("好的，以后叫你 真名"), result={"message_id": 1})
-    assert await get_app().store.lease_holder("20777") == "123456"
+    assert await get_app().store.leases.lease_holder("20777") == "123456"

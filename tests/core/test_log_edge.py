@@ -18,7 +18,7 @@ async def test_parts_of_incoming_and_outgoing_messages(app: App) -> None:
     from nonebot.adapters.onebot.v11 import Message, MessageSegment
 
     gl = edge()
-    await app.store.set_nickname("10003", "20002", "丙的昵称")
+    await app.store.groups.set_nickname("10003", "20002", "丙的昵称")
     gl._remember(app, "20002", "10002", "布鲁")
     msg = (
         MessageSegment.reply(5)
@@ -77,8 +77,8 @@ async def test_log_records_chatter_commands_and_replies_through_nonebot(nbapp) -
         ctx.should_call_send(ev, Message("好的，以后叫你 艾拉酱"), result={"message_id": 902})
         ctx.receive_event(bot, group_msg("改了昵称", group_id=group, card="艾拉"))
     app = nonebot.get_plugin("nonebot_plugin_chronodice:chronodice_core").module.get_app()  # type: ignore[union-attr]
-    log = await app.store.find_log(str(group))
-    lines = await app.store.log_lines(log.id)
+    log = await app.store.logs.find_log(str(group))
+    lines = await app.store.logs.log_lines(log.id)
     assert [(ln.is_bot, ln.nickname, plain(ln.parts)) for ln in lines] == [
         (True, "骰娘", "开始记录日志「夜」：之后本群的发言都会记下（.log off 暂停，.log end 结束并导出）"),
         (False, "艾拉", "今晚跑团"),

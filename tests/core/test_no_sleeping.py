@@ -46,10 +46,6 @@ REAL_TIME: dict[tuple[str, str], str] = {
     ("e2e/test_http_surface_e2e.py", "test_links_live_as_the_replies_say_and_can_be_reset"): (
         "the web hub's read interval"
     ),
-    (
-        "store/test_gamelogs.py",
-        "test_group_without_log_costs_no_transaction",
-    ): "PostgreSQL's late notifications",
     # silence: what must not be answered can only be waited for
     ("e2e/test_security_e2e.py", "test_a_long_message_does_not_freeze_another_group"): "no late answer",
     ("e2e/test_security_e2e.py", "test_undo_never_takes_back_a_command_its_sender_did_not_see"): (

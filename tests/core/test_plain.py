@@ -71,7 +71,7 @@ async def test_a_played_battle_converts_as_asdict_did(app: App) -> None:
     await run(app, sheet.format("乙"), user="502")
     for text, user in [(".bat 力量 30 挥剑", "501"), (".bat 敏捷 12 闪身", "502"), (".bat 力量 45", "501")]:
         await run(app, text, user=user)
-    raw, _ = await app.store.load_session("20002", "timeline")
+    raw, _ = await app.store.sessions.load_session("20002", "timeline")
     state = BattleState.from_dict(raw)
     assert len(state.actions) == 3
     assert state.to_dict() == asdict(state)

@@ -39,7 +39,7 @@ def test_no_plugin_module_touches_the_store() -> None:
 def test_the_checker_sees_an_offence(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text(
-        "from chronodice.store.url import x\nimport chronodice.store\nasync def f(app):\n    await app.store.prune()\n"
+        "from chronodice.store.url import x\nimport chronodice.store\nasync def f(app):\n    await app.store.housekeeping.prune()\n"
     )
     assert len(_offences(bad)) == 3
 
@@ -51,7 +51,7 @@ async def test_the_edge_answers_from_the_store(app: App, store: Store) -> None:
 
     assert await app.log_recording("20002") is False
     await run(app, ".log new 跑团")
-    assert app.log_may_record("20002") and await app.log_recording("20002")
+    assert await app.log_recording("20002")
     await run(app, ".log off")
     assert await app.log_recording("20002") is False
     assert await app.serves("20002", "123456")

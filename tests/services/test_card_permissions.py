@@ -50,7 +50,7 @@ READS_IN_PRIVATE = [
 async def _cards(app: App) -> dict[str, tuple[object, ...]]:
     out = {}
     for uid in (VICTIM, TL_VICTIM):
-        for c in await app.store.list_characters(uid):
+        for c in await app.store.characters.list_characters(uid):
             out[f"{uid}/{c.name}"] = (c.version, c.attributes, c.data)
     return out
 
@@ -155,9 +155,9 @@ async def test_plain_member_cannot_act_on_anothers_session_entries(app: App, com
     await say(app, ".init start", user="10005", **gm)
     assert "设置完成" in await say(app, SHEET, user=TL_VICTIM, group=GROUP)
     await say(app, ".bat 力量 5t", user=TL_VICTIM, group=GROUP)
-    log_before = await app.store.session_log(GROUP)
+    log_before = await app.store.history.session_log(GROUP)
     cards_before = await _cards(app)
     reply = await say(app, command, user=ATTACKER, group=GROUP)
     assert "只有" in reply, reply
-    assert await app.store.session_log(GROUP) == log_before
+    assert await app.store.history.session_log(GROUP) == log_before
     assert await _cards(app) == cards_before

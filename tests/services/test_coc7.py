@@ -22,7 +22,7 @@ def script(app: App, *values: int) -> Scripted:
 
 
 async def card(app: App, user: str = "10001", group: str | None = "20002") -> dict[str, object]:
-    char = await app.store.active_character(user, group or f"private:{user}")
+    char = await app.store.characters.active_character(user, group or f"private:{user}")
     assert char is not None
     return dict(char.attributes)
 
@@ -171,7 +171,7 @@ async def test_sc_with_a_value_and_without_a_card(app: App) -> None:
     text = await say(app, ".sc 1/1d6 60", user="10009")
     assert text.splitlines()[:2] == ["PL09 的理智检定：D100=90/60 失败", "理智损失 1d6=6，理智 60→54"]
     assert "请进行智力检定" in text
-    assert await app.store.active_character("10009", "20002") is None
+    assert await app.store.characters.active_character("10009", "20002") is None
     assert await say(app, ".sc 1/1d6", user="10009") == "角色卡上没有理智：先 .st 理智60，或写成 .sc 1/1d6 60"
     assert "「1d6+」不是有效的损失" in await say(app, ".sc 1/1d6+")
     script(app, 95, 100)

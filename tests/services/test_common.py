@@ -38,7 +38,7 @@ async def test_st_bad_input_is_explained(app: App) -> None:
     for bad in (".st", ".st 力量", ".st 60", ".st 力量99999999999"):
         text = await say(app, bad)
         assert text and ("格式" in text or "数值" in text or "属性" in text), (bad, text)
-    assert (await app.store.list_characters("10001")) == []  # nothing created by bad input
+    assert (await app.store.characters.list_characters("10001")) == []  # nothing created by bad input
 
 
 async def test_pc_lifecycle(app: App) -> None:
@@ -54,9 +54,9 @@ async def test_pc_lifecycle(app: App) -> None:
     assert "改名为 <丙>" in await say(app, ".pc rename 丙")
     ask = await say(app, ".pc del 丙")
     assert "确认" in ask
-    assert len(await app.store.list_characters("10001")) == 2  # not yet
+    assert len(await app.store.characters.list_characters("10001")) == 2  # not yet
     assert "已删除" in await say(app, ".pc del 丙 确认")
-    assert [c.name for c in await app.store.list_characters("10001")] == ["乙"]
+    assert [c.name for c in await app.store.characters.list_characters("10001")] == ["乙"]
     assert "确认已过期" in await say(app, ".pc del 乙 确认")
     assert "已有名为" in await say(app, ".pc new 乙")
     assert "没有找到角色" in await say(app, ".pc tag 不存在")
@@ -104,10 +104,10 @@ async def test_undo_reverts_session_commands(app: App) -> None:
         state = state or {"n": 0}
         return {"n": state["n"] + 1}, None
 
-    await app.store.apply_session(scope, "demo", add, user_id="10001", command=".demo")
+    await app.store.sessions.apply_session(scope, "demo", add, user_id="10001", command=".demo")
     assert "只有GM" in await say(app, ".undo", user="10005")
     assert "已撤销：.demo" in await say(app, ".undo")
-    assert (await app.store.load_session(scope, "demo"))[0] is None
+    assert (await app.store.sessions.load_session(scope, "demo"))[0] is None
     assert "没有可以撤销" in await say(app, ".undo")
 
 
@@ -170,8 +170,8 @@ async def test_undo_never_reverts_a_card_game_move(app: App) -> None:
     def add(state):
         return {"n": (state or {"n": 0})["n"] + 1}, None
 
-    await app.store.apply_session("20002", "tl", add, user_id="10001", command=".bat 力量 10")
-    await app.store.apply_session("20002", "moe", add, user_id="10001", command=".moe play 1")
+    await app.store.sessions.apply_session("20002", "tl", add, user_id="10001", command=".bat 力量 10")
+    await app.store.sessions.apply_session("20002", "moe", add, user_id="10001", command=".moe play 1")
     assert "已撤销：.bat 力量 10" in await say(app, ".undo")
-    assert (await app.store.load_session("20002", "moe"))[0] == {"n": 1}
+    assert (await app.store.sessions.load_session("20002", "moe"))[0] == {"n": 1}
     assert "没有可以撤销" in await say(app, ".undo")

@@ -39,12 +39,12 @@ async def test_off_then_on_exact_replies(app: App) -> None:
     )
     listing = await say(app, ".ext")
     assert "[关] coc7 CoC7检定" in listing and "[关] fun 娱乐" in listing and "[开] deck 牌堆" in listing
-    group = await app.store.get_group("20002")
+    group = await app.store.groups.get_group("20002")
     assert group.settings[OFF_KEY] == ["coc7", "fun"]
     assert await say(app, ".ext on 克苏鲁", **OWNER) == "已开启模块：coc7（CoC7检定）"
-    assert (await app.store.get_group("20002")).settings[OFF_KEY] == ["fun"]
+    assert (await app.store.groups.get_group("20002")).settings[OFF_KEY] == ["fun"]
     assert await say(app, ".ext on 娱乐", **OWNER) == "已开启模块：fun（娱乐）"
-    assert OFF_KEY not in (await app.store.get_group("20002")).settings
+    assert OFF_KEY not in (await app.store.groups.get_group("20002")).settings
 
 
 async def test_off_module_is_silent_like_an_unknown_command(app: App) -> None:
@@ -106,7 +106,7 @@ async def test_only_gm_switches_and_bad_names_are_explained(app: App) -> None:
     )
     assert (await say(app, ".ext off", **OWNER)).startswith("缺少")
     assert (await say(app, ".ext", group=None)).startswith("该指令只能在群聊中使用")
-    assert OFF_KEY not in (await app.store.get_group("20002")).settings
+    assert OFF_KEY not in (await app.store.groups.get_group("20002")).settings
 
 
 async def test_no_flood_warning_for_an_off_module(app: App) -> None:

@@ -75,7 +75,7 @@ async def test_bad_characters_never_lose_a_line(backend_store: tuple[str, Store]
 
     [end] = await run(app, ".log end", group=group)
     assert "共 6 条" in end.text
-    lines = await store.log_lines((await store.find_log(group)).id)  # type: ignore[union-attr]
+    lines = await store.logs.log_lines((await store.logs.find_log(group)).id)  # type: ignore[union-attr]
     assert [(ln.nickname, recorder_text(ln)) for ln in lines] == [
         ("艾拉", "我掷出了大成功"),
         ("艾拉", "卡片名坏了"),
@@ -101,7 +101,7 @@ async def test_store_replaces_what_it_cannot_encode(backend_store: tuple[str, St
     replaced (U+FFFD) instead of failing: a lone surrogate anywhere, a NUL on PostgreSQL."""
     dialect, store = backend_store
     group = f"3{random.randint(10**8, 10**9)}"
-    log = await store.new_log(group, "坏字符", "10001", T0, max_logs=5)
+    log = await store.logs.new_log(group, "坏字符", "10001", T0, max_logs=5)
     raw = [
         LogLine(user_id="10001", nickname="艾拉", parts=[["text", "a\ud83db"]], created_at=T0),
         LogLine(user_id="10001", nickname="艾拉\ud83d", parts=[["at", "x\ud83d"]], created_at=T0),
@@ -110,8 +110,8 @@ async def test_store_replaces_what_it_cannot_encode(backend_store: tuple[str, St
     ]
     for i, line in enumerate(raw):
         stored = LogLine(**{**line.__dict__, "self_id": "123456", "message_id": str(i)})
-        assert await store.record_line(group, log.id, stored, max_lines=10) == "ok"
-    got = await store.log_lines(log.id)
+        assert await store.logs.record_line(group, log.id, stored, max_lines=10) == "ok"
+    got = await store.logs.log_lines(log.id)
     nul = "\x00" if dialect == "sqlite" else "\ufffd"  # SQLite takes a NUL as it is
     assert [(ln.nickname, ln.parts, ln.check) for ln in got] == [
         ("艾拉", [["text", "a\ufffdb"]], None),
@@ -119,7 +119,7 @@ async def test_store_replaces_what_it_cannot_encode(backend_store: tuple[str, St
         (f"布{nul}鲁", [["text", f"c{nul}"]], None),
         ("艾拉", [], {"name": "\ufffd"}),
     ]
-    assert (await store.find_log(group)).lines == 4  # type: ignore[union-attr]
+    assert (await store.logs.find_log(group)).lines == 4  # type: ignore[union-attr]
 
 
 def _marked_lines(n: int, chars: int) -> list[LogLine]:

@@ -126,5 +126,5 @@ async def test_hostile_input_leaves_stored_data_alone(app: App) -> None:
     await run(app, ".st 力量60")
     for text in HOSTILE:
         await run(app, text)
-    chars = await app.store.list_characters("10001")
+    chars = await app.store.characters.list_characters("10001")
     assert any(c.attributes.get("力量") == 60 for c in chars)

@@ -16,7 +16,7 @@ TO_TICK20 = (
 
 
 async def card(app: App, user: str = "10001") -> dict[str, object]:
-    char = await app.store.active_character(user, "20002")
+    char = await app.store.characters.active_character(user, "20002")
     assert char is not None
     return dict(char.attributes)
 

@@ -27,7 +27,7 @@ async def test_new_with_ai_seats_in_every_phone_form(app: App) -> None:
     out = group_text(await run(app, ".moe new 双王国 AI 2", user=HOST, group=G))
     assert "创建了萌E对局（地图：双王国）" in out
     assert "已加入2个AI座位：AI·1、AI·2（共3人）" in out
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert [p["name"] for p in state["players"]][1:] == ["AI·1", "AI·2"]
     assert [p["user"] for p in state["players"]][1:] == ["ai:1", "ai:2"]
     await run(app, ".moe abort", user=HOST, group=G)
@@ -40,7 +40,7 @@ async def test_bad_ai_forms_are_told_clearly(app: App) -> None:
     assert "AI人数应为1到7" in group_text(await run(app, ".moe new 双王国 AI 9", user=HOST, group=G))
     assert "AI后面写人数" in group_text(await run(app, ".moe new 双王国 AI x", user=HOST, group=G))
     # nothing was opened by the bad forms
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state is None
     await run(app, ".moe new 双王国", user=HOST, group=G)
     assert "AI人数" in group_text(await run(app, ".moe ai x", user=HOST, group=G))
@@ -63,7 +63,7 @@ async def test_lobby_ai_command_and_a_player_taking_an_ai_seat(app: App) -> None
     # the host leaving hands the lobby to the other player, never to an AI seat
     await run(app, ".moe ai 2", user=HOST, group=G)
     await run(app, ".moe leave", user=HOST, group=G)
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["host"] == FRIEND
     assert "对局已关闭" in group_text(await run(app, ".moe leave", user=FRIEND, group=G))
 

@@ -191,7 +191,7 @@ async def test_unicode_digits_get_the_short_error(app: App) -> None:
     for digit in ("¹", "²", "⑤"):
         replies = await run(app, f".moe choose {digit}", user=P2, group=None)
         assert [r.text for r in replies] == [f"「{digit}」不是有效的序号\n格式：.moe choose [序号…]"]
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["status"] == "running" and not state["outbox"]
 
 
@@ -201,20 +201,20 @@ async def test_private_abort_and_kick_need_the_host_or_a_gm_of_that_group(app: A
     for text in (".moe abort", ".moe kick 1号", ".moe 踢 #3"):
         replies = await run(app, text, user=P2, group=None)
         assert len(replies) == 1 and replies[0].text.startswith("只有房主或GM可以"), text
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["status"] == "running" and not state["outbox"]
     # in the group too
     assert (await run(app, ".moe abort", user=P3, group=G))[0].text == "只有房主或GM可以解散对局"
     # a GM appointed in that group may, from private chat
-    await app.store.add_gm(G, P3)
+    await app.store.groups.add_gm(G, P3)
     kicked = await run(app, ".moe kick 2号", user=P3, group=None)
     assert not [r for r in kicked if not r.private]  # nothing public in the private chat
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     told = [e["text"] for e in state["outbox"]] + state["feed"]
     assert any("2号" in t and "被房主或GM移出了对局" in t for t in told)  # for the group, in order
     # the host may, from private chat
     assert [r.text for r in await run(app, ".moe abort", user=HOST, group=None)] == ["萌E对局已解散"]
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["status"] == "over" and state["aborted"]
 
 
@@ -224,13 +224,13 @@ async def test_lobby_kick_from_private_by_a_player_is_refused(app: App) -> None:
     await run(app, ".moe join", user=P3, group=G)
     assert (await run(app, ".moe kick 3号", user=P2, group=None))[0].text == "只有房主或GM可以踢人"
     assert (await run(app, ".moe kick 3号", user=HOST, group=None))[0].text.startswith("已将")
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert [p["user"] for p in state["players"]] == [HOST, P2]
 
 
 async def test_private_answers_stay_private(app: App) -> None:
     await _running(app)
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     from chronodice.rules.moe.record import rebuild
 
     g = rebuild(state["record"])
@@ -248,7 +248,7 @@ async def test_package_keeps_the_plugin_api(app: App, clock: ManualClock) -> Non
     import chronodice.services.moe as moe
 
     await _running(app)
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["deadline"] is not None
     clock.advance(state["deadline"] + 1 - clock.timestamp())
     out = await moe.sweep(app)

@@ -68,7 +68,7 @@ def rigged(state: dict[str, Any], g: Game, seat: int, keys: list[str]) -> dict[s
 
 
 async def save(app: App, state: dict[str, Any]) -> None:
-    await app.store.apply_session(G, "moe", lambda _old: (copy.deepcopy(state), None), claim=None)
+    await app.store.sessions.apply_session(G, "moe", lambda _old: (copy.deepcopy(state), None), claim=None)
 
 
 async def against(

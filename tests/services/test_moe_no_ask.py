@@ -95,7 +95,7 @@ def rigged(state: dict[str, Any], g: Game, hands: dict[int, list[str]]) -> dict[
 
 
 async def save(app: App, state: dict[str, Any]) -> None:
-    await app.store.apply_session(G, "moe", lambda _old: (copy.deepcopy(state), None), claim=None)
+    await app.store.sessions.apply_session(G, "moe", lambda _old: (copy.deepcopy(state), None), claim=None)
 
 
 def step_of(state: dict[str, Any], g: Game) -> Step:

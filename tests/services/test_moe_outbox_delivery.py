@@ -70,7 +70,7 @@ class Group:
 
 
 async def queued(app: App) -> list[dict[str, Any]]:
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     return list(state["outbox"])
 
 
@@ -157,7 +157,7 @@ async def test_a_failed_removal_does_not_send_twice_in_this_process(
 ) -> None:
     await started(app)
     texts = [e["text"] for e in await queued(app)]
-    real = app.store.apply_session
+    real = app.store.sessions.apply_session
     broken = {"left": 1}
 
     async def flaky(scope: str, system: str, fn: Any, **kw: Any) -> Any:
@@ -166,11 +166,11 @@ async def test_a_failed_removal_does_not_send_twice_in_this_process(
             raise ConnectionError("database went away")
         return await real(scope, system, fn, **kw)
 
-    monkeypatch.setattr(app.store, "apply_session", flaky)
+    monkeypatch.setattr(app.store.sessions, "apply_session", flaky)
     group = Group()
     await moe.sweep(app, app.clock.timestamp(), send=group.send)
     assert group.got == texts and len(await queued(app)) == len(texts)  # sent, still stored
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert not state.get("error")  # a delivery problem never marks the game broken
     await moe.sweep(app, app.clock.timestamp(), send=group.send)
     assert group.got == texts  # not again
@@ -209,7 +209,7 @@ async def test_texts_queued_by_an_older_version_are_delivered(app: App) -> None:
     def old(st: dict[str, Any]) -> tuple[dict[str, Any], None]:
         return {**st, "outbox": ["旧版本排队的文本一", "旧版本排队的文本二"]}, None
 
-    await app.store.apply_session(G, "moe", old)
+    await app.store.sessions.apply_session(G, "moe", old)
     group = Group()
     await moe.sweep(app, app.clock.timestamp(), send=group.send)
     assert group.got == ["旧版本排队的文本一", "旧版本排队的文本二"]
@@ -221,6 +221,6 @@ async def test_a_new_game_keeps_undelivered_texts_and_never_reuses_an_id(app: Ap
     box = await queued(app)
     await run(app, ".moe abort", user=USERS[0], group=G)
     await run(app, ".moe new", user=USERS[0], group=G)
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["status"] == "lobby" and state["outbox"] == box
     assert state["outbox_seq"] == box[-1]["id"]

@@ -63,7 +63,7 @@ async def test_new_with_an_added_pack_plays_it(app: App, data_packs: Path) -> No
     assert "（卡包：自制包，地图：竞技场）" in text
     await run(app, ".moe join", user=P2, group=G)
     await run(app, ".moe start", user=HOST, group=G)
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["pack"] == "homebrew" and state["record"]["pack"] == "homebrew"
     assert state["status"] == "running"
 
@@ -78,7 +78,7 @@ async def test_new_with_a_map_of_another_pack_is_refused(app: App, data_packs: P
 
 async def test_default_pack_is_unchanged(app: App) -> None:
     assert "地图：随机" in await say(app, ".moe new", user=HOST, group=G)
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["pack"] == "demo"
 
 
@@ -119,5 +119,5 @@ async def test_start_with_a_pack_broken_after_new_says_so(app: App, data_packs: 
     write_pack(data_packs, "homebrew", raw)  # no cache_clear: a changed file is reloaded
     text = await say(app, ".moe start", user=HOST, group=G)
     assert text == "卡包「homebrew」现在无法加载（.moe packs 查看原因），请 .moe abort 后换一个卡包开局"
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["status"] == "lobby"

@@ -44,7 +44,7 @@ async def corrupt(app: App, change: Any, group: str = G) -> None:
         st["record"] = change(dict(st["record"]))
         return st, None
 
-    await app.store.apply_session(group, "moe", fn)
+    await app.store.sessions.apply_session(group, "moe", fn)
 
 
 def changed_pack(rec: dict[str, Any]) -> dict[str, Any]:
@@ -137,7 +137,7 @@ async def test_recover_end_gives_the_standings_and_frees_the_group(app: App) -> 
     text = await say(app, ".moe recover 结束", user=USERS[0], group=G)
     assert text.startswith("萌E对局因存档回放与记录不一致而结束。目前结果（本回合开始时）：")
     assert "1号" in text and "血量" in text and "没有胜利者" in text
-    state, _v = await app.store.load_session(G, "moe")
+    state, _v = await app.store.sessions.load_session(G, "moe")
     assert state["status"] == "over"
     assert await say(app, ".moe state", user=USERS[0], group=G) == "本群没有萌E游戏"
     assert "创建了" in await say(app, ".moe new", user=USERS[0], group=G)
@@ -188,7 +188,7 @@ async def test_recover_restarts_the_clock_after_a_passing_error(app: App) -> Non
     def stopped(st):  # type: ignore[no-untyped-def]
         return {**st, "deadline": None, "error": "StoreBusy()"}, None
 
-    await app.store.apply_session(G, "moe", stopped)
+    await app.store.sessions.apply_session(G, "moe", stopped)
     assert await say(app, ".moe recover", user=USERS[0], group=G) == "本群的萌E对局可以正常读取，已恢复计时"
     state, _g = await game(app)
     assert state["deadline"] is not None and "error" not in state

@@ -108,7 +108,7 @@ async def test_one_broken_game_does_not_stop_the_other_groups_timeouts(
         corrupt(st)
         return st, None
 
-    await app.store.apply_session(G, "moe", broken)
+    await app.store.sessions.apply_session(G, "moe", broken)
     later = app.clock.timestamp() + 10_000
     with caplog.at_level(logging.ERROR, logger="chronodice"):
         out = dict(await moe.sweep(app, later))

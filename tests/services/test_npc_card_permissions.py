@@ -31,7 +31,7 @@ WALK = [
 
 
 async def _card(app: App) -> tuple[object, ...]:
-    card = await app.store.find_character(npc_owner(GROUP), "哥布林")
+    card = await app.store.characters.find_character(npc_owner(GROUP), "哥布林")
     assert card is not None
     return card.version, card.attributes
 
@@ -91,5 +91,5 @@ async def test_the_groups_gm_reaches_the_card(app: App) -> None:
 
 async def test_a_player_never_owns_or_lists_an_npc_card(app: App) -> None:
     await _prepare(app)
-    assert await app.store.list_characters("10001") == []
+    assert await app.store.characters.list_characters("10001") == []
     assert "哥布林" not in await say(app, ".pc list", **GM)

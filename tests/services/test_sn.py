@@ -26,7 +26,7 @@ async def test_sn_sets_the_card_now_and_after_every_change(app: App) -> None:
         "",
     ]
     assert _cards(replies) == [("10001", "艾拉 HP10/12 SAN55 DEX60")]
-    assert (await app.store.get_group("20002")).settings[SN_KEY] == {"10001": "auto"}
+    assert (await app.store.groups.get_group("20002")).settings[SN_KEY] == {"10001": "auto"}
     replies = await run(app, ".st 体力-2")
     assert replies[0].text == "已录入 <艾拉>：体力-2→8"
     assert _cards(replies) == [("10001", "艾拉 HP8/12 SAN55 DEX60")]
@@ -58,7 +58,7 @@ async def test_sn_off_stops_it(app: App) -> None:
     await say(app, COC_CARD, name="艾拉")
     await run(app, ".sn")
     assert await say(app, ".sn off") == "已关闭 PL01 的自动群名片（群名片保持现状）"
-    assert SN_KEY not in (await app.store.get_group("20002")).settings
+    assert SN_KEY not in (await app.store.groups.get_group("20002")).settings
     assert _cards(await run(app, ".st 体力-1")) == []
 
 
@@ -94,7 +94,7 @@ async def test_sn_dnd_card(app: App) -> None:
 
 async def test_sn_needs_a_card_and_a_group(app: App) -> None:
     assert await say(app, ".sn") == "你还没有角色卡，先用 .st 录入属性或 .pc new 名字 新建"
-    assert SN_KEY not in (await app.store.get_group("20002")).settings
+    assert SN_KEY not in (await app.store.groups.get_group("20002")).settings
     assert (await say(app, ".sn", group=None)).startswith("该指令只能在群聊中使用")
 
 

@@ -27,7 +27,7 @@ P2 = {"user": "10003", "name": "布鲁诺"}
 
 
 async def state_of(app: App, group: str = "20002") -> Combat:
-    raw, _ = await app.store.load_session(group, "tick20")
+    raw, _ = await app.store.sessions.load_session(group, "tick20")
     assert raw is not None
     return Combat.from_dict(raw)
 
@@ -167,13 +167,15 @@ async def test_states_stored_with_the_old_undo_stack_still_load(app: App) -> Non
     ``options.undo_depth``: they load, and the next save drops them."""
     await setup_basic(app)
     await say(app, ".init start", **GM)
-    raw, _ = await app.store.load_session("20002", "tick20")
+    raw, _ = await app.store.sessions.load_session("20002", "tick20")
     assert raw is not None
     old = raw | {"undo": [Combat.from_dict(raw).model_dump_json()], "options": {"undo_depth": 20}}
-    await app.store.apply_session("20002", "tick20", lambda _s: (old, None), user_id="10001", command="old")
+    await app.store.sessions.apply_session(
+        "20002", "tick20", lambda _s: (old, None), user_id="10001", command="old"
+    )
     assert "当前：艾琳" in await say(app, ".init", **P1)
     assert "▶ 布鲁诺 的回合" in await say(app, ".ed", **P1)
-    raw, _ = await app.store.load_session("20002", "tick20")
+    raw, _ = await app.store.sessions.load_session("20002", "tick20")
     assert raw is not None and "undo" not in raw and "undo_depth" not in raw.get("options", {})
 
 

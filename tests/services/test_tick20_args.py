@@ -1709,7 +1709,7 @@ P2 = {"user": "10003", "name": "布鲁诺"}
 
 
 async def combat(app: App) -> Combat:
-    raw, _ = await app.store.load_session("20002", "tick20")
+    raw, _ = await app.store.sessions.load_session("20002", "tick20")
     assert raw is not None
     return Combat.from_dict(raw)
 

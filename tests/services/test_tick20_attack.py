@@ -52,7 +52,7 @@ async def test_a_miss_makes_no_wound(app: App) -> None:
         "DEF：闪避 被动10+4=14（+2敏捷+2熟练）",
         "→ 未命中（失败，失败度8）",
     ]
-    state = await app.store.load_state("20002", COMBAT_CODEC)
+    state = await app.store.sessions.load_state("20002", COMBAT_CODEC)
     erin = next(c for c in state.combatants if c.name == "艾琳")
     assert all(not p.wounds for p in erin.health.parts)
 

@@ -26,7 +26,7 @@ def no_grace(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def state_of(app: App) -> Combat:
-    raw, _ = await app.store.load_session("20002", "tick20")
+    raw, _ = await app.store.sessions.load_session("20002", "tick20")
     assert raw is not None
     return Combat.from_dict(raw)
 
@@ -144,7 +144,7 @@ async def test_004_ri_advantage_says_why_not(app: App) -> None:
     text = await say(app, ".ri 优势", **P1)
     assert text.startswith("速度规则（004）的先攻检定是 DEX+INS 两颗骰子的开放检定（+6环境），没有优势")
     assert "劣势" in await say(app, ".ri 劣势 +2 哥布林", **GM)
-    raw, _ = await app.store.load_session("20002", "tick20")
+    raw, _ = await app.store.sessions.load_session("20002", "tick20")
     assert raw is not None and not Combat.from_dict(raw).combatants
 
 

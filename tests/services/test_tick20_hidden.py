@@ -41,7 +41,7 @@ def no_grace(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def combat(app: App) -> Combat:
-    state = await app.store.load_state(G, COMBAT_CODEC)
+    state = await app.store.sessions.load_state(G, COMBAT_CODEC)
     assert state is not None
     return state
 

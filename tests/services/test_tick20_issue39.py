@@ -39,7 +39,7 @@ def Dice(faces: list[int]) -> Scripted:
 
 
 async def combat(app: App) -> Combat:
-    state = await app.store.load_state("20002", COMBAT_CODEC)
+    state = await app.store.sessions.load_state("20002", COMBAT_CODEC)
     assert state is not None
     return state
 

@@ -67,7 +67,7 @@ async def test_ri_adds_numbered_copies_each_with_its_own_health(app: App) -> Non
     await say(app, ".ri =10", **P1)
     await say(app, ".init start", **GM)
     await say(app, ".wound 哥布林2 躯干 轻伤x2", **GM)
-    state = await app.store.load_state(
+    state = await app.store.sessions.load_state(
         "20002", __import__("chronodice.services.tick20.codec", fromlist=["x"]).COMBAT_CODEC
     )
     goblins = {c.name: c for c in state.combatants if c.card}

@@ -34,7 +34,7 @@ async def gm_view(app: App, text: str, **kw: object) -> str:
 async def state_of(app: App, group: str = "20002") -> Combat:
     from chronodice.rules.tick20.model import Combat
 
-    raw, _ = await app.store.load_session(group, "tick20")
+    raw, _ = await app.store.sessions.load_session(group, "tick20")
     assert raw is not None
     return Combat.from_dict(raw)
 

@@ -110,7 +110,7 @@ async def test_undo_of_bat_end_takes_back_the_ammo_on_the_card(app: App) -> None
     assert "当前载弹: 3" in await say(app, ".wp show", user=JIA)
     text = await say(app, ".undo", user="99999", **GM)
     assert "已恢复角色卡：甲" in text
-    rec = await app.store.find_character(JIA, "甲")
+    rec = await app.store.characters.find_character(JIA, "甲")
     assert rec is not None and rec.data["timeline"]["weapons"][0]["current_load"] == 6  # the card
     assert "当前载弹: 3" in await say(app, ".wp show", user=JIA)  # the battle holds the 3 again
     assert "[3/6]" in await say(app, ".bat 全", user=JIA)
@@ -119,10 +119,10 @@ async def test_undo_of_bat_end_takes_back_the_ammo_on_the_card(app: App) -> None
     # leaving writes the ammunition too, and .undo of the leave takes it back with it
     await say(app, ".bat wp 2", user=JIA)
     assert "退出战斗√" in await say(app, ".bat out", user=JIA)
-    rec = await app.store.find_character(JIA, "甲")
+    rec = await app.store.characters.find_character(JIA, "甲")
     assert rec is not None and rec.data["timeline"]["weapons"][0]["current_load"] == 1
     assert "已恢复角色卡：甲" in await say(app, ".undo", user="99999", **GM)
-    rec = await app.store.find_character(JIA, "甲")
+    rec = await app.store.characters.find_character(JIA, "甲")
     assert rec is not None and rec.data["timeline"]["weapons"][0]["current_load"] == 3
     assert "退出" not in await say(app, ".bat 全", user=JIA)
 

@@ -31,7 +31,7 @@ async def table(app: App, *, auto: bool = True) -> None:
 
 
 async def vitals(app: App, owner: str, name: str) -> tuple[float, float]:
-    rec = await app.store.find_character(owner, name)
+    rec = await app.store.characters.find_character(owner, name)
     assert rec is not None
     res = TLCharacter.from_dict(rec.data["timeline"]).resources
     return res.hp, res.mp
@@ -156,7 +156,7 @@ async def test_repro_a_stun_declared_with_its_resisting_attribute_lands_by_itsel
     assert (
         "✔#1 萨满 眩晕术 意志 150.0 @17.14t →艾拉：控制（影响150.0）：艾拉以意志抵抗，被控制 17.14→37.14t"
     ) in text
-    state = await app.store.load_state("20002", BATTLE_CODEC)
+    state = await app.store.sessions.load_state("20002", BATTLE_CODEC)
     assert state is not None and state.action(2).end == 60.0  # 艾拉's #2 paused 20t: 40 → 60
 
 

@@ -20,7 +20,7 @@ async def test_st_in_a_timeline_group_says_to_import_and_makes_no_card(app: App)
     await say(app, ".set tl", **GM)
     text = await say(app, ".st 敏捷35", user="10003", name="米娅")
     assert text == "本群是时间线模式：人物卡用 .TLsetup 导入（.help TLsetup 看格式），.st 不建时间线角色卡"
-    assert await app.store.find_character("10003", "米娅") is None
+    assert await app.store.characters.find_character("10003", "米娅") is None
     assert "设置完成√" in await say(app, SHEET.format(name="米娅"), user="10003", name="米娅")
 
 

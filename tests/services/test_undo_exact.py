@@ -34,7 +34,7 @@ async def _players(app: App, group: str) -> None:
 
 
 async def _actions_of(app: App, group: str) -> dict[str, int]:
-    state = await app.store.load_state(group, BATTLE_CODEC)
+    state = await app.store.sessions.load_state(group, BATTLE_CODEC)
     if state is None:
         return {}
     names = {p.key: p.name for p in state.participants}
@@ -50,12 +50,12 @@ async def test_undo_refuses_when_overtaken(app: App) -> None:
     group = "20002"
     await _players(app, group)
     await say(app, ".bat 力量 1t", user=A, group=group)
-    log = await app.store.session_log(group)
+    log = await app.store.history.session_log(group)
     mine = [e for e in log if not e.undone][-1]
     assert mine.user_id == A
     await say(app, ".bat 力量 1t", user=B, group=group)
     with pytest.raises(UndoOvertaken):
-        await app.store.undo(group, mine.system, entry_id=mine.id)
+        await app.store.history.undo(group, mine.system, entry_id=mine.id)
     assert await _actions_of(app, group) == {"甲": 1, "乙": 1}
 
 
@@ -71,17 +71,17 @@ async def test_overtaken_reply_is_one_line_naming_no_command(app: App) -> None:
     group = "20004"
     await _players(app, group)
     await say(app, ".bat 力量 1t", user=A, group=group)
-    real_undo = app.store.undo
+    real_undo = app.store.history.undo
 
     async def b_first(scope: str, system: str | None = None, *, entry_id: int | None = None, claim=None):  # type: ignore[no-untyped-def]
         await say(app, ".bat 力量 1t 秘密备注", user=B, group=group)
         return await real_undo(scope, system, entry_id=entry_id, claim=claim)
 
-    app.store.undo = b_first  # type: ignore[method-assign]
+    app.store.history.undo = b_first  # type: ignore[method-assign]
     try:
         text = await say(app, ".undo", user=A, group=group)
     finally:
-        app.store.undo = real_undo  # type: ignore[method-assign]
+        app.store.history.undo = real_undo  # type: ignore[method-assign]
     assert text == "刚才又有一条新的操作，撤销没有执行；请看清最新的局面后再发 .undo"
     assert await _actions_of(app, group) == {"甲": 1, "乙": 1}
 
@@ -131,7 +131,7 @@ async def _hidden_combat(app: App, group: str) -> None:
 async def test_undo_in_a_combat_with_a_hidden_npc_names_it_only_privately(app: App) -> None:
     group = "20006"
     await _hidden_combat(app, group)
-    state = await app.store.session_log(group)
+    state = await app.store.history.session_log(group)
     assert state, "the combat was logged"
     replies = await run(app, ".undo", group=group, roles=("owner",))
     public = "\n".join(r.text for r in replies if not r.private)

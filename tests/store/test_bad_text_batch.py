@@ -71,7 +71,7 @@ async def _six_at_once(app: App, group: str, bad: str) -> list[str]:
 async def test_six_at_once_sqlite(app: App, bad: str) -> None:
     replies = await _six_at_once(app, "20002", bad)
     assert not any("出错" in r for r in replies), replies
-    state = await app.store.load_state("20002", BATTLE_CODEC)
+    state = await app.store.sessions.load_state("20002", BATTLE_CODEC)
     assert state is not None and len(state.actions) == 7
 
 
@@ -81,9 +81,9 @@ async def test_six_at_once_postgresql(pg_store: Store, bad: str) -> None:
     group = f"8{uuid.uuid4().int % 10**8}"
     replies = await _six_at_once(app, group, bad)
     assert not any("出错" in r for r in replies), replies
-    state = await app.store.load_state(group, BATTLE_CODEC)
+    state = await app.store.sessions.load_state(group, BATTLE_CODEC)
     assert state is not None and len(state.actions) == 7
-    log = await pg_store.session_log(group)
+    log = await pg_store.history.session_log(group)
     assert all("\x00" not in e.command for e in log)
 
 
@@ -97,17 +97,17 @@ async def test_a_statement_the_database_refuses_fails_only_its_own_command(
 
     monkeypatch.setattr(sessions, "clean_text", lambda text: text)
     scope = f"bad-{uuid.uuid4().hex[:8]}"
-    await pg_store.apply_state(scope, BOX, add(1))
-    await pg_store.load_state(scope, BOX)  # the row's identity learnt: the next writes batch
-    await pg_store.apply_state(scope, BOX, add(0))
+    await pg_store.sessions.apply_state(scope, BOX, add(1))
+    await pg_store.sessions.load_state(scope, BOX)  # the row's identity learnt: the next writes batch
+    await pg_store.sessions.apply_state(scope, BOX, add(0))
     commands = ["ok2", "ok3", "bad\x00", "ok4", "ok5"]
     results = await asyncio.gather(
-        *(pg_store.apply_state(scope, BOX, add(n + 2), command=c) for n, c in enumerate(commands)),
+        *(pg_store.sessions.apply_state(scope, BOX, add(n + 2), command=c) for n, c in enumerate(commands)),
         return_exceptions=True,
     )
     failed = [n for n, r in enumerate(results) if isinstance(r, BaseException)]
     assert failed == [2], results
-    state = await pg_store.load_state(scope, BOX)
+    state = await pg_store.sessions.load_state(scope, BOX)
     assert state is not None and sorted(state.items) == [0, 1, 2, 3, 5, 6]
 
 

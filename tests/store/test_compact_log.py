@@ -15,9 +15,9 @@ import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chronodice.core.clock import SYSTEM
 from chronodice.store import Claim, Store, tables
 from chronodice.store import patch as jpatch
-from chronodice.store.database import utcnow
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -118,30 +118,32 @@ async def test_undo_and_replay_are_exact_on_the_compact_log(any_store: Store) ->
     states: list[Any] = [None]
     for k in range(60):
         new = _step(rng, states[-1], k)
-        await any_store.apply_session("g", "tl", lambda _s, n=new: (n, None), user_id="u", command=f".x {k}")
+        await any_store.sessions.apply_session(
+            "g", "tl", lambda _s, n=new: (n, None), user_id="u", command=f".x {k}"
+        )
         states.append(new)
-    history = await any_store.replay("g", "tl")
+    history = await any_store.history.replay("g", "tl")
     assert [e.command for e, _b, _a in history] == [f".x {k}" for k in range(60)]
     for k, (_e, before, after) in enumerate(history):
         assert jpatch.dumps(before) == jpatch.dumps(states[k])
         assert jpatch.dumps(after) == jpatch.dumps(states[k + 1])
     for k in range(59, 49, -1):  # undo ten commands, each back to the exact state before it
-        result = await any_store.undo("g")
+        result = await any_store.history.undo("g")
         assert result is not None and result.command == f".x {k}"
-        assert jpatch.dumps((await any_store.load_session("g", "tl"))[0]) == jpatch.dumps(states[k])
+        assert jpatch.dumps((await any_store.sessions.load_session("g", "tl"))[0]) == jpatch.dumps(states[k])
     # new commands after undos, then undo across them
     new = _step(rng, states[50], 99)
-    await any_store.apply_session("g", "tl", lambda _s: (new, None), command=".x 99")
-    assert (await any_store.undo("g")).command == ".x 99"
-    assert (await any_store.undo("g")).command == ".x 49"
-    assert jpatch.dumps((await any_store.load_session("g", "tl"))[0]) == jpatch.dumps(states[49])
+    await any_store.sessions.apply_session("g", "tl", lambda _s: (new, None), command=".x 99")
+    assert (await any_store.history.undo("g")).command == ".x 99"
+    assert (await any_store.history.undo("g")).command == ".x 49"
+    assert jpatch.dumps((await any_store.sessions.load_session("g", "tl"))[0]) == jpatch.dumps(states[49])
 
 
 async def test_log_grows_with_the_change_not_the_state(any_store: Store) -> None:
     big = {"actions": [{"n": i, "text": "一段很长的描述" * 5} for i in range(400)]}
-    await any_store.apply_session("g", "tl", lambda _s: (big, None))
+    await any_store.sessions.apply_session("g", "tl", lambda _s: (big, None))
     for k in range(20):
-        await any_store.apply_session(
+        await any_store.sessions.apply_session(
             "g", "tl", lambda s, k=k: ({"actions": [*s["actions"], {"n": 400 + k, "text": "短"}]}, None)
         )
 
@@ -150,23 +152,26 @@ async def test_log_grows_with_the_change_not_the_state(any_store: Store) -> None
         patch_size = sa.func.sum(sa.func.length(sa.cast(log.c.patch, sa.Text)))
         return await tx.one(sa.select(patch_size, sa.func.count()).where(log.c.before.is_(None)))
 
-    size, rows = await any_store._read(log_bytes)
+    size, rows = await any_store.db.read(log_bytes)
     assert rows == 21 and size < 21 * 100, size
 
 
 async def test_prune_drops_ended_sessions_and_old_claims(any_store: Store) -> None:
-    await any_store.apply_session("g1", "tl", lambda _s: ({"a": 1}, None))
-    await any_store.apply_session("g1", "tl", lambda _s: (None, None))  # ended
-    await any_store.apply_session("g2", "tl", lambda _s: ({"a": 1}, None))  # still running
-    await any_store.set_nickname("u", None, "x", claim=Claim("1", "m1"))
-    assert await any_store.prune() == {"claims": 0, "leases": 0, "sessions": 0, "log_rows": 0}
-    assert (await any_store.undo("g1")) is not None  # the end can still be undone within the grace
-    await any_store.apply_session("g1", "tl", lambda _s: (None, None))
-    later = utcnow() + timedelta(days=8)
-    got = await any_store.prune(now=later)
+    await any_store.sessions.apply_session("g1", "tl", lambda _s: ({"a": 1}, None))
+    await any_store.sessions.apply_session("g1", "tl", lambda _s: (None, None))  # ended
+    await any_store.sessions.apply_session("g2", "tl", lambda _s: ({"a": 1}, None))  # still running
+    await any_store.groups.set_nickname("u", None, "x", claim=Claim("1", "m1"))
+    assert await any_store.housekeeping.prune() == {"claims": 0, "leases": 0, "sessions": 0, "log_rows": 0}
+    assert (await any_store.history.undo("g1")) is not None  # the end can still be undone within the grace
+    await any_store.sessions.apply_session("g1", "tl", lambda _s: (None, None))
+    later = SYSTEM.wall() + timedelta(days=8)
+    got = await any_store.housekeeping.prune(now=later)
     assert got == {"claims": 1, "leases": 0, "sessions": 1, "log_rows": 3}
-    assert await any_store.session_log("g1") == [] and len(await any_store.session_log("g2")) == 1
-    assert await any_store.undo("g1") is None
+    assert (
+        await any_store.history.session_log("g1") == []
+        and len(await any_store.history.session_log("g2")) == 1
+    )
+    assert await any_store.history.undo("g1") is None
 
 
 async def test_database_from_main_b61d402_is_migrated_and_undo_still_works(tmp_path: Path) -> None:
@@ -192,15 +197,15 @@ async def _undo_matches_the_old_code(store: Store) -> None:
     """``.undo`` on the migrated database gives what b61d402's own ``.undo`` gave, step by step."""
     expected = json.loads((FIXTURES / "main_b61d402.expected.json").read_text())
     for step in expected:
-        result = await store.undo("30003")
+        result = await store.history.undo("30003")
         assert result is not None and result.command == step["command"]
         assert list(result.restored_characters) == step["restored"]
-        state, _v = await store.load_session("30003", "timeline")
+        state, _v = await store.sessions.load_session("30003", "timeline")
         assert state == step["state"]
-        chars = [await store.get_character(i) for i in range(1, 5)]
+        chars = [await store.characters.get_character(i) for i in range(1, 5)]
         assert {c.name: c.attributes for c in chars if c} == step["attributes"]
     # the ended battle of the other group: its end can be undone, back to the battle
-    result = await store.undo("30004")
+    result = await store.history.undo("30004")
     assert result is not None and result.command == ".bat end" and result.state is not None
 
 

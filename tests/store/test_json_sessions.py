@@ -8,7 +8,6 @@ import sqlite3
 from typing import Any
 
 import pytest
-from helpers import spy_locked_writes
 
 from chronodice.store import Claim, Store
 from chronodice.store import patch as jpatch
@@ -23,9 +22,9 @@ def bump(state: dict[str, Any] | None) -> tuple[dict[str, Any], int]:
 async def test_a_plain_session_is_stored_as_json_gives_it_back_and_a_no_op_writes_nothing(
     any_store: Store,
 ) -> None:
-    assert await any_store.apply_session("g", "plain", bump, command=".a") == 1
-    assert await any_store.apply_session("g", "plain", bump, command=".b") == 2
-    state, version = await any_store.load_session("g", "plain")
+    assert await any_store.sessions.apply_session("g", "plain", bump, command=".a") == 1
+    assert await any_store.sessions.apply_session("g", "plain", bump, command=".b") == 2
+    state, version = await any_store.sessions.load_session("g", "plain")
     assert state == {"n": 2, "seen": [2, "元组"]} and version == 2
 
     def same(s: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
@@ -33,20 +32,19 @@ async def test_a_plain_session_is_stored_as_json_gives_it_back_and_a_no_op_write
         s["seen"] = list(s["seen"])  # the caller's own copy: changing it is allowed
         return s, "同上"
 
-    assert await any_store.apply_session("g", "plain", same, command=".same") == "同上"
-    state, version = await any_store.load_session("g", "plain")
+    assert await any_store.sessions.apply_session("g", "plain", same, command=".same") == "同上"
+    state, version = await any_store.sessions.load_session("g", "plain")
     assert version == 2  # nothing written: no new version, no log row
-    assert (await any_store.undo("g")).command == ".b"
-    assert (await any_store.load_session("g", "plain"))[0] == {"n": 1, "seen": [1, "元组"]}
+    assert (await any_store.history.undo("g")).command == ".b"
+    assert (await any_store.sessions.load_session("g", "plain"))[0] == {"n": 1, "seen": [1, "元组"]}
 
 
 async def test_each_use_gets_a_fresh_copy_and_the_codec_is_one_object(any_store: Store) -> None:
-    await any_store.apply_session("g", "plain", bump)
-    a = await any_store.load_state("g", json_codec("plain"))
+    await any_store.sessions.apply_session("g", "plain", bump)
+    a = await any_store.sessions.load_state("g", json_codec("plain"))
     a["n"] = 99  # a caller's change to its copy reaches neither the store nor the next reader
-    b = await any_store.load_state("g", json_codec("plain"))
+    b = await any_store.sessions.load_state("g", json_codec("plain"))
     assert b == {"n": 1, "seen": [1, "元组"]}
-    assert json_codec("plain") is json_codec("plain")  # so queued commands share a group commit
 
 
 async def test_a_battle_codec_and_a_plain_write_of_the_same_system_do_not_share_a_cached_state(
@@ -57,24 +55,12 @@ async def test_a_battle_codec_and_a_plain_write_of_the_same_system_do_not_share_
     from chronodice.rules.timeline.battle_state import BattleState
     from chronodice.services.timeline.codec import BATTLE_CODEC
 
-    await any_store.apply_state("g", BATTLE_CODEC, lambda _s: (BattleState(session_id="s1"), None))
-    plain, _v = await any_store.load_session("g", "timeline")
+    await any_store.sessions.apply_state("g", BATTLE_CODEC, lambda _s: (BattleState(session_id="s1"), None))
+    plain, _v = await any_store.sessions.load_session("g", "timeline")
     assert plain is not None and plain["session_id"] == "s1"
-    await any_store.apply_session("g", "timeline", lambda s: ({**s, "session_id": "s2"}, None))
-    got = await any_store.load_state("g", BATTLE_CODEC)
+    await any_store.sessions.apply_session("g", "timeline", lambda s: ({**s, "session_id": "s2"}, None))
+    got = await any_store.sessions.load_state("g", BATTLE_CODEC)
     assert isinstance(got, BattleState) and got.session_id == "s2"
-
-
-async def test_postgres_writes_a_cached_plain_session_in_one_statement(pg_store: Store) -> None:
-    store = pg_store
-    await store.apply_session("json-one", "plain", bump)
-    await store.load_session("json-one", "plain")
-    await store.load_state("json-one", json_codec("plain"))
-    locked = spy_locked_writes(store)
-    claim = Claim("10001", "json-one")
-    assert await store.apply_session("json-one", "plain", bump, command=".b", claim=claim) == 2
-    assert locked == []
-    assert (await store.load_session("json-one", "plain"))[0] == {"n": 2, "seen": [2, "元组"]}
 
 
 async def test_sqlite_log_rows_of_a_plain_session_rebuild_every_state(tmp_path: Any) -> None:
@@ -83,25 +69,15 @@ async def test_sqlite_log_rows_of_a_plain_session_rebuild_every_state(tmp_path: 
     try:
         texts = []
         for _ in range(5):
-            await store.apply_session("g", "plain", bump)
-            texts.append(jpatch.dumps((await store.load_session("g", "plain"))[0]))
+            await store.sessions.apply_session("g", "plain", bump)
+            texts.append(jpatch.dumps((await store.sessions.load_session("g", "plain"))[0]))
         for want in reversed(texts[:-1]):
-            await store.undo("g")
-            assert jpatch.dumps((await store.load_session("g", "plain"))[0]) == want
+            await store.history.undo("g")
+            assert jpatch.dumps((await store.sessions.load_session("g", "plain"))[0]) == want
     finally:
         await store.close()
     with sqlite3.connect(tmp_path / "j.db") as db:
         assert db.execute("select count(*) from sessions where system='plain'").fetchone() == (1,)
-
-
-def test_plain_codecs_of_one_system_are_equal_whatever_they_keep_as_rows() -> None:
-    """So a 萌E game started with its inputs as rows and written on by commands that name no
-    rows keeps its cached copy (a battle codec of the same system is not equal)."""
-    from chronodice.services.timeline.codec import BATTLE_CODEC
-
-    assert json_codec("moe", ("record.inputs",)) == json_codec("moe") != json_codec("pool10")
-    assert json_codec("timeline") != BATTLE_CODEC and BATTLE_CODEC != json_codec("timeline")
-    assert len({json_codec("moe", ("record.inputs",)), json_codec("moe")}) == 1
 
 
 async def test_a_plain_session_command_delivered_twice_applies_once(any_store: Store) -> None:
@@ -112,20 +88,20 @@ async def test_a_plain_session_command_delivered_twice_applies_once(any_store: S
 
     other = Store(any_store.url)
     try:
-        await any_store.apply_session("g", "plain", bump)
-        await other.load_state("g", json_codec("plain"))
-        assert await any_store.apply_session("g", "plain", bump, claim=Claim("bot", "m1")) == 2
+        await any_store.sessions.apply_session("g", "plain", bump)
+        await other.sessions.load_state("g", json_codec("plain"))
+        assert await any_store.sessions.apply_session("g", "plain", bump, claim=Claim("bot", "m1")) == 2
         for store in (any_store, other):
             with pytest.raises(DuplicateEvent):
-                await store.apply_session("g", "plain", bump, claim=Claim("bot", "m1"))
+                await store.sessions.apply_session("g", "plain", bump, claim=Claim("bot", "m1"))
 
         def refuse(_s: Any) -> tuple[Any, None]:
             raise IllegalAction("不行")
 
         with pytest.raises(IllegalAction):
-            await any_store.apply_session("g", "plain", refuse, claim=Claim("bot", "m2"))
+            await any_store.sessions.apply_session("g", "plain", refuse, claim=Claim("bot", "m2"))
         with pytest.raises(DuplicateEvent):
-            await other.apply_session("g", "plain", bump, claim=Claim("bot", "m2"))
-        assert (await any_store.load_session("g", "plain")) == ({"n": 2, "seen": [2, "元组"]}, 2)
+            await other.sessions.apply_session("g", "plain", bump, claim=Claim("bot", "m2"))
+        assert (await any_store.sessions.load_session("g", "plain")) == ({"n": 2, "seen": [2, "元组"]}, 2)
     finally:
         await other.close()

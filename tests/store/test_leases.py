@@ -16,40 +16,40 @@ from chronodice.store.database import RENEW_AHEAD
 async def test_the_holder_renews_in_the_background_and_others_wait(any_store: Store) -> None:
     s = any_store
     s.lease_seconds = 30.0
-    assert await s.serves("g1", "111") is True
-    assert await s.serves("g1", "222") is False  # a second account while the lease is live
-    holder, _expires, checked = s._leases["g1"]
+    assert await s.leases.serves("g1", "111") is True
+    assert await s.leases.serves("g1", "222") is False  # a second account while the lease is live
+    holder, _expires, checked = s.leases._leases["g1"]
     # half the lease gone, more than RENEW_AHEAD left: answered at once, renewed behind it
-    s._leases["g1"] = (holder, time.time() + RENEW_AHEAD + 5, checked)
-    assert await s.serves("g1", "111") is True
+    s.leases._leases["g1"] = (holder, time.time() + RENEW_AHEAD + 5, checked)
+    assert await s.leases.serves("g1", "111") is True
     assert s._tasks, "a renewal runs in the background"
     await asyncio.gather(*s._tasks)
-    assert s._leases["g1"][1] > time.time() + 25
-    assert await s.lease_holder("g1") == "111"
+    assert s.leases._leases["g1"][1] > time.time() + 25
+    assert await s.leases.lease_holder("g1") == "111"
     # hardly any left (or none): the renewal is awaited before answering
-    s._leases["g1"] = (holder, time.time() + 1, checked)
-    assert await s.serves("g1", "111") is True and not s._tasks
-    assert s._leases["g1"][1] > time.time() + 25
+    s.leases._leases["g1"] = (holder, time.time() + 1, checked)
+    assert await s.leases.serves("g1", "111") is True and not s._tasks
+    assert s.leases._leases["g1"][1] > time.time() + 25
 
 
 async def test_sqlite_a_holder_not_connected_here_is_gone(sqlite_store: Store) -> None:
     """SQLite serves one process: a lease held by an account that is not connected to it (the
     process that held it died) is taken over at once by a connected one."""
     sqlite_store.lease_seconds = 30.0
-    assert await sqlite_store.serves("g1", "111") is True  # 111 took it, then its process died
-    await sqlite_store.hold_account("222")
-    assert await sqlite_store.serves("g1", "222") is True
-    assert await sqlite_store.lease_holder("g1") == "222"
+    assert await sqlite_store.leases.serves("g1", "111") is True  # 111 took it, then its process died
+    await sqlite_store.leases.hold_account("222")
+    assert await sqlite_store.leases.serves("g1", "222") is True
+    assert await sqlite_store.leases.lease_holder("g1") == "222"
 
 
 async def test_sqlite_a_connected_holder_keeps_its_groups(sqlite_store: Store) -> None:
     sqlite_store.lease_seconds = 30.0
-    await sqlite_store.hold_account("111")
-    await sqlite_store.hold_account("222")
-    assert await sqlite_store.serves("g1", "111") is True
-    assert await sqlite_store.serves("g1", "222") is False
-    await sqlite_store.release("111")  # disconnected: the other account at once
-    assert await sqlite_store.serves("g1", "222") is True
+    await sqlite_store.leases.hold_account("111")
+    await sqlite_store.leases.hold_account("222")
+    assert await sqlite_store.leases.serves("g1", "111") is True
+    assert await sqlite_store.leases.serves("g1", "222") is False
+    await sqlite_store.leases.release("111")  # disconnected: the other account at once
+    assert await sqlite_store.leases.serves("g1", "222") is True
 
 
 HOLDER = """
@@ -60,8 +60,8 @@ from chronodice.store import Store
 async def main():
     s = Store({url!r}, lease_seconds=30.0)
     await s.migrate()
-    await s.hold_account("111")
-    assert await s.serves("g-dead", "111")
+    await s.leases.hold_account("111")
+    assert await s.leases.serves("g-dead", "111")
     print("ready", flush=True)
     await asyncio.sleep(60)
 
@@ -90,10 +90,10 @@ async def test_a_dead_holders_group_is_taken_over_while_other_holders_live(pg_ur
             await conn.execute(sa.delete(tables.bot_leases))
             dead = {"scope": "g-dead", "self_id": "111", "expires_at": time.time() + 30}
             await conn.execute(sa.insert(tables.bot_leases).values(dead))
-        await s.hold_account("222")
-        assert await s.serves("g-alive", "222")  # 222's own lease: its lock is held
-        s._leases.clear()
-        assert await s.serves("g-dead", "222")  # nobody holds 111's lock
+        await s.leases.hold_account("222")
+        assert await s.leases.serves("g-alive", "222")  # 222's own lease: its lock is held
+        s.leases._leases.clear()
+        assert await s.leases.serves("g-dead", "222")  # nobody holds 111's lock
     finally:
         await s.close()
 
@@ -115,19 +115,19 @@ async def _takes_over_after_kill(url: str) -> None:
         assert proc.stdout is not None
         line = await asyncio.wait_for(proc.stdout.readline(), 30)
         assert line.strip() == b"ready"
-        await other.hold_account("222")
-        assert await other.serves("g-dead", "222") is False  # the holder is alive
-        other._leases.clear()
-        assert await other.serves("g-dead", "222") is False  # still alive: asked again
+        await other.leases.hold_account("222")
+        assert await other.leases.serves("g-dead", "222") is False  # the holder is alive
+        other.leases._leases.clear()
+        assert await other.leases.serves("g-dead", "222") is False  # still alive: asked again
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
-        other._leases.clear()  # (the refusal is remembered for a second)
+        other.leases._leases.clear()  # (the refusal is remembered for a second)
         for _ in range(50):  # the server notices the closed connection within moments
-            if await other.serves("g-dead", "222"):
+            if await other.leases.serves("g-dead", "222"):
                 break
-            other._leases.clear()
+            other.leases._leases.clear()
             await asyncio.sleep(0.05)
-        assert await other.lease_holder("g-dead") == "222"
+        assert await other.leases.lease_holder("g-dead") == "222"
     finally:
         if proc.returncode is None:
             proc.kill()

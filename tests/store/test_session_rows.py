@@ -22,7 +22,6 @@ from chronodice.services.timeline.codec import BATTLE_CODEC
 from chronodice.store import Store, tables
 from chronodice.store import patch as jpatch
 from chronodice.store import session_rows as srows
-from chronodice.store.sqlite_backend import SqliteBackend
 
 
 @dataclass(frozen=True)
@@ -75,62 +74,62 @@ async def stored(store: Store, scope: str, system: str) -> tuple[Any, dict[str, 
         )
         return (json.loads(row[0]) if row and row[0] else None), await srows.read_items(tx, scope, system)
 
-    return await store._read(body)
+    return await store.db.read(body)
 
 
 async def test_a_command_writes_only_what_it_added_and_readers_get_the_whole_state(any_store: Store) -> None:
     for n in range(40):
-        await any_store.apply_state("g", LOG, append(n), command=f".add {n}")
+        await any_store.sessions.apply_state("g", LOG, append(n), command=f".add {n}")
     head, items = await stored(any_store, "g", "rowlog")
     assert head == {"entries": {"$rows": 40}, "turn": 40}
     assert [json.loads(t)["n"] for t in items["entries"]] == list(range(40))
-    whole, version = await any_store.load_session("g", "rowlog")
+    whole, version = await any_store.sessions.load_session("g", "rowlog")
     assert whole is not None and version == 40
     assert [e["n"] for e in whole["entries"]] == list(range(40)) and whole["turn"] == 40
-    state = await any_store.load_state("g", LOG)
+    state = await any_store.sessions.load_state("g", LOG)
     assert state is not None and len(state.entries) == 40
     # an edit in the middle rewrites that one row
-    await any_store.apply_state("g", LOG, edit(7, "改过"), command=".edit 7")
+    await any_store.sessions.apply_state("g", LOG, edit(7, "改过"), command=".edit 7")
     head, items = await stored(any_store, "g", "rowlog")
     assert json.loads(items["entries"][7])["text"] == "改过" and len(items["entries"]) == 40
     # the log keeps what .undo and .replay need: each entry small, every step exact
-    history = await any_store.replay("g", "rowlog")
+    history = await any_store.history.replay("g", "rowlog")
     assert [e.command for e, _b, _a in history][-2:] == [".add 39", ".edit 7"]
     assert history[-1][1]["entries"][7]["text"] == "第7条" and history[-1][2]["entries"][7]["text"] == "改过"
-    undone = await any_store.undo("g")
+    undone = await any_store.history.undo("g")
     assert undone is not None and undone.command == ".edit 7"
     assert json.loads(jpatch.dumps(undone.state))["entries"][7]["text"] == "第7条"
     for n in range(39, 29, -1):
-        assert (await any_store.undo("g")).command == f".add {n}"
+        assert (await any_store.history.undo("g")).command == f".add {n}"
     head, items = await stored(any_store, "g", "rowlog")
     assert head == {"entries": {"$rows": 30}, "turn": 30} and len(items["entries"]) == 30
-    state = await any_store.load_state("g", LOG)
+    state = await any_store.sessions.load_state("g", LOG)
     assert state is not None and [e["n"] for e in state.entries] == list(range(30))
     # the end of the session drops its rows too
-    await any_store.apply_state("g", LOG, lambda _s: (None, None), command=".end")
+    await any_store.sessions.apply_state("g", LOG, lambda _s: (None, None), command=".end")
     head, items = await stored(any_store, "g", "rowlog")
     assert head is None and items == {}
-    assert (await any_store.undo("g")).command == ".end"
-    assert len((await any_store.load_state("g", LOG)).entries) == 30
+    assert (await any_store.history.undo("g")).command == ".end"
+    assert len((await any_store.sessions.load_state("g", LOG)).entries) == 30
 
 
 async def test_a_state_written_whole_moves_into_rows_and_undo_gets_it_back(any_store: Store) -> None:
     """A battle written before migration 0007 (whole, in ``sessions.state``) reads as it is; the
     next command moves its lists into rows; ``.undo`` gives the whole old state back."""
     old = {"entries": [{"n": i, "text": f"第{i}条"} for i in range(5)], "turn": 5}
-    await any_store.apply_session("g", "rowlog", lambda _s: (old, None), command=".old")
+    await any_store.sessions.apply_session("g", "rowlog", lambda _s: (old, None), command=".old")
     head, items = await stored(any_store, "g", "rowlog")
     assert head == old and items == {}
-    await any_store.apply_state("g", LOG, append(5), command=".add 5")
+    await any_store.sessions.apply_state("g", LOG, append(5), command=".add 5")
     head, items = await stored(any_store, "g", "rowlog")
     assert head == {"entries": {"$rows": 6}, "turn": 6} and len(items["entries"]) == 6
     # a writer without the codec keeps the same layout
-    await any_store.apply_session("g", "rowlog", lambda s: ({**s, "turn": 7}, None), command=".turn")
+    await any_store.sessions.apply_session("g", "rowlog", lambda s: ({**s, "turn": 7}, None), command=".turn")
     head, _items = await stored(any_store, "g", "rowlog")
     assert head == {"entries": {"$rows": 6}, "turn": 7}
-    assert (await any_store.undo("g")).command == ".turn"
-    assert (await any_store.undo("g")).command == ".add 5"
-    state, _v = await any_store.load_session("g", "rowlog")
+    assert (await any_store.history.undo("g")).command == ".turn"
+    assert (await any_store.history.undo("g")).command == ".add 5"
+    state, _v = await any_store.sessions.load_session("g", "rowlog")
     assert jpatch.dumps(state) == jpatch.dumps(old)
 
 
@@ -139,7 +138,7 @@ async def test_a_plain_session_keeps_a_nested_list_as_rows(any_store: Store) -> 
     item per row from that write on; later writers keep the layout without being told; each
     command writes the inputs it added; ``.undo`` and readers get every state back exactly."""
     game = {"record": {"seed": 7, "inputs": [], "snapshot": {"turn": 0}}, "status": "running"}
-    await any_store.apply_session("m", "moe", lambda _s: (game, None), command=".start", rows=ROWS)
+    await any_store.sessions.apply_session("m", "moe", lambda _s: (game, None), command=".start", rows=ROWS)
     texts = [jpatch.dumps(game)]
     for n in range(12):
 
@@ -148,20 +147,20 @@ async def test_a_plain_session_keeps_a_nested_list_as_rows(any_store: Store) -> 
             inputs = [*rec["inputs"], {"seat": n % 3, "answer": f"出牌{n}"}]
             return {**s, "record": {**rec, "inputs": inputs, "snapshot": {"turn": n + 1}}}, None
 
-        await any_store.apply_session("m", "moe", play, command=f".play {n}")
-        texts.append(jpatch.dumps((await any_store.load_session("m", "moe"))[0]))
+        await any_store.sessions.apply_session("m", "moe", play, command=f".play {n}")
+        texts.append(jpatch.dumps((await any_store.sessions.load_session("m", "moe"))[0]))
     head, items = await stored(any_store, "m", "moe")
     assert head == {
         "record": {"seed": 7, "inputs": {"$rows": 12}, "snapshot": {"turn": 12}},
         "status": "running",
     }
     assert [json.loads(t)["answer"] for t in items["record.inputs"]] == [f"出牌{n}" for n in range(12)]
-    whole, _v = await any_store.load_session("m", "moe")
+    whole, _v = await any_store.sessions.load_session("m", "moe")
     assert whole is not None and len(whole["record"]["inputs"]) == 12
     for n in range(11, -1, -1):  # undone step by step, each state exactly as it was
-        undone = await any_store.undo("m")
+        undone = await any_store.history.undo("m")
         assert undone is not None and undone.command == f".play {n}"
-        assert jpatch.dumps((await any_store.load_session("m", "moe"))[0]) == texts[n]
+        assert jpatch.dumps((await any_store.sessions.load_session("m", "moe"))[0]) == texts[n]
     _head, items = await stored(any_store, "m", "moe")
     assert items.get("record.inputs", []) == []
 
@@ -187,11 +186,11 @@ async def test_another_process_sees_the_rows_written_by_this_one(tmp_path: Path)
     await a.migrate()
     try:
         for n in range(30):
-            await (a if n % 3 else b).apply_state("g", LOG, append(n))
+            await (a if n % 3 else b).sessions.apply_state("g", LOG, append(n))
             if n % 7 == 0:
-                await (b if n % 3 else a).apply_state("g", LOG, edit(n // 2, f"改{n}"))
+                await (b if n % 3 else a).sessions.apply_state("g", LOG, edit(n // 2, f"改{n}"))
         for s in (a, b):
-            state = await s.load_state("g", LOG)
+            state = await s.sessions.load_state("g", LOG)
             assert state is not None and [e["n"] for e in state.entries] == list(range(30))
             assert state.entries[14]["text"] == "改28"
     finally:
@@ -215,17 +214,15 @@ async def test_a_thousand_action_battle_is_small_on_disk(tmp_path: Path) -> None
             assert "设置完成" in await say(app, sheet.format(name=f"角色{u}"), user=f"1000{u}", group="30003")
         for k in range(1000):
             await say(app, f".bat 力量 {10 + k % 90} 第{k}招", user=f"1000{k % 4}", group="30003")
-        state = await store.load_state("30003", BATTLE_CODEC)
+        state = await store.sessions.load_state("30003", BATTLE_CODEC)
         assert state is not None and len(state.actions) == 1000
-        # at rest: the checkpoint thread caught up and a later commit started the WAL over
-        # (played back to back, the battle may leave up to SQLite's 4 MB checkpoint in the WAL
-        # meanwhile: see chronodice.store.sqlite_backend.AUTOCHECKPOINT_PAGES)
-        backend = store._backend
-        assert isinstance(backend, SqliteBackend)
-        if backend._checkpointing is not None:
-            await asyncio.wrap_future(backend._checkpointing)
-        await asyncio.to_thread(backend._checkpoint)
-        await store.set_nickname("10000", None, "甲")
+        # at rest: a checkpoint copied the WAL and a later commit started it over, cut back to
+        # its limit (played back to back, the battle may leave up to SQLite's 4 MB checkpoint
+        # in the WAL meanwhile)
+        async with store.engine.connect() as conn:  # outside a transaction: on the driver
+            raw = await conn.get_raw_connection()
+            await raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        await store.groups.set_nickname("10000", None, "甲")
         on_disk = sum(p.stat().st_size for p in tmp_path.iterdir() if p.name.startswith("big.db"))
     finally:
         await store.close()
@@ -240,22 +237,24 @@ async def test_a_thousand_action_battle_is_small_on_disk(tmp_path: Path) -> None
 async def test_commands_at_once_write_their_rows_together_and_undo_one_by_one(any_store: Store) -> None:
     """Sixteen commands on one session at once (on PostgreSQL they go in one statement): the
     rows hold every item, an edit among them included, and ``.undo`` takes them back in turn."""
-    await any_store.apply_state("g", LOG, append(0), command=".add 0")
-    await any_store.load_state("g", LOG)  # the row's identity known: the next writes may batch
+    await any_store.sessions.apply_state("g", LOG, append(0), command=".add 0")
+    await any_store.sessions.load_state("g", LOG)  # the row's identity known: the next writes may batch
     await asyncio.gather(
         *(
-            any_store.apply_state("g", LOG, append(n) if n != 8 else edit(0, "改"), command=f".c {n}")
+            any_store.sessions.apply_state(
+                "g", LOG, append(n) if n != 8 else edit(0, "改"), command=f".c {n}"
+            )
             for n in range(1, 17)
         )
     )
     head, items = await stored(any_store, "g", "rowlog")
-    state = await any_store.load_state("g", LOG)
+    state = await any_store.sessions.load_state("g", LOG)
     assert state is not None and head == {"entries": {"$rows": 16}, "turn": 17}
     assert [json.loads(t) for t in items["entries"]] == list(state.entries)
     assert state.entries[0]["text"] == "改"
     assert sorted(e["n"] for e in state.entries) == [n for n in range(17) if n != 8]
     for _ in range(16):
-        assert await any_store.undo("g") is not None
+        assert await any_store.history.undo("g") is not None
     head, items = await stored(any_store, "g", "rowlog")
     assert head == {"entries": {"$rows": 1}, "turn": 1} and [
         json.loads(t)["n"] for t in items["entries"]

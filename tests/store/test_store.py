@@ -13,9 +13,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from helpers import eventually
 
+from chronodice.core.clock import SYSTEM
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.store import Claim, DuplicateEvent, Store, tables
-from chronodice.store.common import utcnow
 from chronodice.store.models import Base
 
 
@@ -30,52 +30,54 @@ async def test_migrations_match_models(any_store: Store) -> None:
 
 async def test_migrate_twice_is_harmless(any_store: Store) -> None:
     await any_store.migrate()
-    c = await any_store.create_character("1", "甲")
-    assert (await any_store.get_character(c.id)) == c
+    c = await any_store.characters.create_character("1", "甲")
+    assert (await any_store.characters.get_character(c.id)) == c
 
 
 async def test_character_crud_and_binding(any_store: Store) -> None:
     s = any_store
-    a = await s.create_character("u1", "艾拉", attributes={"力量": 60})
-    b = await s.create_character("u1", "布鲁")
+    a = await s.characters.create_character("u1", "艾拉", attributes={"力量": 60})
+    b = await s.characters.create_character("u1", "布鲁")
     with pytest.raises(IllegalAction):
-        await s.create_character("u1", "艾拉")
-    assert [c.name for c in await s.list_characters("u1")] == ["艾拉", "布鲁"]
-    assert await s.active_character("u1", "g1") is None
-    await s.bind("u1", "", a.id)
-    assert (await s.active_character("u1", "g1")).id == a.id  # falls back to default
-    await s.bind("u1", "g1", b.id)
-    assert (await s.active_character("u1", "g1")).id == b.id
-    assert (await s.active_character("u1", "g2")).id == a.id
-    up = await s.update_character(a.id, lambda c: replace(c, attributes={**c.attributes, "敏捷": 50}))
+        await s.characters.create_character("u1", "艾拉")
+    assert [c.name for c in await s.characters.list_characters("u1")] == ["艾拉", "布鲁"]
+    assert await s.characters.active_character("u1", "g1") is None
+    await s.characters.bind("u1", "", a.id)
+    assert (await s.characters.active_character("u1", "g1")).id == a.id  # falls back to default
+    await s.characters.bind("u1", "g1", b.id)
+    assert (await s.characters.active_character("u1", "g1")).id == b.id
+    assert (await s.characters.active_character("u1", "g2")).id == a.id
+    up = await s.characters.update_character(
+        a.id, lambda c: replace(c, attributes={**c.attributes, "敏捷": 50})
+    )
     assert up.attributes == {"力量": 60, "敏捷": 50} and up.version == a.version + 1
-    assert await s.delete_character(b.id)
-    assert (await s.active_character("u1", "g1")).id == a.id
+    assert await s.characters.delete_character(b.id)
+    assert (await s.characters.active_character("u1", "g1")).id == a.id
     with pytest.raises(NotFound):
-        await s.update_character(b.id, lambda c: c)
+        await s.characters.update_character(b.id, lambda c: c)
 
 
 async def test_update_abort_writes_nothing(any_store: Store) -> None:
-    c = await any_store.create_character("u", "x", attributes={"a": 1})
+    c = await any_store.characters.create_character("u", "x", attributes={"a": 1})
 
     def boom(rec):
         raise IllegalAction("不行")
 
     with pytest.raises(IllegalAction):
-        await any_store.update_character(c.id, boom)
-    assert (await any_store.get_character(c.id)).attributes == {"a": 1}
+        await any_store.characters.update_character(c.id, boom)
+    assert (await any_store.characters.get_character(c.id)).attributes == {"a": 1}
 
 
 async def test_concurrent_updates_lose_nothing(any_store: Store) -> None:
-    c = await any_store.create_character("u", "x", attributes={"n": 0})
+    c = await any_store.characters.create_character("u", "x", attributes={"n": 0})
 
     async def bump(i: int) -> None:
-        await any_store.update_character(
+        await any_store.characters.update_character(
             c.id, lambda r: replace(r, attributes={**r.attributes, "n": r.attributes["n"] + 1, f"k{i}": i})
         )
 
     await asyncio.gather(*(bump(i) for i in range(60)))
-    final = await any_store.get_character(c.id)
+    final = await any_store.characters.get_character(c.id)
     assert final.attributes["n"] == 60
     assert all(final.attributes[f"k{i}"] == i for i in range(60))
 
@@ -86,30 +88,32 @@ async def test_two_processes_updating_one_card_lose_nothing_and_claim_once(any_s
     other = Store(any_store.url)
     await other.migrate()
     try:
-        c = await any_store.create_character("u", "x", attributes={"n": 0})
-        await any_store.create_character("u", "y")
+        c = await any_store.characters.create_character("u", "x", attributes={"n": 0})
+        await any_store.characters.create_character("u", "y")
         for s in (any_store, other):
-            await s.get_character(c.id)  # cached in both
+            await s.characters.get_character(c.id)  # cached in both
 
         def bump(r):
             return replace(r, attributes={**r.attributes, "n": r.attributes["n"] + 1})
 
         async def bumps(s: Store) -> None:
             for _ in range(10):
-                await s.update_character(c.id, bump)
+                await s.characters.update_character(c.id, bump)
 
         await asyncio.gather(*(bumps(s) for s in (any_store, other) for _ in range(5)))
         for s in (any_store, other):
-            got = await eventually(lambda s=s: s.get_character(c.id), lambda r: r.attributes["n"] == 100)
+            got = await eventually(
+                lambda s=s: s.characters.get_character(c.id), lambda r: r.attributes["n"] == 100
+            )
             assert got.attributes["n"] == 100
-        await any_store.update_character(c.id, bump, claim=Claim("10001", "card-1"))
+        await any_store.characters.update_character(c.id, bump, claim=Claim("10001", "card-1"))
         for s in (any_store, other):
             with pytest.raises(DuplicateEvent):
-                await s.update_character(c.id, bump, claim=Claim("10001", "card-1"))
+                await s.characters.update_character(c.id, bump, claim=Claim("10001", "card-1"))
         with pytest.raises(IllegalAction, match="同名"):
-            await other.update_character(c.id, lambda r: replace(r, name="y"))
+            await other.characters.update_character(c.id, lambda r: replace(r, name="y"))
         for s in (any_store, other):
-            got = await eventually(lambda s=s: s.get_character(c.id), lambda r: r.version == 102)
+            got = await eventually(lambda s=s: s.characters.get_character(c.id), lambda r: r.version == 102)
             assert got.attributes["n"] == 101 and got.name == "x" and got.version == 102
     finally:
         await other.close()
@@ -125,19 +129,19 @@ async def test_session_apply_undo_and_log(any_store: Store) -> None:
 
         return fn
 
-    assert await s.apply_session("g", "tl", add(1), user_id="a", command=".x 1") == 1
-    assert await s.apply_session("g", "tl", add(2), user_id="b", command=".x 2") == 2
-    assert await s.apply_session("g", "tl", lambda st: (st, "same")) == "same"  # no write
-    state, version = await s.load_session("g", "tl")
+    assert await s.sessions.apply_session("g", "tl", add(1), user_id="a", command=".x 1") == 1
+    assert await s.sessions.apply_session("g", "tl", add(2), user_id="b", command=".x 2") == 2
+    assert await s.sessions.apply_session("g", "tl", lambda st: (st, "same")) == "same"  # no write
+    state, version = await s.sessions.load_session("g", "tl")
     assert state == {"items": [1, 2]} and version == 2
-    log = await s.session_log("g")
+    log = await s.history.session_log("g")
     assert [e.command for e in log] == [".x 1", ".x 2"]
-    undone = await s.undo("g")
+    undone = await s.history.undo("g")
     assert undone is not None and undone.command == ".x 2" and undone.state == {"items": [1]}
-    assert (await s.load_session("g", "tl"))[0] == {"items": [1]}
-    assert (await s.undo("g")).command == ".x 1"
-    assert (await s.load_session("g", "tl"))[0] is None
-    assert await s.undo("g") is None
+    assert (await s.sessions.load_session("g", "tl"))[0] == {"items": [1]}
+    assert (await s.history.undo("g")).command == ".x 1"
+    assert (await s.sessions.load_session("g", "tl"))[0] is None
+    assert await s.history.undo("g") is None
 
 
 async def test_concurrent_session_commands_serialise(any_store: Store) -> None:
@@ -148,54 +152,54 @@ async def test_concurrent_session_commands_serialise(any_store: Store) -> None:
 
         return fn
 
-    await asyncio.gather(*(any_store.apply_session("g", "t", push(i)) for i in range(40)))
-    state, version = await any_store.load_session("g", "t")
+    await asyncio.gather(*(any_store.sessions.apply_session("g", "t", push(i)) for i in range(40)))
+    state, version = await any_store.sessions.load_session("g", "t")
     assert sorted(state["seq"]) == list(range(40)) and version == 40
 
 
 async def test_groups_gms_nicknames_pending(any_store: Store) -> None:
     s = any_store
-    g = await s.get_group("g1")
+    g = await s.groups.get_group("g1")
     assert g.enabled and g.settings == {} and g.gms == ()
-    await s.set_enabled("g1", False)
-    await s.update_group_settings("g1", lambda st: {**st, "default_die": 20})
-    assert await s.add_gm("g1", "u2")
-    assert not await s.add_gm("g1", "u2")
-    g = await s.get_group("g1")
+    await s.groups.set_enabled("g1", False)
+    await s.groups.update_group_settings("g1", lambda st: {**st, "default_die": 20})
+    assert await s.groups.add_gm("g1", "u2")
+    assert not await s.groups.add_gm("g1", "u2")
+    g = await s.groups.get_group("g1")
     assert (g.enabled, g.settings, g.gms) == (False, {"default_die": 20}, ("u2",))
-    assert await s.remove_gm("g1", "u2")
-    await s.set_nickname("u", None, "全局")
-    await s.set_nickname("u", "g1", "群内")
-    assert await s.get_nickname("u", "g1") == "群内"
-    assert await s.get_nickname("u", "g2") == "全局"
-    await s.set_nickname("u", "g1", None)
-    assert await s.get_nickname("u", "g1") == "全局"
-    await s.put_pending("k", {"a": 1}, ttl=60)
-    assert await s.take_pending("k") == {"a": 1}
-    assert await s.take_pending("k") is None
-    await s.put_pending("old", {"a": 1}, ttl=-1)
-    assert await s.take_pending("old") is None
+    assert await s.groups.remove_gm("g1", "u2")
+    await s.groups.set_nickname("u", None, "全局")
+    await s.groups.set_nickname("u", "g1", "群内")
+    assert await s.groups.get_nickname("u", "g1") == "群内"
+    assert await s.groups.get_nickname("u", "g2") == "全局"
+    await s.groups.set_nickname("u", "g1", None)
+    assert await s.groups.get_nickname("u", "g1") == "全局"
+    await s.housekeeping.put_pending("k", {"a": 1}, ttl=60)
+    assert await s.housekeeping.take_pending("k") == {"a": 1}
+    assert await s.housekeeping.take_pending("k") is None
+    await s.housekeeping.put_pending("old", {"a": 1}, ttl=-1)
+    assert await s.housekeeping.take_pending("old") is None
 
 
 async def test_a_users_first_view_reads_everything_at_once_and_right(any_store: Store) -> None:
     s = any_store
-    a = await s.create_character("u", "甲", attributes={"力量": 60})
-    b = await s.create_character("u", "乙")
-    await s.bind("u", "", a.id)
-    await s.bind("u", "g1", b.id)
-    await s.bind("u", "g3", 999_999)  # a card deleted since: falls back to the default
-    await s.set_nickname("u", None, "全局")
-    await s.set_nickname("u", "g1", "群内")
+    a = await s.characters.create_character("u", "甲", attributes={"力量": 60})
+    b = await s.characters.create_character("u", "乙")
+    await s.characters.bind("u", "", a.id)
+    await s.characters.bind("u", "g1", b.id)
+    await s.characters.bind("u", "g3", 999_999)  # a card deleted since: falls back to the default
+    await s.groups.set_nickname("u", None, "全局")
+    await s.groups.set_nickname("u", "g1", "群内")
     fresh = Store(s.url)  # nothing cached
     await fresh.migrate()
     try:
         for scope, nick, card in (("g1", "群内", "乙"), ("g2", "全局", "甲"), ("g3", "全局", "甲")):
-            v = await fresh.view("u", scope, scope)
+            v = await fresh.groups.view("u", scope, scope)
             assert (v.nickname, v.character.name if v.character else None) == (nick, card)
-        v = await fresh.view("nobody", "g1", "g1")
+        v = await fresh.groups.view("nobody", "g1", "g1")
         assert (v.nickname, v.character) == (None, None)
-        up = await fresh.update_character(a.id, lambda r: replace(r, attributes={"力量": 61}))
-        assert (await s.view("u", "g2", "g2")).character.attributes == {"力量": 61} == up.attributes
+        up = await fresh.characters.update_character(a.id, lambda r: replace(r, attributes={"力量": 61}))
+        assert (await s.groups.view("u", "g2", "g2")).character.attributes == {"力量": 61} == up.attributes
     finally:
         await fresh.close()
 
@@ -225,64 +229,27 @@ async def test_sqlite_is_wal(tmp_path: Path) -> None:
     assert mode == "wal"
 
 
-async def test_sqlite_checkpoints_on_a_thread_of_its_own(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A commit no longer copies the WAL into the database file (and syncs the disk) on the
-    event loop: the checkpoint thread does, every few dozen commits; SQLite's own is a backstop
-    for a WAL past AUTOCHECKPOINT_PAGES.  Another connection's checkpoint is not a foreign change."""
-    import threading
-
-    from chronodice.store import backends
-
-    where: list[str] = []
-    real = backends.SqliteBackend._checkpoint
-
-    def spy(self: backends.SqliteBackend) -> None:
-        where.append(threading.current_thread().name)
-        real(self)
-
-    monkeypatch.setattr(backends.SqliteBackend, "_checkpoint", spy)
-    s = Store(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
-    await s.migrate()
-    backend = s._backend
-    assert isinstance(backend, backends.SqliteBackend)
-    (pages,) = backend._connect().exec_driver_sql("PRAGMA wal_autocheckpoint").fetchone()
-    assert pages == backends.AUTOCHECKPOINT_PAGES
-    foreign: list[bool] = []
-    backend.on_foreign_change = lambda: foreign.append(True)
-    for i in range(2 * backends._CHECKPOINT_COMMITS + 1):
-        await s.set_nickname("u", "g", f"名字{i}")
-        while backend._checkpointing is not None:  # let a running one finish
-            await asyncio.sleep(0.005)
-    assert len(where) >= 2 and all(name.startswith("sqlite-checkpoint") for name in where)
-    assert threading.current_thread().name not in where
-    assert not foreign
-    (busy, frames, copied) = backend._connect().exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-    assert busy == 0 and frames == copied
-    await s.close()
-    assert backend._checkpointer is None and backend._checkpoint_conn is None
-
-
 async def test_undo_puts_back_cards_the_command_changed(any_store: Store) -> None:
     s = any_store
-    c = await s.create_character("u", "甲", attributes={"体力": 150})
-    hurt = await s.update_character(c.id, lambda r: replace(r, attributes={"体力": 120}))
-    await s.apply_session(
+    c = await s.characters.create_character("u", "甲", attributes={"体力": 150})
+    hurt = await s.characters.update_character(c.id, lambda r: replace(r, attributes={"体力": 120}))
+    await s.sessions.apply_session(
         "g", "tl", lambda st: ({"log": ["hp -30"]}, None), characters_before=[(c, hurt.version)]
     )
-    result = await s.undo("g")
+    result = await s.history.undo("g")
     assert result is not None and result.restored_characters == ("甲",) and result.stale_characters == ()
-    back = await s.get_character(c.id)
+    back = await s.characters.get_character(c.id)
     assert back.attributes == {"体力": 150} and back.version == hurt.version + 1
     # changed again since the command: the card is left alone and reported
-    hurt = await s.update_character(c.id, lambda r: replace(r, attributes={"体力": 100}))
-    await s.apply_session(
+    hurt = await s.characters.update_character(c.id, lambda r: replace(r, attributes={"体力": 100}))
+    await s.sessions.apply_session(
         "g", "tl", lambda st: ({"log": ["hp -50"]}, None), characters_before=[(back, hurt.version)]
     )
-    await s.update_character(c.id, lambda r: replace(r, attributes={"体力": 90}))
-    result = await s.undo("g")
-    assert result.stale_characters == ("甲",) and (await s.get_character(c.id)).attributes == {"体力": 90}
+    await s.characters.update_character(c.id, lambda r: replace(r, attributes={"体力": 90}))
+    result = await s.history.undo("g")
+    assert result.stale_characters == ("甲",) and (await s.characters.get_character(c.id)).attributes == {
+        "体力": 90
+    }
 
 
 async def test_old_database_is_upgraded_at_start(tmp_path: Path) -> None:
@@ -297,8 +264,8 @@ async def test_old_database_is_upgraded_at_start(tmp_path: Path) -> None:
     await old.close()
     new = Store(url)
     await new.migrate()
-    await new.apply_session("g", "x", lambda st: ({"a": 1}, None))
-    assert (await new.undo("g")) is not None
+    await new.sessions.apply_session("g", "x", lambda st: ({"a": 1}, None))
+    assert (await new.history.undo("g")) is not None
     await new.close()
 
 
@@ -313,11 +280,11 @@ async def test_a_write_transaction_is_all_or_nothing(any_store: Store) -> None:
             row = await tx.one(sa.select(sa.func.count()).select_from(pending).where(probe))
             return int(row[0])
 
-        return await any_store._read(body)
+        return await any_store.db.read(body)
 
     with pytest.raises(RuntimeError):
-        async with any_store._backend.tx(True) as tx:
-            row = {"key": "all-or-nothing", "value": "{}", "expires_at": utcnow()}
+        async with any_store.db.tx(True) as tx:
+            row = {"key": "all-or-nothing", "value": "{}", "expires_at": SYSTEM.wall()}
             await tx.run(sa.insert(pending).values(row))
             assert await tx.one(sa.select(sa.func.count()).select_from(pending).where(probe)) == (1,)
             raise RuntimeError("the command failed after its first statement")

@@ -24,10 +24,10 @@ async def _round_trip(url: str, user: str = "10001") -> None:
     store = Store(normalize_database_url(url))
     try:
         await store.migrate()
-        card = await store.create_character(user, "艾拉", attributes={"力量": 60})
-        assert (await store.get_character(card.id)) == card
-        await store.set_nickname(user, None, "阿拉")
-        assert await store.get_nickname(user, None) == "阿拉"
+        card = await store.characters.create_character(user, "艾拉", attributes={"力量": 60})
+        assert (await store.characters.get_character(card.id)) == card
+        await store.groups.set_nickname(user, None, "阿拉")
+        assert await store.groups.get_nickname(user, None) == "阿拉"
     finally:
         await store.close()
 

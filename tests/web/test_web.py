@@ -158,7 +158,7 @@ async def test_moe_table_shows_counts_never_cards(app: App, web: FastAPI, clock:
     data = json.loads(got.body)
     assert data["status"] == "running" and [s["hand"] for s in data["seats"]] != []
     assert all(s["hand"] >= 4 for s in data["seats"] if not s["choosing"])
-    raw, _ = await app.store.load_session(G, "moe")
+    raw, _ = await app.store.sessions.load_session(G, "moe")
     assert raw is not None
     g = rebuild(raw["record"])
     hidden = [card_text(g, c) for seat in range(2) for c in [*g.hand(seat), *g.secrets(seat)]]
@@ -249,14 +249,14 @@ async def test_stream_sends_the_change_then_the_end(app: App, web: FastAPI) -> N
 async def test_log_page_is_the_export_escaped(app: App, web: FastAPI, clock: Clock) -> None:
     await say(app, ".log new 第一夜", **GM)
     link = path_of(public(await run(app, ".log 网页", **GM)))
-    log = await app.store.active_log(G)
+    log = await app.store.logs.active_log(G)
     assert log is not None
     lines = [
         LogLine("10002", "<script>x()</script>", [["text", "我去图书馆 <img src=x>"]], WHEN),
         LogLine("123456", "骰娘", [["text", "艾琳掷骰 1d20 = 17 成功"]], WHEN, is_bot=True),
     ]
     for line in lines:
-        await app.store.record_line(G, log.id, line, max_lines=100)
+        await app.store.logs.record_line(G, log.id, line, max_lines=100)
     got = await get(web, link + "/data")
     data = json.loads(got.body)
     assert data["kind"] == "log" and data["name"] == "第一夜" and data["ended"] is False
@@ -272,7 +272,7 @@ async def test_log_page_is_the_export_escaped(app: App, web: FastAPI, clock: Clo
     try:
         full = json.loads((await stream.next_event(5)).removeprefix(b"data: "))
         assert full["total"] == 2 and len(full["html"]) == 2
-        await app.store.record_line(
+        await app.store.logs.record_line(
             G, log.id, LogLine("10003", "布鲁诺", [["text", "跟上"]], WHEN), max_lines=100
         )
         step = json.loads((await stream.next_event(2)).removeprefix(b"data: "))
@@ -305,7 +305,7 @@ async def test_an_old_battle_link_never_shows_the_next_battle(
     assert (await get(web, old + "/data")).status == 200
     await say(app, ".bat end", **GM)
     await say(app, ".bat 力量 120", user="10001")  # the next battle, in the same session row
-    state = await app.store.load_state(G, BATTLE_CODEC)
+    state = await app.store.sessions.load_state(G, BATTLE_CODEC)
     assert state is not None and state.session_id == "s2"
     clock.now += 1
     assert (await get(web, old + "/data")).status == 410  # over, never the new battle
@@ -313,7 +313,7 @@ async def test_an_old_battle_link_never_shows_the_next_battle(
     new = path_of(public(await run(app, ".bat 网页", user="10001")))
     data = json.loads((await get(web, new + "/data")).body)
     assert new != old and data["bars"][0]["id"] == 1 and (await get(web, old)).status == 404
-    settings = (await app.store.get_group(G)).settings
+    settings = (await app.store.groups.get_group(G)).settings
     assert settings["web"]["tl"]["s"] == "s2"
 
 
@@ -337,7 +337,7 @@ async def test_an_open_stream_ends_when_the_next_battle_begins_within_one_poll(a
     await say(app, SHEET.format(name="甲"), user="10001")
     await say(app, ".bat 力量 175", user="10001")
     hub = Hub(app.store, interval=3600.0, keepalive=3600.0)  # reads only when woken
-    state = await app.store.load_state(G, BATTLE_CODEC)
+    state = await app.store.sessions.load_state(G, BATTLE_CODEC)
     assert state is not None
     where = Where(G, "tl", session=state.session_id)
     page = hub.stream(where, False)
@@ -364,7 +364,7 @@ async def test_d20_and_moe_links_are_bound_to_their_session(
     assert (await get(web, old_gm + "/data")).status in (404, 410)
     await run(app, ".moe new", user="30001", group=G)
     old_moe = path_of(public(await run(app, ".moe 网页", user="30001", group=G)))
-    raw, _ = await app.store.load_session(G, "moe")
+    raw, _ = await app.store.sessions.load_session(G, "moe")
     assert raw is not None and raw["session_id"] == "s3"
     await run(app, ".moe abort", user="30001", group=G)
     await run(app, ".moe new", user="30001", group=G)
@@ -375,7 +375,7 @@ async def test_d20_and_moe_links_are_bound_to_their_session(
 
 async def test_a_log_link_names_that_log_not_a_later_one_with_its_id(app: App) -> None:
     await say(app, ".log new 第一夜", **GM)
-    found = await app.store.find_log(G)
+    found = await app.store.logs.find_log(G)
     assert found is not None
     read = await SOURCES["log"](app.store, Where(G, f"log:{found.id}", session=log_session(found)), None)
     assert read.loaded is not None and read.session == log_session(found) != ""

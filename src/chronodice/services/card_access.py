@@ -24,13 +24,13 @@ async def member_card(
     """
     ctx, store = call.ctx, call.app.store
     if who == ctx.user_id:
-        return await store.active_character(who, ctx.scope)
+        return await store.characters.active_character(who, ctx.scope)
     bound = None
     gms: tuple[str, ...] = ()
     if ctx.group_id is not None:
         group = call.view.group if call.view is not None and call.view.group is not None else None
-        gms = (group or await store.get_group(ctx.scope)).gms
-        bound = await store.active_character(who, ctx.scope, fallback=False)
+        gms = (group or await store.groups.get_group(ctx.scope)).gms
+        bound = await store.characters.active_character(who, ctx.scope, fallback=False)
     require_card_access(
         ctx,
         who,
@@ -40,7 +40,7 @@ async def member_card(
         write=write,
         open_to_all=open_to_all,
     )
-    return bound if bound is not None else await store.active_character(who, ctx.scope)
+    return bound if bound is not None else await store.characters.active_character(who, ctx.scope)
 
 
 __all__ = ["member_card"]

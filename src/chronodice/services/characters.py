@@ -189,7 +189,7 @@ def apply_pairs(attrs: dict[str, Any], pairs: list[Pair]) -> dict[str, Any]:
 
 async def resolve_character(store: Store, ctx: Context, ref: str) -> CharacterRecord:
     """Find one of the sender's characters by name or by its 1-based number in ``.pc list``."""
-    chars = await store.list_characters(ctx.user_id)
+    chars = await store.characters.list_characters(ctx.user_id)
     ref = ref.strip()
     if ref.isascii() and ref.isdigit():  # not ``²`` or ``①``: isdigit() takes them, int() does not
         idx = int(ref)
@@ -211,16 +211,16 @@ async def active_or_create(
 ) -> CharacterRecord:
     """The active character, or a new one named after the user, bound here and as default
     (``claim``: the command's, see :class:`~chronodice.store.Claim`)."""
-    char = await store.active_character(ctx.user_id, ctx.scope)
+    char = await store.characters.active_character(ctx.user_id, ctx.scope)
     if char is not None:
         return char
     name = check_name(default_name[:MAX_NAME] or ctx.user_id, "名字")
-    existing = await store.find_character(ctx.user_id, name)
+    existing = await store.characters.find_character(ctx.user_id, name)
     if existing is None:
         try:
-            existing = await store.create_character(ctx.user_id, name, system=system, claim=claim)
+            existing = await store.characters.create_character(ctx.user_id, name, system=system, claim=claim)
         except IllegalAction:
-            existing = await store.find_character(ctx.user_id, name)
+            existing = await store.characters.find_character(ctx.user_id, name)
             if existing is None:
                 raise
     await bind_here(store, ctx, existing.id, claim=claim)
@@ -229,9 +229,9 @@ async def active_or_create(
 
 async def bind_here(store: Store, ctx: Context, character_id: int, *, claim: Claim | None) -> None:
     """Bind in this scope, and as the user's default if they have none yet."""
-    await store.bind(ctx.user_id, ctx.scope, character_id, claim=claim)
-    if await store.active_character(ctx.user_id, None) is None:
-        await store.bind(ctx.user_id, "", character_id, claim=claim)
+    await store.characters.bind(ctx.user_id, ctx.scope, character_id, claim=claim)
+    if await store.characters.active_character(ctx.user_id, None) is None:
+        await store.characters.bind(ctx.user_id, "", character_id, claim=claim)
 
 
 def numeric_attributes(char: CharacterRecord | None) -> dict[str, int]:

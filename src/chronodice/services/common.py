@@ -158,7 +158,9 @@ async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[
     char = await active_or_create(store, ctx, name, system=card_system_for(mode, names), claim=call.claim)
     system = st_card_system(mode, names, char)  # another system's card: refused, never rewritten
     if char.system != system:
-        char = await store.update_character(char.id, lambda c: replace(c, system=system), claim=call.claim)
+        char = await store.characters.update_character(
+            char.id, lambda c: replace(c, system=system), claim=call.claim
+        )
     pairs = [(attribute_name(char.system, mode, a), op, v) for a, op, v in pairs]
     derived: dict[str, Derived] = {}
 
@@ -167,7 +169,7 @@ async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[
         derived.update(found)
         return replace(c, attributes=apply_pairs(attrs, pairs))
 
-    updated = await store.update_character(char.id, write, claim=call.claim)
+    updated = await store.characters.update_character(char.id, write, claim=call.claim)
     changed: list[str] = []
     shown: set[str] = set()
     for attr, op, value in pairs:
@@ -186,11 +188,11 @@ async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[
 @st.sub("show", "list", params=[WHO, many("names", ATTR_NAME, required=False, label="属性")], help="查看属性")
 async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     call, uid = await _st_target(call, who)
-    char = await call.app.store.active_character(uid, call.ctx.scope)
+    char = await call.app.store.characters.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡，用 .st 力量60 录入或 .pc new 名字 新建")
     if names:
-        mode = group_mode((await call.app.store.get_group(call.ctx.scope)).settings)
+        mode = group_mode((await call.app.store.groups.get_group(call.ctx.scope)).settings)
         names = [attribute_name(char.system, mode, w) for w in names]
         missing = [w for w in names if w not in char.attributes]
         found = {w: char.attributes[w] for w in names if w in char.attributes}
@@ -207,15 +209,15 @@ async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
 async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     call, uid = await _st_target(call, who)
     store = call.app.store
-    char = await store.active_character(uid, call.ctx.scope)
+    char = await store.characters.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
-    mode = group_mode((await store.get_group(call.ctx.scope)).settings)
+    mode = group_mode((await store.groups.get_group(call.ctx.scope)).settings)
     names = [attribute_name(char.system, mode, w) for w in names]
     missing = [w for w in names if w not in char.attributes]
     if missing:
         raise NotFound(f"<{char.name}> 没有属性：" + "、".join(missing[:10]))
-    await store.update_character(
+    await store.characters.update_character(
         char.id,
         lambda c: replace(c, attributes={k: v for k, v in c.attributes.items() if k not in names}),
         claim=call.claim,
@@ -227,10 +229,10 @@ async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
 async def st_clr(call: Call, who: str | None) -> list[Reply]:
     call, uid = await _st_target(call, who)
     store = call.app.store
-    char = await store.active_character(uid, call.ctx.scope)
+    char = await store.characters.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
-    await store.update_character(char.id, lambda c: replace(c, attributes={}), claim=call.claim)
+    await store.characters.update_character(char.id, lambda c: replace(c, attributes={}), claim=call.claim)
     return [Reply.say(f"已清空 <{char.name}> 的全部属性")]
 
 
@@ -255,10 +257,10 @@ def new_card_name(call: Call, name: str) -> str:
 @pc.sub("list", "ls", help="列出你的角色卡", when_empty=True)
 async def pc_list(call: Call) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
-    chars = await store.list_characters(ctx.user_id)
+    chars = await store.characters.list_characters(ctx.user_id)
     if not chars:
         return [Reply.say("你还没有角色卡，用 .pc new 名字 新建")]
-    active = await store.active_character(ctx.user_id, ctx.scope)
+    active = await store.characters.active_character(ctx.user_id, ctx.scope)
     lines = [
         f"{'★' if active and c.id == active.id else '  '}{i}. {c.name}（{system_label(c.system)}）"
         for i, c in enumerate(chars, 1)
@@ -270,10 +272,12 @@ async def pc_list(call: Call) -> list[Reply]:
 async def pc_new(call: Call, name: str) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
     name = new_card_name(call, name)
-    if len(await store.list_characters(ctx.user_id)) >= 50:
+    if len(await store.characters.list_characters(ctx.user_id)) >= 50:
         raise IllegalAction("每人最多50张角色卡，请先删除不用的")
-    mode = group_mode((await store.get_group(ctx.scope)).settings)
-    char = await store.create_character(ctx.user_id, name, system=card_system_for(mode, []), claim=call.claim)
+    mode = group_mode((await store.groups.get_group(ctx.scope)).settings)
+    char = await store.characters.create_character(
+        ctx.user_id, name, system=card_system_for(mode, []), claim=call.claim
+    )
     await bind_here(store, ctx, char.id, claim=call.claim)
     return [Reply.say(f"已新建角色 <{char.name}> 并在{'本群' if ctx.group_id else '此处'}使用")]
 
@@ -297,13 +301,13 @@ async def pc_tag(call: Call, ref: str) -> list[Reply]:
 async def pc_rename(call: Call, old: str | None, new: str) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
     if old is None:
-        char = await store.active_character(ctx.user_id, ctx.scope)
+        char = await store.characters.active_character(ctx.user_id, ctx.scope)
         if char is None:
             raise NotFound("你在这里还没有使用中的角色")
     else:
         char = await resolve_character(store, ctx, old)
     new_name = new_card_name(call, new)
-    await store.update_character(char.id, lambda c: replace(c, name=new_name), claim=call.claim)
+    await store.characters.update_character(char.id, lambda c: replace(c, name=new_name), claim=call.claim)
     return [Reply.say(f"已将 <{char.name}> 改名为 <{new_name}>")]
 
 
@@ -313,16 +317,16 @@ async def pc_del(call: Call, ref: str, confirm: bool) -> list[Reply]:
     char = await resolve_character(store, ctx, ref)
     key = f"pcdel:{ctx.user_id}"
     if not confirm:
-        await store.put_pending(key, {"id": char.id}, CONFIRM_TTL, claim=call.claim)
+        await store.housekeeping.put_pending(key, {"id": char.id}, CONFIRM_TTL, claim=call.claim)
         return [
             Reply.say(
                 f"确定删除角色 <{char.name}>？删除后无法恢复。\n请在60秒内发送 .pc del {char.name} 确认"
             )
         ]
-    pending = await store.take_pending(key, claim=call.claim)
+    pending = await store.housekeeping.take_pending(key, claim=call.claim)
     if not pending or pending.get("id") != char.id:
         return [Reply.say(f"确认已过期或不匹配，请先发送 .pc del {char.name}")]
-    await store.delete_character(char.id, claim=call.claim)
+    await store.characters.delete_character(char.id, claim=call.claim)
     return [Reply.say(f"已删除角色 <{char.name}>")]
 
 
@@ -332,7 +336,7 @@ async def pc_show(call: Call, ref: str | None) -> list[Reply]:
     char = (
         await resolve_character(store, ctx, ref)
         if ref
-        else await store.active_character(ctx.user_id, ctx.scope)
+        else await store.characters.active_character(ctx.user_id, ctx.scope)
     )
     if char is None:
         raise NotFound("你在这里还没有使用中的角色")
@@ -347,12 +351,12 @@ nn = define("nn", summary="设置你在本群的昵称；不带参数则清除")
 async def cmd_nn(call: Call, name: str | None) -> list[Reply]:
     scope = call.ctx.group_id
     if not name:
-        await call.app.store.set_nickname(call.ctx.user_id, scope, None, claim=call.claim)
+        await call.app.store.groups.set_nickname(call.ctx.user_id, scope, None, claim=call.claim)
         return [Reply.say(f"已清除昵称，现在叫你 {await call.app.display_name(call.ctx)}")]
     name = check_name(name, "昵称")
     if name[:1] in PREFIX_START:
         raise call.usage_error("昵称不能以 . 或 。 等指令符号开头")
-    await call.app.store.set_nickname(call.ctx.user_id, scope, name, claim=call.claim)
+    await call.app.store.groups.set_nickname(call.ctx.user_id, scope, name, claim=call.claim)
     return [Reply.say(f"好的，以后叫你 {name}")]
 
 
@@ -368,7 +372,7 @@ async def cmd_bot(call: Call, on: bool | None) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
     if ctx.group_id is None:
         return [Reply.say("ChronoDice 时序骰娘，.help 查看指令")]
-    group = await store.get_group(ctx.group_id)
+    group = await store.groups.get_group(ctx.group_id)
     if on is None:
         if not group.enabled:
             return []
@@ -376,7 +380,7 @@ async def cmd_bot(call: Call, on: bool | None) -> list[Reply]:
     if not group.enabled and not on:
         return []
     await call.app.require_gm(ctx, "开关骰娘")
-    await store.set_enabled(ctx.group_id, on, claim=call.claim)
+    await store.groups.set_enabled(ctx.group_id, on, claim=call.claim)
     return [Reply.say("骰娘已在本群开启" if on else "骰娘已在本群关闭，发送 .bot on 重新开启")]
 
 
@@ -391,10 +395,10 @@ async def cmd_dismiss(call: Call, confirm: bool) -> list[Reply]:
     assert ctx.group_id is not None
     key = f"dismiss:{ctx.group_id}"
     if confirm:
-        if await store.take_pending(key, claim=call.claim) is None:
+        if await store.housekeeping.take_pending(key, claim=call.claim) is None:
             return [Reply.say("确认已过期，请重新发送 .dismiss")]
         return [Reply(text="再见，各位！", leave_group=True)]
-    await store.put_pending(key, {"by": ctx.user_id}, CONFIRM_TTL, claim=call.claim)
+    await store.housekeeping.put_pending(key, {"by": ctx.user_id}, CONFIRM_TTL, claim=call.claim)
     return [Reply.say("确定让骰娘退出本群？请在60秒内发送 .dismiss 确认")]
 
 
@@ -416,9 +420,9 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
         return [Reply.say(help_page(spec, word))]
     lines = ["ChronoDice 指令（.help 指令名 查看详情）："]
     if call.ctx.group_id is not None:
-        group = await call.app.store.get_group(call.ctx.scope)
+        group = await call.app.store.groups.get_group(call.ctx.scope)
         lines.append(mode_line(group.settings, await default_die(call)) + "（.set 修改）")
-    settings = (await call.app.store.get_group(call.ctx.scope)).settings
+    settings = (await call.app.store.groups.get_group(call.ctx.scope)).settings
     for system, specs in reg.by_system().items():
         line = f"【{system}】" + " ".join("." + s.name for s in specs)
         if system == "CoC7" and not coc_answered(settings):
@@ -434,7 +438,7 @@ undo = define("undo", summary="撤销本群最近一条战斗/游戏操作（GM�
 @undo.sub(help="撤销最近一条操作", when_empty=True)
 async def cmd_undo(call: Call) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
-    log = await store.session_log(ctx.scope, None, limit=200)
+    log = await store.history.session_log(ctx.scope, None, limit=200)
     pending = [e for e in log if not e.undone and e.system not in NO_UNDO_SYSTEMS]
     if not pending:
         return [Reply.say("没有可以撤销的操作")]
@@ -442,7 +446,7 @@ async def cmd_undo(call: Call) -> list[Reply]:
     if last.user_id != ctx.user_id and not await call.app.is_gm(ctx):
         raise IllegalAction("最近一条操作不是你做的，只有GM可以撤销别人的操作")
     # exactly the approved one
-    result = await store.undo(ctx.scope, last.system, entry_id=last.id, claim=call.claim)
+    result = await store.history.undo(ctx.scope, last.system, entry_id=last.id, claim=call.claim)
     if result is None:
         return [Reply.say("没有可以撤销的操作")]
     cards = ""

@@ -130,7 +130,7 @@ ext = define(
 
 @ext.sub("list", "列表", help="列出本群的模块和开关", when_empty=True)
 async def ext_list(call: Call) -> list[Reply]:
-    group = await call.app.store.get_group(call.ctx.scope)
+    group = await call.app.store.groups.get_group(call.ctx.scope)
     off = off_modules(group.settings)
     lines = ["本群模块（.ext on/off 模块名 开关，GM）："]
     for m in MODULES:
@@ -187,7 +187,7 @@ async def _switch(call: Call, names: list[str], *, on: bool) -> list[Reply]:
         rest = {k: v for k, v in settings.items() if k != OFF_KEY}
         return {**rest, OFF_KEY: sorted(off)} if off else rest
 
-    await call.app.store.update_group_settings(call.ctx.scope, write, claim=call.claim)
+    await call.app.store.groups.update_group_settings(call.ctx.scope, write, claim=call.claim)
     named = "、".join(f"{m.key}（{m.label}）" for m in modules)
     if on:
         return [Reply.say(f"已开启模块：{named}")]

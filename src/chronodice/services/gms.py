@@ -34,7 +34,7 @@ gm = define("gm", summary="任命或撤销本群GM；绑定私聊操作")
 async def gm_list(call: Call) -> list[Reply]:
     ctx, store = call.ctx, call.app.store
     assert ctx.group_id is not None
-    group = await store.get_group(ctx.group_id)
+    group = await store.groups.get_group(ctx.group_id)
     if not group.gms:
         return [Reply.say("本群没有任命的GM（群主和管理员默认有GM权限）")]
     names = [await call.app.display_name(ctx, uid) for uid in group.gms]
@@ -77,9 +77,9 @@ async def _gm_change(call: Call, who: list[str], *, add: bool) -> list[Reply]:
     done = []
     for uid in list(dict.fromkeys(who))[:10]:
         ok = (
-            await store.add_gm(ctx.group_id, uid, ctx.user_id, claim=call.claim)
+            await store.groups.add_gm(ctx.group_id, uid, ctx.user_id, claim=call.claim)
             if add
-            else await store.remove_gm(ctx.group_id, uid, claim=call.claim)
+            else await store.groups.remove_gm(ctx.group_id, uid, claim=call.claim)
         )
         if ok:
             done.append(uid)
@@ -113,7 +113,7 @@ async def enter(app: Any, ctx: Context) -> Context | None:
     """``ctx`` (``app``: the :class:`chronodice.app.App`, typed ``Any`` below it) moved into the group its sender's GM screen points at (``None``: not bound).
 
     Raises :class:`NotPermitted` when the sender is no longer a GM of that group."""
-    private = await app.store.get_group(ctx.scope)
+    private = await app.store.groups.get_group(ctx.scope)
     bound = screen_of(private.settings)
     target = bound.get("current")
     groups = bound.get("groups") or {}
@@ -121,7 +121,7 @@ async def enter(app: Any, ctx: Context) -> Context | None:
         return None
     roles: frozenset[Role] = frozenset(r for r in groups[target].get("roles", ()) if r in ("owner", "admin"))
     moved = replace(ctx, group_id=target, roles=ctx.roles | roles, screen=True)
-    group = await app.store.get_group(target)
+    group = await app.store.groups.get_group(target)
     if not is_gm(moved, gms=group.gms):
         raise NotPermitted(f"你已不是群{target}的GM（需{GM_WHO}），私聊操作未执行；.gm 私聊 关 解除绑定")
     return moved
@@ -160,7 +160,7 @@ async def gm_screen(call: Call, to: str | None) -> list[Reply]:
             return await _unbind(call, ctx.group_id)
         await call.app.require_gm(ctx, "绑定私聊操作")
         return await _bind(call, ctx.group_id)
-    bound = screen_of((await store.get_group(ctx.scope)).settings)
+    bound = screen_of((await store.groups.get_group(ctx.scope)).settings)
     groups = bound.get("groups") or {}
     if to in ("关", "off"):
         return await _unbind(call, None)
@@ -180,7 +180,7 @@ async def gm_screen(call: Call, to: str | None) -> list[Reply]:
         settings.setdefault(KEY, {})["current"] = to
         return settings
 
-    await store.update_group_settings(ctx.scope, switch, claim=call.claim)
+    await store.groups.update_group_settings(ctx.scope, switch, claim=call.claim)
     return [Reply.say(f"私聊操作现在作用于群{to}")]
 
 
@@ -196,7 +196,7 @@ async def _bind(call: Call, group_id: str) -> list[Reply]:
         settings[KEY] = {"groups": dict(list(groups.items())[-MAX_GROUPS:]), "current": group_id}
         return settings
 
-    await call.app.store.update_group_settings(f"p{ctx.user_id}", bind, claim=call.claim)
+    await call.app.store.groups.update_group_settings(f"p{ctx.user_id}", bind, claim=call.claim)
     return [
         Reply.say(
             f"{call.name} 已绑定私聊操作：私聊骰娘发送的 {LIST} 等将作用于本群，"
@@ -222,7 +222,7 @@ async def _unbind(call: Call, group_id: str | None) -> list[Reply]:
         }
         return settings
 
-    await call.app.store.update_group_settings(f"p{ctx.user_id}", unbind, claim=call.claim)
+    await call.app.store.groups.update_group_settings(f"p{ctx.user_id}", unbind, claim=call.claim)
     return [Reply.say("已解除本群的私聊操作" if group_id is not None else "已解除全部私聊操作绑定")]
 
 

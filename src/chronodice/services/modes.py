@@ -219,8 +219,8 @@ async def st_guard(store: Any, ctx: Any) -> Mode | None:
     check the battle uses), and in a TimeLine group a player without a card got a generic card
     named after them that then blocked their ``.TLsetup`` of the same name.  Returns the group's
     mode (what ``.st`` needs next)."""
-    mode = group_mode((await store.get_group(ctx.scope)).settings)
-    active = await store.active_character(ctx.user_id, ctx.scope)
+    mode = group_mode((await store.groups.get_group(ctx.scope)).settings)
+    active = await store.characters.active_character(ctx.user_id, ctx.scope)
     if active is not None and active.system == "timeline":
         raise IllegalAction(TL_CARD_ST)
     if active is None and mode is not None and mode.key == "timeline":
@@ -327,7 +327,7 @@ DEFAULT_DIE = 100
 async def default_die(call: Call) -> int:
     group = call.view.group if call.view is not None and call.view.group is not None else None
     if group is None:
-        group = await call.app.store.get_group(call.ctx.scope)
+        group = await call.app.store.groups.get_group(call.ctx.scope)
     return int(group.settings.get("default_die", DEFAULT_DIE))
 
 
@@ -356,14 +356,14 @@ set_ = define(
 )
 async def cmd_set(call: Call, what: int | str | None) -> list[Reply]:
     if what is None:
-        group = await call.app.store.get_group(call.ctx.scope)
+        group = await call.app.store.groups.get_group(call.ctx.scope)
         return [Reply.say(mode_line(group.settings, await default_die(call)))]
     if isinstance(what, int) and not 1 <= what <= 1_000_000:
         raise call.usage_error("面数应为1到1000000之间的整数")
     if call.ctx.group_id is not None:
         await call.app.require_gm(call.ctx, "设置模式和默认骰")
     if what == "clear":
-        await call.app.store.update_group_settings(
+        await call.app.store.groups.update_group_settings(
             call.ctx.scope,
             lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")},
             claim=call.claim,
@@ -371,12 +371,12 @@ async def cmd_set(call: Call, what: int | str | None) -> list[Reply]:
         return [Reply.say(f"已清除本群的模式和默认骰（默认骰 d{DEFAULT_DIE}）")]
     if isinstance(what, str):
         mode = MODES[what]
-        await call.app.store.update_group_settings(
+        await call.app.store.groups.update_group_settings(
             call.ctx.scope, lambda s: {**s, "mode": mode.key, "default_die": mode.die}, claim=call.claim
         )
         return [Reply.say(f"已将本群设为 {mode.label} 模式，默认骰 d{mode.die}")]
     faces = what
-    await call.app.store.update_group_settings(
+    await call.app.store.groups.update_group_settings(
         call.ctx.scope, lambda s: {**s, "default_die": faces}, claim=call.claim
     )
     return [Reply.say(f"已将默认骰设为 d{faces}")]

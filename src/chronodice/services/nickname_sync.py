@@ -194,7 +194,11 @@ async def cards_before(app: Any, ctx: Any, view: Any, watch: dict[str, str]) -> 
     seen: Seen = {}
     for uid in watch:
         try:
-            char = view.character if uid == ctx.user_id else await app.store.active_character(uid, ctx.scope)
+            char = (
+                view.character
+                if uid == ctx.user_id
+                else await app.store.characters.active_character(uid, ctx.scope)
+            )
         except Exception:
             log.exception(".sn: reading the card of %s failed", uid)
             continue
@@ -214,7 +218,7 @@ async def follow_cards(
         if uid not in seen:
             continue
         try:
-            char = await app.store.active_character(uid, ctx.scope)
+            char = await app.store.characters.active_character(uid, ctx.scope)
         except Exception:
             log.exception(".sn: reading the card of %s failed", uid)
             continue
@@ -252,12 +256,12 @@ async def cmd_sn(call: Call, which: str) -> list[Reply]:
         return {**rest, SN_KEY: sync} if sync else rest
 
     if which == "off":
-        await store.update_group_settings(ctx.scope, write, claim=call.claim)
+        await store.groups.update_group_settings(ctx.scope, write, claim=call.claim)
         return [Reply.say(f"已关闭 {call.name} 的自动群名片（群名片保持现状）")]
-    char = await store.active_character(uid, ctx.scope)
+    char = await store.characters.active_character(uid, ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡，先用 .st 录入属性或 .pc new 名字 新建")
-    await store.update_group_settings(ctx.scope, write, claim=call.claim)
+    await store.groups.update_group_settings(ctx.scope, write, claim=call.claim)
     card = card_text(which, char)
     return [
         Reply.say(f"已开启自动群名片：{card}\n角色卡变化时自动更新；.sn off 关闭"),

@@ -51,7 +51,7 @@ async def may_use_npc_cards(call: Call, extra: Iterable[str] = ()) -> bool:
     if call.ctx.group_id is None:
         return False
     group = call.view.group if call.view is not None and call.view.group is not None else None
-    gms = (group or await call.app.store.get_group(call.ctx.scope)).gms
+    gms = (group or await call.app.store.groups.get_group(call.ctx.scope)).gms
     return is_gm(call.ctx, gms=gms, extra=extra, group_scope=True)
 
 
@@ -91,9 +91,9 @@ async def find_npc_card(
         return None
     owner = npc_owner(call.ctx.group_id)
     store = call.app.store
-    card = await store.find_character(owner, name)
+    card = await store.characters.find_character(owner, name)
     if card is None and not exact and base_name(name) != name:
-        card = await store.find_character(owner, base_name(name))
+        card = await store.characters.find_character(owner, base_name(name))
     if card is not None and not as_target and not await may_use_npc_cards(call, extra):
         raise NotPermitted(f"「{safe_name(name)}」是GM的NPC卡，只有{GM_WHO}可以用它检定")
     return card
@@ -146,7 +146,7 @@ npc = define(
 @npc.sub("list", "ls", help="列出本群的NPC卡（私聊）", when_empty=True)
 async def npc_list(call: Call) -> list[Reply]:
     owner = await require_npc_gm(call, "查看NPC卡")
-    cards = await call.app.store.list_characters(owner)
+    cards = await call.app.store.characters.list_characters(owner)
     if not cards:
         return [Reply.say("本群还没有NPC卡（.npc 名字 属性数值 录入）")]
     lines = [f"{i}. {c.name}（{len(c.attributes)}项）" for i, c in enumerate(cards, 1)]
@@ -156,7 +156,7 @@ async def npc_list(call: Call) -> list[Reply]:
 @npc.sub("show", "查看", params=[arg("name", NPC_NAME, label="NPC名")], help="查看一张NPC卡（私聊）")
 async def npc_show(call: Call, name: str) -> list[Reply]:
     owner = await require_npc_gm(call, "查看NPC卡")
-    card = await call.app.store.find_character(owner, name)
+    card = await call.app.store.characters.find_character(owner, name)
     if card is None:
         raise NotFound(f"本群没有NPC卡「{name}」（.npc list 查看）")
     return [Reply.say(f"NPC卡 <{name}> 已私聊GM"), _whisper(card_line(card))]
@@ -165,10 +165,10 @@ async def npc_show(call: Call, name: str) -> list[Reply]:
 @npc.sub("del", "rm", "删除", params=[arg("name", NPC_NAME, label="NPC名")], help="删除一张NPC卡")
 async def npc_del(call: Call, name: str) -> list[Reply]:
     owner = await require_npc_gm(call, "删除NPC卡")
-    card = await call.app.store.find_character(owner, name)
+    card = await call.app.store.characters.find_character(owner, name)
     if card is None:
         raise NotFound(f"本群没有NPC卡「{name}」")
-    await call.app.store.delete_character(card.id, claim=call.claim)
+    await call.app.store.characters.delete_character(card.id, claim=call.claim)
     return [Reply.say(f"已删除NPC卡 <{name}>")]
 
 
@@ -182,21 +182,21 @@ async def npc_set(call: Call, name: str, pairs: list[tuple[str, str | None, int]
         return await npc_show(call, name)
     name = check_name(name, "NPC名")
     store = call.app.store
-    mode = group_mode((await store.get_group(call.ctx.scope)).settings)
-    card = await store.find_character(owner, name)
+    mode = group_mode((await store.groups.get_group(call.ctx.scope)).settings)
+    card = await store.characters.find_character(owner, name)
     if card is None:
-        if len(await store.list_characters(owner)) >= MAX_NPC_CARDS:
+        if len(await store.characters.list_characters(owner)) >= MAX_NPC_CARDS:
             raise LimitExceeded(f"一个群最多{MAX_NPC_CARDS}张NPC卡（.npc del 名字 删除不用的）")
         system = card_system_for(mode, [p[0] for p in pairs])
         try:
-            card = await store.create_character(owner, name, system=system, claim=call.claim)
+            card = await store.characters.create_character(owner, name, system=system, claim=call.claim)
         except IllegalAction:  # created by a command beside this one
-            card = await store.find_character(owner, name)
+            card = await store.characters.find_character(owner, name)
             if card is None:
                 raise
     system = card.system
     pairs = [(attribute_name(system, mode, a), op, v) for a, op, v in pairs]
-    updated = await store.update_character(
+    updated = await store.characters.update_character(
         card.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs)), claim=call.claim
     )
     changed = " ".join(

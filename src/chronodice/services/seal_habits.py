@@ -43,7 +43,7 @@ from .modes import MODES
 async def st_export(call: Call, who: str | None) -> list[Reply]:
     ctx = call.ctx
     if who is None or who == ctx.user_id:
-        char = await call.app.store.active_character(ctx.user_id, ctx.scope)
+        char = await call.app.store.characters.active_character(ctx.user_id, ctx.scope)
     else:
         char = await member_card(call, who, "导出别人的角色卡", write=True)
         if char is None:
@@ -76,12 +76,12 @@ async def pc_cpy(call: Call, ref: str, new: str) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
     src = await resolve_character(store, ctx, ref)
     name = new_card_name(call, new)
-    chars = await store.list_characters(ctx.user_id)
+    chars = await store.characters.list_characters(ctx.user_id)
     if any(c.name == name for c in chars):
         raise IllegalAction(f"你已经有名为 <{name}> 的角色卡")
     if len(chars) >= 50:
         raise IllegalAction("每人最多50张角色卡，请先删除不用的")
-    await store.create_character(
+    await store.characters.create_character(
         ctx.user_id,
         name,
         system=src.system,
@@ -89,7 +89,7 @@ async def pc_cpy(call: Call, ref: str, new: str) -> list[Reply]:
         data=dict(src.data),
         claim=call.claim,
     )
-    here = await store.active_character(ctx.user_id, ctx.scope)
+    here = await store.characters.active_character(ctx.user_id, ctx.scope)
     kept = f"（{'本群' if ctx.group_id else '此处'}仍使用 <{here.name}>）" if here is not None else ""
     return [Reply.say(f"已复制 <{src.name}> 为新角色 <{name}>{kept}")]
 
@@ -97,7 +97,7 @@ async def pc_cpy(call: Call, ref: str, new: str) -> list[Reply]:
 @pc.sub("save", "保存", help="海豹的 .pc save：这里的角色卡随时都在你的列表里，不用另存")
 async def pc_save(call: Call) -> list[Reply]:
     ctx = call.ctx
-    char = await call.app.store.active_character(ctx.user_id, ctx.scope)
+    char = await call.app.store.characters.active_character(ctx.user_id, ctx.scope)
     head = f"<{char.name}> 已在你的角色卡列表里" if char is not None else "你的角色卡都在列表里"
     return [Reply.say(f"{head}：每次修改都已保存，.pc list 查看，.pc load 名字 在别的群使用")]
 
@@ -196,7 +196,7 @@ def about_text() -> str:
 @bot.sub("about", "关于", help="骰娘的名字、版本和支持的规则")
 async def bot_about(call: Call) -> list[Reply]:
     ctx = call.ctx
-    if ctx.group_id is not None and not (await call.app.store.get_group(ctx.group_id)).enabled:
+    if ctx.group_id is not None and not (await call.app.store.groups.get_group(ctx.group_id)).enabled:
         return []  # switched off here: only .bot on answers
     return [Reply.say(about_text())]
 

@@ -65,7 +65,7 @@ def _ids(settings: dict[str, Any] | None, key: str) -> list[str]:
 
 
 async def _members(call: Call, key: str) -> list[str]:
-    return _ids((await call.app.store.get_group(call.ctx.scope)).settings, key)
+    return _ids((await call.app.store.groups.get_group(call.ctx.scope)).settings, key)
 
 
 async def _change(call: Call, key: str, fn: Callable[[list[str]], list[str]]) -> list[str]:
@@ -74,7 +74,9 @@ async def _change(call: Call, key: str, fn: Callable[[list[str]], list[str]]) ->
     def write(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, key: fn(_ids(settings, key))}
 
-    return _ids(await call.app.store.update_group_settings(call.ctx.scope, write, claim=call.claim), key)
+    return _ids(
+        await call.app.store.groups.update_group_settings(call.ctx.scope, write, claim=call.claim), key
+    )
 
 
 async def _names(call: Call, ids: list[str]) -> str:
@@ -236,7 +238,7 @@ def _shown(char: CharacterRecord, mode: Any, name: str) -> str:
 async def team_show(call: Call, names: list[str]) -> list[Reply]:
     ids = await _team_or_error(call)
     names = list(dict.fromkeys(names))[:MAX_SHOWN]
-    mode = group_mode((await call.app.store.get_group(call.ctx.scope)).settings)
+    mode = group_mode((await call.app.store.groups.get_group(call.ctx.scope)).settings)
     lines = []
     for uid in ids:
         who = await call.app.display_name(call.ctx, uid)

@@ -1,10 +1,10 @@
 """The shared store (SQLAlchemy 2.x async + Alembic): the only package that imports SQLAlchemy."""
 
-from .common import Claim, UndoOvertaken
-from .database import DEFAULT_URL, DuplicateEvent, Store, StoreBusy
+from .database import DEFAULT_URL, Store
+from .db import Claim, DuplicateEvent, StoreBusy
+from .history import UndoOvertaken
 from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, LogLine, UndoResult
-from .sessions import json_codec
-from .states import SessionCodec
+from .sessions import SessionCodec, json_codec
 
 __all__ = [
     "DEFAULT_URL",

@@ -1,31 +1,24 @@
-"""Characters (cards) and which card each user has bound where.
+"""Characters (cards) and which card each user has bound where (``store.characters``).
 
-Cards are read through the process-local cache (:class:`~chronodice.store.cache.RowCache`)
-and written with compare-and-set on their ``version``; on PostgreSQL a cached card is first
-written in one statement that also claims the event.  The statements (SQLAlchemy Core on
-:data:`.tables.characters` and :data:`.tables.bindings`) are built once, here.
-
-The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.common.utcnow`
-(as the guide generator does) fixes it here too."""
+Cards are written with compare-and-set on their ``version`` inside a write transaction that
+locks the row, so no update is lost, also between processes."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import Executable, Float, String, bindparam, delete, func, insert, select, update
+from sqlalchemy import Executable, bindparam, delete, insert, select, update
 
-from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
+from chronodice.core.errors import IllegalAction, NotFound
 
-from . import common, tables
 from . import patch as jpatch
-from .cache import RowCache
-from .common import Claim, StorePart, clone_json, json_value
+from . import tables
+from .db import Claim, Conflict, Database, Transient, Tx
 from .records import CharacterRecord
-from .tx import Conflict, Transient, Tx
+from .tables import json_value
 
 C, B = tables.characters, tables.bindings
 
@@ -52,19 +45,6 @@ CHAR_CAS = (
 """A card's compare-and-set (its parameters: :func:`_cas_params`)."""
 
 
-def _cas_at_once(claim: bool) -> Executable:
-    """PostgreSQL: :data:`CHAR_CAS` counting the rows it wrote (1 or 0); with ``claim`` also
-    claiming the event for each (``claim_*``: added by :meth:`Store._once`; typed, as
-    PostgreSQL must know their types in a ``SELECT`` list)."""
-    u = CHAR_CAS.returning(C.c.id).cte("u")
-    stmt = select(func.count()).select_from(u)
-    claims = select(bindparam("claim_self_id", type_=String), bindparam("claim_message_id", type_=String))
-    claims = claims.add_columns(bindparam("claim_at", type_=Float)).select_from(u)
-    cols = ("self_id", "message_id", "claimed_at")
-    return stmt.add_cte(insert(tables.event_claims).from_select(cols, claims).cte("c")) if claim else stmt
-
-
-_CAS_AT_ONCE = {claim: _cas_at_once(claim) for claim in (False, True)}
 _BINDS = select(B.c.scope, B.c.character_id).where(B.c.user_id == bindparam("user_id"))
 
 
@@ -92,43 +72,30 @@ def _cas_params(old: CharacterRecord, new: CharacterRecord, now: datetime) -> di
     return _card(new.name, new.system, new.attributes, new.data, now) | where
 
 
-def _binds_of(user_id: str) -> Callable[[Tx], Awaitable[dict[str, int]]]:
-    """A read of ``user_id``'s bindings (scope → card id), for :meth:`StorePart._cached`."""
+def char_row(db: Database, row: Sequence[Any]) -> CharacterRecord:
+    """A card from a row of :data:`CHAR_SELECT`."""
+    return CharacterRecord(
+        id=row[0],
+        owner_id=row[1],
+        system=row[2],
+        name=row[3],
+        attributes=json_value(row[4]) or {},
+        data=json_value(row[5]) or {},
+        version=row[6],
+        created_at=db.dt_out(row[7]),
+        updated_at=db.dt_out(row[8]),
+    )
 
-    async def body(t: Tx) -> dict[str, int]:
-        return {r[0]: r[1] for r in await t.all(_BINDS, {"user_id": user_id})}
 
-    return body
+class Characters:
+    """``store.characters``: cards and bindings."""
 
-
-def copy_char(rec: CharacterRecord) -> CharacterRecord:
-    """A copy of a cached card that its caller may change."""
-    return replace(rec, attributes=dict(rec.attributes), data=clone_json(rec.data) if rec.data else {})
-
-
-class CharacterStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`: characters and bindings."""
-
-    if TYPE_CHECKING:
-        _cache: RowCache
-
-        def _in_turn(self, key: tuple[str, str]) -> contextlib.AbstractAsyncContextManager[None]: ...
-        async def _one_row(self, stmt: Executable, params: dict[str, Any], claim: Claim | None) -> bool: ...
-        def _at_once(self) -> bool: ...
+    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+        self.db = db
+        self.now = now
 
     def _char_row(self, row: Sequence[Any]) -> CharacterRecord:
-        """A card from a row of :data:`CHAR_SELECT`."""
-        return CharacterRecord(
-            id=row[0],
-            owner_id=row[1],
-            system=row[2],
-            name=row[3],
-            attributes=json_value(row[4]) or {},
-            data=json_value(row[5]) or {},
-            version=row[6],
-            created_at=self._backend.dt_out(row[7]),
-            updated_at=self._backend.dt_out(row[8]),
-        )
+        return char_row(self.db, row)
 
     async def create_character(
         self,
@@ -141,7 +108,7 @@ class CharacterStore(StorePart):
         claim: Claim | None = None,
     ) -> CharacterRecord:
         """Create a character; :class:`IllegalAction` if the owner already has one of that name."""
-        params = _card(name, system, attributes or {}, data or {}, common.utcnow()) | {"owner_id": owner_id}
+        params = _card(name, system, attributes or {}, data or {}, self.now()) | {"owner_id": owner_id}
 
         async def body(tx: Tx) -> CharacterRecord:
             row = await tx.one(_CREATE, params)
@@ -149,30 +116,23 @@ class CharacterStore(StorePart):
             return self._char_row(row)
 
         try:
-            return await self._write(body, "创建角色", claim=claim)
+            return await self.db.write(body, "创建角色", claim=claim)
         except Conflict:
             raise IllegalAction(f"你已有名为「{name}」的角色") from None
 
-    async def _char(self, tx: Tx | None, character_id: int) -> CharacterRecord | None:
-        async def body(t: Tx) -> CharacterRecord | None:
-            row = await t.one(_CHAR, {"cid": character_id})
-            return self._char_row(row) if row else None
-
-        return await self._cached(self._cache.chars, character_id, tx, body)
-
     async def get_character(self, character_id: int) -> CharacterRecord | None:
-        rec = await self._char(None, character_id)
-        return copy_char(rec) if rec else None
+        row = await self.db.read(lambda tx: tx.one(_CHAR, {"cid": character_id}))
+        return self._char_row(row) if row else None
 
     async def find_character(self, owner_id: str, name: str) -> CharacterRecord | None:
-        row = await self._read(lambda tx: tx.one(_CHAR_BY_NAME, {"owner_id": owner_id, "name": name}))
+        row = await self.db.read(lambda tx: tx.one(_CHAR_BY_NAME, {"owner_id": owner_id, "name": name}))
         return self._char_row(row) if row else None
 
     async def list_characters(self, owner_id: str, system: str | None = None) -> list[CharacterRecord]:
         stmt = select(*CHAR_SELECT).where(C.c.owner_id == owner_id).order_by(C.c.id)
         if system is not None:
             stmt = stmt.where(C.c.system == system)
-        return [self._char_row(r) for r in await self._read(lambda tx: tx.all(stmt))]
+        return [self._char_row(r) for r in await self.db.read(lambda tx: tx.all(stmt))]
 
     async def update_character(
         self,
@@ -185,75 +145,30 @@ class CharacterStore(StorePart):
 
         ``fn`` may raise a :class:`ChronoDiceError` to abort (nothing is written) and may be
         called more than once after a lost race.  Owner and id cannot be changed by ``fn``.
-        On PostgreSQL a cached card is first written in one statement (as sessions are, see
-        :meth:`_apply_batch_at_once`); the locked transaction is the fallback.
         """
-        epoch = [0]
 
         async def body(tx: Tx) -> CharacterRecord:
-            epoch[0] = self._cache.epoch
             row = await tx.one(_CHAR_LOCKED, {"cid": character_id})
             if row is None:
                 raise NotFound("角色不存在（可能已被删除）")
             old = self._char_row(row)
-            new = fn(copy_char(old))
-            now = common.utcnow()
+            new = fn(old)
+            now = self.now()
             if await tx.run(CHAR_CAS, _cas_params(old, new, now)) != 1:
                 raise Transient("character version")
             return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
         try:
-            if self._at_once():
-                async with self._in_turn((f"card:{character_id}", "")):
-                    rec = await self._update_character_at_once(character_id, fn, epoch, claim)
-                    if rec is None:
-                        rec = await self._write(body, "角色更新", claim=claim)
-            else:
-                rec = await self._write(body, "角色更新", claim=claim)
+            return await self.db.write(body, "角色更新", claim=claim)
         except Conflict:
             raise IllegalAction("已有同名角色") from None
-        self._cache.drop(f"c:{character_id}")
-        if self._cache_on and epoch[0] + 1 == self._cache.epoch:
-            RowCache.put(self._cache.chars, character_id, copy_char(rec))
-        return rec
-
-    async def _update_character_at_once(
-        self,
-        character_id: int,
-        fn: Callable[[CharacterRecord], CharacterRecord],
-        epoch: list[int],
-        claim: Claim | None,
-    ) -> CharacterRecord | None:
-        """PostgreSQL: ``fn`` applied to the cached card and written in one statement that also
-        claims the event, if the card is still at the cached version; None otherwise (also when
-        ``fn`` refused: the locked transaction decides on the card as it is)."""
-        if not self._cache_ok():
-            return None
-        epoch[0] = self._cache.epoch
-        old = self._cache.chars.get(character_id)
-        if old is None:
-            return None
-        try:
-            new = fn(copy_char(old))
-        except ChronoDiceError:
-            return None
-        ev = claim.pending() if claim is not None else None
-        now = common.utcnow()
-        if not await self._one_row(_CAS_AT_ONCE[ev is not None], _cas_params(old, new, now), ev):
-            return None
-        return replace(new, id=old.id, owner_id=old.owner_id, version=old.version + 1, updated_at=now)
 
     async def delete_character(self, character_id: int, *, claim: Claim | None = None) -> bool:
-        async def body(tx: Tx) -> tuple[bool, list[str]]:
-            owners = await tx.all(select(B.c.user_id).distinct().where(B.c.character_id == character_id))
+        async def body(tx: Tx) -> bool:
             await tx.run(delete(B).where(B.c.character_id == character_id))
-            n = await tx.run(delete(C).where(C.c.id == character_id))
-            return n > 0, [r[0] for r in owners]
+            return await tx.run(delete(C).where(C.c.id == character_id)) > 0
 
-        done, owners = await self._write(body, "删除角色", drops=(f"c:{character_id}",), claim=claim)
-        for uid in owners:
-            self._cache.drop(f"b:{uid}")
-        return done
+        return await self.db.write(body, "删除角色", claim=claim)
 
     async def bind(self, user_id: str, scope: str, character_id: int, *, claim: Claim | None = None) -> None:
         """Make ``character_id`` the active character of ``user_id`` in ``scope`` ("" = default)."""
@@ -262,27 +177,26 @@ class CharacterStore(StorePart):
         async def body(tx: Tx) -> None:
             await tx.run(_BIND[tx.dialect], params)
 
-        await self._write(body, "绑定角色", drops=(f"b:{user_id}",), claim=claim)
-
-    async def _active(
-        self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True
-    ) -> CharacterRecord | None:
-        binds = await self._cached(self._cache.binds, user_id, tx, _binds_of(user_id))
-        for key in (scope or "", "") if fallback else (scope or "",):
-            cid = binds.get(key)
-            if cid is not None:
-                rec = await self._char(tx, cid)
-                if rec is not None:
-                    return rec
-        return None
+        await self.db.write(body, "绑定角色", claim=claim)
 
     async def active_character(
         self, user_id: str, scope: str | None, *, fallback: bool = True
     ) -> CharacterRecord | None:
         """The character bound in ``scope``, else (with ``fallback``) the user's default, else None."""
-        rec = await self._active(None, user_id, scope, fallback=fallback)
-        return copy_char(rec) if rec else None
+        keys = (scope or "", "") if fallback else (scope or "",)
+
+        async def body(tx: Tx) -> CharacterRecord | None:
+            binds = {r[0]: r[1] for r in await tx.all(_BINDS, {"user_id": user_id})}
+            for key in keys:
+                cid = binds.get(key)
+                row = await tx.one(_CHAR, {"cid": cid}) if cid is not None else None
+                if row is not None:
+                    return self._char_row(row)
+            return None
+
+        return await self.db.read(body)
 
     async def bindings(self, user_id: str) -> dict[str, int]:
         """Every scope where ``user_id`` has bound a card ("" = default) → the card's id."""
-        return dict(await self._cached(self._cache.binds, user_id, None, _binds_of(user_id)))
+        rows = await self.db.read(lambda tx: tx.all(_BINDS, {"user_id": user_id}))
+        return {r[0]: r[1] for r in rows}

@@ -1,11 +1,4 @@
-"""``.log`` session records in the store (tables of migration 0004).
-
-Hot path: :meth:`GameLogStore.active_log` answers "is a log in progress in this group?" from a
-process-local cache that also remembers "no log" — so a message in a group without a log costs
-a dict lookup (plus SQLite's ``PRAGMA data_version`` check that every cache use makes).  The
-entry is dropped when this process changes the group's log, when another process does (SQLite:
-``data_version``; PostgreSQL: the ``l:<group>`` NOTIFY of migration 0004's trigger), and the
-whole cache is dropped when the PostgreSQL LISTEN connection is lost.
+"""``.log`` session records in the store (``store.logs``; tables of migration 0004).
 
 Each line is written in its own transaction when it is received (a SIGKILL loses nothing that
 was acknowledged); the line counter is kept in the same transaction and checked against the
@@ -23,20 +16,15 @@ from typing import Any, Literal
 
 from sqlalchemy import Row, bindparam, case, delete, func, insert, select, update
 
-from chronodice.core.clock import SYSTEM
 from chronodice.core.errors import ChronoDiceError, IllegalAction, NotFound
 from chronodice.core.text import UNSTORABLE
 
 from . import patch as jpatch
 from . import tables
-from .backends import Conflict, Transient, Tx
-from .common import Claim, StorePart, json_value
+from .db import Claim, Conflict, Database, Transient, Tx
 from .records import GameLog, LogLine
+from .tables import json_value
 
-RECHECK_SECONDS = 0.001
-"""How often the hot-path lookup asks SQLite whether another process committed."""
-MISS = object()
-"""What :meth:`GameLogStore.cached_active_log` returns when it does not know (read the store)."""
 RecordResult = Literal["ok", "duplicate", "full", "off"]
 
 G, L = tables.game_logs, tables.game_log_lines
@@ -93,8 +81,11 @@ def storable_line(line: LogLine) -> LogLine:
     )
 
 
-class GameLogStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`."""
+class Logs:
+    """``store.logs``: the ``.log`` records of groups and their lines."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def _named_log(self, tx: Tx, group_id: str, name: str) -> GameLog:
         """The group's log called ``name``, locked for this write; :class:`NotFound` if none."""
@@ -112,51 +103,17 @@ class GameLogStore(StorePart):
             creator_id=row.creator_id,
             recording=bool(row.recording),
             lines=int(row.lines),
-            created_at=self._backend.dt_out(row.created_at),
-            ended_at=self._backend.dt_out(row.ended_at),
+            created_at=self.db.dt_out(row.created_at),
+            ended_at=self.db.dt_out(row.ended_at),
         )
 
     async def _active_in(self, tx: Tx, group_id: str) -> GameLog | None:
         row = await tx.one(_ACTIVE, {"grp": group_id})
         return self._log_row(row) if row else None
 
-    # ------------------------------------------------------------------ hot path
-    _log_checked: float = -1.0
-
-    def cached_active_log(self, group_id: str) -> GameLog | object | None:
-        """The cached answer of :meth:`active_log`, or ``MISS`` (no database access).
-
-        Called for every group message, so on SQLite the ``PRAGMA data_version`` check (≈1–14 µs,
-        the rest of this is a dict lookup) runs at most once per :data:`RECHECK_SECONDS`: a log
-        another process started or ended is seen here at most 1 ms later — no later than a
-        message that crossed the commit on the network could have arrived anyway.  Every
-        store read and write still checks on each use."""
-        if not self._cache_on:
-            return MISS
-        if self._backend.dialect == "sqlite":
-            now = SYSTEM.monotonic()
-            if now - self._log_checked >= RECHECK_SECONDS:
-                self._log_checked = now
-                self._backend.check_foreign_changes()  # type: ignore[union-attr]
-        elif not self._cache_ok():
-            return MISS
-        return self._cache.logs.get(group_id, MISS)
-
     async def active_log(self, group_id: str) -> GameLog | None:
-        """The log in progress in ``group_id`` (recording or paused), or None; cached, "no
-        log" included.  Its ``lines`` count is as of when it was cached."""
-        hit = self.cached_active_log(group_id)
-        if hit is not MISS:
-            return hit  # type: ignore[return-value]
-        use = self._cache_ok()
-        epoch = self._cache.epoch
-        rec = await self._read(lambda tx: self._active_in(tx, group_id))
-        if use and epoch == self._cache.epoch:
-            logs = self._cache.logs
-            if len(logs) >= 50_000:
-                logs.pop(next(iter(logs)))
-            logs[group_id] = rec
-        return rec
+        """The log in progress in ``group_id`` (recording or paused), or None."""
+        return await self.db.read(lambda tx: self._active_in(tx, group_id))
 
     async def record_line(self, group_id: str, log_id: int, line: LogLine, *, max_lines: int) -> RecordResult:
         """Append ``line`` to log ``log_id`` if it is still recording: ``"ok"``;
@@ -167,26 +124,23 @@ class GameLogStore(StorePart):
         can PostgreSQL store a NUL) is written again with them replaced by U+FFFD, rather than
         lost; the ids and the name are cut to their columns' lengths."""
         try:
-            result, drop = await self._write(lambda tx: self._append(tx, log_id, line, max_lines), "记录日志")
+            return await self.db.write(lambda tx: self._append(tx, log_id, line, max_lines), "记录日志")
         except (ChronoDiceError, Conflict, Transient):
             raise
         except Exception:
             safe = storable_line(line)
             if safe == line:
                 raise
-            result, drop = await self._write(lambda tx: self._append(tx, log_id, safe, max_lines), "记录日志")
-        if drop:
-            self._cache.drop(f"l:{group_id}")
-        return result
+            return await self.db.write(lambda tx: self._append(tx, log_id, safe, max_lines), "记录日志")
 
-    async def _append(self, tx: Tx, log_id: int, line: LogLine, max_lines: int) -> tuple[RecordResult, bool]:
-        """The write of :meth:`record_line`: its result, and whether the cached log is stale."""
+    async def _append(self, tx: Tx, log_id: int, line: LogLine, max_lines: int) -> RecordResult:
+        """The write of :meth:`record_line`."""
         if await tx.one(_COUNT_UP, {"log": log_id, "max": max_lines}) is None:
             state = await tx.one(_STATE, {"log": log_id})
             if state is not None and state[0] and state[1] is None and state[2] >= max_lines:
                 await tx.run(_SET_RECORDING, {"log": log_id, "on": False})
-                return "full", True
-            return "off", True
+                return "full"
+            return "off"
         n = await tx.run(
             _ADD_LINE[tx.dialect],
             {
@@ -203,8 +157,8 @@ class GameLogStore(StorePart):
         )
         if n != 1:
             await tx.run(_COUNT_DOWN, {"log": log_id})
-            return "duplicate", False
-        return "ok", False
+            return "duplicate"
+        return "ok"
 
     # ------------------------------------------------------------------ commands
     async def new_log(
@@ -241,7 +195,7 @@ class GameLogStore(StorePart):
             return self._log_row(row)
 
         try:
-            return await self._write(body, "新建日志", drops=(f"l:{group_id}",), claim=claim)
+            return await self.db.write(body, "新建日志", claim=claim)
         except Conflict:
             raise IllegalAction(f"本群已有名为「{name}」的日志") from None
 
@@ -266,7 +220,7 @@ class GameLogStore(StorePart):
             await tx.run(_SET_RECORDING, {"log": current.id, "on": on})
             return GameLog(**{**current.__dict__, "recording": on}), True
 
-        return await self._write(body, "切换日志", drops=(f"l:{group_id}",), claim=claim)
+        return await self.db.write(body, "切换日志", claim=claim)
 
     async def end_log(self, group_id: str, now: datetime, *, claim: Claim | None = None) -> GameLog:
         """End the log in progress; :class:`NotFound` when there is none."""
@@ -280,7 +234,7 @@ class GameLogStore(StorePart):
             assert row is not None
             return self._log_row(row)
 
-        return await self._write(body, "结束日志", drops=(f"l:{group_id}",), claim=claim)
+        return await self.db.write(body, "结束日志", claim=claim)
 
     async def find_log(self, group_id: str, name: str | None = None) -> GameLog | None:
         """The log of that name, or (no name) the one in progress, else the newest."""
@@ -297,10 +251,12 @@ class GameLogStore(StorePart):
                 )
             return self._log_row(row) if row else None
 
-        return await self._read(body)
+        return await self.db.read(body)
 
     async def list_logs(self, group_id: str) -> list[GameLog]:
-        rows = await self._read(lambda tx: tx.all(select(G).where(G.c.group_id == group_id).order_by(G.c.id)))
+        rows = await self.db.read(
+            lambda tx: tx.all(select(G).where(G.c.group_id == group_id).order_by(G.c.id))
+        )
         return [self._log_row(r) for r in rows]
 
     async def delete_log(self, group_id: str, name: str, *, claim: Claim | None = None) -> GameLog:
@@ -314,11 +270,11 @@ class GameLogStore(StorePart):
             await tx.run(delete(G).where(G.c.id == rec.id))
             return rec
 
-        return await self._write(body, "删除日志", drops=(f"l:{group_id}",), claim=claim)
+        return await self.db.write(body, "删除日志", claim=claim)
 
     async def log_lines(self, log_id: int) -> list[LogLine]:
         """Every line of a log, in the order received."""
-        rows = await self._read(lambda tx: tx.all(_LINES, {"log": log_id}))
+        rows = await self.db.read(lambda tx: tx.all(_LINES, {"log": log_id}))
         return [
             LogLine(
                 id=int(r.id),
@@ -329,7 +285,7 @@ class GameLogStore(StorePart):
                 is_bot=bool(r.is_bot),
                 parts=json_value(r.parts) or [],
                 check=json_value(r.check_note),
-                created_at=self._backend.dt_out(r.created_at),
+                created_at=self.db.dt_out(r.created_at),
             )
             for r in rows
         ]

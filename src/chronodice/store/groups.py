@@ -1,26 +1,20 @@
-"""Users' nicknames and groups (switch, settings, GMs), and :meth:`GroupStore.view`: what
-nearly every command reads, from the process-local caches (:mod:`.cache`) with at most one
-read transaction for what is missing.
-
-The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.common.utcnow`
-(as the guide generator does) fixes it here too."""
+"""Users' nicknames and groups (switch, settings, GMs), and :meth:`Groups.view`: what nearly
+every command reads, in one read transaction of two statements (``store.groups``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, null, select, union_all, update
 
-from . import common, tables
 from . import patch as jpatch
-from .cache import RowCache
-from .characters import CHAR_SELECT, copy_char
-from .common import Claim, StorePart, clone_json, json_value
+from . import tables
+from .characters import CHAR_SELECT, char_row
+from .db import Claim, Database, Transient, Tx
 from .records import CharacterRecord, ContextView, GroupRecord
-from .tables import upsert, written
-from .tx import Transient, Tx
+from .tables import clone_json, json_value, upsert, written
 
 _b, _c, _n, _g, _gm = tables.bindings, tables.characters, tables.nicknames, tables.groups, tables.group_gms
 _USER, _GROUP = bindparam("user_id"), bindparam("group_id")
@@ -55,50 +49,26 @@ GM_ADD = tables.per_dialect(lambda d: tables.insert_for(d, _gm).values(_NEW_GM).
 GM_DEL = delete(_gm).where(_gm.c.group_id == _GROUP, _gm.c.user_id == _USER)
 
 
-def copy_group(rec: GroupRecord) -> GroupRecord:
-    """A copy of a cached group that its caller may change."""
-    return replace(rec, settings=clone_json(rec.settings)) if rec.settings else rec
+class Groups:
+    """``store.groups``: nicknames, groups and the view of a command's context."""
 
-
-class GroupStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`: nicknames, groups and the view."""
-
-    if TYPE_CHECKING:
-        _cache: RowCache
-
-        def _char_row(self, row: Sequence[Any]) -> CharacterRecord: ...
-        async def _active(
-            self, tx: Tx | None, user_id: str, scope: str | None, *, fallback: bool = True
-        ) -> CharacterRecord | None: ...
-
-    async def _user_nicks(self, tx: Tx | None, user_id: str) -> dict[str, str]:
-        async def body(t: Tx) -> dict[str, str]:
-            rows = await t.all(NICKS, {"user_id": user_id})
-            return {r[0]: r[1] for r in rows}
-
-        return await self._cached(self._cache.nicks, user_id, tx, body)
+    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+        self.db = db
+        self.now = now
 
     async def _user(self, tx: Tx, user_id: str, scope: str) -> tuple[dict[str, str], CharacterRecord | None]:
-        """A user not in the caches: nicknames, bindings and bound cards in one statement (a
-        user's first message costs one round trip, not three); all cached.  The nicknames and
-        the card active in ``scope``."""
-        epoch = self._cache.epoch
-        rows = await tx.all(USER, {"user_id": user_id})
+        """A user's nicknames and the card active in ``scope`` (else the default), in one
+        statement."""
         nicks: dict[str, str] = {}
         binds: dict[str, int] = {}
         chars: dict[int, CharacterRecord] = {}
-        for r in rows:
+        for r in await tx.all(USER, {"user_id": user_id}):
             if r[1] is None:
                 nicks[r[0]] = r[-1]
                 continue
             binds[r[0]] = r[1]
             if r[2] is not None:
-                chars[r[2]] = self._char_row(r[2:11])
-        if self._cache_ok() and epoch == self._cache.epoch:
-            RowCache.put(self._cache.nicks, user_id, nicks)
-            RowCache.put(self._cache.binds, user_id, binds)
-            for cid, rec in chars.items():
-                RowCache.put(self._cache.chars, cid, rec)
+                chars[r[2]] = char_row(self.db, r[2:11])
         for key in (scope or "", ""):
             cid = binds.get(key)
             if cid is not None and cid in chars:
@@ -107,7 +77,8 @@ class GroupStore(StorePart):
 
     async def get_nickname(self, user_id: str, scope: str | None) -> str | None:
         """The nickname of ``user_id`` in ``scope``, else the user's global one, else None."""
-        names = await self._user_nicks(None, user_id)
+        rows = await self.db.read(lambda tx: tx.all(NICKS, {"user_id": user_id}))
+        names = {r[0]: r[1] for r in rows}
         return names.get(scope or "") or names.get("")
 
     async def set_nickname(
@@ -120,83 +91,49 @@ class GroupStore(StorePart):
             if name is None:
                 await tx.run(NICK_DEL, key)
             else:
-                await tx.run(NICK_SET[tx.dialect], {**key, "name": name, "updated_at": common.utcnow()})
+                await tx.run(NICK_SET[tx.dialect], {**key, "name": name, "updated_at": self.now()})
 
-        await self._write(body, "设置昵称", drops=(f"n:{user_id}",), claim=claim)
+        await self.db.write(body, "设置昵称", claim=claim)
 
-    async def _group(self, tx: Tx | None, group_id: str) -> GroupRecord:
-        async def body(t: Tx) -> GroupRecord:
-            row = await t.one(GROUP, {"group_id": group_id})
-            gms = await t.all(GMS, {"group_id": group_id})
-            ids = tuple(sorted(r[0] for r in gms))
-            if row is None:
-                return GroupRecord(group_id=group_id, gms=ids)
-            return GroupRecord(
-                group_id=group_id,
-                enabled=bool(row[0]),
-                settings=json_value(row[1]) or {},
-                gms=ids,
-                version=row[2],
-            )
-
-        return await self._cached(self._cache.groups, group_id, tx, body)
+    @staticmethod
+    async def _group(tx: Tx, group_id: str) -> GroupRecord:
+        row = await tx.one(GROUP, {"group_id": group_id})
+        ids = tuple(sorted(r[0] for r in await tx.all(GMS, {"group_id": group_id})))
+        if row is None:
+            return GroupRecord(group_id=group_id, gms=ids)
+        return GroupRecord(
+            group_id=group_id,
+            enabled=bool(row[0]),
+            settings=json_value(row[1]) or {},
+            gms=ids,
+            version=row[2],
+        )
 
     async def get_group(self, group_id: str) -> GroupRecord:
-        return copy_group(await self._group(None, group_id))
-
-    async def shared_group(self, group_id: str) -> GroupRecord:
-        """The cached record itself, not a copy (every group message may ask: a keyword reply's
-        lookup); read it, never change it.  Its ``version`` changes with every write."""
-        return await self._group(None, group_id)
+        return await self.db.read(lambda tx: self._group(tx, group_id))
 
     async def group_enabled(self, group_id: str) -> bool:
-        """The group switch (``.bot on/off``), from the cache when it is valid."""
-        return (await self._group(None, group_id)).enabled
+        """The group switch (``.bot on/off``)."""
+        return (await self.get_group(group_id)).enabled
 
     async def view(self, user_id: str, scope: str, group_id: str | None) -> ContextView:
-        """Everything most commands read: the group, nickname, active character — from the
-        caches, with at most one read transaction for what is missing."""
-        use = self._cache_ok()
-        c = self._cache
-        if use:
-            group = c.groups.get(group_id) if group_id is not None else None
-            nicks = c.nicks.get(user_id)
-            binds = c.binds.get(user_id)
-            char_id = None if binds is None else (binds.get(scope) or binds.get(""))
-            char = c.chars.get(char_id) if char_id is not None else None
-            if (
-                (group is not None or group_id is None)
-                and nicks is not None
-                and binds is not None
-                and (char_id is None or char is not None)
-            ):
-                return ContextView(
-                    group=copy_group(group) if group is not None else None,
-                    nickname=nicks.get(group_id or "") or nicks.get(""),
-                    character=copy_char(char) if char is not None else None,
-                )
+        """Everything most commands read: the group, nickname and active character."""
 
         async def body(tx: Tx) -> ContextView:
             group = await self._group(tx, group_id) if group_id is not None else None
-            if use and c.nicks.get(user_id) is not None and c.binds.get(user_id) is not None:
-                nicks = await self._user_nicks(tx, user_id)
-                char = await self._active(tx, user_id, scope)
-            else:
-                nicks, char = await self._user(tx, user_id, scope)
+            nicks, char = await self._user(tx, user_id, scope)
             return ContextView(
-                group=copy_group(group) if group is not None else None,
-                nickname=nicks.get(group_id or "") or nicks.get(""),
-                character=copy_char(char) if char is not None else None,
+                group=group, nickname=nicks.get(group_id or "") or nicks.get(""), character=char
             )
 
-        return await self._read(body)
+        return await self.db.read(body)
 
     async def set_enabled(self, group_id: str, enabled: bool, *, claim: Claim | None = None) -> None:
         async def body(tx: Tx) -> None:
-            new = {"group_id": group_id, "enabled": enabled, "settings": "{}", "updated_at": common.utcnow()}
+            new = {"group_id": group_id, "enabled": enabled, "settings": "{}", "updated_at": self.now()}
             await tx.run(SWITCH[tx.dialect], new)
 
-        await self._write(body, "开关", drops=(f"g:{group_id}",), claim=claim)
+        await self.db.write(body, "开关", claim=claim)
 
     async def update_group_settings(
         self, group_id: str, fn: Callable[[dict[str, Any]], dict[str, Any]], *, claim: Claim | None = None
@@ -207,7 +144,7 @@ class GroupStore(StorePart):
             row = await tx.one(GROUP_LOCK, {"group_id": group_id})
             old = (json_value(row[1]) or {}) if row else {}
             new = fn(clone_json(old))
-            params = {"settings": jpatch.dumps(new), "updated_at": common.utcnow()}
+            params = {"settings": jpatch.dumps(new), "updated_at": self.now()}
             if row is None:
                 await tx.run(GROUP_NEW, {**params, "group_id": group_id, "enabled": True})
                 return new
@@ -216,19 +153,19 @@ class GroupStore(StorePart):
                 raise Transient("group version")
             return new
 
-        return await self._write(body, "群设置", drops=(f"g:{group_id}",), retry_conflict=True, claim=claim)
+        return await self.db.write(body, "群设置", retry_conflict=True, claim=claim)
 
     async def add_gm(self, group_id: str, user_id: str, by: str = "", *, claim: Claim | None = None) -> bool:
         """Appoint a GM; False when already one."""
 
         async def body(tx: Tx) -> bool:
-            new = {"group_id": group_id, "user_id": user_id, "by": by, "at": common.utcnow()}
+            new = {"group_id": group_id, "user_id": user_id, "by": by, "at": self.now()}
             return await tx.run(GM_ADD[tx.dialect], new) == 1
 
-        return await self._write(body, "任命GM", drops=(f"g:{group_id}",), claim=claim)
+        return await self.db.write(body, "任命GM", claim=claim)
 
     async def remove_gm(self, group_id: str, user_id: str, *, claim: Claim | None = None) -> bool:
         async def body(tx: Tx) -> bool:
             return await tx.run(GM_DEL, {"group_id": group_id, "user_id": user_id}) > 0
 
-        return await self._write(body, "撤销GM", drops=(f"g:{group_id}",), claim=claim)
+        return await self.db.write(body, "撤销GM", claim=claim)

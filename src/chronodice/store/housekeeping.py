@@ -1,24 +1,19 @@
-"""Upkeep of the store: deleting what nothing needs any more (:meth:`HousekeepingStore.prune`)
-and the short-lived values of pending confirmations (table ``pending``).
-
-The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.common.utcnow`
-(as the guide generator does) fixes it here too."""
+"""Upkeep of the store (``store.housekeeping``): deleting what nothing needs any more (:meth:`HousekeepingStore.prune`)
+and the short-lived values of pending confirmations (table ``pending``)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Text, bindparam, cast, delete, or_, select
 
-from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
-from .common import Claim, StorePart, json_value
-from .states import StateCache
-from .tables import upsert, written
-from .tx import Tx
+from . import tables
+from .db import Claim, Database, Tx
+from .tables import json_value, upsert, written
 
 T = TypeVar("T")
 
@@ -29,16 +24,12 @@ _PENDING = written("key", "expires_at", value=tables.text_param("value"))
 PENDING_PUT = tables.per_dialect(lambda d: upsert(d, _p, _PENDING, ["key"], "value", "expires_at"))
 
 
-class HousekeepingStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`: prune and confirmations."""
+class Housekeeping:
+    """``store.housekeeping``: prune and pending confirmations."""
 
-    if TYPE_CHECKING:
-        _states: StateCache
-
-        async def _retry(
-            self, attempt: Callable[[], Awaitable[T]], what: str, *, retry_conflict: bool = True
-        ) -> T: ...
-        async def _lease_tx(self, body: Callable[[Tx], Awaitable[T]]) -> T: ...
+    def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
+        self.db = db
+        self.now = now
 
     async def prune(
         self, *, ended_for: float = 7 * 86400, claims_for: float = 2 * 86400, now: datetime | None = None
@@ -46,7 +37,7 @@ class HousekeepingStore(StorePart):
         """Delete what nothing needs any more: event claims and leases older than ``claims_for``
         seconds, and sessions ended (state ``None``) more than ``ended_for`` seconds ago with
         their log (``.undo`` of the ending works until then)."""
-        now = now or common.utcnow()
+        now = now or self.now()
         old = now.timestamp() - claims_for
         cutoff = (now - timedelta(seconds=ended_for)).astimezone(timezone.utc)
         claims_t, leases_t = tables.event_claims, tables.bot_leases
@@ -59,7 +50,6 @@ class HousekeepingStore(StorePart):
                 select(_s.c.scope, _s.c.system, _s.c.version).where(ended, _s.c.updated_at < cutoff)
             )
             logs = 0
-            pruned.extend(scope for scope, _, _ in sessions)
             for scope, system, version in sessions:
                 logs += await tx.run(delete(_log).where(_log.c.scope == scope, _log.c.system == system))
                 n = await tx.run(
@@ -69,23 +59,18 @@ class HousekeepingStore(StorePart):
                     await srows.drop_items(tx, scope, system)
             return {"claims": claims, "leases": leases, "sessions": len(sessions), "log_rows": logs}
 
-        pruned: list[str] = []
-        try:
-            return await self._retry(lambda: self._lease_tx(body), "清理")
-        finally:
-            for scope in pruned:
-                self._states.changed(scope)
+        return await self.db.write(body, "清理")
 
     async def put_pending(
         self, key: str, value: dict[str, Any], ttl: float, *, claim: Claim | None = None
     ) -> None:
-        expires = common.utcnow() + timedelta(seconds=ttl)
+        expires = self.now() + timedelta(seconds=ttl)
         new = {"key": key, "value": jpatch.dumps(value), "expires_at": expires}
 
         async def body(tx: Tx) -> None:
             await tx.run(PENDING_PUT[tx.dialect], new)
 
-        await self._write(body, "确认", claim=claim)
+        await self.db.write(body, "确认", claim=claim)
 
     async def take_pending(self, key: str, *, claim: Claim | None = None) -> dict[str, Any] | None:
         """Remove and return a pending value if it has not expired."""
@@ -97,10 +82,10 @@ class HousekeepingStore(StorePart):
             await tx.run(PENDING_DEL, {"key": key})
             return row[0], row[1]
 
-        got = await self._write(body, "确认", claim=claim)
+        got = await self.db.write(body, "确认", claim=claim)
         if got is None:
             return None
-        expires = self._backend.dt_out(got[1])
-        if expires is not None and expires < common.utcnow():
+        expires = self.db.dt_out(got[1])
+        if expires is not None and expires < self.now():
             return None
         return json_value(got[0])

@@ -1,13 +1,13 @@
-"""Which bot account answers in a group: each group is leased to one account (table
+"""Which bot account answers in a group (``store.leases``): each group is leased to one account (table
 ``bot_leases``), renewed while its holder keeps seeing messages, taken over once it lapsed or
-its holder's process died (see :mod:`.alive` and ``PgBackend.holder_gone``)."""
+its holder's process died (see :meth:`.db.Database.holder_gone`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import ColumnElement, bindparam, delete, false, or_, select
 from sqlalchemy.sql.dml import Insert
@@ -15,8 +15,7 @@ from sqlalchemy.sql.dml import Insert
 from chronodice.core.clock import SYSTEM
 
 from . import tables
-from .common import StorePart
-from .tx import Tx
+from .db import Database, Tx
 
 T = TypeVar("T")
 log = logging.getLogger("chronodice.store")
@@ -44,19 +43,18 @@ RENEW_AHEAD = 5.0
 """Seconds of lease left above which the serving account renews in the background."""
 
 
-class LeaseStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`: the serving account of a group."""
+class Leases:
+    """``store.leases``: the serving account of each group."""
 
-    if TYPE_CHECKING:
-        lease_seconds: float
-        _leases: dict[str, tuple[str, float, float]]
-        """Group → (holder, expiry, when it was read), all ``SYSTEM.timestamp()``."""
-        _renewing: set[str]
-        _tasks: set[asyncio.Task[None]]
-
-        async def _retry(
-            self, attempt: Callable[[], Awaitable[T]], what: str, *, retry_conflict: bool = True
-        ) -> T: ...
+    def __init__(self, db: Database, lease_seconds: float, tasks: set[asyncio.Task[None]]) -> None:
+        self.db = db
+        self.lease_seconds = lease_seconds
+        self._leases: dict[str, tuple[str, float, float]] = {}
+        """Group → (holder, expiry, when it was read), all ``SYSTEM.timestamp()``: what this
+        process last learnt of the lease, so a message in a group it serves costs no statement
+        until half the lease is gone."""
+        self._renewing: set[str] = set()
+        self._tasks = tasks
 
     async def serves(self, scope: str, self_id: str) -> bool:
         """Whether bot account ``self_id`` answers in ``scope`` (a group): each group is leased
@@ -77,7 +75,7 @@ class LeaseStore(StorePart):
                 if expires - now > RENEW_AHEAD:
                     self._renew_in_background(scope, self_id)
                     return True
-            elif now < expires and now - checked < 1.0 and not self._backend.known_gone(holder, self_id):
+            elif now < expires and now - checked < 1.0 and not self.db.known_gone(holder, self_id):
                 return False
         return await self._take_lease(scope, self_id)
 
@@ -104,12 +102,12 @@ class LeaseStore(StorePart):
         now = SYSTEM.timestamp()
         ttl = self.lease_seconds
 
-        alive_here = self_id in self._backend.accounts  # (then a dead holder is known as dead)
+        alive_here = self_id in self.db.accounts  # (then a dead holder is known as dead)
         cached = self._leases.get(scope)
         suspects = [cached[0]] if alive_here and cached is not None and cached[0] != self_id else []
 
         async def body(tx: Tx) -> tuple[str, float]:
-            gone = self._backend.holder_gone(suspects) if alive_here else false()
+            gone = self.db.holder_gone(suspects) if alive_here else false()
             params = {"scope": scope, "self_id": self_id, "expires_at": now + ttl, "now": now}
             row = await tx.one(_take(tx.dialect, gone), params)
             if row is None:
@@ -117,17 +115,17 @@ class LeaseStore(StorePart):
             assert row is not None
             return str(row[0]), float(row[1])
 
-        holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
-        if holder != self_id and holder not in suspects and self._backend.known_gone(holder, self_id):
+        holder, expires = await self.db.retry(lambda: self._lease_tx(body), "选择账号")
+        if holder != self_id and holder not in suspects and self.db.known_gone(holder, self_id):
             suspects.append(holder)  # (SQLite) a holder first learnt of here, whose process died
-            holder, expires = await self._retry(lambda: self._lease_tx(body), "选择账号")
+            holder, expires = await self.db.retry(lambda: self._lease_tx(body), "选择账号")
         self._leases[scope] = (holder, expires, now)
         return holder == self_id
 
     async def _lease_tx(self, body: Callable[[Tx], Awaitable[T]]) -> T:
         """``body`` in a write transaction of its own that claims no event (a lease, a release
         or a prune is not a command's write)."""
-        async with self._backend.tx(True) as tx:
+        async with self.db.tx(True) as tx:
             return await body(tx)
 
     async def lease_holder(self, scope: str) -> str | None:
@@ -136,7 +134,7 @@ class LeaseStore(StorePart):
         cached = self._leases.get(scope)
         if cached is not None and now < cached[1] and now - cached[2] < 1.0:
             return cached[0]
-        row = await self._read(lambda tx: tx.one(HOLDER, {"scope": scope}))
+        row = await self.db.read(lambda tx: tx.one(HOLDER, {"scope": scope}))
         if row is None or float(row[1]) <= now:
             return None
         self._leases[scope] = (str(row[0]), float(row[1]), now)
@@ -145,18 +143,16 @@ class LeaseStore(StorePart):
     async def hold_account(self, self_id: str) -> None:
         """``self_id`` is connected to this process: while the process lives, its leases hold;
         once it dies (a SIGKILL, no release), another account takes its groups over at the next
-        message instead of after the lease lapses (PostgreSQL: an advisory lock on the LISTEN
-        connection, which the server frees with the connection; SQLite: a shared ``flock`` on a
-        file per account, which the kernel frees with the process, see :mod:`.alive`)."""
-        await self._backend.hold_account(str(self_id))
+        message instead of after the lease lapses (see :meth:`.db.Database.hold_account`)."""
+        await self.db.hold_account(str(self_id))
 
     async def release(self, self_id: str) -> None:
         """Give up every lease of ``self_id`` (its connection closed): others take over now."""
-        await self._backend.drop_account(str(self_id))
+        await self.db.drop_account(str(self_id))
         for scope in [s for s, v in self._leases.items() if v[0] == self_id]:
             del self._leases[scope]
 
         async def body(tx: Tx) -> int:
             return await tx.run(RELEASE, {"self_id": self_id})
 
-        await self._retry(lambda: self._lease_tx(body), "释放账号")
+        await self.db.retry(lambda: self._lease_tx(body), "释放账号")

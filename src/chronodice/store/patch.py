@@ -40,8 +40,6 @@ from typing import Any
 
 from chronodice.core.plain import same_prefix
 
-from .texts import dumps_value
-
 Patch = Any
 
 
@@ -261,6 +259,23 @@ def _value(p: Patch) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text (UTF-8 kept as is) — the form states and patches are stored in (one
-    definition, :func:`chronodice.store.texts.dumps_value`, which the session codecs splice with)."""
-    return dumps_value(value)
+    """Compact JSON text (UTF-8 kept as is): the form states and patches are stored in."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def reverse(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:
+    """What a log row keeps to get ``old`` back from ``new`` (both plain JSON data):
+    ``(before, patch)`` texts, a reverse patch where it is shorter than the whole old state and
+    rebuilds it exactly, else the whole old state.  ``new`` is consumed (patched in place)."""
+    if old is None:
+        return None, dumps(["=", None])
+    canonical = old_text if old_text is not None else dumps(old)
+    if new is None:
+        return canonical, None
+    p = diff(new, old)
+    if p is None:
+        return canonical, None
+    p_text = dumps(p)
+    if len(p_text) >= len(canonical) or dumps(apply(p, new)) != canonical:
+        return canonical, None
+    return None, p_text

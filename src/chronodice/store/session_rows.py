@@ -24,15 +24,16 @@ from __future__ import annotations
 import itertools
 import json
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
+from chronodice.core.plain import same_prefix
+
 from . import patch as jpatch
 from . import tables
-from .backends import Tx
-from .texts import Rows
+from .db import Tx
 
 MARK = "$rows"
 """The placeholder's key: ``{"$rows": n}`` stands for a list of ``n`` items kept as rows."""
@@ -88,10 +89,13 @@ def fields_of(head_text: str | None) -> tuple[str, ...]:
     return head_fields(json.loads(head_text))
 
 
-def split(plain: Any, fields: Iterable[str]) -> tuple[str | None, Items]:
+def split(
+    plain: Any, fields: Iterable[str], known: Mapping[str, tuple[Sequence[Any], Sequence[str]]] | None = None
+) -> tuple[str | None, Items]:
     """``plain`` (a state's JSON data, ``None`` for no state) as the head's text and the items
-    of ``fields`` (those holding a list; others stay in the head).  A list that carries its
-    items' texts (:class:`~chronodice.store.texts.Rows`) gives them as they are."""
+    of ``fields`` (those holding a list; others stay in the head).  ``known``: per field, the
+    items of an earlier plain form with their texts; an item that *is* one of them (the same
+    object: an unchanged part the codec reused) takes its text without serialising it."""
     if plain is None:
         return None, {}
     fields = [f for f in fields if isinstance(_at(plain, f), list | tuple)] if type(plain) is dict else []
@@ -101,10 +105,32 @@ def split(plain: Any, fields: Iterable[str]) -> tuple[str | None, Items]:
     items: Items = {}
     for f in fields:
         value = _at(plain, f)
-        whole = type(value) is Rows and len(value.texts) == len(value)
-        items[f] = value.texts if whole else [jpatch.dumps(v) for v in value]
+        old = known.get(f) if known else None
+        items[f] = _texts(value, old) if old else [jpatch.dumps(v) for v in value]
         _set(head, f, {MARK: len(value)}, copy=True)
     return jpatch.dumps(head), items
+
+
+def _texts(values: Sequence[Any], old: tuple[Sequence[Any], Sequence[str]]) -> list[str]:
+    """The texts of ``values``, taken from ``old`` (items and their texts) for the items that are
+    the very objects found there: the unchanged prefix in one slice, the rest by identity."""
+    old_items, old_texts = old
+    if len(old_items) != len(old_texts):  # (a list not yet kept as rows)
+        return [jpatch.dumps(v) for v in values]
+    k = same_prefix(old_items, values)
+    texts = list(old_texts[:k])
+    place: dict[int, int] | None = None
+    for v in values[k:]:
+        if place is None:
+            place = {id(o): i for i, o in enumerate(old_items)}
+        i = place.get(id(v))
+        texts.append(old_texts[i] if i is not None and old_items[i] is v else jpatch.dumps(v))
+    return texts
+
+
+def items_of(plain: Any, field: str) -> Any:
+    """The list at ``field`` (dotted) of a plain state, ``None`` where there is none."""
+    return _at(plain, field)
 
 
 def assemble(head_text: str | None, items: Items) -> str | None:
@@ -122,6 +148,9 @@ def assemble(head_text: str | None, items: Items) -> str | None:
 
 
 _rows, _heads = tables.session_rows, tables.sessions
+BORN = sa.type_coerce(_heads.c.created_at, sa.String)
+"""A session row's ``created_at`` as the driver gives it: with its version, the row's identity
+(a session deleted and begun again starts its versions over, never its ``created_at``)."""
 _MINE = (_rows.c.scope == sa.bindparam("scope"), _rows.c.system == sa.bindparam("system"))  # a session's
 
 READ_ITEMS = sa.select(_rows.c.field, _rows.c.item).where(*_MINE).order_by(_rows.c.field, _rows.c.seq)
@@ -132,8 +161,7 @@ READ_WHOLE = sa.union_all(
         sa.literal_column("-1", sa.Integer).label("seq"),
         sa.cast(_heads.c.state, sa.Text).label("item"),  # a real CAST: PostgreSQL unites no json with text
         _heads.c.version,
-        # raw: only handed back to SQL as the row's identity (see ``states.Cached.row``)
-        sa.type_coerce(_heads.c.created_at, sa.String).label("created_at"),
+        BORN.label("created_at"),
     ).where(_heads.c.scope == sa.bindparam("scope"), _heads.c.system == sa.bindparam("system")),
     sa.select(_rows.c.field, _rows.c.seq, _rows.c.item, sa.null(), sa.null()).where(*_MINE),
 ).order_by("field", "seq")

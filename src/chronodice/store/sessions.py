@@ -1,107 +1,248 @@
-"""Session states in the store: a battle, a combat, a game per group and system.
+"""Session states (a battle, a combat, a game per group and system): one write path.
 
-* Every command is one write with compare-and-set on the row's ``version`` and a log row
-  holding the reverse patch (``.undo``, ``.replay``); see :mod:`.states` for the decoded states
-  a :class:`~chronodice.store.states.SessionCodec` keeps between commands.
-* This module holds the core path: reading a session, applying a command to it (the locked
-  transaction) and the reverse patch its log row keeps.  On PostgreSQL the commands of a process
-  on one session first go through a queue and group commit of their own
-  (:mod:`.session_batch`); SQLite runs the locked transaction, on the event loop thread, without
-  a hop.  ``.undo``, the log and ``.replay`` are in :mod:`.session_history`.
+A command's write is one transaction (:meth:`Sessions.apply_state`): claim the event, read the
+session's head row (``FOR UPDATE`` on PostgreSQL; SQLite's write transaction is ``BEGIN
+IMMEDIATE``) and the item rows it needs (:mod:`.session_rows`), decode, run the pure rules,
+encode, write the head with ``UPDATE … WHERE version = :v``, write the item rows that changed,
+and insert the log row holding the reverse patch (:mod:`.patch`) that ``.undo`` applies.
+
+One cache: the decoded states of *immutable* codecs (TimeLine's frozen battle) by session, with
+the row identity (version and ``created_at``) they were read or written at.  A read or write
+uses an entry only when the row it just read shows that identity, so the entry is the row, also
+after another process's write.  With the state the entry keeps its plain form and its item
+rows' texts: the codec's next encoding shares the unchanged items' plain dicts, which then need
+neither a text nor a comparison (the reverse patch compares them by identity), so a declaration
+in a battle of 1,000 actions costs what one in a battle of 25 does.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
-
-if TYPE_CHECKING:
-    from asyncio import Future
+import asyncio
+import contextlib
+import json
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 import sqlalchemy as sa
 
-from chronodice.core.clock import SYSTEM
 from chronodice.core.text import clean_text
 
 from . import patch as jpatch
 from . import session_rows as srows
 from . import tables
-from .backends import Transient, Tx
-from .common import Claim, StorePart, json_value, stored_text, to_json_text, utcnow
+from .db import Claim, Database, Transient, Tx
 from .records import CharacterRecord
-from .states import Cached, SessionCodec, StateCache
+from .tables import json_value
 
-T = TypeVar("T")
 S = TypeVar("S")
+T = TypeVar("T")
+CACHE_SIZE = 32
+"""Sessions whose decoded state a process keeps (the busiest; a big battle costs about 1 MB)."""
+
+
+class SessionCodec(Protocol[S]):
+    """How one system's session state is stored."""
+
+    system: str
+    immutable: bool
+    """States are never changed in place (frozen all the way down): one decode may serve many
+    commands (the cache above)."""
+    row_fields: tuple[str, ...]
+    """Lists of the state that only grow, stored one item per row (:mod:`.session_rows`)."""
+
+    def decode(self, text: str) -> S:
+        """The state stored as ``text`` (JSON)."""
+        ...
+
+    def encode(self, state: S, prev: tuple[S, Any] | None) -> Any:
+        """``state`` as plain JSON data; ``prev``: an earlier state with its plain form, whose
+        plain parts may be reused (the same objects) where ``state`` shares them."""
+        ...
+
+
+class JsonCodec:
+    """A session kept as plain JSON data (萌E, D10): each use gets a fresh parse."""
+
+    immutable = False
+
+    def __init__(self, system: str, row_fields: tuple[str, ...] = ()) -> None:
+        self.system = system
+        self.row_fields = row_fields
+
+    def decode(self, text: str) -> Any:
+        return json.loads(text)
+
+    def encode(self, state: Any, prev: tuple[Any, Any] | None) -> Any:
+        return json.loads(jpatch.dumps(state))
+
+
+def json_codec(system: str, row_fields: tuple[str, ...] = ()) -> JsonCodec:
+    return JsonCodec(system, row_fields)
+
+
+@dataclass(frozen=True)
+class Loaded(Generic[S]):
+    """A session as read (or as written): its row identity, state, plain form and item rows."""
+
+    row: tuple[int, Any] | None
+    """``(version, created_at)``; None when there is no session row."""
+    state: S | None
+    plain: Any
+    head: str | None
+    items: srows.Items
+    exact: bool = True
+    """Whether ``plain`` serialises to the stored text (false for a state the decoder
+    migrated): a reverse patch is then not trusted to rebuild it, and the log keeps it whole."""
+    codec: Any = None
+
 
 _s = tables.sessions
 KEY = (_s.c.scope == sa.bindparam("key_scope"), _s.c.system == sa.bindparam("key_system"))
-"""The session named by the parameters ``key_scope`` and ``key_system`` (not ``scope``: an
-UPDATE keeps its table's column names for parameters of its own)."""
-_RAW_BORN = sa.type_coerce(_s.c.created_at, sa.types.NullType())
-"""``created_at`` as the driver gives it and bound back as it is (``born``; no ``::VARCHAR`` or
-``DateTime`` conversion): a row's identity (see :attr:`Cached.row`), compared in SQL only."""
-
-READ_LOCKED = sa.select(tables.json_text(_s.c.state), _s.c.version).where(*KEY).with_for_update()
-_HEAD = sa.select(tables.json_text(_s.c.state)).where(*KEY)
-_SAME = sa.and_(_s.c.version == sa.bindparam("known"), _RAW_BORN == sa.bindparam("born"))
-_STATE_ROW = sa.select(
-    _s.c.version, _RAW_BORN, _SAME, sa.type_coerce(sa.case((_SAME, sa.null()), else_=_s.c.state), sa.Text)
-).where(*KEY)
-_STATE_ROWS = {False: _STATE_ROW, True: _STATE_ROW.with_for_update()}
-"""A session's row identity, whether it is the one known (``known``, ``born``), and its state's
-text unless it is; by ``lock``: ``FOR UPDATE`` inside a write."""
-NEW = {
+HEAD = sa.select(tables.json_text(_s.c.state), _s.c.version, srows.BORN.label("born")).where(*KEY)
+HEAD_LOCKED = HEAD.with_for_update()
+_IDENTITY = sa.select(_s.c.version, srows.BORN.label("born")).where(*KEY)
+_NEW = {
     "state": tables.text_param("state"),
     "version": sa.bindparam("v_new"),
     "updated_at": sa.bindparam("now"),
 }
-_CREATE = sa.insert(_s).values(
-    scope=sa.bindparam("key_scope"), system=sa.bindparam("key_system"), created_at=sa.bindparam("now"), **NEW
+CREATE = (
+    sa.insert(_s)
+    .values(
+        scope=sa.bindparam("key_scope"),
+        system=sa.bindparam("key_system"),
+        created_at=sa.bindparam("now"),
+        **_NEW,
+    )
+    .returning(srows.BORN)
 )
-_CAS = sa.update(_s).where(*KEY, _s.c.version == sa.bindparam("v_old")).values(NEW)
-"""The compare-and-set: the new ``state`` written if the row is still at version ``v_old``."""
+CAS = sa.update(_s).where(*KEY, _s.c.version == sa.bindparam("v_old")).values(_NEW)
 LOGGED = {"scope": sa.bindparam("key_scope"), "system": sa.bindparam("key_system")}
 LOGGED |= {"user_id": sa.bindparam("user_id"), "command": sa.bindparam("command")}
 LOGGED |= {k: tables.text_param(k) for k in ("before", "characters_before", "patch")}
 LOGGED |= {"version_after": sa.bindparam("v_new"), "undone": sa.false(), "created_at": sa.bindparam("now")}
-"""A log row's columns and what each is written from (in this order)."""
-_LOG = sa.insert(tables.session_log).values(LOGGED).inline()
-_CAS_LOG = sa.insert(tables.session_log).from_select(
-    list(LOGGED), sa.select(*LOGGED.values()).select_from(_CAS.returning(sa.literal_column("1")).cte("u"))
-)
-"""PostgreSQL, in the locked transaction: the compare-and-set and the log row in one statement
-(the log row only where the update matched)."""
+LOG = sa.insert(tables.session_log).values(LOGGED)
+SCOPES_OF = sa.select(_s.c.scope).where(_s.c.system == sa.bindparam("key_system"))
 
 
-Key = tuple[str, str]
-"""A session: ``(scope, system)``."""
-LogRow = tuple[str, str, str | None]
-"""A session log row's user, command and cards before (see :meth:`SessionStore.apply_state`)."""
+class Sessions:
+    """``store.sessions``: reading and writing session states (history: :mod:`.history`)."""
 
+    def __init__(self, db: Database, now: Callable[[], Any]) -> None:
+        self.db = db
+        self.now = now
+        self._cache: OrderedDict[tuple[str, str], Loaded[Any]] = OrderedDict()
+        self._turns: dict[tuple[str, str], tuple[asyncio.Lock, list[int]]] = {}
 
-class SessionStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`: reading and writing sessions."""
+    @contextlib.asynccontextmanager
+    async def _in_turn(self, key: tuple[str, str]) -> AsyncIterator[None]:
+        """The writes of this process to one session, first come first served (an
+        ``asyncio.Lock`` is fair): commands typed in a row apply in the order they came, and
+        wait here rather than holding a connection while the row is locked."""
+        lock, users = self._turns.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._turns[key]
 
-    if TYPE_CHECKING:
-        _states: StateCache
-
-        def _at_once(self) -> bool: ...
-        def _queue_state(
-            self, key: Key, codec: Any, fn: Any, reuse: Any, log_row: LogRow, claim: Claim | None
-        ) -> Future[Any]: ...
-
-    # ------------------------------------------------------------------ sessions
+    # reading ---------------------------------------------------------------------------------
     async def load_session(self, scope: str, system: str) -> tuple[dict[str, Any] | None, int]:
-        """The session state and its version (``(None, 0)`` when there is none)."""
-        got = await self._read(lambda tx: srows.read_whole(tx, scope, system))
+        """The session state as plain JSON and its version (``(None, 0)`` when there is none)."""
+        got = await self.db.read(lambda tx: srows.read_whole(tx, scope, system))
         if got is None:
             return None, 0
         (version, _born, head), stored = got
-        return json_value(srows.assemble(head, stored)), version
+        text = srows.assemble(head, stored)
+        return (json.loads(text) if text is not None else None), version
 
+    async def list_sessions(self, system: str) -> list[tuple[str, dict[str, Any] | None, int]]:
+        """Every (scope, state, version) of a system — for sweepers after a restart."""
+
+        async def body(tx: Tx) -> list[tuple[str, str | None, int]]:
+            out: list[tuple[str, str | None, int]] = []
+            for (scope,) in await tx.all(SCOPES_OF, {"key_system": system}):
+                got = await srows.read_whole(tx, scope, system)
+                if got is not None:
+                    out.append((scope, srows.assemble(got[0][2], got[1]), got[0][0]))
+            return out
+
+        return [(scope, json_value(text), version) for scope, text, version in await self.db.read(body)]
+
+    async def load_state(self, scope: str, codec: SessionCodec[S]) -> S | None:
+        """The session state as ``codec`` decodes it (None when there is none).  For an
+        immutable codec this may be the cached object itself: never change it."""
+        return (await self.load_versioned(scope, codec))[0]
+
+    async def load_versioned(self, scope: str, codec: SessionCodec[S]) -> tuple[S | None, int]:
+        """:meth:`load_state` with the session's version (0 when there is none)."""
+        key = (scope, codec.system)
+
+        async def body(tx: Tx) -> Loaded[S]:
+            hit = self._cache.get(key)
+            if hit is not None and hit.codec is codec:
+                row = await tx.one(_IDENTITY, {"key_scope": scope, "key_system": codec.system})
+                if row is not None and (row[0], row[1]) == hit.row:
+                    return hit
+            whole = await srows.read_whole(tx, scope, codec.system)
+            if whole is None:
+                return Loaded(None, None, None, None, {}, codec=codec)
+            (version, born, head), stored = whole
+            return self._decoded(key, codec, (version, born), head, stored)
+
+        got = await self.db.read(body)
+        return got.state, got.row[0] if got.row is not None else 0
+
+    def _decoded(
+        self,
+        key: tuple[str, str],
+        codec: SessionCodec[S],
+        row: tuple[int, Any],
+        head: str | None,
+        stored: srows.Items,
+        *,
+        want_plain: bool = False,
+    ) -> Loaded[S]:
+        """The session read from its rows: decoded, and cached for an immutable codec (whose
+        plain form is always made; a mutable codec's only for a write, ``want_plain``)."""
+        text = srows.assemble(head, stored)
+        if text is None:
+            return Loaded(row, None, None, head, stored, codec=codec)
+        state = codec.decode(text)
+        plain = codec.encode(state, None) if codec.immutable else json.loads(text) if want_plain else None
+        exact = not codec.immutable or jpatch.dumps(plain) == text
+        got = Loaded(row, state, plain, head, stored, exact, codec)
+        self._remember(key, got)
+        return got
+
+    def _remember(self, key: tuple[str, str], got: Loaded[Any]) -> None:
+        if not got.codec.immutable or got.row is None:
+            return
+        self._cache[key] = got
+        self._cache.move_to_end(key)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    async def _locked(self, tx: Tx, key: tuple[str, str], codec: SessionCodec[S]) -> Loaded[S]:
+        """The session inside a write, its head row locked; the cached entry when the row still
+        has its identity, else decoded from the rows."""
+        names = {"key_scope": key[0], "key_system": key[1]}
+        row = await tx.one(HEAD_LOCKED, names)
+        if row is None:
+            return Loaded(None, None, None, None, {}, codec=codec)
+        hit = self._cache.get(key)
+        if hit is not None and hit.codec is codec and hit.row == (row[1], row[2]):
+            return hit
+        head = tables.stored_text(row[0])
+        stored = await srows.rows_of(tx, key[0], key[1], head)
+        return self._decoded(key, codec, (row[1], row[2]), head, stored, want_plain=True)
+
+    # writing ----------------------------------------------------------------------------------
     async def apply_session(
         self,
         scope: str,
@@ -114,18 +255,10 @@ class SessionStore(StorePart):
         rows: Sequence[str] = (),
         claim: Claim | None = None,
     ) -> T:
-        """:meth:`apply_state` on plain JSON data (:func:`json_codec`): ``fn(state) ->
-        (new_state, result)`` gets a fresh copy of the stored state, which it may change; when
-        ``new_state`` equals the old state nothing is written.
-
-        ``characters_before``: cards this command also changed, each as ``(record before the
-        change, version after it)``.  ``.undo`` puts such a card back as it was, provided nobody
-        changed it since (its version is still the one given).
-
-        ``rows``: lists of the state that only grow (dotted, see :mod:`.session_rows`), stored
-        one item per row from this write on; a stored state keeps those it has.
-        """
-        codec = json_codec(system, tuple(rows))
+        """:meth:`apply_state` on plain JSON data: ``fn(state) -> (new_state, result)`` gets a
+        fresh parse of the stored state, which it may change.  ``rows``: lists of the state
+        that only grow (dotted, see :mod:`.session_rows`), stored one item per row."""
+        codec = JsonCodec(system, tuple(rows))
         return await self.apply_state(
             scope,
             codec,
@@ -136,101 +269,6 @@ class SessionStore(StorePart):
             claim=claim,
         )
 
-    async def _save_session(
-        self,
-        tx: Tx,
-        scope: str,
-        system: str,
-        version: int | None,
-        new_text: str | None,
-        before_text: str | None,
-        patch_text: str | None,
-        log_row: tuple[str, str, str | None],
-    ) -> int:
-        """Write the new state with compare-and-set on the ``version`` read (``None``: no row yet)
-        and append the log row (``log_row``: user, command, cards before); returns the new
-        version."""
-        after = (version or 0) + 1
-        params = {"key_scope": scope, "key_system": system, "v_old": version, "v_new": after}
-        params |= {"now": utcnow(), "state": new_text, "before": before_text, "patch": patch_text}
-        params |= dict(zip(("user_id", "command", "characters_before"), log_row, strict=True))
-        if version is None:
-            await tx.run(_CREATE, params)
-        elif tx.dialect == "postgresql":
-            # the compare-and-set and the log row in one statement: one round trip less
-            if await tx.run(_CAS_LOG, params) != 1:
-                self._states.changed(scope)  # the copy it was decided on is not trusted: read
-                raise Transient("session version")
-            return after
-        elif await tx.run(_CAS, params) != 1:
-            self._states.changed(scope)
-            raise Transient("session version")
-        await tx.run(_LOG, params)
-        return after
-
-    async def load_state(self, scope: str, codec: SessionCodec[S]) -> S | None:
-        """The session state as ``codec`` decodes it (``None`` when there is none).  For an
-        immutable codec this is the cached object itself: do not change it."""
-        key = (scope, codec.system)
-        if self._trusts_states() and self._states.trusted(key):  # no statement at all
-            got = self._states.get_reusing(key, None, codec, None, same_row=True)
-        else:
-            since = self._states.tick()
-            got = await self._read(lambda tx: self._state_row(tx, key, codec, None, False))
-            self._states.trust(key, since)
-        if not codec.immutable:
-            self._states.lend(key, got)
-        return got.state
-
-    def _trusts_states(self) -> bool:
-        """Whether a trusted copy of a session may be used without reading the row (see
-        :meth:`StateCache.trusted`): on PostgreSQL while its notifications are received, on
-        SQLite while ``PRAGMA data_version`` (asked now) shows no other connection's commit."""
-        return self._cache_ok()
-
-    async def _state_row(
-        self, tx: Tx, key: tuple[str, str], codec: SessionCodec[S], reuse: S | None, lock: bool
-    ) -> Cached[S]:
-        """Read session ``key`` (``lock``: ``FOR UPDATE``, inside a write) as the cache gives
-        it: the text is fetched only when the row's version and ``created_at`` are not those the
-        cached text was seen with (see :attr:`Cached.row`).
-
-        On SQLite a trusted copy is not read again in a write: under ``BEGIN IMMEDIATE`` no
-        other connection can commit, and ``data_version`` (asked after the ``BEGIN``) showed
-        none did since the copy was read or written, so it is the row.  This saves two of the
-        four statements of a ``.init next`` (with the read of :meth:`load_state`), which it
-        needs for its target (0.26 → 0.3× the bare bot at 16 in flight, measured when the store
-        moved onto SQLAlchemy Core).  The compare-and-set still checks the version."""
-        if lock and self.dialect == "sqlite" and self._trusts_states() and self._states.trusted(key):
-            return self._states.get_reusing(key, None, codec, reuse, same_row=True)
-        known = self._states.row_of(key)
-        version, born = known if known is not None else (-1, None)
-        since = SYSTEM.monotonic()
-        names = {"key_scope": key[0], "key_system": key[1]}
-        row = await tx.one(_STATE_ROWS[lock], {**names, "known": version, "born": born})
-        if row is None:
-            return self._states.get_reusing(key, None, codec, reuse)
-        rid = (row[0], row[1])
-        self._states.saw(key, rid, since)
-        if row[2]:
-            if self._states.row_of(key) == rid:  # still the entry asked about (no await since)
-                return self._states.get_reusing(key, None, codec, reuse, rid, same_row=True)
-            got = await tx.one(_HEAD, names)
-            head = stored_text(got[0]) if got else None
-        else:
-            head = stored_text(row[3])
-        if lock or not srows.fields_of(head):
-            stored = await srows.rows_of(tx, key[0], key[1], head)
-        else:  # not locked: the head again with its rows, of one moment
-            whole = await srows.read_whole(tx, key[0], key[1])
-            if whole is None:
-                return self._states.get_reusing(key, None, codec, reuse)
-            (version, born, head), stored = whole
-            rid = (version, born)
-            self._states.saw(key, rid, since)
-        self._states.rows_seen(key, rid, stored)
-        return self._states.get_reusing(key, srows.assemble(head, stored), codec, reuse, rid)
-
     async def apply_state(
         self,
         scope: str,
@@ -240,147 +278,98 @@ class SessionStore(StorePart):
         user_id: str = "",
         command: str = "",
         characters_before: Sequence[tuple[CharacterRecord, int]] = (),
-        reuse: S | None = None,
         claim: Claim | None = None,
     ) -> T:
-        """:meth:`apply_session` on decoded states: ``fn(state) -> (new_state, result)`` with
-        ``state`` as :meth:`load_state` gives it.  Per command this parses nothing when the
-        session is cached, converts only what changed and serialises the new state once (see
-        :mod:`.states`).
+        """Apply the pure ``fn(state) -> (new_state, result)`` in one transaction (see the
+        module doc).  Nothing is written when the new state stores as the old one did.
 
-        ``reuse``: for a mutable codec, the state this command got from :meth:`load_state`,
-        handed over (the caller does not read it afterwards): ``fn`` gets it, changes and all,
-        instead of a fresh parse when the session is still as it was loaded.
-
-        ``claim``: the delivered event of the command writing (:class:`~.common.Claim`: a
-        second delivery writes nothing); None for a write no event carries (a timer's).
-
-        On PostgreSQL a session whose row this process knows is first tried in one statement
-        (see :meth:`_apply_batch_at_once`); the locked transaction is the fallback."""
+        ``characters_before``: cards this command also changed, each as ``(record before the
+        change, version after it)``; ``.undo`` puts such a card back as it was, provided nobody
+        changed it since.  ``claim``: the delivered event of the command (None for a write no
+        event carries, a timer's).  ``fn`` may run more than once (a lost race is retried)."""
         key = (scope, codec.system)
-        log_row = (user_id, clean_text(command[:500]), to_json_text(_cards_before(characters_before)))
-        if self._at_once():
-            return await self._queue_state(key, codec, fn, reuse, log_row, claim)  # type: ignore[no-any-return]
-        return await self._apply_state_locked(key, codec, fn, reuse, log_row, claim)
+        cards = _cards_before(characters_before)
+        log_row = {"user_id": user_id, "command": clean_text(command[:500]), "characters_before": cards}
+        written: list[Loaded[S]] = []
 
-    async def _apply_state_locked(
-        self,
-        key: tuple[str, str],
-        codec: SessionCodec[S],
-        fn: Callable[[S | None], tuple[S | None, T]],
-        reuse: S | None,
-        log_row: tuple[str, str, str | None],
-        claim: Claim | None,
-    ) -> T:
-        scope = key[0]
-        since = SYSTEM.monotonic()
-        tick = self._states.tick()
-        wrote = False
+        async def body(tx: Tx) -> T:
+            written.clear()
+            old = await self._locked(tx, key, codec)
+            new_state, result = fn(old.state)  # a mutable codec's state is a fresh decode
+            new = self._encoded(codec, old, new_state)
+            if new.head == old.head and srows.changes(old.items, new.items) == ([], []):
+                return result
+            written.append(await self._save(tx, key, old, new, log_row))
+            return result
 
-        items: srows.Items = {}
-
-        async def body(tx: Tx) -> tuple[T, Cached[S]]:
-            nonlocal wrote, items
-            old = await self._state_row(tx, key, codec, reuse, True)
-            after, result = self._next_state(key, codec, old, fn)
-            wrote = after.text != old.text
-            if wrote:
-                before_text, patch_text = reverse_plain(old, after)
-                stored = self._states.rows_at(key, old.row) if old.text is not None else {}
-                if stored is None:
-                    whole = await srows.read_whole(tx, scope, codec.system)
-                    stored = whole[1] if whole is not None else {}
-                fields = row_fields_of(codec, stored)
-                head, items = srows.split(after.plain, fields) if fields else (after.text, {})
-                version = await self._save_session(
-                    tx,
-                    scope,
-                    codec.system,
-                    old.row[0] if old.row is not None else None,
-                    head,
-                    before_text,
-                    patch_text,
-                    log_row,
-                )
-                await srows.write_items(tx, scope, codec.system, stored, items)
-                # an update keeps created_at; a new row's is learnt when it is next read
-                after = replace(after, row=(version, old.row[1]) if old.row is not None else None)
-            return result, after
-
-        try:
-            result, after = await self._write(body, "操作", retry_conflict=True, claim=claim)
-        except BaseException:
-            if wrote:  # perhaps committed (the connection lost at COMMIT)
-                self._states.changed(scope)
-            raise
-        # cached once committed: a row identity is trusted with its text (see Cached.row)
-        if wrote:
-            tick = self._states.changed(scope)
-            self._states.rows_seen(key, after.row, items)
-        self._states.put(key, after, since)
-        self._states.trust(key, tick)
+        async with self._in_turn(key):
+            result = await self.db.write(body, "操作", retry_conflict=True, claim=claim)
+        if written:
+            self._remember(key, written[0])
         return result
 
-    def _next_state(
-        self,
-        key: tuple[str, str],
-        codec: SessionCodec[S],
-        old: Cached[S],
-        fn: Callable[[S | None], tuple[S | None, T]],
-    ) -> tuple[Cached[S], T]:
-        """``fn`` applied to ``old``: the new cache entry (still with the old row identity) and
-        ``fn``'s result."""
-        new_state, result = fn(old.state)
-        if new_state is None:
-            new_text, new_plain = None, None
+    @staticmethod
+    def _encoded(codec: SessionCodec[S], old: Loaded[S], state: S | None) -> Loaded[S]:
+        """``state`` encoded, its items' texts shared with ``old`` where their plain dicts are
+        the same objects (an immutable codec reuses them)."""
+        if state is None:
+            return Loaded(old.row, None, None, None, {}, codec=codec)
+        prev = (old.state, old.plain) if codec.immutable and old.state is not None else None
+        plain = codec.encode(state, prev)
+        fields = (*dict.fromkeys((*codec.row_fields, *old.items)),)
+        known = None
+        if prev is not None:
+            known = {f: (srows.items_of(old.plain, f) or (), old.items.get(f, ())) for f in fields}
+        head, items = srows.split(plain, fields, known)
+        return Loaded(old.row, state if codec.immutable else None, plain, head, items, codec=codec)
+
+    async def _save(
+        self, tx: Tx, key: tuple[str, str], old: Loaded[S], new: Loaded[S], log_row: dict[str, Any]
+    ) -> Loaded[S]:
+        """Write ``new`` over ``old`` (compare-and-set on the version read) with its log row;
+        ``new`` with the row identity it now has."""
+        version = old.row[0] if old.row is not None else 0
+        params = {"key_scope": key[0], "key_system": key[1], "v_old": version, "v_new": version + 1}
+        params |= {"now": self.now(), "state": new.head} | log_row
+        if old.row is None:
+            born = (await tx.one(CREATE, params))[0]
+        elif await tx.run(CAS, params) == 1:
+            born = old.row[1]
         else:
-            prev = (old.state, old.plain) if old.state is not None else None
-            new_plain = codec.encode(new_state, prev)
-            new_text = self._states.text(codec, new_plain)
-        state = new_state if codec.immutable else None
-        return Cached(new_text, state, new_plain, True, old.row, codec), result
+            raise Transient("session version")
+        await srows.write_items(tx, key[0], key[1], old.items, new.items)
+        params["before"], params["patch"] = _reverse(old, new)
+        await tx.run(LOG, params)
+        return Loaded((version + 1, born), new.state, new.plain, new.head, new.items, True, new.codec)
 
 
-def row_fields_of(codec: SessionCodec[Any], stored: srows.Items) -> tuple[str, ...]:
-    """The fields of a state written through ``codec`` kept as rows (see :mod:`.session_rows`):
-    the codec's, and those the session has rows of already (a writer keeps the layout)."""
-    return (*dict.fromkeys((*codec.row_fields, *stored)),)
+def _text(got: Loaded[Any]) -> str:
+    text = srows.assemble(got.head, got.items)
+    assert text is not None
+    return text
 
 
-class JsonCodec:
-    """A session kept as plain JSON data (萌E, D10): each use gets a fresh parse (the caller may
-    change it), and a new state is stored as JSON gives it back (tuples become lists)."""
-
-    immutable = False
-
-    def __init__(self, system: str, row_fields: tuple[str, ...] = ()) -> None:
-        self.system = system
-        self.row_fields = row_fields
-
-    def __eq__(self, other: object) -> bool:
-        """Equal to another of the same system: they decode and encode alike (``row_fields``
-        only says what a write keeps as rows), so one's cached state serves the other."""
-        return type(other) is JsonCodec and other.system == self.system
-
-    def __hash__(self) -> int:
-        return hash(("json", self.system))
-
-    def decode(self, text: str) -> Any:
-        return json_value(text)
-
-    def encode(self, state: Any, prev: tuple[Any, Any] | None) -> Any:
-        return json_value(to_json_text(state))
+def _reverse(old: Loaded[Any], new: Loaded[Any]) -> tuple[str | None, str | None]:
+    """What the log keeps to get ``old`` back from ``new``: ``(before, patch)`` texts, a reverse
+    patch where it is shorter than the old state and rebuilds it exactly, else the old state."""
+    if old.head is None:
+        return None, jpatch.dumps(["=", None])
+    old_text = _text(old)
+    if new.head is None or not old.exact:
+        return old_text, None
+    if old.codec.immutable:  # the plain forms share their unchanged parts: a type-exact diff
+        p = jpatch.diff_exact(new.plain, old.plain)
+    else:
+        p = jpatch.exact_diff(new.plain, old.plain, jpatch.dumps(new.plain), old_text)
+    if p is not None:
+        p_text = jpatch.dumps(p)
+        if len(p_text) < len(old_text):
+            return None, p_text
+    return old_text, None
 
 
-@functools.cache
-def json_codec(system: str, row_fields: tuple[str, ...] = ()) -> JsonCodec:
-    """The one :class:`JsonCodec` of ``system`` and ``row_fields`` (the commands queued on a
-    session go in one group commit only when they share their codec object)."""
-    return JsonCodec(system, row_fields)
-
-
-def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> list[dict[str, Any]] | None:
-    return [
+def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> str | None:
+    cards = [
         {
             "id": rec.id,
             "name": rec.name,
@@ -390,44 +379,5 @@ def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> l
             "version_after": version_after,
         }
         for rec, version_after in characters_before
-    ] or None
-
-
-def _patch_or_whole(old_text: str, p: Any) -> tuple[str | None, str | None]:
-    """The log's ``(before, patch)`` texts: the reverse patch ``p`` where there is one and it is
-    shorter than the whole old text, else the whole old text."""
-    if p is not None:
-        p_text = jpatch.dumps(p)
-        if len(p_text) < len(old_text):
-            return None, p_text
-    return old_text, None
-
-
-def reverse_plain(old: Cached[Any], new: Cached[Any]) -> tuple[str | None, str | None]:
-    """:func:`reverse_json` for codec states, whose plain forms share their unchanged parts: the
-    type-exact :func:`patch.diff_exact` compares those by identity and needs no check against
-    the texts.  The whole old text is stored where its plain form does not rebuild it exactly (a
-    migrated old state)."""
-    if old.text is None:
-        return None, jpatch.dumps(["=", None])
-    if new.text is None or not old.exact:
-        return old.text, None
-    return _patch_or_whole(old.text, jpatch.diff_exact(new.plain, old.plain))
-
-
-def reverse_json(old: Any, new: Any, old_text: str | None = None) -> tuple[str | None, str | None]:
-    """What the log stores to get ``old`` back from ``new`` (both plain JSON data):
-    ``(before, patch)`` texts — a reverse patch, or the whole old state where a patch would not
-    be shorter or would not rebuild it exactly.  ``new`` is consumed (patched in place).
-    ``old_text``: the stored text of ``old`` when at hand (saves serialising it again)."""
-    if old is None:
-        return None, jpatch.dumps(["=", None])
-    canonical = old_text if old_text is not None else jpatch.dumps(old)
-    if new is None:
-        return canonical, None
-    p = jpatch.diff(new, old)
-    before, p_text = _patch_or_whole(canonical, p)
-    # ``diff`` skips sub-values that are == (1 == 1.0): check that the patch rebuilds the text
-    if p_text is not None and jpatch.dumps(jpatch.apply(p, new)) != canonical:
-        return canonical, None
-    return before, p_text
+    ]
+    return jpatch.dumps(cards) if cards else None

@@ -13,6 +13,7 @@ parses nor serialises it again.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import JSON, ColumnElement, Table, Text, TypeDecorator, bindparam, type_coerce
@@ -20,6 +21,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import Insert
 
 from . import models
+from .patch import dumps
 
 
 def _tables(*models_: type[models.Base]) -> tuple[Table, ...]:
@@ -82,3 +84,26 @@ def upsert(d: str, table: Table, values: dict[str, Any], keys: list[str], *new: 
     take the values inserted and ``set_`` are set."""
     ins = insert_for(d, table).values(values)
     return ins.on_conflict_do_update(index_elements=keys, set_={c: ins.excluded[c] for c in new} | set_)
+
+
+def json_value(value: Any) -> Any:
+    """A JSON column's value (text on both drivers) as Python data."""
+    if value is None:
+        return None
+    if isinstance(value, str | bytes):
+        return json.loads(value)
+    return value
+
+
+def stored_text(value: Any) -> str | None:
+    """A JSON column's stored text (both drivers return text; bytes or data are normalised)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode()
+    return dumps(value)
+
+
+def clone_json(value: Any) -> Any:
+    """A deep copy of JSON data."""
+    return None if value is None else json.loads(dumps(value))

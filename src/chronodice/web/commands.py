@@ -114,7 +114,7 @@ async def _session_key(call: Call, kind: str) -> tuple[str, str, Read | None] | 
     store: Store = call.app.store
     scope = call.ctx.scope
     if kind == "log":  # the log itself, not its lines
-        rec = await store.find_log(scope)
+        rec = await store.logs.find_log(scope)
         if rec is None:
             return NOTHING[kind]
         if rec.ended_at is not None:
@@ -146,11 +146,13 @@ async def link(call: Call, kind: str, reset: bool = False) -> list[Reply]:
     gm = (reset or kind in GM_KINDS) and await _is_gm(call, kind, read)  # who gets a GM link
     if reset and not gm:
         return [Reply.say(f"只有GM可以重置网页链接（.{call.root} 网页 重置）")]
-    links = tokens.Links.from_settings((await store.get_group(scope)).settings)
+    links = tokens.Links.from_settings((await store.groups.get_group(scope)).settings)
     if reset or not links.current(key, session):  # none yet, an earlier session's, or a reset
         change = tokens.rotate if reset else tokens.ensure
         links = tokens.Links.from_settings(
-            await store.update_group_settings(scope, lambda s: change(s, key, session), claim=call.claim)
+            await store.groups.update_group_settings(
+                scope, lambda s: change(s, key, session), claim=call.claim
+            )
         )
         if reset:
             site.revoke(scope, key)

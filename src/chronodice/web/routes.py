@@ -131,7 +131,7 @@ def make_router(
 
     async def lookup(kind: str, group: str, token: str) -> Known | None:
         """What the store says ``token`` opens (the authority: a reset link stops at once)."""
-        links = tokens.Links.from_settings((await store.get_group(group)).settings)
+        links = tokens.Links.from_settings((await store.groups.get_group(group)).settings)
         keys = [k for k in links.entries if k == kind or (kind == "log" and k.startswith("log:"))]
         for key in keys:
             role = links.role_of(key, token)
@@ -190,7 +190,7 @@ def make_router(
         """The session is over: its tokens go (a later session of the group gets new ones; its
         tokens, if already drawn, stay)."""
         site.known.drop(where.scope, where.key)
-        await store.update_group_settings(  # a page's, no delivered event's
+        await store.groups.update_group_settings(  # a page's, no delivered event's
             where.scope, lambda s: tokens.forget(s, where.key, where.session), claim=None
         )
 

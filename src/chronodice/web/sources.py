@@ -69,12 +69,12 @@ class Where:
 
 async def read_timeline(store: Store, where: Where, known: Any = None) -> Read:
     """The battle and each participant's 体力/意志 from the card (cards change apart from it)."""
-    state = await store.load_state(where.scope, BATTLE_CODEC)
+    state = await store.sessions.load_state(where.scope, BATTLE_CODEC)
     if state is None or where.other(state.session_id):
         return Read(None, None)
     cards = []
     for p in state.participants:
-        rec = await store.get_character(p.character_id)
+        rec = await store.characters.get_character(p.character_id)
         if rec is not None and rec.system == TL_SYSTEM and TL_SYSTEM in rec.data:
             cards.append((p.key, rec))
     # the state object itself is the marker's first half: the store hands the same object back
@@ -92,7 +92,7 @@ async def read_timeline(store: Store, where: Where, known: Any = None) -> Read:
 
 async def read_tick20(store: Store, where: Where, known: Any = None) -> Read:
     """The combat, parsed afresh (a mutable codec): the hub compares the page data instead."""
-    state = await store.load_state(where.scope, COMBAT_CODEC)
+    state = await store.sessions.load_state(where.scope, COMBAT_CODEC)
     if state is None or state.phase is Phase.ENDED or where.other(state.session_id):
         return Read(None, None)  # an ended combat stays stored until the next
     return Read(Loaded(state), object(), session=state.session_id)
@@ -100,7 +100,7 @@ async def read_tick20(store: Store, where: Where, known: Any = None) -> Read:
 
 async def read_moe(store: Store, where: Where, known: Any = None) -> Read:
     """The session record; the game is rebuilt from it only when its version is not ``known``."""
-    rec, version = await store.load_session(where.scope, MOE_SYSTEM)
+    rec, version = await store.sessions.load_session(where.scope, MOE_SYSTEM)
     if not rec or rec.get("status") not in MOE_LIVE or rec.get("aborted"):
         return Read(None, None)
     session = str(rec.get("session_id", ""))
@@ -127,14 +127,14 @@ async def read_log(store: Store, where: Where, known: Any = None) -> Read:
     and the export is the record after that); its lines are read only when its count, state or
     name is not ``known``."""
     log_id = int(where.key.split(":", 1)[1])
-    found = next((g for g in await store.list_logs(where.scope) if g.id == log_id), None)
+    found = next((g for g in await store.logs.list_logs(where.scope) if g.id == log_id), None)
     session = log_session(found) if found is not None else ""
     if found is None or found.ended_at is not None or where.other(session):
         return Read(None, None)
     marker = (found.lines, found.ended_at, found.recording, found.name)
     if marker == known:
         return Read(None, marker, unchanged=True, session=session)
-    lines = await store.log_lines(log_id)
+    lines = await store.logs.log_lines(log_id)
     return Read(Loaded(lines, ExportHead.of(found, where.utc_offset_hours)), marker, session=session)
 
 

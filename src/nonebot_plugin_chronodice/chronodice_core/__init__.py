@@ -329,7 +329,7 @@ async def _is_command(event: Event) -> bool:
         return False  # another adapter's message (QQ's official API, Kook…): one DEBUG line
     app = _state.get("app")
     group = getattr(event, "group_id", None)
-    if app is not None and group is not None and app.log_may_record(str(group)):
+    if app is not None and group is not None:
         bot = nonebot.get_bots().get(str(getattr(event, "self_id", "")))
         if bot is not None:  # a log may be on here: every message counts
             await gamelog.record_incoming(app, bot, event)

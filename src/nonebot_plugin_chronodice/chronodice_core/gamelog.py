@@ -3,8 +3,8 @@
 * Players' messages (chatter and commands alike) are recorded from the command matcher's rule
   (:func:`record_incoming`, called by ``_is_command`` before it routes), which NoneBot already
   runs for every message: the message is committed before a command's reply is sent, and a group
-  without a log pays one cached lookup (:meth:`Store.cached_active_log`, a dict) and nothing
-  else.  A separate event preprocessor or matcher would have cost every message of every group
+  without a log pays one read (``store.logs.active_log``) and nothing else.  A separate event
+  preprocessor or matcher would have cost every message of every group
   an anyio task group and a dependency-injection call (measured: an ignored message went from
   0.75 to 1.6 ms in ``handle_event``; ``benchmarks/bench_log_overhead.py``).
 * The bot's messages: :data:`bridge.GROUP_SENT`, called after each successful group send at
@@ -114,8 +114,7 @@ def sender_name(sender: Any) -> str:
 
 
 async def record_incoming(app: App, bot: Bot, event: Event) -> None:
-    """Record a group message if its group has a log recording (the caller checked that the
-    cached answer is not "no log")."""
+    """Record a group message if its group has a log recording."""
     group_id = str(getattr(event, "group_id", ""))
     try:
         if not await app.log_recording(group_id):
@@ -153,8 +152,6 @@ async def record_outgoing(
     """Record a message the bot sent to ``group_id`` if the group has a log recording
     (``result``: the send's answer, whose message id keeps a line from being recorded twice;
     ``answering``: the command and reply it answers, whose check note is recorded with it)."""
-    if not app.log_may_record(group_id):
-        return
     try:
         if not await app.log_recording(group_id):
             return

@@ -145,7 +145,7 @@ async def _apply_to_card(call: Call, char_id: int, amount: int) -> SanityResult:
         attrs["理智"] = res.new_san
         return replace(c, attributes=attrs, data={**c.data, "coc7": coc})
 
-    await call.app.store.update_character(char_id, change, claim=call.claim)
+    await call.app.store.characters.update_character(char_id, change, claim=call.claim)
     return box["r"]
 
 
@@ -177,7 +177,7 @@ async def cmd_en(call: Call, skill: str, value: int | None) -> list[Reply]:
     text = f"{head} 成功，{name} +1d10={gain}，{value}→{new}"
     if use_card and char is not None:
         key = next((k for k in char.attributes if canonical(k) == name), name)
-        await call.app.store.update_character(
+        await call.app.store.characters.update_character(
             char.id, lambda c: replace(c, attributes={**c.attributes, key: new}), claim=call.claim
         )
     else:

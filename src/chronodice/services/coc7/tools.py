@@ -65,7 +65,7 @@ async def cmd_setcoc(call: Call, rule: int | None) -> list[Reply]:
         return [Reply.say(f"本群CoC房规：{current}（{RULES[current]}）\n可选：\n{table}")]
     if call.ctx.group_id is not None:
         await call.app.require_gm(call.ctx, "设置CoC房规")
-    await call.app.store.update_group_settings(
+    await call.app.store.groups.update_group_settings(
         call.ctx.scope, lambda s: {**s, "coc_rule": rule}, claim=call.claim
     )
     return [Reply.say(f"已将本群CoC房规设为 {rule}：{RULES[rule]}")]

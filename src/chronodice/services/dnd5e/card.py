@@ -146,12 +146,14 @@ async def dnd_st_set(call: Call, who: str | None, text: str) -> list[Reply]:
     mode = await st_guard(store, ctx)
     char = await active_or_create(store, ctx, await call.app.display_name(ctx), CARD_SYSTEM, claim=call.claim)
     if char.system not in ("generic", CARD_SYSTEM) and not char.attributes:
-        char = await store.update_character(
+        char = await store.characters.update_character(
             char.id, lambda c: replace(c, system=CARD_SYSTEM), claim=call.claim
         )
     system = st_card_system(mode, [p[0] for p in pairs], char)
     if char.system != system:
-        char = await store.update_character(char.id, lambda c: replace(c, system=system), claim=call.claim)
+        char = await store.characters.update_character(
+            char.id, lambda c: replace(c, system=system), claim=call.claim
+        )
     pairs = [(attr_key(a, mode), op, v) for a, op, v in pairs]
     notes: dict[int, str] = {}
 
@@ -186,7 +188,7 @@ async def dnd_st_set(call: Call, who: str | None, text: str) -> list[Reply]:
             dnd["death"] = h.death_dict()
         return with_dnd_data(c, attrs, dnd)
 
-    updated = await store.update_character(char.id, write, claim=call.claim)
+    updated = await store.characters.update_character(char.id, write, claim=call.claim)
     shown: list[str] = []
     for i, (attr, op, value) in enumerate(pairs):
         if op is None:
@@ -215,7 +217,7 @@ def dnd_lines(char: CharacterRecord) -> str:
 @dnd_st.sub("show", "list", params=[WHO, opt("names", Rest(label="属性"), default="")], help="查看属性")
 async def dnd_st_show(call: Call, who: str | None, names: str) -> list[Reply]:
     call = await _target(call, who)
-    char = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+    char = await call.app.store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡，用 .st dex14 录入或 .pc new 名字 新建")
     attrs = char.attributes
@@ -239,7 +241,7 @@ async def dnd_st_show(call: Call, who: str | None, names: str) -> list[Reply]:
 async def dnd_st_del(call: Call, who: str | None, names: str) -> list[Reply]:
     call = await _target(call, who)
     store = call.app.store
-    char = await store.active_character(call.ctx.user_id, call.ctx.scope)
+    char = await store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
     keys = [attr_key(w.rstrip("*＊"), None) for w in names.split()]
@@ -255,7 +257,7 @@ async def dnd_st_del(call: Call, who: str | None, names: str) -> list[Reply]:
         dnd["prof"] = {k: v for k, v in (dnd.get("prof") or {}).items() if k not in keys}
         return with_dnd_data(c, {k: v for k, v in c.attributes.items() if k not in keys}, dnd)
 
-    await store.update_character(char.id, drop, claim=call.claim)
+    await store.characters.update_character(char.id, drop, claim=call.claim)
     return [Reply.say(f"已删除 <{char.name}> 的 " + "、".join(keys))]
 
 
@@ -263,7 +265,7 @@ async def dnd_st_del(call: Call, who: str | None, names: str) -> list[Reply]:
 async def dnd_st_clr(call: Call, who: str | None) -> list[Reply]:
     call = await _target(call, who)
     store = call.app.store
-    char = await store.active_character(call.ctx.user_id, call.ctx.scope)
+    char = await store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
 
@@ -271,7 +273,7 @@ async def dnd_st_clr(call: Call, who: str | None) -> list[Reply]:
         data = {k: v for k, v in c.data.items() if k != "dnd5e"}
         return replace(c, system=CARD_SYSTEM, attributes={}, data=data)
 
-    await store.update_character(char.id, clear, claim=call.claim)
+    await store.characters.update_character(char.id, clear, claim=call.claim)
     return [Reply.say(f"已清空 <{char.name}> 的全部属性（现在是空白的DnD5e角色卡）")]
 
 

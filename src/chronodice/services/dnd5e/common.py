@@ -35,7 +35,7 @@ async def settings_for(app: Any, ctx: Context, view: Any) -> dict[str, Any]:
     """The settings of the group (or private scope) the message came from."""
     if view is not None and getattr(view, "group", None) is not None:
         return dict(view.group.settings)
-    return dict((await app.store.get_group(ctx.scope)).settings)
+    return dict((await app.store.groups.get_group(ctx.scope)).settings)
 
 
 def dnd_data(char: CharacterRecord | None) -> dict[str, Any]:

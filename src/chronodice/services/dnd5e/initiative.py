@@ -36,13 +36,13 @@ async def _apply(call: Call, fn: Callable[[Tracker], tuple[Tracker, Any]]) -> tu
         tracker, result = fn(Tracker.from_dict(state))
         return tracker.to_dict(), (tracker, result)
 
-    return await call.app.store.apply_session(
+    return await call.app.store.sessions.apply_session(
         call.ctx.scope, SESSION, step, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
 
 
 async def _load(call: Call) -> Tracker:
-    state, _ = await call.app.store.load_session(call.ctx.scope, SESSION)
+    state, _ = await call.app.store.sessions.load_session(call.ctx.scope, SESSION)
     return Tracker.from_dict(state)
 
 

@@ -85,7 +85,7 @@ async def cmd_ds(call: Call) -> list[Reply]:
         result[:] = [death_save(health_of(c), roll)]
         return _write_health(c, result[0][0])
 
-    await call.app.store.update_character(char.id, save, claim=call.claim)
+    await call.app.store.characters.update_character(char.id, save, claim=call.claim)
     h, saved = result[0]
     text = f"<{char.name}> 的死亡豁免：D20={roll} {OUTCOME[saved.outcome]}"
     if h.dead:
@@ -131,7 +131,7 @@ async def _slots(call: Call, change: object) -> list[Reply]:
         dnd["slots"] = to_json(new)
         return with_dnd_data(c, dict(c.attributes), dnd)
 
-    await call.app.store.update_character(char.id, write, claim=call.claim)
+    await call.app.store.characters.update_character(char.id, write, claim=call.claim)
     return [Reply.say(f"<{char.name}> 的法术位：{slots_text(result[0])}")]
 
 
@@ -194,7 +194,7 @@ async def cmd_longrest(call: Call) -> list[Reply]:
 
     if health_of(char).dead:
         return [Reply.say(f"<{char.name}> 已经死亡，长休不能复活（GM 可用 .st hp+1 处理复活）")]
-    updated = await call.app.store.update_character(char.id, rest, claim=call.claim)
+    updated = await call.app.store.characters.update_character(char.id, rest, claim=call.claim)
     slots = from_json(dnd_data(updated).get("slots"))
     text = f"<{char.name}> 完成长休：{hp_text(result[0])}"
     if result[0].max_hp is None:
@@ -240,7 +240,7 @@ async def cmd_shortrest(call: Call, dice: tuple[int, int] | None) -> list[Reply]
         return _write_health(c, result[0])
 
     before = health_of(char).hp
-    await call.app.store.update_character(char.id, rest, claim=call.claim)
+    await call.app.store.characters.update_character(char.id, rest, claim=call.claim)
     shown = "+".join(map(str, rolls))
     return [
         Reply.say(

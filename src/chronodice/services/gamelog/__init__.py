@@ -69,7 +69,7 @@ async def _require_manager(call: Call, rec: GameLog, what: str) -> None:
 
 async def _managed_log(call: Call, missing: str, what: str) -> GameLog:
     """The log in progress, which the sender may manage (else ``missing`` / the refusal)."""
-    current = await call.app.store.active_log(_group(call))
+    current = await call.app.store.logs.active_log(_group(call))
     if current is None:
         raise NotFound(missing)
     await _require_manager(call, current, what)
@@ -83,7 +83,7 @@ def _state_line(rec: GameLog, head: ExportHead) -> str:
 
 @log.sub("show", "查看", when_empty=True, help="查看进行中的日志（.log 即可）")
 async def log_show(call: Call) -> list[Reply]:
-    rec = await call.app.store.find_log(_group(call))
+    rec = await call.app.store.logs.find_log(_group(call))
     if rec is None or not rec.in_progress:
         return [Reply.say("本群没有进行中的日志（.log new <名字> 开始记录）")]
     return [Reply.say(_state_line(rec, ExportHead.of(rec, call.app.log_limits.utc_offset_hours)))]
@@ -92,7 +92,7 @@ async def log_show(call: Call) -> list[Reply]:
 @log.sub("new", "新建", params=[arg("name", LOG_NAME)], help="新建日志并开始记录")
 async def log_new(call: Call, name: str) -> list[Reply]:
     name = safe_name(name.strip())
-    rec = await call.app.store.new_log(
+    rec = await call.app.store.logs.new_log(
         _group(call),
         name,
         call.ctx.user_id,
@@ -108,14 +108,14 @@ async def log_new(call: Call, name: str) -> list[Reply]:
 @log.sub("on", "继续", params=[opt("name", LOG_NAME)], help="继续记录；带名字时重新打开已结束的日志")
 async def log_on(call: Call, name: str | None) -> list[Reply]:
     store = call.app.store
-    current = await store.active_log(_group(call))
+    current = await store.logs.active_log(_group(call))
     if current is not None:
         await _require_manager(call, current, "继续记录")
     elif name:
-        old = await store.find_log(_group(call), name)
+        old = await store.logs.find_log(_group(call), name)
         if old is not None:
             await _require_manager(call, old, "重新打开日志")
-    rec, changed = await store.set_log_recording(_group(call), True, name, claim=call.claim)
+    rec, changed = await store.logs.set_log_recording(_group(call), True, name, claim=call.claim)
     if not changed:
         return [Reply.say(f"日志「{rec.name}」已经在记录中")]
     return [Reply.say(f"继续记录日志「{rec.name}」")]
@@ -124,7 +124,7 @@ async def log_on(call: Call, name: str | None) -> list[Reply]:
 @log.sub("off", "暂停", help="暂停记录（日志仍在进行，.log on 继续）")
 async def log_off(call: Call) -> list[Reply]:
     await _managed_log(call, "本群没有进行中的日志，无需暂停", "暂停日志")
-    rec, changed = await call.app.store.set_log_recording(_group(call), False, claim=call.claim)
+    rec, changed = await call.app.store.logs.set_log_recording(_group(call), False, claim=call.claim)
     if not changed:
         return [Reply.say(f"日志「{rec.name}」已经暂停了")]
     return [Reply.say(f"已暂停记录日志「{rec.name}」（.log on 继续）")]
@@ -133,7 +133,7 @@ async def log_off(call: Call) -> list[Reply]:
 @log.sub("end", "结束", help="结束记录，导出并上传日志文件（txt、html、海豹 json、通用 dice.txt）")
 async def log_end(call: Call) -> list[Reply]:
     await _managed_log(call, "本群没有进行中的日志（.log get 导出已结束的日志）", "结束日志")
-    rec = await call.app.store.end_log(_group(call), call.app.clock.wall(), claim=call.claim)
+    rec = await call.app.store.logs.end_log(_group(call), call.app.clock.wall(), claim=call.claim)
     files, note = await export_files(call, rec)
     text = f"日志「{rec.name}」已结束，共 {rec.lines} 条"
     return [Reply(text=text + note + "\n" + FILES_NOTE, files=files)]
@@ -141,7 +141,7 @@ async def log_end(call: Call) -> list[Reply]:
 
 @log.sub("get", "导出", params=[opt("name", LOG_NAME)], help="导出日志文件（默认：进行中或最近的一份）")
 async def log_get(call: Call, name: str | None) -> list[Reply]:
-    rec = await call.app.store.find_log(_group(call), name)
+    rec = await call.app.store.logs.find_log(_group(call), name)
     if rec is None:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）" if name else "本群还没有日志")
     files, note = await export_files(call, rec)
@@ -152,7 +152,7 @@ async def log_get(call: Call, name: str | None) -> list[Reply]:
 
 @log.sub("list", "ls", "列表", help="列出本群的日志")
 async def log_list(call: Call) -> list[Reply]:
-    logs = await call.app.store.list_logs(_group(call))
+    logs = await call.app.store.logs.list_logs(_group(call))
     if not logs:
         return [Reply.say("本群还没有日志（.log new <名字> 开始记录）")]
     limits = call.app.log_limits
@@ -167,11 +167,11 @@ async def log_list(call: Call) -> list[Reply]:
 @log.sub("del", "rm", "删除", params=[arg("name", LOG_NAME)], help="删除一份已结束的日志")
 async def log_del(call: Call, name: str) -> list[Reply]:
     store = call.app.store
-    rec = await store.find_log(_group(call), name)
+    rec = await store.logs.find_log(_group(call), name)
     if rec is None:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）")
     await _require_manager(call, rec, "删除日志")
-    gone = await store.delete_log(_group(call), name, claim=call.claim)
+    gone = await store.logs.delete_log(_group(call), name, claim=call.claim)
     folder, stem = export_stem(call, gone)
     for path in export_paths(folder, stem):
         path.unlink(missing_ok=True)
@@ -181,11 +181,11 @@ async def log_del(call: Call, name: str) -> list[Reply]:
 @log.sub("stat", "统计", params=[opt("name", LOG_NAME)], help="每位玩家的发言数、检定次数和成功率")
 async def log_stat(call: Call, name: str | None) -> list[Reply]:
     store = call.app.store
-    rec = await store.find_log(_group(call), name)
+    rec = await store.logs.find_log(_group(call), name)
     if rec is None:
         raise NotFound(f"本群没有名为「{name}」的日志（.log list 查看）" if name else "本群还没有日志")
-    lines = await store.log_lines(rec.id)
-    skip = set(spectators((await store.get_group(call.ctx.scope)).settings))  # .ob: not players
+    lines = await store.logs.log_lines(rec.id)
+    skip = set(spectators((await store.groups.get_group(call.ctx.scope)).settings))  # .ob: not players
     return [Reply.say(await asyncio.to_thread(stat_text, rec.name, lines, skip))]
 
 
@@ -201,7 +201,7 @@ async def export_files(call: Call, rec: GameLog) -> tuple[tuple[ReplyFile, ...],
     (:mod:`.split`: ``名字-1.txt``, ``名字-2.txt``, …), all handed out, and the note says how
     many; a format is left out (noted) only when not even one line fits in the limit."""
     limits = call.app.log_limits
-    lines = await call.app.store.log_lines(rec.id)
+    lines = await call.app.store.logs.log_lines(rec.id)
     head = ExportHead.of(rec, limits.utc_offset_hours)
     folder, stem = export_stem(call, rec)
     shown = safe_file_stem(rec.name)

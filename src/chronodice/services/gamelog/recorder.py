@@ -85,7 +85,7 @@ async def record(
     """Record one message if ``group_id`` has a log recording.  Returns a notice for the group
     when this message filled the log (recording stops), else None.  A group without a log
     costs the cached lookup only."""
-    log = await store.active_log(group_id)
+    log = await store.logs.active_log(group_id)
     if log is None or not log.recording:
         return None
     line = LogLine(
@@ -98,7 +98,7 @@ async def record(
         self_id=clean_text(self_id),
         message_id=None if message_id is None else clean_text(message_id),
     )
-    result = await store.record_line(group_id, log.id, line, max_lines=limits.max_lines)
+    result = await store.logs.record_line(group_id, log.id, line, max_lines=limits.max_lines)
     if result == "full":
         return (
             f"日志「{log.name}」已达上限{limits.max_lines}条，已暂停记录。"

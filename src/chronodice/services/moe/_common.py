@@ -160,7 +160,7 @@ def refused_privately(call: Call, exc: ChronoDiceError) -> list[Reply]:
 
 # ---------------------------------------------------------------------- where the game is
 async def find_user_game(app: Any, user: str) -> tuple[str, dict[str, Any]] | None:
-    for scope, state, _v in await app.store.list_sessions(SYSTEM):
+    for scope, state, _v in await app.store.sessions.list_sessions(SYSTEM):
         if (
             state
             and state.get("status") in ("lobby", "running")
@@ -187,14 +187,14 @@ async def pack_of(call: Call) -> str:
     if scope is None:
         found = await find_user_game(call.app, call.ctx.user_id)
         return str(found[1].get("pack") or PACK) if found else PACK
-    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
+    state = await call.app.store.sessions.load_state(scope, json_codec(SYSTEM))
     return str((state or {}).get("pack") or PACK)
 
 
 async def require_host_or_gm(call: Call, scope: str, state: dict[str, Any], what: str) -> None:
     """The game's creator or a GM **of the game's group** — also when sent from private chat
     (where the sender would otherwise rule their own scope)."""
-    group = await call.app.store.get_group(scope)
+    group = await call.app.store.groups.get_group(scope)
     require(
         call.ctx,
         Perm.GM,

@@ -128,7 +128,7 @@ async def deliver(app: Any, scope: str, at: float, send: Send, *, claim: bool = 
 
     try:
         # the sweep's own write, no delivered event's
-        done, todo, present = await app.store.apply_session(
+        done, todo, present = await app.store.sessions.apply_session(
             scope, SYSTEM, take, command=".moe (outbox)", claim=None
         )
     except Exception as exc:  # the database: the next sweep tries again
@@ -191,7 +191,7 @@ async def _remove(
         return {**st, "outbox": keep}, None
 
     try:
-        await app.store.apply_session(scope, SYSTEM, fn, command=".moe (outbox sent)", claim=None)
+        await app.store.sessions.apply_session(scope, SYSTEM, fn, command=".moe (outbox sent)", claim=None)
     except Exception as exc:  # sent already: remembered in ``sent``, not sent again here
         log.warning(
             "萌E: group %s: removing %d sent outbox texts failed: %s", scope, len(acked), repr(exc)[:200]

@@ -41,7 +41,7 @@ OPEN = ("lobby", "running")
 
 async def _open_game(call: Call) -> tuple[str, dict[str, Any]]:
     scope = await game_scope(call)
-    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
+    state = await call.app.store.sessions.load_state(scope, json_codec(SYSTEM))
     if not state or state.get("status") not in OPEN:
         raise IllegalAction("没有萌E对局")
     return scope, state
@@ -67,7 +67,7 @@ async def moe_kick(call: Call, who: Any) -> list[Reply]:
             name = st["players"].pop(seat)["name"]
             return st, name
 
-        name = await call.app.store.apply_session(
+        name = await call.app.store.sessions.apply_session(
             scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
         )
         return [Reply.say(f"已将{name}移出对局")]
@@ -84,7 +84,7 @@ async def moe_abort(call: Call) -> list[Reply]:
             raise IllegalAction("没有萌E对局")
         return {**st, "status": "over", "deadline": None, "aborted": True}, "ok"
 
-    await call.app.store.apply_session(
+    await call.app.store.sessions.apply_session(
         scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say("萌E对局已解散")]
@@ -99,7 +99,7 @@ async def moe_abort(call: Call) -> list[Reply]:
 async def moe_timeout(call: Call, which: str | None, secs: int | None) -> list[Reply]:
     if call.ctx.group_id is None:
         raise IllegalAction("请在群里设置")
-    state = await call.app.store.load_state(call.ctx.group_id, json_codec(SYSTEM))
+    state = await call.app.store.sessions.load_state(call.ctx.group_id, json_codec(SYSTEM))
     if not state:
         raise IllegalAction("本群还没有萌E对局")
     await require_host_or_gm(call, call.ctx.group_id, state, "设置超时")
@@ -119,7 +119,7 @@ async def moe_timeout(call: Call, which: str | None, secs: int | None) -> list[R
         st["timeouts"] = {**old, **{w: secs for w in classes}}
         return st, _move_waiting(st, old, classes)
 
-    moved = await call.app.store.apply_session(
+    moved = await call.app.store.sessions.apply_session(
         call.ctx.group_id, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(f"已设置超时为{secs}秒" + ("，当前等待的请求也按此计时" if moved else ""))]
@@ -198,7 +198,7 @@ async def moe_recover(call: Call, how: str) -> list[Reply]:
         saved, replies = commit(st, g, new, at, private=call.ctx.group_id is None)
         return saved, [Reply.say(f"萌E对局出错（{why}）：{HOW[done]}"), *replies]
 
-    return await call.app.store.apply_session(
+    return await call.app.store.sessions.apply_session(
         scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
 

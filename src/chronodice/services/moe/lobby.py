@@ -83,7 +83,7 @@ async def moe_new(call: Call, pack: str | None, map: str | None, ai: int | None)
         }
         return new, ai_seats.set_ai_seats(new, ai) if ai else ""
 
-    ai_line = await call.app.store.apply_session(
+    ai_line = await call.app.store.sessions.apply_session(
         ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     m = chosen.maps[map_key].name if map_key else "随机"
@@ -128,7 +128,7 @@ async def moe_join(call: Call) -> list[Reply]:
         state["players"].append({"user": ctx.user_id, "name": name})
         return state, (len(state["players"]), gone)
 
-    n, gone = await call.app.store.apply_session(
+    n, gone = await call.app.store.sessions.apply_session(
         ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     instead = f"，替换了{gone}" if gone else ""
@@ -152,7 +152,7 @@ async def moe_leave(call: Call) -> list[Reply]:
             state["host"] = host
         return state, "left"
 
-    res = await call.app.store.apply_session(
+    res = await call.app.store.sessions.apply_session(
         scope, SYSTEM, fn, user_id=user, command=call.command_text, claim=call.claim
     )
     return [Reply.say("你退出了萌E对局" + ("，对局已关闭" if res == "closed" else ""))]
@@ -166,7 +166,7 @@ async def moe_leave(call: Call) -> list[Reply]:
 )
 async def moe_ai(call: Call, n: int) -> list[Reply]:
     scope = await game_scope(call)
-    state0 = await call.app.store.load_state(scope, json_codec(SYSTEM))
+    state0 = await call.app.store.sessions.load_state(scope, json_codec(SYSTEM))
     if not state0 or state0.get("status") != "lobby":
         raise IllegalAction("本群没有等待开始的萌E对局（.moe new 地图 AI 2 开局并补AI）")
     await require_host_or_gm(call, scope, state0, "设置AI座位")
@@ -176,7 +176,7 @@ async def moe_ai(call: Call, n: int) -> list[Reply]:
             raise IllegalAction("本群没有等待开始的萌E对局")
         return state, ai_seats.set_ai_seats(state, n)
 
-    line = await call.app.store.apply_session(
+    line = await call.app.store.sessions.apply_session(
         scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(line)]
@@ -187,7 +187,7 @@ async def moe_start(call: Call) -> list[Reply]:
     ctx = call.ctx
     if ctx.group_id is None:
         raise IllegalAction("请在群里开始")
-    state0 = await call.app.store.load_state(ctx.group_id, json_codec(SYSTEM))
+    state0 = await call.app.store.sessions.load_state(ctx.group_id, json_codec(SYSTEM))
     if not state0 or state0.get("status") != "lobby":
         raise IllegalAction("本群没有等待开始的萌E对局")
     await require_host_or_gm(call, ctx.group_id, state0, "开始游戏")
@@ -234,7 +234,7 @@ async def moe_start(call: Call) -> list[Reply]:
         set_deadline(state, g, at)
         return state, (g, events, state)
 
-    g, events, state = await call.app.store.apply_session(
+    g, events, state = await call.app.store.sessions.apply_session(
         ctx.group_id, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, rows=ROWS, claim=call.claim
     )
     replies = outcome(state, g, events)
@@ -249,7 +249,7 @@ async def moe_start(call: Call) -> list[Reply]:
 @moe.sub("state", "状态", help="公开局面")
 async def moe_state(call: Call) -> list[Reply]:
     scope = await game_scope(call)
-    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
+    state = await call.app.store.sessions.load_state(scope, json_codec(SYSTEM))
     if not state or state.get("aborted") or not (state["status"] == "lobby" or state.get("record")):
         raise IllegalAction("本群没有萌E游戏")  # never started, or aborted: nothing to show
     if state["status"] == "lobby":
@@ -265,7 +265,7 @@ async def moe_state(call: Call) -> list[Reply]:
 @moe.sub("hand", "手牌", help="我的手牌与待回答的请求（私聊发送）")
 async def moe_hand(call: Call) -> list[Reply]:
     scope = await game_scope(call)
-    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
+    state = await call.app.store.sessions.load_state(scope, json_codec(SYSTEM))
     if not state or state["status"] == "lobby" or not state.get("record") or state.get("aborted"):
         raise IllegalAction("没有进行中的萌E游戏")
     seat = seat_of(state, call.ctx.user_id)
@@ -297,7 +297,7 @@ async def moe_card(call: Call, ref: int | str) -> list[Reply]:
         return [Reply.say(card_info(pack, key))]
     # a hand card: its face is hidden, so the answer goes by private message
     scope = await game_scope(call)
-    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
+    state = await call.app.store.sessions.load_state(scope, json_codec(SYSTEM))
     if not state or state.get("status") != "running" or not state.get("record"):
         raise IllegalAction("没有进行中的萌E游戏（查看牌的说明请写牌名）")
     seat = seat_of(state, call.ctx.user_id)

@@ -85,7 +85,7 @@ async def set_no_ask(call: Call, span: str, *, pass_now: bool = False) -> list[R
         line = SAID[span] + ("" if span == "off" else KEPT)
         return saved, [Reply.say(line), *replies]
 
-    replies: list[Reply] = await call.app.store.apply_session(
+    replies: list[Reply] = await call.app.store.sessions.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     return replies

@@ -173,7 +173,7 @@ async def sweep(
     replies and count as delivered when returned (tests, callers that send themselves)."""
     at = _clock_now(app) if now is None else now
     out: list[tuple[str, list[Reply]]] = []
-    sessions = await app.store.list_sessions(SYSTEM)
+    sessions = await app.store.sessions.list_sessions(SYSTEM)
     forget_except(app, {scope for scope, _s, _v in sessions})
     for scope, state, version in sessions:
         if isinstance(state, dict) and state.get("outbox"):  # a broken game's too: it was said
@@ -223,7 +223,7 @@ async def _mark_broken(app: Any, scope: str, version: int, exc: Exception) -> bo
         return {**st, "deadline": None, "error": repr(exc)[:200]}, True
 
     try:
-        marked = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (error)", claim=None)
+        marked = await app.store.sessions.apply_session(scope, SYSTEM, fn, command=".moe (error)", claim=None)
     except Exception as err:  # the session cannot even be saved: remember it in memory
         log.error("萌E: marking the game of group %s as broken failed: %r", scope, err)
         marked = None
@@ -278,6 +278,6 @@ async def _sweep_one(
         feed.hold(st, [note] if note else [])  # the group hears it now, with what was held before
         return commit(st, g, rec, at, force=True)
 
-    replies = await app.store.apply_session(scope, SYSTEM, fn, command=".moe (timeout)", claim=None)
+    replies = await app.store.sessions.apply_session(scope, SYSTEM, fn, command=".moe (timeout)", claim=None)
     if replies:
         out.append((scope, replies))

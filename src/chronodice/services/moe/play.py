@@ -100,7 +100,7 @@ async def answered(call: Call, scope: str, fn: Step) -> list[Reply]:
     """Run ``fn`` as the command's transaction; a refusal about the sender's hidden cards typed
     in a group goes to the sender privately (:func:`._common.refused_privately`)."""
     try:
-        replies: list[Reply] = await call.app.store.apply_session(
+        replies: list[Reply] = await call.app.store.sessions.apply_session(
             scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
         )
     except HiddenRefusal as exc:
@@ -151,7 +151,7 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
         run_auto(g, random.Random(seed), state)
         return commit(state, g, rec, at, private=ctx.group_id is None, force=True)
 
-    return await call.app.store.apply_session(
+    return await call.app.store.sessions.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
 
@@ -185,7 +185,7 @@ async def set_pref(call: Call, name: str, pref: str) -> list[Reply]:
             mine[key] = pref == "always"
         return state, f"【{g.sdef(key).name}】：{PREF_TEXT[pref]}"
 
-    text = await call.app.store.apply_session(
+    text = await call.app.store.sessions.apply_session(
         scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(text)]
@@ -204,7 +204,7 @@ async def in_character_choice(call: Call) -> bool:
     """Whether the sender's game is still choosing characters (read without a transaction: the
     pick itself checks again)."""
     scope = await game_scope(call)
-    state = await call.app.store.load_state(scope, json_codec(SYSTEM))
+    state = await call.app.store.sessions.load_state(scope, json_codec(SYSTEM))
     return bool(state and state.get("status") == "running" and state.get(choice.PICKS) is not None) and (
         choice.choosing(load_game(scope, state["record"]))
     )

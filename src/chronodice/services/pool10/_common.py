@@ -122,7 +122,7 @@ async def settings_of(call: Call) -> dict[str, Any]:
     """The group's pool defaults (from the dispatcher's snapshot when there is one)."""
     group = call.view.group if call.view is not None else None
     if group is None:
-        group = await call.app.store.get_group(call.ctx.scope)
+        group = await call.app.store.groups.get_group(call.ctx.scope)
     return dict(group.settings.get(SETTINGS_KEY, {}))
 
 
@@ -130,7 +130,7 @@ async def require_gm(call: Call, what: str) -> None:
     """The one permission policy, with this group's appointed GMs."""
     group = call.view.group if call.view is not None else None
     if group is None and call.ctx.group_id is not None:
-        group = await call.app.store.get_group(call.ctx.scope)
+        group = await call.app.store.groups.get_group(call.ctx.scope)
     require(call.ctx, Perm.GM, what, gms=group.gms if group is not None else ())
 
 

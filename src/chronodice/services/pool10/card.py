@@ -29,7 +29,7 @@ def _card_text(char: CharacterRecord) -> str:
 
 
 async def bonus_show(call: Call, *, mode: Mode) -> list[Reply]:
-    char = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+    char = await call.app.store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡，用 .st 录入属性或 .pc new 名字 新建")
     return [Reply.say(_card_text(char))]
@@ -60,16 +60,16 @@ async def bonus_set(
             entries.append((name, new))
         return _with_card(c, card.with_entries(entries))
 
-    updated = await store.update_character(char.id, fn, claim=call.claim)
+    updated = await store.characters.update_character(char.id, fn, claim=call.claim)
     return [Reply.say("已录入。" + _card_text(updated))]
 
 
 async def bonus_del(call: Call, *, mode: Mode, names: list[str]) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
-    char = await store.active_character(ctx.user_id, ctx.scope)
+    char = await store.characters.active_character(ctx.user_id, ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
-    updated = await store.update_character(
+    updated = await store.characters.update_character(
         char.id, lambda c: _with_card(c, Pool10Card.of(c.data).without(names)), claim=call.claim
     )
     return [Reply.say("已删除。" + _card_text(updated))]
@@ -104,7 +104,7 @@ async def set_defaults(
             out.pop(SETTINGS_KEY, None)
         return out
 
-    new = (await call.app.store.update_group_settings(call.ctx.scope, fn, claim=call.claim)).get(
+    new = (await call.app.store.groups.update_group_settings(call.ctx.scope, fn, claim=call.claim)).get(
         SETTINGS_KEY, {}
     )
     return [

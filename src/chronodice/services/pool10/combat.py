@@ -86,7 +86,7 @@ async def attack(
             events += ev
         return step(s).to_dict(), (used, events)
 
-    used, events = await call.app.store.apply_session(
+    used, events = await call.app.store.sessions.apply_session(
         call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     total = resolved.term_bonus + card.attack + args.bonus
@@ -131,7 +131,7 @@ async def defence(
     if amount is None:
         if who is not None or npc is not None or legend is not None or base_zero:
             raise call.usage_error("请给出宣言的防御附加成功数")
-        state = await store.load_state(ctx.scope, json_codec(SYSTEM))
+        state = await store.sessions.load_state(ctx.scope, json_codec(SYSTEM))
         return [Reply.say(render.format_defence_table(await _defence_rows(call, state)))]
     if who is not None and npc is not None:
         raise call.usage_error("@某人 和 NPC名 只能写一个")
@@ -159,7 +159,7 @@ async def defence(
         )
         return step(s).to_dict(), events
 
-    events = await store.apply_session(
+    events = await store.sessions.apply_session(
         ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(render.format_defence_events(events))]
@@ -173,7 +173,7 @@ async def _defence_rows(call: Call, state: dict[str, Any] | None) -> list[tuple[
         if not (key.startswith("c") and cid.isascii() and cid.isdigit()):
             rows.append((d, None))
             continue
-        char = await call.app.store.get_character(int(cid))
+        char = await call.app.store.characters.get_character(int(cid))
         rows.append((d, Pool10Card.of(char.data).defence if char else d.spent + sum(d.pending)))
     return rows
 
@@ -184,7 +184,7 @@ async def defence_clear(call: Call, *, mode: Mode) -> list[Reply]:
         return step(clear_defence(s)[0]).to_dict(), len(s.defence)
 
     ctx = call.ctx
-    n = await call.app.store.apply_session(
+    n = await call.app.store.sessions.apply_session(
         ctx.scope, SYSTEM, fn, user_id=ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(f"已清空本群的防御记录（{n}个角色）")]
@@ -198,7 +198,7 @@ async def action(call: Call, *, mode: Mode, who: str | None) -> list[Reply]:
         s, events = new_action(Pool10Session.from_dict(state), key)
         return step(s).to_dict(), events
 
-    events = await call.app.store.apply_session(
+    events = await call.app.store.sessions.apply_session(
         call.ctx.scope, SYSTEM, fn, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     return [Reply.say(render.format_defence_events(events) or f"<{name}> 行动：没有需要恢复的防御附加成功")]

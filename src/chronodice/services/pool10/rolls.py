@@ -211,7 +211,7 @@ async def multi(
             used.append(n)
         return step(s).to_dict(), (used, events)
 
-    used, events = await call.app.store.apply_session(
+    used, events = await call.app.store.sessions.apply_session(
         call.ctx.scope, SYSTEM, apply, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
     )
     action = resolve_action(plan, dice, used, gained=gained or 0)

@@ -59,14 +59,11 @@ def _running(state: Combat | None) -> Combat | None:
 
 
 async def load(call: Call) -> Combat | None:
-    return _running(await call.app.store.load_state(call.ctx.scope, COMBAT_CODEC))
+    return _running(await call.app.store.sessions.load_state(call.ctx.scope, COMBAT_CODEC))
 
 
-async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Combat, list[Event]]:
-    """Run ``fn`` on the stored combat inside one transaction (retried on a lost race).
-
-    ``base``: the combat this command got from :func:`load`, handed over when the command does
-    not read it afterwards (the store then need not parse the combat again)."""
+async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
+    """Run ``fn`` on the stored combat inside one transaction (retried on a lost race)."""
 
     def step(stored: Combat | None) -> tuple[Combat | None, E.Outcome]:
         state = _running(stored)
@@ -77,13 +74,12 @@ async def apply(call: Call, fn: Fn, *, base: Combat | None = None) -> tuple[Comb
         hold(outcome)
         return outcome.state, outcome
 
-    outcome: E.Outcome = await call.app.store.apply_state(
+    outcome: E.Outcome = await call.app.store.sessions.apply_state(
         call.ctx.scope,
         COMBAT_CODEC,
         step,
         user_id=call.ctx.user_id,
         command=call.command_text,
-        reuse=base,
         claim=call.claim,
     )
     return outcome.state, outcome.events
@@ -135,7 +131,7 @@ async def gm_scope(call: Call, state: Combat | None) -> dict[str, Any]:
     own GMs, its opener and ``.init gm`` appointees (``extra``)."""
     group = call.view.group if call.view is not None else None
     if group is None:
-        group = await call.app.store.get_group(call.ctx.scope)
+        group = await call.app.store.groups.get_group(call.ctx.scope)
     return {"gms": tuple(group.gms), "extra": tuple(state.gms) if state is not None else ()}
 
 

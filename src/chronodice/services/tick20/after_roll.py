@@ -79,7 +79,7 @@ def key(call: Call, actor: str | None) -> str:
 
 
 async def remember(call: Call, actor: str | None, check: LastCheck) -> None:
-    await call.app.store.put_pending(key(call, actor), check.plain(), WINDOW, claim=call.claim)
+    await call.app.store.housekeeping.put_pending(key(call, actor), check.plain(), WINDOW, claim=call.claim)
 
 
 def check_reply(check: LastCheck, roll: C.D20Roll) -> Reply:
@@ -156,7 +156,7 @@ ego = define(
     flags=[Flag("actor", Prefixed(label="名称:"))], help="为刚才的检定消耗1点自我获得优势", when_empty=True
 )
 async def cmd_ego(call: Call, actor: str | None) -> list[Reply]:
-    held = await call.app.store.take_pending(key(call, actor), claim=call.claim)
+    held = await call.app.store.housekeeping.take_pending(key(call, actor), claim=call.claim)
     if held is None:
         raise NotFound(
             "没有可以追加自我的检定：先 .rc 技能 目标值，再在5分钟内发 .自我（或检定时就写 .rc 运动 15 自我）"

@@ -197,7 +197,7 @@ async def _card_numbers(call: Call, state: Combat, c: Combatant, target: bool) -
     if c.controller == call.ctx.user_id and call.view is not None and call.view.character is not None:
         return dict(call.view.character.attributes)
     try:  # the card she joined this group's combat with: read for a check, never shown whole
-        card = await call.app.store.active_character(c.controller, call.ctx.scope)
+        card = await call.app.store.characters.active_character(c.controller, call.ctx.scope)
     except ChronoDiceError:
         return {}
     return dict(card.attributes) if card is not None else {}

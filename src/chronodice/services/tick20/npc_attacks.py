@@ -103,7 +103,7 @@ def stored_attacks(data: dict[str, Any]) -> dict[str, NpcAttack]:
 async def npc_attack(call: Call, name: str, weapon: str, items: list[tuple[Any, ...]]) -> list[Reply]:
     owner = await require_npc_gm(call, "录入NPC卡")
     store = call.app.store
-    card = await store.find_character(owner, name)
+    card = await store.characters.find_character(owner, name)
     if card is None:
         raise NotFound(f"本群没有NPC卡「{name}」（先用 .npc {name} 属性数值 录入）")
     have = stored_attacks(card.data)
@@ -125,7 +125,7 @@ async def npc_attack(call: Call, name: str, weapon: str, items: list[tuple[Any, 
         if weapon not in have and len(have) >= MAX_ATTACKS:
             raise LimitExceeded(f"一张NPC卡最多记{MAX_ATTACKS}种攻击")
         have[weapon] = spec
-    await store.update_character(
+    await store.characters.update_character(
         card.id, lambda c: replace(c, data={**c.data, "attacks": dict(have)}), claim=call.claim
     )
     if delete:

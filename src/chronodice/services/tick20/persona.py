@@ -50,7 +50,7 @@ async def own_card(call: Call, actor: str | None) -> CharacterRecord:
 
 
 async def write(call: Call, card: CharacterRecord, values: dict[str, int]) -> CharacterRecord:
-    return await call.app.store.update_character(
+    return await call.app.store.characters.update_character(
         card.id, lambda c: replace(c, attributes={**c.attributes, **values}), claim=call.claim
     )
 

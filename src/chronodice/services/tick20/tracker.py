@@ -176,7 +176,7 @@ async def init_next(call: Call, *, skip: bool = False) -> list[Reply]:
         outcome.state.advanced_by = call.ctx.user_id
         return outcome
 
-    state, events = await apply(call, fn, base=state)
+    state, events = await apply(call, fn)
     return turn_replies(state, events)
 
 
@@ -250,7 +250,7 @@ async def init_undo(call: Call, n: int) -> list[Reply]:
     await must_be_gm(call, state, "撤销")
     done = 0
     for _ in range(n):
-        if await call.app.store.undo(call.ctx.scope, SYSTEM, claim=call.claim) is None:
+        if await call.app.store.history.undo(call.ctx.scope, SYSTEM, claim=call.claim) is None:
             break
         done += 1
     if not done:

@@ -34,7 +34,7 @@ T = TypeVar("T")
 
 # ====================================================================== helpers
 async def tl_settings(call: Call) -> dict[str, Any]:
-    group = await call.app.store.get_group(call.ctx.scope)
+    group = await call.app.store.groups.get_group(call.ctx.scope)
     return dict(group.settings.get(SYSTEM, {}))
 
 
@@ -42,7 +42,7 @@ async def update_tl_settings(call: Call, fn: Callable[[dict[str, Any]], dict[str
     def outer(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, SYSTEM: fn(dict(settings.get(SYSTEM, {})))}
 
-    await call.app.store.update_group_settings(call.ctx.scope, outer, claim=call.claim)
+    await call.app.store.groups.update_group_settings(call.ctx.scope, outer, claim=call.claim)
 
 
 async def display_of(call: Call) -> view.Display:
@@ -53,7 +53,7 @@ async def display_of(call: Call) -> view.Display:
 
 
 async def group_of(call: Call) -> GroupRecord:
-    return await call.app.store.get_group(call.ctx.scope)
+    return await call.app.store.groups.get_group(call.ctx.scope)
 
 
 async def require_unless_open(call: Call, what: str) -> None:
@@ -68,7 +68,7 @@ async def require_own_action(call: Call, state: bt.BattleState, action_id: int, 
     (``.tlconf open``: anyone's) — ``what`` names the deed in the refusal."""
     action = state.action(action_id)
     owner = state.participant(action.key)
-    mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+    mine = await call.app.store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if owner is None or mine is None or owner.key != f"c{mine.id}":
         await unseen_unless_gm(call, state, action)
         await require_unless_open(call, what)
@@ -95,10 +95,10 @@ def load_tl(rec: CharacterRecord) -> TLCharacter:
 async def active_tl(call: Call) -> tuple[CharacterRecord, TLCharacter]:
     """The sender's active TimeLine character here (NotFound with a hint otherwise)."""
     store, ctx = call.app.store, call.ctx
-    rec = await store.active_character(ctx.user_id, ctx.scope)
+    rec = await store.characters.active_character(ctx.user_id, ctx.scope)
     if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
         return rec, load_tl(rec)
-    chars = await store.list_characters(ctx.user_id, system=SYSTEM)
+    chars = await store.characters.list_characters(ctx.user_id, system=SYSTEM)
     if len(chars) == 1:
         return chars[0], load_tl(chars[0])
     name = await call.app.display_name(ctx)
@@ -129,7 +129,7 @@ async def mutate_tl(
             attributes={**current.attributes, **new.attributes_for_dice()},
         )
 
-    after = await call.app.store.update_character(rec.id, fn, claim=call.claim)
+    after = await call.app.store.characters.update_character(rec.id, fn, claim=call.claim)
     old, new, result = box["out"]
     if undo is not None:  # for .undo: the card as it was, and its version after this change
         undo["before"] = (box["record"], after.version)
@@ -145,7 +145,7 @@ async def tl_target(call: Call) -> int:
 
 async def running_battle(call: Call) -> bt.BattleState:
     """This group's running battle (IllegalAction when there is none)."""
-    state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
+    state = await call.app.store.sessions.load_state(call.ctx.scope, BATTLE_CODEC)
     if state is None:
         raise IllegalAction("没有战斗数据×")
     return state
@@ -154,14 +154,14 @@ async def running_battle(call: Call) -> bt.BattleState:
 # ====================================================================== characters by name / who acts
 async def find_named(call: Call, name: str) -> CharacterRecord:
     store, ctx = call.app.store, call.ctx
-    own = await store.find_character(ctx.user_id, name)
+    own = await store.characters.find_character(ctx.user_id, name)
     if own is not None and own.system == SYSTEM:
         return own
-    state = await store.load_state(ctx.scope, BATTLE_CODEC)
+    state = await store.sessions.load_state(ctx.scope, BATTLE_CODEC)
     if state is not None:
         for p in state.participants:
             if p.name == name and await may_see(call, p):
-                rec = await store.get_character(p.character_id)
+                rec = await store.characters.get_character(p.character_id)
                 if rec is not None and rec.system == SYSTEM:
                     return rec
     raise NotFound(f"没有找到角色「{name[:20]}」（可用自己的角色名、战斗中的角色名或@玩家）")
@@ -193,7 +193,7 @@ async def who_acts(
         return rec, char, bt.ParticipantRef(rec.id, rec.name, rec.owner_id)
     if rec.owner_id != ctx.user_id:
         await require_unless_open(call, "替其他玩家的角色行动")
-    mine = await store.active_character(ctx.user_id, ctx.scope)
+    mine = await store.characters.active_character(ctx.user_id, ctx.scope)
     npc = rec.owner_id == ctx.user_id and (
         mine is None or mine.id != rec.id or is_gm(ctx, gms=(await group_of(call)).gms)
     )

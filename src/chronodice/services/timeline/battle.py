@@ -74,7 +74,7 @@ async def _write_back_ammo(
     for p in participants:
         if not p.ammo:
             continue
-        rec = await call.app.store.get_character(p.character_id)
+        rec = await call.app.store.characters.get_character(p.character_id)
         if rec is None or rec.system != SYSTEM:
             continue
 
@@ -285,7 +285,7 @@ async def bat_cancel(call: Call, ref: ActionRef | None, actor: str | None, who: 
     if ref is not None and actor is None and who is None:
         state0 = await running_battle(call)
         owner = state0.participant(state0.action(ref.id).key)
-        mine = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+        mine = await call.app.store.characters.active_character(call.ctx.user_id, call.ctx.scope)
         if owner is not None and (mine is None or owner.key != f"c{mine.id}"):
             await unseen_unless_gm(call, state0, state0.action(ref.id))
             await require_unless_open(call, "取消其他角色的行动")

@@ -62,7 +62,7 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
     sheet_ = imported.sheet
     store, ctx = call.app.store, call.ctx
     check_name(sheet_.name, "姓名")
-    existing = await store.find_character(ctx.user_id, sheet_.name)
+    existing = await store.characters.find_character(ctx.user_id, sheet_.name)
     if existing is not None and existing.system != SYSTEM:
         kind = CARD_SYSTEMS.get(existing.system, (existing.system, ""))[0]
         raise IllegalAction(
@@ -72,7 +72,7 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
     if existing is None:
         char = import_sheet(sheet_)
         try:
-            rec = await store.create_character(
+            rec = await store.characters.create_character(
                 ctx.user_id,
                 sheet_.name,
                 system=SYSTEM,
@@ -81,7 +81,7 @@ async def cmd_tlsetup(call: Call, sheet: str) -> list[Reply]:
                 claim=call.claim,
             )
         except IllegalAction:
-            rec = await store.find_character(ctx.user_id, sheet_.name)
+            rec = await store.characters.find_character(ctx.user_id, sheet_.name)
             if rec is None:
                 raise
             _, char, _ = await mutate_tl(call, rec, lambda c: (import_sheet(sheet_, c), None))
@@ -117,14 +117,14 @@ async def bind_timeline(call: Call, character_id: int) -> str:
     await bind_here(store, ctx, character_id, claim=call.claim)
     if ctx.group_id is not None:
         return ""
-    await store.bind(ctx.user_id, "", character_id, claim=call.claim)
+    await store.characters.bind(ctx.user_id, "", character_id, claim=call.claim)
     moved = 0
-    for scope, bound in (await store.bindings(ctx.user_id)).items():
+    for scope, bound in (await store.characters.bindings(ctx.user_id)).items():
         if scope in ("", ctx.scope) or bound == character_id:
             continue
-        card = await store.get_character(bound)
+        card = await store.characters.get_character(bound)
         if card is not None and card.system == SYSTEM and card.owner_id == ctx.user_id:
-            await store.bind(ctx.user_id, scope, character_id, claim=call.claim)
+            await store.characters.bind(ctx.user_id, scope, character_id, claim=call.claim)
             moved += 1
     also = f"（{moved}个群原先用的时间线角色已换成它）" if moved else ""
     return f"已设为你在所有群的当前时间线角色{also}"
@@ -136,11 +136,11 @@ chr_ = define("chr", aliases=("ch",), summary="时间线角色：列表 / 选择
 @chr_.sub(params=[opt("index", INDEX)], help="列出角色；给出序号则选择该角色", when_empty=True)
 async def chr_select(call: Call, index: int | None) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
-    chars = await store.list_characters(ctx.user_id, system=SYSTEM)
+    chars = await store.characters.list_characters(ctx.user_id, system=SYSTEM)
     if index is None:
         if not chars:
             raise NotFound(f"{await call.app.display_name(ctx)}还没有角色× 请先用 .TLsetup 导入人物卡")
-        active = await store.active_character(ctx.user_id, ctx.scope)
+        active = await store.characters.active_character(ctx.user_id, ctx.scope)
         lines = [f"您共有{len(chars)}个角色"]
         for k, c in enumerate(chars, 1):
             lines.append(f"[{'●' if active and active.id == c.id else k}] {c.name}")
@@ -175,11 +175,11 @@ async def chr_text(call: Call) -> list[Reply]:
 @chr_.sub("del", "删除", params=[arg("index", INDEX)], help="删除一个角色")
 async def chr_del(call: Call, index: int) -> list[Reply]:
     store, ctx = call.app.store, call.ctx
-    chars = await store.list_characters(ctx.user_id, system=SYSTEM)
+    chars = await store.characters.list_characters(ctx.user_id, system=SYSTEM)
     if not 1 <= index <= len(chars):
         raise IllegalAction(f"序号错误× 应为1到{len(chars)}")
     gone = chars[index - 1]
-    await store.delete_character(gone.id, claim=call.claim)
+    await store.characters.delete_character(gone.id, claim=call.claim)
     return [Reply.say(f"已删除角色 [{gone.name}]√")]
 
 
@@ -347,7 +347,7 @@ async def _battle_resource(
 
     ``before`` (the card before the change, its version after) lets ``.undo`` of this timeline
     entry put the 体力/意志 back too."""
-    state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
+    state = await call.app.store.sessions.load_state(call.ctx.scope, BATTLE_CODEC)
     if state is None or state.participant(f"c{character_id}") is None or delta == 0:
         return None
 
@@ -362,7 +362,7 @@ async def _battle_resource(
         new, settled = settled_lines(s, new, view.Display())  # issue 25: what this change settled
         return new, (events[0].time if events else None, [*notes, *settled])
 
-    at, notes = await call.app.store.apply_state(
+    at, notes = await call.app.store.sessions.apply_state(
         call.ctx.scope,
         BATTLE_CODEC,
         fn,

@@ -224,7 +224,7 @@ async def _participant_chars(call: Call, who: list[str], names: list[str]) -> li
     for uid in who:
         rec = await member_card(call, uid, "用别人的角色检定", write=False)
         if rec is None or rec.system != SYSTEM:
-            chars = await store.list_characters(uid, system=SYSTEM)
+            chars = await store.characters.list_characters(uid, system=SYSTEM)
             if len(chars) != 1:
                 raise NotFound(f"{uid}没有可用的时间线角色")
             rec = chars[0]

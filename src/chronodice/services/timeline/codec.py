@@ -7,9 +7,8 @@ import json
 from dataclasses import MISSING, fields
 from typing import Any
 
-from chronodice.core.plain import plain
+from chronodice.core.plain import plain, same_prefix
 from chronodice.rules.timeline.battle_state import BattleState
-from chronodice.store import texts
 
 _DEFAULTS: dict[type, dict[str, Any]] = {}
 
@@ -35,16 +34,32 @@ def _row(o: Any) -> dict[str, Any]:
     return out
 
 
+def _reusing(objs: Any, old_objs: Any, old_plain: Any) -> list[Any]:
+    """``objs`` in plain form: an object that *is* one of ``old_objs`` takes the plain item that
+    ``old_plain`` (the plain form of ``old_objs``) holds for it, the others are converted.  The
+    unchanged prefix (items appended at the end) is taken in one slice."""
+    if not isinstance(old_plain, list) or len(old_plain) != len(old_objs):
+        return [_row(o) for o in objs]
+    k = same_prefix(old_objs, objs)
+    out = old_plain[:k]
+    place: dict[int, int] | None = None
+    for o in objs[k:]:
+        if place is None:
+            place = {id(x): i for i, x in enumerate(old_objs)}
+        i = place.get(id(o))
+        out.append(old_plain[i] if i is not None and old_objs[i] is o else _row(o))
+    return out
+
+
 class BattleCodec:
     """How the store keeps a battle (a :class:`chronodice.store.SessionCodec`): states are frozen
     dataclasses all the way down (tuples and read-only mappings, see
     :func:`~chronodice.rules.timeline.battle_state.frozen_mapping`), changed only by
-    ``replace``, so the store shares the decoded state between commands, and a new state's
+    ``replace``, so the store may share one decoded state between commands; a new state's
     participants, actions and events that are the *same objects* as the previous state's keep
-    their plain form and text (:class:`~chronodice.store.texts.Rows`).
-    ``tests/store/test_state_invariants.py`` holds both: no field of a battle can hold a mutable
-    container, and along played battles ``encode(new, prev)`` and :meth:`dumps` give what
-    encoding from scratch and ``chronodice.store.patch.dumps`` give."""
+    their plain form (so the store neither serialises nor compares them again).
+    ``tests/store/test_codecs.py`` holds both: no field of a battle can hold a mutable container,
+    and along played battles ``encode(new, prev)`` gives what encoding from scratch gives."""
 
     system = "timeline"
     immutable = True
@@ -63,12 +78,8 @@ class BattleCodec:
                 out[f.name] = plain(value)
                 continue
             old_objs, old_rows = (getattr(prev[0], f.name), prev[1].get(f.name)) if prev else ((), None)
-            out[f.name] = texts.keep(value, old_objs, old_rows, _row)
+            out[f.name] = _reusing(value, old_objs, old_rows)
         return out
-
-    def dumps(self, plain_state: dict[str, Any]) -> str:
-        """``chronodice.store.patch.dumps(plain_state)``, the rows spliced from their texts."""
-        return texts.dumps(plain_state)
 
 
 BATTLE_CODEC = BattleCodec()

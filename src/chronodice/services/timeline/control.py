@@ -41,7 +41,7 @@ async def bat_control(call: Call, ref: ActionRef, attr: str, target: str | None)
     aim = before.participant(key)
     if aim is None:
         raise IllegalAction("控制目标不在战斗中")
-    rec = await call.app.store.get_character(aim.character_id)
+    rec = await call.app.store.characters.get_character(aim.character_id)
     if rec is None:
         raise IllegalAction("找不到控制目标的角色卡")
     resist = load_tl(rec).check(attr)

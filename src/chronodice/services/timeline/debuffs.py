@@ -46,7 +46,7 @@ async def _change(call: Call, fn: Callable[[bt.BattleState], bt.BattleState]) ->
         new = fn(state)
         return new, new
 
-    return await call.app.store.apply_state(
+    return await call.app.store.sessions.apply_state(
         call.ctx.scope,
         BATTLE_CODEC,
         outer,

@@ -32,7 +32,7 @@ async def overload_gate(call: Call, char: TLCharacter, *, named: bool) -> str | 
     refusal = overload_refusal(char.name, char.derived())
     if refusal is None:
         return None
-    group = await call.app.store.get_group(call.ctx.scope)
+    group = await call.app.store.groups.get_group(call.ctx.scope)
     if not (named and is_gm(call.ctx, gms=group.gms)):
         raise IllegalAction(refusal)
     return f"⚠{char.name}超重，规则书：超过负重无法行动；GM代为行动，已放行"

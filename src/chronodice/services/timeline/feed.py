@@ -65,7 +65,7 @@ async def apply_battle(
             state = bt.new_battle(session_id())
         return fn(state)
 
-    return await call.app.store.apply_state(
+    return await call.app.store.sessions.apply_state(
         call.ctx.scope,
         BATTLE_CODEC,
         outer,
@@ -109,7 +109,7 @@ async def move_clock(
 ) -> Moved[T]:
     """Run ``fn`` like :func:`apply_battle` and resolve what it settled (automatic damage
     applied when the battle has it on)."""
-    current = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
+    current = await call.app.store.sessions.load_state(call.ctx.scope, BATTLE_CODEC)
     applied: dict[int, Applied] = {}
     cards = list(characters_before)
     resist = await resistances(call, current) if current is not None else None
@@ -140,7 +140,7 @@ async def resistances(call: Call, current: bt.BattleState) -> Resist | None:
     values: dict[tuple[str, str], float] = {}
     for key, attr in wanted:
         p = current.participant(key)
-        rec = await call.app.store.get_character(p.character_id) if p is not None else None
+        rec = await call.app.store.characters.get_character(p.character_id) if p is not None else None
         if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
             values[(key, attr)] = load_tl(rec).check(attr)
     return lambda key, attr: values.get((key, attr))
@@ -157,7 +157,7 @@ async def _plan(
     new, _ = fn(current)
     chars: dict[str, TLCharacter] = {}
     for p in new.living():
-        rec = await call.app.store.get_character(p.character_id)
+        rec = await call.app.store.characters.get_character(p.character_id)
         if rec is not None and rec.system == SYSTEM and SYSTEM in rec.data:
             chars[p.key] = load_tl(rec)
     plan: list[tuple[int, str, float, str]] = []
@@ -183,7 +183,7 @@ async def _apply(
     first: dict[int, CardBefore] = {}
     for action_id, key, amount, kind in plan:
         p = current.participant(key)
-        rec = await call.app.store.get_character(p.character_id) if p else None
+        rec = await call.app.store.characters.get_character(p.character_id) if p else None
         if rec is None or rec.system != SYSTEM:
             continue
         undo: dict[str, Any] = {}

@@ -32,7 +32,7 @@ async def cmd_dist(call: Call, sides: list[float]) -> list[Reply]:
     d = box_distance(*sides)
     shown = "²+".join(f"{s:g}" for s in sides)
     lines = [f"距离：√({shown}²) = {fmt(d)}D"]
-    rec = await call.app.store.active_character(call.ctx.user_id, call.ctx.scope)
+    rec = await call.app.store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if rec is None or rec.system != SYSTEM or SYSTEM not in rec.data:
         return [Reply.say("\n".join(lines))]
     char = load_tl(rec)

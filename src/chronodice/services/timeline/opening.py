@@ -39,7 +39,7 @@ async def bat_start(call: Call, names: str) -> list[Reply]:
     await require_unless_open(call, "开始战斗")
     display = await display_of(call)
     refs = [await card_ref(call, rec) for rec in await _roster(call, names)]
-    before = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
+    before = await call.app.store.sessions.load_state(call.ctx.scope, BATTLE_CODEC)
     if not refs and (before is None or not before.participants):
         # an empty roster would make everybody who types next a late joiner but the first
         raise IllegalAction("还没有人宣言行动× 请列出参战角色（.bat 开始 甲 乙 @玩家），或等大家宣言后再开始")
@@ -73,7 +73,7 @@ async def _roster(call: Call, names: str) -> list[CharacterRecord]:
     users = [*ctx.at_ids, *(w[1:] for w in words if re.fullmatch(r"@[0-9]{5,12}", w))]
     found: list[CharacterRecord] = []
     for uid in users:
-        rec = await store.active_character(uid, ctx.scope)
+        rec = await store.characters.active_character(uid, ctx.scope)
         if rec is None or rec.system != SYSTEM:
             raise NotFound(f"@{uid}没有可用的时间线角色")
         found.append(rec)

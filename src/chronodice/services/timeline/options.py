@@ -44,7 +44,7 @@ def _word(on: bool) -> str:
 )
 async def bat_auto_damage(call: Call, on: bool | None) -> list[Reply]:
     if on is None:
-        state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
+        state = await call.app.store.sessions.load_state(call.ctx.scope, BATTLE_CODEC)
         now = bool(state is not None and state.auto_damage)
         return [Reply.say(f"自动伤害：{_word(now)}（.bat 自动伤害 开/关）")]
     await require_unless_open(call, "设置自动伤害")

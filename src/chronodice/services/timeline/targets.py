@@ -58,7 +58,7 @@ async def remember_card(call: Call, rec: CharacterRecord) -> None:
 
 async def battle_participant(call: Call, name: str) -> bt.Participant | None:
     """This group's battle participant called ``name``, if there is one."""
-    state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
+    state = await call.app.store.sessions.load_state(call.ctx.scope, BATTLE_CODEC)
     for p in state.participants if state is not None else ():
         if p.name == name and await may_see(call, p):
             return p
@@ -75,11 +75,11 @@ async def group_card(call: Call, name: str) -> CharacterRecord:
     group = await group_of(call)
     remembered = (group.settings.get(SYSTEM, {}).get("cards") or {}).get(name)
     if remembered is not None:
-        rec = await store.get_character(int(remembered))
+        rec = await store.characters.get_character(int(remembered))
         if rec is not None and rec.system == SYSTEM and rec.name == name:
             return rec
     for gm in group.gms:
-        rec = await store.find_character(gm, name)
+        rec = await store.characters.find_character(gm, name)
         if rec is not None and rec.system == SYSTEM:
             return rec
     raise NotFound(f"没有找到角色「{name[:20]}」（可用战斗中的、本群导入或选择过的角色名，或@玩家）")
@@ -89,7 +89,7 @@ async def card_ref(call: Call, rec: CharacterRecord) -> bt.ParticipantRef:
     """How ``rec`` enters a battle: an NPC when it is not its owner's card in this group (a
     GM's second card) or its owner is a GM here and it is not their active card."""
     store, ctx = call.app.store, call.ctx
-    bound = await store.active_character(rec.owner_id, ctx.scope)
+    bound = await store.characters.active_character(rec.owner_id, ctx.scope)
     group = await group_of(call)
     owner_is_gm = rec.owner_id in group.gms or (rec.owner_id == ctx.user_id and is_gm(ctx, gms=group.gms))
     npc = bound is None or bound.id != rec.id or owner_is_gm

@@ -14,7 +14,7 @@ async def battle_vitals(call: Call, state: bt.BattleState) -> dict[str, Vitals]:
     """体力/意志 now of every participant whose card still exists (keyed like the battle)."""
     out: dict[str, Vitals] = {}
     for p in state.participants:
-        rec = await call.app.store.get_character(p.character_id)
+        rec = await call.app.store.characters.get_character(p.character_id)
         if rec is None or rec.system != SYSTEM or SYSTEM not in rec.data:
             continue
         char = load_tl(rec)

@@ -75,7 +75,7 @@ async def wp_show(call: Call) -> list[Reply]:
     weapon = char.weapon()
     ammo = None
     if call.ctx.group_id is not None and weapon.load is not None:
-        state = await call.app.store.load_state(call.ctx.scope, BATTLE_CODEC)
+        state = await call.app.store.sessions.load_state(call.ctx.scope, BATTLE_CODEC)
         if state is not None:
             ammo = ba.ammo_left(state, f"c{rec.id}", weapon)
     return [Reply.say(view.weapon_show(weapon, ammo, level=char.level))]

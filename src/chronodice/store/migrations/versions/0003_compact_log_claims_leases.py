@@ -57,7 +57,7 @@ def _load(value: Any) -> Any:
 
 def _convert_logs(bind: sa.engine.Connection) -> int:
     from chronodice.store.patch import dumps
-    from chronodice.store.sessions import reverse_json
+    from chronodice.store.patch import reverse as reverse_json
 
     if bind.dialect.name == "postgresql":
         update = sa.text(

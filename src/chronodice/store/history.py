@@ -5,27 +5,25 @@ Each command's log row holds the reverse patch (after → before, see :mod:`.pat
 state before; ``.undo`` applies the newest to the current state, ``.replay`` walks them back
 from it.
 
-The clock is read as ``common.utcnow()``: replacing :func:`chronodice.store.common.utcnow`
-(as the guide generator does) fixes it here too."""
+The clock is the store's (``now``), as for every write."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 
-from chronodice.core.errors import IllegalAction
+from chronodice.core.errors import ChronoDiceError, IllegalAction
 
-from . import common, tables
 from . import patch as jpatch
 from . import session_rows as srows
-from .backends import Transient, Tx
-from .common import Claim, StorePart, UndoOvertaken, clone_json, json_value, stored_text
+from . import tables
+from .db import Claim, Database, Transient, Tx
 from .records import LogEntry, UndoResult
-from .sessions import KEY, READ_LOCKED
-from .states import StateCache
+from .sessions import HEAD_LOCKED, KEY
+from .tables import clone_json, json_value, stored_text
 
 log = logging.getLogger("chronodice.store")
 
@@ -68,15 +66,23 @@ REPLAY = (
     .where(*_APPLIED, _log.c.system == sa.bindparam("key_system"))
     .order_by(_log.c.id.desc())
 )
-SCOPES_OF = sa.select(_s.c.scope).where(_s.c.system == sa.bindparam("key_system"))
 
 
-class SessionHistoryStore(StorePart):
-    """Mixed into :class:`~chronodice.store.database.Store`: undoing, listing and replaying the
-    commands of sessions."""
+class UndoOvertaken(ChronoDiceError):
+    """``.undo`` found a newer command than the one its permission check approved: nothing was
+    reverted.  The message names no command (it may concern a hidden NPC)."""
 
-    if TYPE_CHECKING:
-        _states: StateCache
+    def __init__(self, command: str = "") -> None:
+        super().__init__("刚才又有一条新的操作，撤销没有执行；请看清最新的局面后再发 .undo")
+        self.command = command
+
+
+class History:
+    """``store.history``: undoing, listing and replaying the commands of sessions."""
+
+    def __init__(self, db: Database, now: Callable[[], Any]) -> None:
+        self.db = db
+        self.now = now
 
     async def undo(
         self,
@@ -92,10 +98,8 @@ class SessionHistoryStore(StorePart):
         if it is still the newest, judged inside the same transaction; when another command came
         in between, :class:`UndoOvertaken` is raised and nothing changes (two people typing at
         once: an undo never reverts a command its sender did not see)."""
-        drops: list[str] = []
 
         async def body(tx: Tx) -> UndoResult | None:
-            drops.clear()
             sys_name = system
             if sys_name is None:
                 first = await tx.one(NEWEST, {"key_scope": scope})
@@ -105,7 +109,7 @@ class SessionHistoryStore(StorePart):
             # the session row is locked first, then its newest entry read: a command that
             # committed in between is seen (and refused below), never reverted in its place
             key = {"key_scope": scope, "key_system": sys_name}
-            row = await tx.one(READ_LOCKED, key)
+            row = await tx.one(HEAD_LOCKED, key)
             if row is None:
                 return None
             entry = await tx.one(NEWEST_OF, key)
@@ -125,7 +129,7 @@ class SessionHistoryStore(StorePart):
                     raise IllegalAction("撤销记录与当前状态对不上，无法撤销") from None
             else:
                 before = json_value(before_raw)
-            now = common.utcnow()
+            now = self.now()
             before_head, items = srows.split(before, srows.fields_of(head))
             n = await tx.run(UNDO_SESSION, {**key, "state": before_head, "version_was": row[1], "now": now})
             if n != 1:
@@ -139,7 +143,6 @@ class SessionHistoryStore(StorePart):
                 card = {"name": saved["name"], "system": saved["system"], "card": saved["id"], "now": now}
                 n = await tx.run(RESTORE_CARD, {**card, **texts, "version_was": saved["version_after"]})
                 (restored if n == 1 else stale).append(saved["name"])
-                drops.append(f"c:{saved['id']}")
             return UndoResult(
                 system=sys_name,
                 command=cmd,
@@ -150,19 +153,14 @@ class SessionHistoryStore(StorePart):
                 stale_characters=tuple(stale),
             )
 
-        try:
-            return await self._write(
-                body, "撤销", drops=drops, claim=claim
-            )  # filled by the body before the commit
-        finally:
-            self._states.changed(scope)
+        return await self.db.write(body, "撤销", claim=claim)
 
     async def session_log(self, scope: str, system: str | None = None, limit: int = 50) -> list[LogEntry]:
         """The newest ``limit`` log entries, oldest first."""
         stmt = sa.select(*_ENTRY).where(_log.c.scope == scope).order_by(_log.c.id.desc()).limit(limit)
         if system is not None:
             stmt = stmt.where(_log.c.system == system)
-        rows = await self._read(lambda tx: tx.all(stmt))
+        rows = await self.db.read(lambda tx: tx.all(stmt))
         return [self._log_entry(r) for r in reversed(rows)]
 
     def _log_entry(self, r: Sequence[Any]) -> LogEntry:
@@ -175,7 +173,7 @@ class SessionHistoryStore(StorePart):
             command=r[4],
             version_after=r[5],
             undone=bool(r[6]),
-            created_at=self._backend.dt_out(r[7]),
+            created_at=self.db.dt_out(r[7]),
         )
 
     async def replay(self, scope: str, system: str) -> list[tuple[LogEntry, Any, Any]]:
@@ -187,7 +185,7 @@ class SessionHistoryStore(StorePart):
             whole = srows.assemble(got[0][2], got[1]) if got else None
             return whole, await tx.all(REPLAY, {"key_scope": scope, "key_system": system})
 
-        raw, rows = await self._read(body)
+        raw, rows = await self.db.read(body)
         state = json_value(raw)
         out: list[tuple[LogEntry, Any, Any]] = []
         for r in rows:
@@ -199,16 +197,3 @@ class SessionHistoryStore(StorePart):
             state = before
         out.reverse()
         return out
-
-    async def list_sessions(self, system: str) -> list[tuple[str, dict[str, Any] | None, int]]:
-        """Every (scope, state, version) of a system — for sweepers after a restart."""
-
-        async def body(tx: Tx) -> list[tuple[str, str | None, int]]:
-            out: list[tuple[str, str | None, int]] = []
-            for (scope,) in await tx.all(SCOPES_OF, {"key_system": system}):
-                got = await srows.read_whole(tx, scope, system)
-                if got is not None:
-                    out.append((scope, srows.assemble(got[0][2], got[1]), got[0][0]))
-            return out
-
-        return [(scope, json_value(text), version) for scope, text, version in await self._read(body)]
