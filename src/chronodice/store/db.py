@@ -272,9 +272,10 @@ class Database:
         """SQLite: give back the pages a migration freed."""
         if self.dialect == "sqlite":
             async with self.engine.connect() as conn:  # outside any transaction: on the driver
-                raw = await conn.get_raw_connection()
-                await raw.driver_connection.execute("VACUUM")
-                await raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                driver = (await conn.get_raw_connection()).driver_connection
+                assert driver is not None
+                await driver.execute("VACUUM")
+                await driver.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # alive accounts --------------------------------------------------------------------------------
     async def hold_account(self, self_id: str) -> None:

@@ -17,7 +17,8 @@ from .records import CharacterRecord, ContextView, GroupRecord
 from .tables import clone_json, json_value, upsert, written
 
 _b, _c, _n, _g, _gm = tables.bindings, tables.characters, tables.nicknames, tables.groups, tables.group_gms
-_USER, _GROUP = bindparam("user_id"), bindparam("group_id")
+_USER: Any = bindparam("user_id")
+_GROUP: Any = bindparam("group_id")
 
 
 USER = union_all(

@@ -17,7 +17,8 @@ from .tables import json_value, upsert, written
 
 T = TypeVar("T")
 
-_p, _s, _log, _KEY = tables.pending, tables.sessions, tables.session_log, bindparam("key")
+_p, _s, _log = tables.pending, tables.sessions, tables.session_log
+_KEY: Any = bindparam("key")
 PENDING = select(tables.json_text(_p.c.value), _p.c.expires_at).where(_p.c.key == _KEY).with_for_update()
 PENDING_DEL = delete(_p).where(_p.c.key == _KEY)
 _PENDING = written("key", "expires_at", value=tables.text_param("value"))

@@ -25,7 +25,7 @@ import itertools
 import json
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 
@@ -173,7 +173,7 @@ async def read_items(tx: Tx, scope: str, system: str) -> Items:
     out: dict[str, list[str]] = {}
     for field, item in await tx.all(READ_ITEMS, {"scope": scope, "system": system}):
         out.setdefault(field, []).append(item)
-    return out
+    return cast(Items, out)
 
 
 def _with_fields(head: str | None, items: Items) -> Items:
@@ -199,7 +199,7 @@ async def read_whole(tx: Tx, scope: str, system: str) -> tuple[tuple[int, Any, s
     out: dict[str, list[str]] = {}
     for field, _seq, item, _v, _c in rows[1:]:
         out.setdefault(field, []).append(item)
-    return (rows[0][3], rows[0][4], rows[0][2]), _with_fields(rows[0][2], out)
+    return (rows[0][3], rows[0][4], rows[0][2]), _with_fields(rows[0][2], cast(Items, out))
 
 
 def changes(old: Items, new: Items) -> tuple[list[tuple[str, int, str]], list[tuple[str, int]]]:

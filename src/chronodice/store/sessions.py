@@ -119,7 +119,7 @@ CREATE = (
     .returning(srows.BORN)
 )
 CAS = sa.update(_s).where(*KEY, _s.c.version == sa.bindparam("v_old")).values(_NEW)
-LOGGED = {"scope": sa.bindparam("key_scope"), "system": sa.bindparam("key_system")}
+LOGGED: dict[str, Any] = {"scope": sa.bindparam("key_scope"), "system": sa.bindparam("key_system")}
 LOGGED |= {"user_id": sa.bindparam("user_id"), "command": sa.bindparam("command")}
 LOGGED |= {k: tables.text_param(k) for k in ("before", "characters_before", "patch")}
 LOGGED |= {"version_after": sa.bindparam("v_new"), "undone": sa.false(), "created_at": sa.bindparam("now")}

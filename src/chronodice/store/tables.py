@@ -18,7 +18,6 @@ from typing import Any
 
 from sqlalchemy import JSON, ColumnElement, Table, Text, TypeDecorator, bindparam, type_coerce
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.sql.dml import Insert
 
 from . import models
 from .patch import dumps
@@ -36,7 +35,7 @@ pending, event_claims, bot_leases = _tables(models.Pending, models.EventClaim, m
 game_logs, game_log_lines = _tables(models.GameLog, models.GameLogLine)
 
 DIALECTS = ("sqlite", "postgresql")
-_INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+_INSERTS: dict[str, Any] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 
 
 def json_text(column: ColumnElement[Any]) -> ColumnElement[str]:
@@ -61,7 +60,7 @@ def text_param(name: str) -> Any:
     return bindparam(name, type_=JsonText())
 
 
-def insert_for(dialect: str, table: Table) -> Insert:
+def insert_for(dialect: str, table: Table) -> sqlite.Insert | postgresql.Insert:
     """``INSERT`` into ``table`` in ``dialect``'s own construct, which has ``on_conflict_do_nothing``
     and ``on_conflict_do_update`` (both SQLite and PostgreSQL write ``ON CONFLICT``)."""
     return _INSERTS[dialect](table)
@@ -79,7 +78,9 @@ def written(*names: str, **values: Any) -> dict[str, Any]:
     return {name: bindparam(name) for name in names} | values
 
 
-def upsert(d: str, table: Table, values: dict[str, Any], keys: list[str], *new: str, **set_: Any) -> Insert:
+def upsert(
+    d: str, table: Table, values: dict[str, Any], keys: list[str], *new: str, **set_: Any
+) -> sqlite.Insert | postgresql.Insert:
     """``INSERT`` ``values`` in dialect ``d``; on a conflict on ``keys`` the columns ``new``
     take the values inserted and ``set_`` are set."""
     ins = insert_for(d, table).values(values)
