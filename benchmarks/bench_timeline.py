@@ -213,9 +213,7 @@ async def declaration_cost(n: int) -> tuple[float, dict[str, int], dict[str, int
         for k in range(n):
             await declare(k)
         burst = {f.name: f.stat().st_size for f in sorted(Path(tmp).glob("growth.db*"))}
-        async with store.engine.connect() as conn:  # a checkpoint, outside any transaction
-            raw = await conn.get_raw_connection()
-            await raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        store.db.sqlite_outside("PRAGMA wal_checkpoint(PASSIVE)")  # a checkpoint
         await store.groups.set_nickname(users[0], None, "甲")  # a commit: the WAL starts over
         sizes = {f.name: f.stat().st_size for f in sorted(Path(tmp).glob("growth.db*"))}
         for k in range(n, n + GROWTH_WARMUP):

@@ -286,7 +286,7 @@ async def test_two_processes_on_postgres_apply_one_answer(pg_url: str) -> None:
 
     stores = [Store(pg_url), Store(pg_url)]
     await stores[0].migrate()
-    async with stores[0].engine.begin() as conn:
+    async with stores[0].db.engine.begin() as conn:
         for table in reversed(Base.metadata.sorted_tables):
             await conn.execute(table.delete())
     apps = [App(s, random.Random(i), flood=FloodSettings(enabled=False)) for i, s in enumerate(stores)]

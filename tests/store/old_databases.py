@@ -12,9 +12,12 @@ also after one new command through today's code (:func:`new_command_then_undo`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import shutil
 import sqlite3
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -80,8 +83,8 @@ async def schema_head(store: Store) -> str:
     """The revision in ``alembic_version``."""
     from sqlalchemy import text
 
-    async with store.engine.connect() as conn:
-        return str((await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one())
+    row = await store.db.read(lambda tx: tx.one(text("SELECT version_num FROM alembic_version")))
+    return str(row[0])
 
 
 async def session_row_count(store: Store, scope: str) -> int:
@@ -89,12 +92,10 @@ async def session_row_count(store: Store, scope: str) -> int:
     without that table)."""
     from sqlalchemy import inspect, text
 
-    async with store.engine.connect() as conn:
-        tables = await conn.run_sync(lambda c: inspect(c).get_table_names())
-        if "session_rows" not in tables:
-            return 0
-        q = text("SELECT count(*) FROM session_rows WHERE scope = :s")
-        return int((await conn.execute(q, {"s": scope})).scalar_one())
+    if "session_rows" not in await store.db.run_sync(lambda c: inspect(c).get_table_names()):
+        return 0
+    q = text("SELECT count(*) FROM session_rows WHERE scope = :s")
+    return int((await store.db.read(lambda tx: tx.one(q, {"s": scope})))[0])
 
 
 async def user_triggers(engine: AsyncEngine) -> list[str]:
@@ -141,6 +142,19 @@ async def undo_as_recorded(store: Store, old: OldDatabase) -> None:
             assert json_text(state) == json_text(step["state"]), where
             assert await all_characters(store) == step["characters"], where
         assert await store.history.undo(group) is None, group
+
+
+@contextlib.asynccontextmanager
+async def sqlite_copy(old: OldDatabase, folder: Path) -> AsyncIterator[Store]:
+    """A copy of ``old``'s SQLite file in ``folder``, opened and migrated by the store."""
+    db = folder / "old.db"
+    shutil.copy(old.db, db)
+    store = Store(f"sqlite+aiosqlite:///{db}")
+    await store.migrate()
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 def sqlite_tables(db: Path) -> set[str]:

@@ -15,11 +15,16 @@ the old sequence follows.  What this test shares with ``test_from_0007.py`` is i
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from store.old_databases import OldDatabase, new_command_then_undo, postgres_copy, undo_as_recorded
+from store.old_databases import (
+    OldDatabase,
+    new_command_then_undo,
+    postgres_copy,
+    sqlite_copy,
+    undo_as_recorded,
+)
 
 from chronodice.store import Store
 
@@ -38,14 +43,8 @@ async def _check(store: Store, new_command: bool) -> None:
 @pytest.mark.parametrize("new_command", [False, True], ids=["undo", "new_command_then_undo"])
 async def test_sqlite_database_from_main_cd38824(tmp_path: Path, new_command: bool) -> None:
     assert OLD.sqlite_head() == OLD.head
-    db = tmp_path / "old.db"
-    shutil.copy(OLD.db, db)
-    store = Store(f"sqlite+aiosqlite:///{db}")
-    await store.migrate()
-    try:
+    async with sqlite_copy(OLD, tmp_path) as store:
         await _check(store, new_command)
-    finally:
-        await store.close()
 
 
 @pytest.mark.parametrize("new_command", [False, True], ids=["undo", "new_command_then_undo"])

@@ -18,7 +18,6 @@ today's code first, then undone, then the old sequence follows.
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from store.old_databases import (
     new_command_then_undo,
     postgres_copy,
     schema_head,
+    sqlite_copy,
     undo_as_recorded,
     user_triggers,
 )
@@ -78,14 +78,8 @@ async def _check(store: Store, new_command: bool) -> None:
 
 @pytest.mark.parametrize("new_command", [False, True], ids=["undo", "new_command_then_undo"])
 async def test_sqlite_database_from_main_3438b86(tmp_path: Path, new_command: bool) -> None:
-    db = tmp_path / "old.db"
-    shutil.copy(OLD.db, db)
-    store = Store(f"sqlite+aiosqlite:///{db}")
-    await store.migrate()
-    try:
+    async with sqlite_copy(OLD, tmp_path) as store:
         await _check(store, new_command)
-    finally:
-        await store.close()
 
 
 @pytest.mark.parametrize("new_command", [False, True], ids=["undo", "new_command_then_undo"])
@@ -95,9 +89,9 @@ async def test_postgres_database_from_main_3438b86(own_pg_url: str, new_command:
     assert await postgres_copy(OLD, own_pg_url) == 46
     store = Store(own_pg_url)
     try:
-        assert [t for t in await user_triggers(store.engine) if t.endswith("_notify")] == NOTIFY_TRIGGERS
+        assert [t for t in await user_triggers(store.db.engine) if t.endswith("_notify")] == NOTIFY_TRIGGERS
         await store.migrate()
-        assert not [t for t in await user_triggers(store.engine) if t.endswith("_notify")]
+        assert not [t for t in await user_triggers(store.db.engine) if t.endswith("_notify")]
         await _check(store, new_command)
     finally:
         await store.close()

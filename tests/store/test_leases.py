@@ -86,7 +86,7 @@ async def test_a_dead_holders_group_is_taken_over_while_other_holders_live(pg_ur
     s = Store(pg_url, lease_seconds=30.0)
     await s.migrate()
     try:
-        async with s.engine.begin() as conn:
+        async with s.db.engine.begin() as conn:
             await conn.execute(sa.delete(tables.bot_leases))
             dead = {"scope": "g-dead", "self_id": "111", "expires_at": time.time() + 30}
             await conn.execute(sa.insert(tables.bot_leases).values(dead))

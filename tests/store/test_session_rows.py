@@ -219,9 +219,7 @@ async def test_a_thousand_action_battle_is_small_on_disk(tmp_path: Path) -> None
         # at rest: a checkpoint copied the WAL and a later commit started it over, cut back to
         # its limit (played back to back, the battle may leave up to SQLite's 4 MB checkpoint
         # in the WAL meanwhile)
-        async with store.engine.connect() as conn:  # outside a transaction: on the driver
-            raw = await conn.get_raw_connection()
-            await raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        store.db.sqlite_outside("PRAGMA wal_checkpoint(PASSIVE)")
         await store.groups.set_nickname("10000", None, "甲")
         on_disk = sum(p.stat().st_size for p in tmp_path.iterdir() if p.name.startswith("big.db"))
     finally:

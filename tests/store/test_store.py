@@ -20,12 +20,10 @@ from chronodice.store.models import Base
 
 
 async def test_migrations_match_models(any_store: Store) -> None:
-    async with any_store.engine.connect() as conn:
+    def diff(sync_conn):  # type: ignore[no-untyped-def]
+        return compare_metadata(MigrationContext.configure(sync_conn), Base.metadata)
 
-        def diff(sync_conn):
-            return compare_metadata(MigrationContext.configure(sync_conn), Base.metadata)
-
-        assert await conn.run_sync(diff) == []
+    assert await any_store.db.run_sync(diff) == []
 
 
 async def test_migrate_twice_is_harmless(any_store: Store) -> None:
@@ -209,7 +207,7 @@ async def test_postgres_compresses_session_states_with_lz4(pg_store: Store) -> N
     pglz's time (migration 0005; the servers here are built with lz4)."""
     from sqlalchemy import text
 
-    async with pg_store.engine.connect() as conn:
+    async with pg_store.db.engine.connect() as conn:
         rows = await conn.execute(
             text(
                 "SELECT attrelid::regclass::text, attname::text, attcompression::text FROM pg_attribute"
@@ -223,8 +221,7 @@ async def test_postgres_compresses_session_states_with_lz4(pg_store: Store) -> N
 async def test_sqlite_is_wal(tmp_path: Path) -> None:
     s = Store(f"sqlite+aiosqlite:///{tmp_path / 'sub' / 'w.db'}")
     await s.migrate()
-    async with s.engine.connect() as conn:
-        mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
+    mode = s.db.sqlite_outside("PRAGMA journal_mode")[0][0]
     await s.close()
     assert mode == "wal"
 
@@ -258,9 +255,7 @@ async def test_old_database_is_upgraded_at_start(tmp_path: Path) -> None:
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
     old = Store(url)
-    async with old.engine.connect() as conn:
-        await conn.run_sync(lambda c: upgrade_sync(c, "0001"))
-        await conn.commit()
+    await old.db.run_sync(lambda c: upgrade_sync(c, "0001"), commit=True)
     await old.close()
     new = Store(url)
     await new.migrate()

@@ -29,7 +29,11 @@ CHAR_SELECT += (tables.json_text(C.c.data), C.c.version, C.c.created_at, C.c.upd
 _CHAR = select(*CHAR_SELECT).where(C.c.id == bindparam("cid"))
 _CHAR_LOCKED = _CHAR.with_for_update()
 _CHAR_BY_NAME = select(*CHAR_SELECT).filter_by(owner_id=bindparam("owner_id"), name=bindparam("name"))
-_WRITTEN: dict[str, Any] = {"name": bindparam("name"), "system": bindparam("system"), "updated_at": bindparam("now")}
+_WRITTEN: dict[str, Any] = {
+    "name": bindparam("name"),
+    "system": bindparam("system"),
+    "updated_at": bindparam("now"),
+}
 _WRITTEN |= {"attributes": tables.text_param("attributes"), "data": tables.text_param("data")}
 """What creating and updating a card write (the parameters: :func:`_card`)."""
 _CREATE = (

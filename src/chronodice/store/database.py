@@ -19,8 +19,6 @@ import asyncio
 import contextlib
 from datetime import datetime, timezone
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from chronodice.core.clock import SYSTEM, Clock
 
 from .characters import Characters
@@ -68,11 +66,6 @@ class Store:
     def now(self) -> datetime:
         """The time rows are stamped with (UTC)."""
         return self.clock.wall().astimezone(timezone.utc)
-
-    @property
-    def engine(self) -> AsyncEngine:
-        """The store's SQLAlchemy engine, for tests and tools (JSON columns come back as text)."""
-        return self.db.engine
 
     async def migrate(self) -> None:
         """Create or upgrade the schema to the newest Alembic revision, without asking."""

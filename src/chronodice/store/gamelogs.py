@@ -41,7 +41,9 @@ _STATE = select(G.c.recording, G.c.ended_at, G.c.lines).where(_LOG_ID)
 _SET_RECORDING = update(G).where(_LOG_ID).values(recording=bindparam("on"))
 _SET_ENDED = update(G).where(_LOG_ID).values(recording=bindparam("on"), ended_at=bindparam("end"))
 """End a log (``end`` its time, ``on`` false) or reopen one (``end`` None, ``on`` true)."""
-_LINE: dict[str, Any] = {c: bindparam(c) for c in ("log_id", "self_id", "message_id", "user_id", "nickname", "is_bot")}
+_LINE: dict[str, Any] = {
+    c: bindparam(c) for c in ("log_id", "self_id", "message_id", "user_id", "nickname", "is_bot")
+}
 _LINE |= {"created_at": bindparam("created_at")} | {c: tables.text_param(c) for c in ("parts", "check_note")}
 _ADD_LINE = tables.per_dialect(
     lambda d: tables.insert_for(d, L).values(_LINE).on_conflict_do_nothing().inline()
