@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -179,8 +179,9 @@ class Database:
                 connect_args={"check_same_thread": False},
             )
             sa.event.listen(self.sqlite, "connect", _sqlite_connected)
-            sa.event.listen(self.sqlite, "begin", _sqlite_begin)
-            self._sqlite_writer = self.sqlite.execution_options(immediate=True)
+            sa.event.listen(self.sqlite, "begin", self._sqlite_begin)
+            self._begin: str | None = None
+            self._held: sa.Connection | None = None
         else:
             # JSON columns come back as their text: the store parses what it needs
             self.engine: AsyncEngine = create_async_engine(
@@ -190,22 +191,49 @@ class Database:
 
     # transactions ------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
-    async def tx(self, write: bool) -> AsyncIterator[Tx]:
-        """One transaction (``write``: ``BEGIN IMMEDIATE`` on SQLite); its errors mapped."""
+    async def tx(self, write: bool, *, snapshot: bool = False) -> AsyncIterator[Tx]:
+        """One transaction (``write``: ``BEGIN IMMEDIATE`` on SQLite); its errors mapped.  A
+        SQLite read runs each statement on its own unless ``snapshot`` (its statements then see
+        one moment; PostgreSQL's reads are one statement each wherever that matters)."""
         try:
             if self.dialect == "postgresql":
                 async with self._writer.begin() if write else self.engine.connect() as conn:
                     yield Tx(conn, self.dialect)
                 return
             async with self._write_lock if write else contextlib.nullcontext():
-                with self._sqlite_writer.begin() if write else self.sqlite.connect() as sync:
-                    yield Tx(sync, self.dialect)
+                with self._sqlite_connection() as sync:
+                    self._begin = "BEGIN IMMEDIATE" if write else "BEGIN" if snapshot else None
+                    with sync.begin():
+                        yield Tx(sync, self.dialect)
         except DBAPIError as exc:
             raise _mapped(exc, self.dialect) from exc
 
-    async def read(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+    @contextlib.contextmanager
+    def _sqlite_connection(self) -> Iterator[sa.Connection]:
+        """SQLite: the process's connection, held between transactions (a transaction runs on
+        the event loop without yielding, so one is nearly always enough; another is taken from
+        the engine's pool while it is in use)."""
+        conn, self._held = self._held, None
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self.sqlite.connect()
+        try:
+            yield conn
+        finally:
+            if self._held is None and not conn.invalidated:
+                self._held = conn
+            else:
+                conn.close()
+
+    def _sqlite_begin(self, conn: sa.Connection) -> None:
+        """A SQLite transaction begins: a write takes the write lock at once (``BEGIN
+        IMMEDIATE``); a read runs its statements in autocommit (each sees the newest commit)
+        unless it asked for one snapshot."""
+        if self._begin is not None:
+            conn.exec_driver_sql(self._begin)
+
+    async def read(self, body: Callable[[Tx], Awaitable[T]], *, snapshot: bool = False) -> T:
         async def attempt() -> T:
-            async with self.tx(False) as tx:
+            async with self.tx(False, snapshot=snapshot) as tx:
                 return await body(tx)
 
         return await self.retry(attempt, "读取")
@@ -272,10 +300,11 @@ class Database:
         processes starting together migrate one after the other (SQLite's write lock, a
         PostgreSQL advisory lock)."""
         if self.dialect == "sqlite":
-            with self._sqlite_writer.connect() as sync:
+            with self._sqlite_connection() as sync:
                 raw = sync.connection.dbapi_connection
                 assert raw is not None
                 raw.execute(f"PRAGMA busy_timeout={MIGRATION_BUSY_MS}")
+                self._begin = "BEGIN IMMEDIATE"
                 try:
                     with sync.begin():
                         return bool(upgrade(sync))
@@ -382,6 +411,9 @@ class Database:
                 await self._holder.close()
             self._holder = None
         if self.dialect == "sqlite":
+            if self._held is not None:
+                self._held.close()
+                self._held = None
             self.sqlite.dispose()
         else:
             await self.engine.dispose()
@@ -401,10 +433,6 @@ def _sqlite_connected(dbapi_conn: Any, _record: Any) -> None:
     ):
         cur.execute(f"PRAGMA {pragma}")
     cur.close()
-
-
-def _sqlite_begin(conn: sa.Connection) -> None:
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("immediate") else "BEGIN")
 
 
 _MIGRATION_KEY = 0x43_44_01  # "CD", 1

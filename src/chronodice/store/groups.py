@@ -34,7 +34,11 @@ _NICK = written("user_id", "scope", "name", "updated_at")
 NICK_SET = tables.per_dialect(lambda d: upsert(d, _n, _NICK, ["user_id", "scope"], "name", "updated_at"))
 GROUP = select(_g.c.enabled, tables.json_text(_g.c.settings), _g.c.version).where(_g.c.group_id == _GROUP)
 GROUP_LOCK = GROUP.with_for_update()
-GMS = select(_gm.c.user_id).where(_gm.c.group_id == _GROUP)
+WITH_GMS = union_all(
+    select(*GROUP.selected_columns, null().label("gm")).where(_g.c.group_id == _GROUP),
+    select(null(), null(), null(), _gm.c.user_id).where(_gm.c.group_id == _GROUP),
+)
+"""A group's row (``gm`` NULL) and one row per appointed GM, in one statement."""
 _NEW_GROUP = written("group_id", "enabled", "updated_at", settings=tables.text_param("settings"), version=1)
 GROUP_NEW = insert(_g).values(_NEW_GROUP)
 GROUP_CAS = (
@@ -98,8 +102,9 @@ class Groups:
 
     @staticmethod
     async def _group(tx: Tx, group_id: str) -> GroupRecord:
-        row = await tx.one(GROUP, {"group_id": group_id})
-        ids = tuple(sorted(r[0] for r in await tx.all(GMS, {"group_id": group_id})))
+        rows = await tx.all(WITH_GMS, {"group_id": group_id})
+        ids = tuple(sorted(r[3] for r in rows if r[3] is not None))
+        row = next((r for r in rows if r[3] is None), None)
         if row is None:
             return GroupRecord(group_id=group_id, gms=ids)
         return GroupRecord(

@@ -185,7 +185,7 @@ class History:
             whole = srows.assemble(got[0][2], got[1]) if got else None
             return whole, await tx.all(REPLAY, {"key_scope": scope, "key_system": system})
 
-        raw, rows = await self.db.read(body)
+        raw, rows = await self.db.read(body, snapshot=True)
         state = json_value(raw)
         out: list[tuple[LogEntry, Any, Any]] = []
         for r in rows:

@@ -172,7 +172,10 @@ class Sessions:
                     out.append((scope, srows.assemble(got[0][2], got[1]), got[0][0]))
             return out
 
-        return [(scope, json_value(text), version) for scope, text, version in await self.db.read(body)]
+        return [
+            (scope, json_value(text), version)
+            for scope, text, version in await self.db.read(body, snapshot=True)
+        ]
 
     async def load_state(self, scope: str, codec: SessionCodec[S]) -> S | None:
         """The session state as ``codec`` decodes it (None when there is none).  For an
@@ -351,21 +354,19 @@ def _text(got: Loaded[Any]) -> str:
 
 def _reverse(old: Loaded[Any], new: Loaded[Any]) -> tuple[str | None, str | None]:
     """What the log keeps to get ``old`` back from ``new``: ``(before, patch)`` texts, a reverse
-    patch where it is shorter than the old state and rebuilds it exactly, else the old state."""
+    patch where it is shorter than the old state and rebuilds it exactly, else the old state
+    (whose whole text is only assembled then: a battle's is as long as its history)."""
     if old.head is None:
         return None, jpatch.dumps(["=", None])
-    old_text = _text(old)
-    if new.head is None or not old.exact:
-        return old_text, None
-    if old.codec.immutable:  # the plain forms share their unchanged parts: a type-exact diff
-        p = jpatch.diff_exact(new.plain, old.plain)
-    else:
-        p = jpatch.exact_diff(new.plain, old.plain, jpatch.dumps(new.plain), old_text)
-    if p is not None:
-        p_text = jpatch.dumps(p)
-        if len(p_text) < len(old_text):
+    if new.head is not None and old.exact:
+        if old.codec.immutable:  # the plain forms share their unchanged parts: a type-exact diff
+            p = jpatch.diff_exact(new.plain, old.plain)
+        else:
+            p = jpatch.exact_diff(new.plain, old.plain, jpatch.dumps(new.plain), _text(old))
+        size = len(old.head) + sum(len(t) + 1 for texts in old.items.values() for t in texts)
+        if p is not None and len(p_text := jpatch.dumps(p)) < size:
             return None, p_text
-    return old_text, None
+    return _text(old), None
 
 
 def _cards_before(characters_before: Sequence[tuple[CharacterRecord, int]]) -> str | None:
