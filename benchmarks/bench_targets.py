@@ -160,7 +160,6 @@ async def prefill_pg(dsn: str, characters: int, sessions: int) -> None:
     conn = await asyncpg.connect(dsn)
     try:
         attrs = json.dumps({"力量": 60, "敏捷": 50}, ensure_ascii=False)
-        await conn.execute("ALTER TABLE characters DISABLE TRIGGER characters_notify")
         await conn.execute(
             "INSERT INTO characters (owner_id, system, name, attributes, data, version, created_at, updated_at)"
             " SELECT ($1 + g)::text, 'generic', '卡' || g, $2::json, '{}'::json, 1, now(), now()"
@@ -169,12 +168,9 @@ async def prefill_pg(dsn: str, characters: int, sessions: int) -> None:
             attrs,
             characters,
         )
-        await conn.execute("ALTER TABLE characters ENABLE TRIGGER characters_notify")
-        await conn.execute("ALTER TABLE bindings DISABLE TRIGGER bindings_notify")
         await conn.execute(
             "INSERT INTO bindings (user_id, scope, character_id) SELECT owner_id, '', id FROM characters"
         )
-        await conn.execute("ALTER TABLE bindings ENABLE TRIGGER bindings_notify")
         state = json.dumps({"clock": 1.5, "actions": [{"n": i, "text": "一招" * 10} for i in range(20)]})
         await conn.execute(
             "INSERT INTO sessions (scope, system, state, version, created_at, updated_at)"

@@ -424,6 +424,10 @@ class Call:
     """The delivered event's :class:`chronodice.store.Claim` (None when no event carries the
     command: a test, a tool): every store write of the command is given it (``claim=``), so a
     second delivery writes nothing."""
+    session: dict[str, Any] = field(default_factory=dict)
+    """What this command read or wrote of its session, by system: a command that needs its
+    session again (a guard that looks at the replies after the handler) takes it from here
+    instead of reading and parsing it a second time."""
 
     @property
     def name(self) -> str:

@@ -362,7 +362,7 @@ def _reverse(old: Loaded[Any], new: Loaded[Any]) -> tuple[str | None, str | None
         if old.codec.immutable:  # the plain forms share their unchanged parts: a type-exact diff
             p = jpatch.diff_exact(new.plain, old.plain)
         else:
-            p = jpatch.exact_diff(new.plain, old.plain, jpatch.dumps(new.plain), _text(old))
+            p = jpatch.exact_diff(new.plain, old.plain, _text(new), _text(old))
         size = len(old.head) + sum(len(t) + 1 for texts in old.items.values() for t in texts)
         if p is not None and len(p_text := jpatch.dumps(p)) < size:
             return None, p_text

@@ -59,7 +59,11 @@ def _running(state: Combat | None) -> Combat | None:
 
 
 async def load(call: Call) -> Combat | None:
-    return _running(await call.app.store.sessions.load_state(call.ctx.scope, COMBAT_CODEC))
+    """The running combat of the command's group: as this command last read or wrote it, else
+    read now (and kept on the call for the rest of the command)."""
+    if SYSTEM not in call.session:
+        call.session[SYSTEM] = await call.app.store.sessions.load_state(call.ctx.scope, COMBAT_CODEC)
+    return _running(call.session[SYSTEM])
 
 
 async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
@@ -82,6 +86,7 @@ async def apply(call: Call, fn: Fn) -> tuple[Combat, list[Event]]:
         command=call.command_text,
         claim=call.claim,
     )
+    call.session[SYSTEM] = outcome.state
     return outcome.state, outcome.events
 
 
