@@ -17,10 +17,9 @@ with retries, the claim of a delivered event, and which bot accounts are alive.
 * **Exactly once.** A write given a :class:`Claim` also inserts ``(self_id, message_id)`` into
   ``event_claims`` in its transaction: a second delivery raises :class:`DuplicateEvent` there
   and writes nothing (see :class:`Claim`).
-* **Alive accounts.** Each bot account connected to this process is marked alive while the
-  process lives: SQLite by a shared ``flock`` on a file per account (:mod:`.alive`), PostgreSQL
-  by a shared advisory lock on a connection held for that; a lease whose holder is gone can be
-  taken over at once (:mod:`.leases`).
+* **Alive accounts** (:mod:`.alive`): each bot account connected to this process is marked
+  alive while the process lives, so a lease whose holder is gone can be taken over at once
+  (:mod:`.leases`).
 """
 
 from __future__ import annotations
@@ -29,14 +28,13 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import OID
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -46,7 +44,7 @@ from chronodice.core.clock import SYSTEM
 from chronodice.core.errors import ChronoDiceError
 
 from . import tables
-from .alive import AccountFiles
+from .alive import AccountFiles, Alive
 
 T = TypeVar("T")
 log = logging.getLogger("chronodice.store")
@@ -62,8 +60,6 @@ MIGRATION_BUSY_MS = 30_000
 WAL_LIMIT_BYTES = 1024 * 1024
 """SQLite's ``journal_size_limit``: a WAL that a checkpoint emptied is cut back to this when the
 next commit starts it over (without it the file keeps the size of the largest burst)."""
-ACCOUNT_LOCKS = 1128555595
-"""PostgreSQL: the first key of the advisory locks that show a bot account alive ("CDiK")."""
 
 
 class StoreBusy(ChronoDiceError):
@@ -162,16 +158,13 @@ class Database:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = url
         self.dialect = make_url(url).get_backend_name()
-        self.accounts: set[str] = set()
-        """The bot accounts connected to this process (see :meth:`hold_account`)."""
         self._write_lock = asyncio.Lock()
-        self._holder: AsyncConnection | None = None
         if self.dialect == "sqlite":
             path = make_url(url).database or ""
             if not path or path == ":memory:":
                 raise ValueError("ChronoDice needs a SQLite file (several connections share it)")
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self.alive = AccountFiles(Path(path).parent / f".{Path(path).name}.accounts")
+            self.alive = Alive(AccountFiles(Path(path).parent / f".{Path(path).name}.accounts"))
             self.sqlite = sa.create_engine(
                 make_url(url).set(drivername="sqlite"),
                 echo=echo,
@@ -188,6 +181,7 @@ class Database:
                 url, echo=echo, json_deserializer=str, pool_size=12, isolation_level="AUTOCOMMIT"
             )
             self._writer = self.engine.execution_options(isolation_level="READ COMMITTED")
+            self.alive = Alive(None, self.engine)
 
     # transactions ------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -350,49 +344,6 @@ class Database:
             assert raw is not None
             return list(raw.execute(sql).fetchall())
 
-    # alive accounts --------------------------------------------------------------------------------
-    async def hold_account(self, self_id: str) -> None:
-        """Mark ``self_id`` alive while this process lives."""
-        if self_id in self.accounts:
-            return
-        self.accounts.add(self_id)
-        if self.dialect == "sqlite":
-            self.alive.hold(self_id)
-            return
-        try:
-            if self._holder is None:
-                self._holder = await self.engine.connect()
-                await self._holder.execute(sa.select(1))
-            await self._holder.execute(_LOCK, {"key": ACCOUNT_LOCKS, "account": self_id})
-        except Exception:
-            log.warning("PostgreSQL: marking account %s alive failed", self_id, exc_info=True)
-
-    async def drop_account(self, self_id: str) -> None:
-        self.accounts.discard(self_id)
-        if self.dialect == "sqlite":
-            self.alive.drop(self_id)
-        elif self._holder is not None:
-            with contextlib.suppress(Exception):
-                await self._holder.execute(_UNLOCK, {"key": ACCOUNT_LOCKS, "account": self_id})
-
-    def known_gone(self, holder: str, asker: str) -> bool:
-        """Whether ``holder``'s process is known dead without asking the database (SQLite: no
-        process holds its lock file; PostgreSQL never knows without asking)."""
-        return (
-            self.dialect == "sqlite"
-            and asker in self.accounts
-            and holder not in self.accounts
-            and self.alive.gone(holder)
-        )
-
-    def holder_gone(self, suspects: Iterable[str]) -> sa.ColumnElement[bool]:
-        """A condition on ``bot_leases.self_id``: the holder's process is gone."""
-        if self.dialect == "sqlite":
-            gone = [h for h in suspects if h not in self.accounts and self.alive.gone(h)]
-            return tables.bot_leases.c.self_id.in_(gone)
-        account = sa.cast(sa.func.hashtext(tables.bot_leases.c.self_id), OID)
-        return account.not_in(_HELD)
-
     # values and lifecycle ---------------------------------------------------------------------------
     @staticmethod
     def dt_out(value: Any) -> datetime | None:
@@ -404,12 +355,7 @@ class Database:
         return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
     async def close(self) -> None:
-        if self.dialect == "sqlite":
-            self.alive.close()
-        if self._holder is not None:
-            with contextlib.suppress(Exception):
-                await self._holder.close()
-            self._holder = None
+        await self.alive.close()
         if self.dialect == "sqlite":
             if self._held is not None:
                 self._held.close()
@@ -436,17 +382,3 @@ def _sqlite_connected(dbapi_conn: Any, _record: Any) -> None:
 
 
 _MIGRATION_KEY = 0x43_44_01  # "CD", 1
-_ACCOUNT = sa.func.hashtext(sa.bindparam("account", type_=sa.String))
-_LOCK = sa.select(sa.func.pg_advisory_lock_shared(sa.bindparam("key", type_=sa.Integer), _ACCOUNT))
-_UNLOCK = sa.select(sa.func.pg_advisory_unlock_shared(sa.bindparam("key", type_=sa.Integer), _ACCOUNT))
-_pg_locks = sa.table(
-    "pg_locks", *(sa.column(c) for c in ("locktype", "granted", "objsubid", "classid", "objid"))
-)
-_HELD = sa.select(_pg_locks.c.objid).where(
-    _pg_locks.c.locktype == "advisory",
-    _pg_locks.c.granted,
-    _pg_locks.c.objsubid == 2,
-    _pg_locks.c.classid == sa.cast(ACCOUNT_LOCKS, OID),
-)
-"""The accounts (``objid``) whose shared advisory lock some connection holds (PostgreSQL's own
-``pg_locks`` view; never NULL, so ``NOT IN`` is safe)."""

@@ -1,6 +1,6 @@
 """Which bot account answers in a group (``store.leases``): each group is leased to one account (table
 ``bot_leases``), renewed while its holder keeps seeing messages, taken over once it lapsed or
-its holder's process died (see :meth:`.db.Database.holder_gone`)."""
+its holder's process died (see :meth:`.alive.Alive.holder_gone`)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ class Leases:
                 if expires - now > RENEW_AHEAD:
                     self._renew_in_background(scope, self_id)
                     return True
-            elif now < expires and now - checked < 1.0 and not self.db.known_gone(holder, self_id):
+            elif now < expires and now - checked < 1.0 and not self.db.alive.known_gone(holder, self_id):
                 return False
         return await self._take_lease(scope, self_id)
 
@@ -102,12 +102,12 @@ class Leases:
         now = SYSTEM.timestamp()
         ttl = self.lease_seconds
 
-        alive_here = self_id in self.db.accounts  # (then a dead holder is known as dead)
+        alive_here = self_id in self.db.alive  # (then a dead holder is known as dead)
         cached = self._leases.get(scope)
         suspects = [cached[0]] if alive_here and cached is not None and cached[0] != self_id else []
 
         async def body(tx: Tx) -> tuple[str, float]:
-            gone = self.db.holder_gone(suspects) if alive_here else false()
+            gone = self.db.alive.holder_gone(suspects) if alive_here else false()
             params = {"scope": scope, "self_id": self_id, "expires_at": now + ttl, "now": now}
             row = await tx.one(_take(tx.dialect, gone), params)
             if row is None:
@@ -116,7 +116,7 @@ class Leases:
             return str(row[0]), float(row[1])
 
         holder, expires = await self.db.retry(lambda: self._lease_tx(body), "选择账号")
-        if holder != self_id and holder not in suspects and self.db.known_gone(holder, self_id):
+        if holder != self_id and holder not in suspects and self.db.alive.known_gone(holder, self_id):
             suspects.append(holder)  # (SQLite) a holder first learnt of here, whose process died
             holder, expires = await self.db.retry(lambda: self._lease_tx(body), "选择账号")
         self._leases[scope] = (holder, expires, now)
@@ -143,12 +143,12 @@ class Leases:
     async def hold_account(self, self_id: str) -> None:
         """``self_id`` is connected to this process: while the process lives, its leases hold;
         once it dies (a SIGKILL, no release), another account takes its groups over at the next
-        message instead of after the lease lapses (see :meth:`.db.Database.hold_account`)."""
-        await self.db.hold_account(str(self_id))
+        message instead of after the lease lapses (see :class:`.alive.Alive`)."""
+        await self.db.alive.hold(str(self_id))
 
     async def release(self, self_id: str) -> None:
         """Give up every lease of ``self_id`` (its connection closed): others take over now."""
-        await self.db.drop_account(str(self_id))
+        await self.db.alive.drop(str(self_id))
         for scope in [s for s, v in self._leases.items() if v[0] == self_id]:
             del self._leases[scope]
 
