@@ -22,7 +22,7 @@ def _row(o: Any) -> dict[str, Any]:
     defaults = _DEFAULTS.get(cls)
     if defaults is None:
         defaults = _DEFAULTS[cls] = {
-            f.name: f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+            f.name: f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc,operator]
             for f in fields(cls)
             if f.default is not MISSING or f.default_factory is not MISSING
         }
