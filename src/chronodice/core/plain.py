@@ -25,9 +25,9 @@ import dataclasses
 import enum
 import itertools
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 _LEAVES = frozenset({str, int, float, bool, type(None)})
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -96,10 +96,33 @@ def thawed(value: Any) -> Any:
     return value
 
 
+T = TypeVar("T")
+
+
 def same_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
     """How many leading items of ``a`` and ``b`` are the same objects (compared at C speed,
     stopping at the first that is not)."""
     return next(itertools.compress(itertools.count(), map(operator.is_not, a, b)), min(len(a), len(b)))
 
 
-__all__ = ["frozen", "plain", "same_prefix", "thawed"]
+def carried(
+    objs: Sequence[Any], old_objs: Sequence[Any], old_out: Sequence[T], convert: Callable[[Any], T]
+) -> list[T]:
+    """``convert`` of each of ``objs``, where an object that *is* one of ``old_objs`` takes what
+    ``old_out`` (their converted forms, in order) holds for it instead: the unchanged prefix
+    (items appended at the end) in one slice, the rest looked up by identity.  Where ``old_out``
+    does not match ``old_objs`` in length, everything is converted."""
+    if len(old_out) != len(old_objs):
+        return [convert(o) for o in objs]
+    k = same_prefix(old_objs, objs)
+    out = list(old_out[:k])
+    place: dict[int, int] | None = None
+    for o in objs[k:]:
+        if place is None:
+            place = {id(x): i for i, x in enumerate(old_objs)}
+        i = place.get(id(o))
+        out.append(old_out[i] if i is not None and old_objs[i] is o else convert(o))
+    return out
+
+
+__all__ = ["carried", "frozen", "plain", "same_prefix", "thawed"]

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 import sqlalchemy as sa
 
-from chronodice.core.plain import same_prefix
+from chronodice.core.plain import carried
 
 from . import patch as jpatch
 from . import tables
@@ -113,19 +113,8 @@ def split(
 
 def _texts(values: Sequence[Any], old: tuple[Sequence[Any], Sequence[str]]) -> list[str]:
     """The texts of ``values``, taken from ``old`` (items and their texts) for the items that are
-    the very objects found there: the unchanged prefix in one slice, the rest by identity."""
-    old_items, old_texts = old
-    if len(old_items) != len(old_texts):  # (a list not yet kept as rows)
-        return [jpatch.dumps(v) for v in values]
-    k = same_prefix(old_items, values)
-    texts = list(old_texts[:k])
-    place: dict[int, int] | None = None
-    for v in values[k:]:
-        if place is None:
-            place = {id(o): i for i, o in enumerate(old_items)}
-        i = place.get(id(v))
-        texts.append(old_texts[i] if i is not None and old_items[i] is v else jpatch.dumps(v))
-    return texts
+    the very objects found there."""
+    return carried(values, old[0], old[1], jpatch.dumps)
 
 
 def items_of(plain: Any, field: str) -> Any:

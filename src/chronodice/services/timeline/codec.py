@@ -7,7 +7,7 @@ import json
 from dataclasses import MISSING, fields
 from typing import Any
 
-from chronodice.core.plain import plain, same_prefix
+from chronodice.core.plain import carried, plain
 from chronodice.rules.timeline.battle_state import BattleState
 
 _DEFAULTS: dict[type, dict[str, Any]] = {}
@@ -35,20 +35,9 @@ def _row(o: Any) -> dict[str, Any]:
 
 
 def _reusing(objs: Any, old_objs: Any, old_plain: Any) -> list[Any]:
-    """``objs`` in plain form: an object that *is* one of ``old_objs`` takes the plain item that
-    ``old_plain`` (the plain form of ``old_objs``) holds for it, the others are converted.  The
-    unchanged prefix (items appended at the end) is taken in one slice."""
-    if not isinstance(old_plain, list) or len(old_plain) != len(old_objs):
-        return [_row(o) for o in objs]
-    k = same_prefix(old_objs, objs)
-    out = old_plain[:k]
-    place: dict[int, int] | None = None
-    for o in objs[k:]:
-        if place is None:
-            place = {id(x): i for i, x in enumerate(old_objs)}
-        i = place.get(id(o))
-        out.append(old_plain[i] if i is not None and old_objs[i] is o else _row(o))
-    return out
+    """``objs`` in plain form, each object that *is* one of ``old_objs`` taking the plain item
+    ``old_plain`` (the plain form of ``old_objs``) holds for it."""
+    return carried(objs, old_objs, old_plain if isinstance(old_plain, list) else (), _row)
 
 
 class BattleCodec:
