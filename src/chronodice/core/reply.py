@@ -14,6 +14,10 @@ class CheckNote:
     label: str
     outcome: str
     success: bool | None
+    rule: str = ""
+    """The rule system whose log shape the SealDice export writes (``"dnd5e"``), else ``""``."""
+    items: tuple[tuple[str, str, int], ...] = ()
+    """``(expression, reason, result)`` of each roll, for that shape (``("D20 + 5", "攻击哥布林", 19)``)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """NPC cards (issue 26): a group's GM keeps named cards for the NPCs he rolls for.
 
 ``.npc 哥布林 力量12 敏捷14 运动1 武器熟练1 DR1 hit2 dp3`` writes a card the way ``.st`` writes a
-player's (``名字数值`` pairs, ``体力-2`` changes); ``.npc show/list/del`` read and remove them.
+player's (``名字数值`` pairs, ``体力-2`` changes, formula attributes such as a DnD5e weapon
+``&弯刀=1d6+dex``); ``.npc show/list/del`` read and remove them.
 The ``名字:`` prefix D20 (``.rc 哥布林:运动 15``), D10 and CoC (``.ra 哥布林:侦查``) checks accept
 reads the card of that name, and ``.ri 3# 哥布林`` adds 哥布林1–3 from it.
 
@@ -173,7 +174,7 @@ async def npc_del(call: Call, name: str) -> list[Reply]:
 
 
 @npc.sub(
-    params=[arg("name", NPC_NAME, label="NPC名"), opt("pairs", AttributePairs())],
+    params=[arg("name", NPC_NAME, label="NPC名"), opt("pairs", AttributePairs(formulas=True))],
     help="录入或修改NPC卡（写法同 .st）",
 )
 async def npc_set(call: Call, name: str, pairs: list[tuple[str, str | None, int]] | None) -> list[Reply]:

@@ -7,12 +7,26 @@ ability generation and 5e initiative.  Importing the package registers its comma
   ``dex`` etc. as modifiers in ``.r``;
 * :mod:`.rest` — ``.ds`` death saves, ``.ss`` spell slots, ``.长休``/``.短休``;
 * :mod:`.generation` — ``.dnd``;
-* :mod:`.initiative` — ``.ri``/``.init``/``.ed`` in dnd5e groups.
+* :mod:`.initiative` — ``.ri`` in dnd5e groups (monsters with HP/AC, NPC cards, hidden ones);
+* :mod:`.turns` — ``.init``/``.ed`` in dnd5e groups (turns, conditions, monsters' HP, hiding);
+* :mod:`.attack` — ``.atk``: to-hit against AC and damage in one command;
+* :mod:`.combat` — the combat session and what the group and the DM read of it.
 """
 
 from __future__ import annotations
 
-from . import card, checks, generation, initiative, rest
+from . import attack, card, checks, combat, generation, initiative, rest, turns
 from .checks import dnd_rc, rs
 
-__all__ = ["card", "checks", "dnd_rc", "generation", "initiative", "rest", "rs"]
+__all__ = [
+    "attack",
+    "card",
+    "checks",
+    "combat",
+    "dnd_rc",
+    "generation",
+    "initiative",
+    "rest",
+    "rs",
+    "turns",
+]

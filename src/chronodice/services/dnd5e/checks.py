@@ -86,8 +86,13 @@ def check_reply(
         text += "（天然20）"
     elif check.kept == 1:
         text += "（天然1）"
+    expr = ("D20" if len(check.dice) == 1 else "D20" + ("优势" if adv else "劣势")) + f" + {check.modifier}"
     note = CheckNote(
-        target.label, "掷出" if check.dc is None else "成功" if check.success else "失败", check.success
+        target.label,
+        "掷出" if check.dc is None else "成功" if check.success else "失败",
+        check.success,
+        rule="dnd5e",
+        items=((expr, target.label, check.total),),
     )
     return [Reply(text=text, check=note)]
 

@@ -1,214 +1,229 @@
 """5e initiative where DnD5e commands answer: ``.ri`` = d20 + DEX modifier, ``.init`` the order,
-``.init next`` / ``.ed`` the turns, ``.init 状态`` conditions that last some rounds.
+``.init next`` / ``.ed`` the turns, ``.init 状态`` conditions that last some rounds; monsters with
+hit points and AC (``.ri 哥布林 hp7 ac15``, or from the group's NPC card ``.npc 哥布林``), hidden
+monsters (``.ri 暗 +3 伏兵``) and how the group sees monsters' hit points (``.init 血量``).
 
 ``.ri``, ``.init`` and ``.ed`` belong to the D20 tick system (their roots are its commands);
 :func:`.common.by_mode` hands them to the specs below only where DnD5e answers, so a tick20 group
-keeps its ticks, AP and Mov.  The order is one session per group (system ``dnd5e_init``), so
-``.undo`` takes a step back.
+keeps its ticks, AP and Mov.  The order is one session per group (:mod:`.combat`), so ``.undo``
+takes a step back.  The DM runs a hidden monster from private chat (``.gm 私聊`` binds it): its
+roll, numbers and turns go to the DM only, and the group reads the same lines as without it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import re
+from dataclasses import dataclass
 
-from chronodice.core.args import Int, Pattern, Text, Word, arg, opt
+from chronodice.core.args import Pattern, Text, flag, opt
 from chronodice.core.commands import Call, CommandSpec
-from chronodice.core.errors import IllegalAction, NotFound
+from chronodice.core.errors import IllegalAction, InputSyntaxError, NotPermitted
+from chronodice.core.permissions import GM_WHO
 from chronodice.core.reply import Reply
-from chronodice.rules.dnd5e import D20Check, roll_d20
-from chronodice.rules.dnd5e.initiative import MAX_ENTRIES, Entry, Tracker, TurnEvents
+from chronodice.rules.dnd5e import D20Check, ability_modifier, roll_d20
+from chronodice.rules.dnd5e.health import HP, MAX_HP
+from chronodice.rules.dnd5e.initiative import MAX_AC, MAX_ENTRIES, Entry, Tracker
+from chronodice.rules.dnd5e.initiative import MAX_HP as HP_LIMIT
+from chronodice.store import CharacterRecord
 
+from ..npc_cards import find_npc_card
 from ..tick20.joining import ri
-from ..tick20.tracker import ed, init
 from .checks import ADV, DIS, die_text
+from .combat import apply_tracker, dm_whisper, is_dm
 from .common import SYS_NAME, by_mode, sheet_of
 
-SESSION = "dnd5e_init"
 MOD = Pattern(
     regex=r"([+\-])\s*([0-9]{1,2})(?![0-9])", label="±调整值", convert=lambda m: int(m.group(1) + m.group(2))
 )
 FIXED = Pattern(regex=r"=\s*([0-9]{1,2})(?![0-9])", label="=先攻值", convert=lambda m: int(m.group(1)))
+HIDDEN = flag("hidden", "暗", "隐藏", label="暗")
+BUSY = "这个名字现在不能用（GM处理中），换个名字"
+"""A player's refusal where the plain one would name a hidden monster."""
+MAX_COPIES = 9
+AC_WORD = "护甲"
+_STAT = re.compile(r"(hp|体力|ac|护甲)\s*[:=：]?\s*([0-9]{1,4})(?![0-9])", re.IGNORECASE)
+_COPIES = re.compile(r"([1-9])\s*#\s*")
+NPC_FORM = ".ri [暗] [±调整值] [N#]名字 [hp7] [ac15]"
 
 
-async def _apply(call: Call, fn: Callable[[Tracker], tuple[Tracker, Any]]) -> tuple[Tracker, Any]:
-    def step(state: dict[str, Any] | None) -> tuple[dict[str, Any] | None, tuple[Tracker, Any]]:
-        tracker, result = fn(Tracker.from_dict(state))
-        return tracker.to_dict(), (tracker, result)
+@dataclass(frozen=True)
+class NpcSpec:
+    """What ``.ri`` read after the modifier: the name, how many copies, hit points and AC."""
 
-    return await call.app.store.sessions.apply_session(
-        call.ctx.scope, SESSION, step, user_id=call.ctx.user_id, command=call.command_text, claim=call.claim
-    )
-
-
-async def _load(call: Call) -> Tracker:
-    state, _ = await call.app.store.sessions.load_session(call.ctx.scope, SESSION)
-    return Tracker.from_dict(state)
+    name: str
+    copies: int = 1
+    hp: int | None = None
+    ac: int | None = None
 
 
-def order_text(t: Tracker) -> str:
-    if not t.entries:
-        return "先攻表是空的：.ri 掷先攻加入，.ri +3 哥布林 加入NPC"
-    head = f"先攻表（第{t.round}轮）：" if t.turn is not None else "先攻表（未开始，.init next 开始第1轮）："
-    lines = []
-    for e in t.entries:
-        conds = " ".join(f"[{c}{'' if n is None else n}]" for c, n in e.conditions)
-        lines.append(
-            f"{'▶' if e.name == t.turn else '  '}{e.name} {e.total}" + (f" {conds}" if conds else "")
-        )
-    return head + "\n" + "\n".join(lines)
+def npc_spec(text: str) -> NpcSpec:
+    """``3# 哥布林 hp7 ac15`` → 哥布林 ×3 with 7 HP and AC 15 (one pass over the words).
+
+    >>> npc_spec("2#哥布林 hp7 ac15")
+    NpcSpec(name='哥布林', copies=2, hp=7, ac=15)
+    >>> npc_spec("巨魔 护甲:13")
+    NpcSpec(name='巨魔', copies=1, hp=None, ac=13)
+    """
+    m = _COPIES.match(text)
+    copies = int(m.group(1)) if m else 1
+    words = text[m.end() if m else 0 :].split()
+    if not words:
+        raise InputSyntaxError(f"请写出名字：{NPC_FORM}")
+    stats: dict[str, int] = {}
+    for word in words[1:]:
+        found = _STAT.fullmatch(word)
+        if found is None:
+            raise InputSyntaxError(f"看不懂「{word[:10]}」：{NPC_FORM}")
+        key = "hp" if found.group(1).lower() in ("hp", "体力") else "ac"
+        stats[key] = int(found.group(2))
+    if stats.get("hp", 1) < 1 or stats.get("hp", 0) > HP_LIMIT or stats.get("ac", 0) > MAX_AC:
+        raise InputSyntaxError(f"体力写1–{HP_LIMIT}，AC写0–{MAX_AC}")
+    return NpcSpec(words[0], copies, stats.get("hp"), stats.get("ac"))
 
 
-def turn_text(t: Tracker, ev: TurnEvents) -> str:
-    lines = [f"{name} 的「{cond}」结束了" for name, cond in ev.expired]
-    cur = t.current
-    if cur is not None:
-        lines.append(
-            f"{'第' + str(t.round) + '轮，' if ev.new_round else ''}轮到 {cur.name}（先攻{cur.total}）"
-        )
-    return "\n".join(lines)
+def _number(attrs: dict[str, object], key: str) -> int | None:
+    value = attrs.get(key)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 # ---------------------------------------------------------------------- .ri
 dnd_ri = CommandSpec(
     name="ri",
     summary="DnD5e先攻：d20+敏捷调整值，加入先攻表",
-    detail="例 .ri、.ri +2（再加2）、.ri 优势、.ri +3 哥布林、.ri =15 巨龙；同名再掷则更新；平手时敏捷高者在前",
+    detail=(
+        "例 .ri、.ri +2（再加2）、.ri 优势、.ri +3 哥布林、.ri =15 巨龙；同名再掷则更新；平手时敏捷高者在前\n"
+        "怪物：.ri 哥布林 hp7 ac15（写上体力和AC，.atk 才能判定命中、扣血）；本群有NPC卡（.npc 哥布林 敏捷14 hp7 ac15）"
+        "时GM写 .ri 哥布林 即按卡；.ri 3# 哥布林 加入哥布林1–3\n"
+        "隐藏的怪物（GM）：私聊 .ri 暗 +3 伏兵（先在群里 .gm 私聊 绑定），群里看不到它和它的回合，.init 现身 伏兵 公开"
+    ),
     system=SYS_NAME,
     group_only=True,
 )
 
 
 @dnd_ri.sub(
-    params=[opt("mod", MOD), opt("fixed", FIXED), opt("name", Text(label="名称", max_len=20))],
-    flags=[ADV, DIS],
-    help="掷先攻加入先攻表；写名称则加入NPC",
+    params=[opt("mod", MOD), opt("fixed", FIXED), opt("name", Text(label="名称", max_len=40))],
+    flags=[ADV, DIS, HIDDEN],
+    help="掷先攻加入先攻表；写名称则加入NPC（可带 hp、ac）",
     when_empty=True,
 )
 async def cmd_dnd_ri(
-    call: Call, mod: int | None, fixed: int | None, name: str | None, adv: bool, dis: bool
+    call: Call, mod: int | None, fixed: int | None, name: str | None, adv: bool, dis: bool, hidden: bool
 ) -> list[Reply]:
-    extra = mod or 0
     if name is None:
-        char = call.view.character if call.view is not None else None
-        sheet = sheet_of(char)
-        score = sheet.score("敏捷")
-        dex = (score - 10) // 2 if score is not None else 0
-        who, dex_score, owner = (char.name if char else call.name), score or 10, call.ctx.user_id
-        parts = f"{dex:+d}(敏捷)" + (f"{extra:+d}" if mod is not None else "")
-    else:
-        who, dex, dex_score, owner = name, 0, 10 + 2 * extra, None
-        parts = f"{extra:+d}" if mod is not None else ""
-    if fixed is not None:
-        total, text = fixed, f"={fixed}"
-    else:
-        dice, kept = roll_d20(call.app.rng, advantage=adv, disadvantage=dis)
-        total = kept + dex + extra
-        text = die_text(D20Check(dice, kept, 0, None), adv) + parts + f"={total}"
+        if hidden:
+            raise call.usage_error(f"「暗」只用于怪物：{NPC_FORM}")
+        return await _ri_pc(call, mod, fixed, adv, dis)
+    return await _ri_npc(call, npc_spec(name), mod, fixed, adv, dis, hidden)
+
+
+async def _ri_pc(call: Call, mod: int | None, fixed: int | None, adv: bool, dis: bool) -> list[Reply]:
+    char = call.view.character if call.view is not None else None
+    score = sheet_of(char).score("敏捷")
+    dex = ability_modifier(score) if score is not None else 0
+    who = char.name if char else call.name
+    total, text = _roll_with(call, dex, mod, fixed, adv, dis, "敏捷")
+    entry = Entry(who, total, dex=score or 10, text=text, owner=call.ctx.user_id)
 
     def join(t: Tracker) -> tuple[Tracker, bool]:
-        if t.find(who) is None and len(t.entries) >= MAX_ENTRIES:
-            raise IllegalAction(f"先攻表最多{MAX_ENTRIES}名")
-        again = t.find(who) is not None
-        return t.add(Entry(who, total, dex=dex_score, text=text, owner=owner)), again
+        old = t.find(who)
+        if old is not None and old.hidden:
+            raise IllegalAction(BUSY)
+        _room(t, [who])
+        return t.add(entry), old is not None
 
-    t, again = await _apply(call, join)
+    t, again = await apply_tracker(call, join)
     line = f"{who} 的先攻：{text}" + ("（已更新）" if again else "")
-    tail = "" if t.turn is not None else f"\n共{len(t.entries)}名；.init 查看先攻表，.init next 开始"
-    return [Reply.say(line + tail)]
+    return [Reply.say(line + _tail(t))]
 
 
-# ---------------------------------------------------------------------- .init / .ed
-dnd_init = CommandSpec(
-    name="init",
-    summary="DnD5e先攻表：查看、下一个、移除、状态、清空",
-    detail="先攻从高到低，平手敏捷高者在前；.init next（或 .ed）结束当前回合；状态持续的轮数在其回合结束时减一",
-    system=SYS_NAME,
-    group_only=True,
-)
+def _roll_with(
+    call: Call, dex: int, mod: int | None, fixed: int | None, adv: bool, dis: bool, source: str
+) -> tuple[int, str]:
+    extra = mod or 0
+    if fixed is not None:
+        return fixed, f"={fixed}"
+    dice, kept = roll_d20(call.app.rng, advantage=adv, disadvantage=dis)
+    total = kept + dex + extra
+    parts = (f"{dex:+d}({source})" if source else "") + (f"{extra:+d}" if mod is not None else "")
+    shown = die_text(D20Check(dice, kept, 0, None), adv)
+    return total, shown + parts + f"={total}" if parts or len(dice) == 2 else shown
 
 
-@dnd_init.sub("list", "查看", help="查看先攻表", when_empty=True)
-async def dnd_init_list(call: Call) -> list[Reply]:
-    return [Reply.say(order_text(await _load(call)))]
+def _room(t: Tracker, names: list[str]) -> None:
+    new = sum(1 for n in names if t.find(n) is None)
+    if len(t.entries) + new > MAX_ENTRIES:
+        raise IllegalAction(f"先攻表最多{MAX_ENTRIES}名")
 
 
-@dnd_init.sub("next", "ed", "n", "下一个", "结束回合", help="结束当前回合，轮到下一位")
-async def dnd_init_next(call: Call) -> list[Reply]:
-    def step(t: Tracker) -> tuple[Tracker, TurnEvents]:
-        if not t.entries:
-            raise NotFound("先攻表是空的：先用 .ri 掷先攻")
-        return t.next()
-
-    t, ev = await _apply(call, step)
-    return [Reply.say(turn_text(t, ev))]
+def _tail(t: Tracker) -> str:
+    return "" if t.turn is not None else f"\n共{len(t.visible)}名；.init 查看先攻表，.init next 开始"
 
 
-@dnd_init.sub("del", "rm", "移除", params=[arg("name", Text(label="名称", max_len=20))], help="移出先攻表")
-async def dnd_init_del(call: Call, name: str) -> list[Reply]:
-    def step(t: Tracker) -> tuple[Tracker, None]:
-        if t.find(name) is None:
-            raise NotFound(f"先攻表里没有「{name}」")
-        return t.remove(name), None
+async def _ri_npc(
+    call: Call, spec: NpcSpec, mod: int | None, fixed: int | None, adv: bool, dis: bool, hidden: bool
+) -> list[Reply]:
+    dm = await is_dm(call)
+    if hidden and not dm:
+        raise NotPermitted(f"只有{GM_WHO}可以加入隐藏的怪物")
+    card = await find_npc_card(call, spec.name, exact=True) if dm else None
+    attrs = dict(card.attributes) if card is not None else {}
+    score = _number(attrs, "敏捷")
+    dex = ability_modifier(score) if score is not None else 0
+    hp = spec.hp if spec.hp is not None else _number(attrs, HP)
+    max_hp = spec.hp if spec.hp is not None else _number(attrs, MAX_HP) or hp
+    ac = spec.ac if spec.ac is not None else _number(attrs, AC_WORD)
+    names = [spec.name] if spec.copies == 1 else [f"{spec.name}{i}" for i in range(1, spec.copies + 1)]
+    rolled = [_roll_with(call, dex, mod, fixed, adv, dis, "敏捷" if score is not None else "") for _ in names]
+    by = call.ctx.user_id if dm else None
+    entries = [
+        Entry(
+            n,
+            total,
+            dex=score or 10 + 2 * (mod or 0),
+            text=text,
+            hidden=hidden,
+            hp=hp,
+            max_hp=max_hp,
+            ac=ac,
+            card=card.name if card is not None else None,
+            by=by,
+        )
+        for n, (total, text) in zip(names, rolled, strict=True)
+    ]
 
-    await _apply(call, step)
-    return [Reply.say(f"已将 {name} 移出先攻表")]
+    def join(t: Tracker) -> tuple[Tracker, list[bool]]:
+        if not dm and any((e := t.find(n)) is not None and e.hidden for n in names):
+            raise IllegalAction(BUSY)
+        _room(t, names)
+        again = [t.find(n) is not None for n in names]
+        for entry in entries:
+            t = t.add(entry)
+        return t, again
+
+    t, again = await apply_tracker(call, join)
+    lines = [
+        f"{e.name} 的先攻：{e.text}" + ("（已更新）" if a else "")
+        for e, a in zip(entries, again, strict=True)
+    ]
+    stats = _stats_text(card, hp, ac)
+    if hidden:
+        secret = "（暗中，群里看不到）" + "\n".join(lines) + stats
+        return dm_whisper(
+            secret + "\n.init 现身 名字 公开；它随时可以 .atk 名字:目标 攻击（攻击即现身）",
+            [call.ctx.user_id],
+        )
+    replies = [Reply.say("\n".join(lines) + _tail(t))]
+    if stats and card is not None:
+        replies += dm_whisper(f"按NPC卡 <{card.name}>：" + stats.strip("，"), [call.ctx.user_id])
+    return replies
 
 
-@dnd_init.sub(
-    "状态",
-    "cond",
-    params=[
-        arg("name", Word(label="名称")),
-        arg("cond", Word(label="状态")),
-        opt("rounds", Int(label="轮数", min=1, max=100, suffix=("轮",))),
-    ],
-    help="给参战者加一个状态，可写持续轮数",
-)
-async def dnd_init_cond(call: Call, name: str, cond: str, rounds: int | None) -> list[Reply]:
-    def step(t: Tracker) -> tuple[Tracker, None]:
-        if t.find(name) is None:
-            raise NotFound(f"先攻表里没有「{name}」")
-        return t.condition(name, cond[:10], rounds), None
-
-    await _apply(call, step)
-    last = f"，持续{rounds}轮（在其回合结束时计数）" if rounds else "（直到解除：.init 解除 名称 状态）"
-    return [Reply.say(f"{name} 进入「{cond[:10]}」状态{last}")]
-
-
-@dnd_init.sub(
-    "解除",
-    "uncond",
-    params=[arg("name", Word(label="名称")), arg("cond", Word(label="状态"))],
-    help="解除状态",
-)
-async def dnd_init_uncond(call: Call, name: str, cond: str) -> list[Reply]:
-    def step(t: Tracker) -> tuple[Tracker, None]:
-        entry = t.find(name)
-        if entry is None or all(c != cond for c, _ in entry.conditions):
-            raise NotFound(f"「{name}」没有「{cond}」状态")
-        return t.uncondition(name, cond), None
-
-    await _apply(call, step)
-    return [Reply.say(f"{name} 的「{cond}」已解除")]
-
-
-@dnd_init.sub("clr", "clear", "end", "结束", "清空", help="清空先攻表（结束战斗）")
-async def dnd_init_clear(call: Call) -> list[Reply]:
-    await _apply(call, lambda t: (Tracker(), None))
-    return [Reply.say("先攻表已清空，战斗结束")]
-
-
-dnd_ed = CommandSpec(name="ed", summary="结束当前回合（同 .init next）", system=SYS_NAME, group_only=True)
-
-
-@dnd_ed.sub(help="结束当前回合", when_empty=True)
-async def dnd_ed_next(call: Call) -> list[Reply]:
-    return await dnd_init_next(call)
+def _stats_text(card: CharacterRecord | None, hp: int | None, ac: int | None) -> str:
+    parts = [p for p in (f"体力{hp}" if hp is not None else "", f"AC{ac}" if ac is not None else "") if p]
+    return ("，" + " ".join(parts)) if parts else ""
 
 
 by_mode(ri, dnd_ri)
-by_mode(init, dnd_init)
-by_mode(ed, dnd_ed)
 
-__all__ = ["dnd_ed", "dnd_init", "dnd_ri", "order_text"]
+__all__ = ["BUSY", "NpcSpec", "dnd_ri", "npc_spec"]

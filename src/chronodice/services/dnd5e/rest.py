@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from chronodice.core.args import Int, OneOf, Pattern, arg, opt
 from chronodice.core.commands import Call, define
-from chronodice.core.reply import Reply
+from chronodice.core.reply import CheckNote, Reply
 from chronodice.rules.dnd5e.health import HP, MAX_HP, TEMP_HP, DeathSave, Health, death_save, heal
 from chronodice.rules.dnd5e.sheet import ability_modifier
 from chronodice.rules.dnd5e.slots import (
@@ -94,7 +94,11 @@ async def cmd_ds(call: Call) -> list[Reply]:
         text += "——三次成功：伤势稳定"
     elif saved.outcome != "revive":
         text += f"（成功{h.successes}/失败{h.failures}）"
-    return [Reply(text=text, check=None)]
+    success = saved.outcome in ("success", "revive")
+    note = CheckNote(
+        "死亡豁免", OUTCOME[saved.outcome], success, rule="dnd5e", items=(("D20", "死亡豁免", roll),)
+    )
+    return [Reply(text=text, check=note)]
 
 
 @ds.sub("查看", "show", help="查看死亡豁免的进度")

@@ -31,6 +31,7 @@ story-painter's "指令信息" tools understand it:
   per roll (``3#侦查``: three);
 * ``.sc``: ``{"cmd": "sc", "rule": "coc7", "pcName", "items": [{"checkVal": the d100,
   "exprs": ["d100", loss on success, loss on failure], "rank", "sanOld", "sanNew"}]}``;
+* DnD5e checks, saves, attacks and death saves: SealDice's DnD5e shape (:func:`dnd5e_info`);
 * every other check (D20刻度, 时间线 …, which SealDice does not have): ``{"cmd": the command
   word, "pcName", "items": [{"attr": the label, "outcome": our word, "success": bool|null,
   "rank"}]}``.
@@ -155,11 +156,29 @@ def command_info(line: LogLine, command: LogLine | None) -> dict[str, Any] | Non
             for m in rolls
         ]
         return {"cmd": "ra", "rule": "coc7", "pcName": name, "items": items}
+    if check.get("rule") == "dnd5e":
+        return dnd5e_info(check, name)
     outcome = str(check.get("outcome") or "")
     success = check.get("success")
     rank = RANKS.get(outcome, 0 if success is None else (1 if success else -1))
     item = {"attr": str(check.get("label") or ""), "outcome": outcome, "success": success, "rank": rank}
     return {"cmd": word or "check", "pcName": name, "items": [item]}
+
+
+def dnd5e_info(check: dict[str, Any], name: str) -> dict[str, Any]:
+    """SealDice's own DnD5e shape (``dice/ext_dnd5e.go``), which story-painter renders as dice
+    lines: ``{"cmd": "rc", "rule": "dnd5e", "pcName", "items": [{"expr", "reason", "result"}]}``
+    — checks, saves, attacks (the to-hit and the damage as two items) and death saves alike.
+
+    >>> dnd5e_info({"rule": "dnd5e", "items": [["D20 + 2", "敏捷豁免", 14]]}, "托林")["items"]
+    [{'expr': 'D20 + 2', 'reason': '敏捷豁免', 'result': 14}]
+    """
+    items = [
+        {"expr": str(item[0]), "reason": str(item[1]), "result": int(item[2])}
+        for item in check.get("items") or []
+        if isinstance(item, list | tuple) and len(item) == 3 and isinstance(item[2], int)
+    ]
+    return {"cmd": "rc", "rule": "dnd5e", "pcName": name, "items": items}
 
 
 def _uniform_id(user_id: str) -> str:

@@ -59,13 +59,17 @@ def clean_value(value: Any) -> Any:
 
 def check_dict(note: CheckNote, user_id: str, name: str) -> dict[str, Any]:
     """What a line stores of a reply's check: the note and the player it was for."""
-    return {
+    out: dict[str, Any] = {
         "label": note.label,
         "outcome": note.outcome,
         "success": note.success,
         "user_id": user_id,
         "name": name,
     }
+    if note.rule:
+        out["rule"] = note.rule
+        out["items"] = [list(item) for item in note.items]
+    return out
 
 
 async def record(
