@@ -13,8 +13,9 @@ when it got per-group modules and the auto group card, ``.rav``/``.ob``/``.team`
 opposed checks, spectators and teams (issue 30), ``.nnn``/``.name``/``.gugu``/``.deck`` when it
 got random names, excuses and a deck list (issue 42), ``.dnd``/``.ds``/``.ss``/``.rs``/``.longrest``
 when DnD5e groups got them (issue 42; silent outside DnD5e groups), ``.welcome``/``.reply``
-when groups got a welcome text and keyword replies (issue 42), and ``.botlist`` when ChronoDice got a
-group's list of other bots (issue 42).
+when groups got a welcome text and keyword replies (issue 42), ``.botlist`` when ChronoDice got a
+group's list of other bots, and ``.master``/``.text`` when it got the list of its owners and the
+owners' text template (issue 42).
 """
 
 from __future__ import annotations
@@ -50,8 +51,6 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     # housekeeping (SealDice's user id, Dice!'s authorisation among them)
     ".userid",
     ".authorize",
-    ".text",
-    ".master add 12345",
     ".admin",
     ".tmpl",
     ".ping",
