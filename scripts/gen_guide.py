@@ -2,8 +2,8 @@
 
 Each template ``docs/guide/_src/<page>.md`` is Markdown with two kinds of fenced block:
 
-* ````` ```cast ````` — who speaks on the page, one per line: ``名字 QQ号 [owner|admin]``
-  (an ``owner``/``admin`` is a GM of the group).  Without one the page uses :data:`DEFAULT_CAST`.
+* ````` ```cast ````` — who speaks on the page, one per line: ``名字 QQ号 [owner|admin|superuser]``
+  (an ``owner``/``admin`` is a GM of the group; a ``superuser`` is one of the bot's owners).  Without one the page uses :data:`DEFAULT_CAST`.
 * ````` ```chat ````` — a scene: ``名字: 指令`` lines sent in order to one ``App`` per page, so a
   card entered in the first scene is there in the last.  ``名字（私聊）: 指令`` is sent in a
   private chat; ``~名字: 指令`` is sent but not shown (a scene's setup); ``@名字`` of someone in the
@@ -76,7 +76,8 @@ class Member:
 
 
 OWNER = Member("骰主", "90000", ("superuser",))
-"""The bot's owner (``SUPERUSERS``): where ``.send`` delivers; never speaks in a scene."""
+"""The bot's owner (``SUPERUSERS``): where ``.send`` delivers; speaks only on a page whose cast
+names it (``骰主 90000 superuser``)."""
 DEFAULT_CAST = (
     Member("GM", "10000", ("owner",)),
     Member("艾拉", "10001"),
@@ -114,13 +115,13 @@ class Scene:
 
 # ---------------------------------------------------------------------- running a scene
 def parse_cast(body: str) -> dict[str, Member]:
-    """``名字 QQ号 [owner|admin]`` lines → members by name."""
+    """``名字 QQ号 [owner|admin|superuser]`` lines → members by name."""
     cast: dict[str, Member] = {}
     for line in body.splitlines():
         words = line.split()
         if not words or words[0].startswith("#"):
             continue
-        roles = tuple(w for w in words[2:] if w in ("owner", "admin"))
+        roles = tuple(w for w in words[2:] if w in ("owner", "admin", "superuser"))
         cast[words[0]] = Member(words[0], words[1], roles)  # type: ignore[arg-type]
     return cast
 

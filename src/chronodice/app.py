@@ -1,9 +1,10 @@
 """The application object: store, randomness, permissions and the dispatcher.
 
 One ``App`` per bot process.  ``dispatch(ctx, text)`` is the single entry from any front end
-(the NoneBot plugin, tests, a CLI): it routes, checks the group switch, the group's modules
-(``.ext``: an off module is silent) and the flood limit, runs the handler, adds the group-card
-update of ``.sn`` when the sender's card changed, and turns every error into a short reply.
+(the NoneBot plugin, tests, a CLI): it routes, checks the group switch, the group's other bots
+(``.botlist``: silent to them), the group's modules (``.ext``: an off module is silent) and the
+flood limit, runs the handler, adds the group-card update of ``.sn`` when the sender's card
+changed, and turns every error into a short reply.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .services.gms import deliver as deliver_screen
 from .services.gms import enter as enter_screen
 from .services.group_habits import HabitsCache, welcome_text
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
+from .services.seal_botlist import listed_bots
 from .store import Claim, DuplicateEvent, Store
 from .store.records import ContextView
 
@@ -174,11 +176,12 @@ class App(FrontEnd):
         clipped = [_clip(r) for r in replies]
         return deliver_screen(clipped, screen, failed=failed) if screen is not None else clipped
 
-    async def plain_answer(self, group_id: str, text: str) -> bool:
-        """Whether ``group_id`` answers ``text``, a message no command reads: a keyword reply or
-        the unknown-command hint (``.reply``, ``.bot 未知指令``).  Every plain group message asks:
-        a group with neither costs one cached read and a dict lookup."""
-        return (await self.habits.get(self.store, group_id)).answer(text) is not None
+    async def plain_answer(self, group_id: str, text: str, user_id: str = "") -> bool:
+        """Whether ``group_id`` answers ``text`` from ``user_id``, a message no command reads: a
+        keyword reply or the unknown-command hint (``.reply``, ``.bot 未知指令``; never to an
+        account on the group's ``.botlist``).  Every plain group message asks: a group with
+        neither costs one cached read and a dict lookup."""
+        return (await self.habits.get(self.store, group_id)).answer(text, user_id) is not None
 
     async def welcome_text(self, group_id: str) -> str | None:
         """What to greet a newcomer of ``group_id`` with (``.welcome``), or None."""
@@ -189,7 +192,7 @@ class App(FrontEnd):
         flood control (a limited member gets nothing, not even a warning); ``None``: silence."""
         if ctx.group_id is None:
             return None
-        answer = (await self.habits.get(self.store, ctx.group_id)).answer(text)
+        answer = (await self.habits.get(self.store, ctx.group_id)).answer(text, ctx.user_id)
         if answer is None or (verdict or self.admit(ctx)) != "ok":
             return None
         return [_clip(Reply.say(answer))]
@@ -250,6 +253,8 @@ class App(FrontEnd):
         system (``spec.resolve``) is recorded in ``attempt``."""
         spec = attempt.spec
         if view.group is not None:
+            if not ctx.is_superuser and ctx.user_id in listed_bots(view.group.settings):
+                return False  # .botlist: another bot of this group, never answered here
             self.flood.note_gms(view.group.group_id, view.group.gms)
             if not view.group.enabled and not spec.works_when_off:
                 return False

@@ -42,3 +42,16 @@ async def test_welcome_on_join_keyword_reply_and_unknown_hint(onebot: OneBotClie
     await onebot.group(".bot 未知指令 开", expect=1, **OWNER)
     assert await onebot.group(".不存在的指令", expect=1) == "不认识这个指令，.help 查看"
     assert await onebot.group("普通聊天", expect=0) == ""
+
+
+async def test_a_listed_bot_account_gets_no_reply(onebot: OneBotClient) -> None:
+    """``.botlist add @20000`` with a real QQ mention: that account's command and keyword get
+    nothing over the real socket (the plugin's rule asks before any matcher runs); a member's do."""
+    mention = [{"type": "text", "data": {"text": ".botlist add "}}, {"type": "at", "data": {"qq": "20000"}}]
+    added = await onebot.send(mention, expect=1, **OWNER)
+    assert added[0].text == "已登记机器人：20000（骰娘不再回应它在本群的消息）"
+    await onebot.group(".reply add 在吗=在的", expect=1, **OWNER)
+    assert await onebot.group(".r 1d6", user=20000, expect=0) == ""
+    assert await onebot.group("在吗", user=20000, expect=0) == ""
+    assert (await onebot.group(".r 1d6", expect=1)).startswith("玩家1 掷骰: 1d6=")
+    assert await onebot.group("在吗", expect=1) == "在的"

@@ -13,7 +13,9 @@ when it got per-group modules and the auto group card, ``.rav``/``.ob``/``.team`
 opposed checks, spectators and teams (issue 30), ``.nnn``/``.name``/``.gugu``/``.deck`` when it
 got random names, excuses and a deck list (issue 42), ``.dnd``/``.ds``/``.ss``/``.rs``/``.longrest``
 when DnD5e groups got them (issue 42; silent outside DnD5e groups), ``.welcome``/``.reply``
-when groups got a welcome text and keyword replies (issue 42).
+when groups got a welcome text and keyword replies (issue 42), ``.botlist`` when ChronoDice got a
+group's list of other bots, and ``.master``/``.text`` when it got the list of its owners and the
+owners' text template (issue 42).
 """
 
 from __future__ import annotations
@@ -49,9 +51,6 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     # housekeeping (SealDice's user id, Dice!'s authorisation among them)
     ".userid",
     ".authorize",
-    ".text",
-    ".botlist add @某人",
-    ".master add 12345",
     ".admin",
     ".tmpl",
     ".ping",
@@ -73,16 +72,19 @@ OTHER_BOT_COMMANDS: tuple[str, ...] = (
     ".check 运动",
     ".rihx",
     ".setx 20",
-    # from shared/reference/dicebots.md: Dice!'s WoD pool and initiative round, SealDice misc
+    # from shared/reference/dicebots.md: Dice!'s WoD pool and initiative round, DicePP's
+    # rounds (.br .turn .round .skip) and rule lookup (.q), SealDice misc
     ".ws 5",
     ".dset 1",
     ".dat",
     ".RDconf",
     ".turn",
     ".round",
+    ".skip",
     ".br",
     ".sa 侦查",
     ".stat log",
+    ".q 火球术",
     # SealDice extensions: custom aliases, the cnmods module search, word filter
     ".alias 攻击 .r 1d20",
     ".cnmods search 海边小镇",

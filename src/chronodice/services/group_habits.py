@@ -35,6 +35,7 @@ from chronodice.core.reply import Reply
 from chronodice.core.text import PREFIX_START, normalize
 
 from .common import ON_OFF, bot
+from .seal_botlist import listed_bots
 
 if TYPE_CHECKING:
     from chronodice.store import Store
@@ -242,19 +243,21 @@ async def bot_unknown(call: Call, on: bool | None) -> list[Reply]:
 @dataclass(frozen=True)
 class Habits:
     """What a group answers to plain messages: its keyword replies (when on) and whether an
-    unknown dot-command gets :data:`UNKNOWN_TEXT`."""
+    unknown dot-command gets :data:`UNKNOWN_TEXT` — to anyone but the accounts on its
+    ``.botlist`` (:mod:`.seal_botlist`)."""
 
     replies: dict[str, str] = field(default_factory=dict)
     unknown: bool = False
+    bots: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, settings: dict[str, Any]) -> Habits:
         replies = {} if settings.get(REPLIES_OFF_KEY) else _entries(settings)
-        return cls(replies=replies, unknown=bool(settings.get(UNKNOWN_KEY)))
+        return cls(replies=replies, unknown=bool(settings.get(UNKNOWN_KEY)), bots=listed_bots(settings))
 
-    def answer(self, text: str) -> str | None:
-        """The reply to ``text`` (a message no command reads), or None."""
-        if not self.replies and not self.unknown:
+    def answer(self, text: str, user_id: str = "") -> str | None:
+        """The reply to ``text`` (a message no command reads) from ``user_id``, or None."""
+        if (not self.replies and not self.unknown) or user_id in self.bots:
             return None
         if len(text) <= MAX_KEYWORD + 40:
             hit = self.replies.get(text.strip())

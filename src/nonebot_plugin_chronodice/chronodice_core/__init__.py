@@ -339,7 +339,7 @@ async def _is_command(event: Event) -> bool:
         return False
     private = getattr(event, "message_type", None) == "private"
     routed = (REGISTRY.route_private if private else REGISTRY.route)(text[:2000])
-    if routed is None and (private or not await _plain_answered(app, group, text)):
+    if routed is None and (private or not await _plain_answered(app, group, text, event)):
         return False
     ctx = build_context(event)
     if app is None or ctx is None:
@@ -358,10 +358,13 @@ async def _is_command(event: Event) -> bool:
     return True
 
 
-async def _plain_answered(app: App | None, group: object, text: str) -> bool:
+async def _plain_answered(app: App | None, group: object, text: str, event: Event) -> bool:
     """Whether a group message no command reads gets a keyword reply or the unknown-command
-    hint (``.reply``, ``.bot 未知指令``): from memory for a group with neither."""
-    return app is not None and group is not None and await app.plain_answer(str(group), text)
+    hint (``.reply``, ``.bot 未知指令``; never a ``.botlist`` account's): from memory for a group
+    with neither."""
+    if app is None or group is None:
+        return False
+    return await app.plain_answer(str(group), text, str(event.get_user_id()))
 
 
 matcher = on_message(rule=_is_command, priority=10, block=True)
