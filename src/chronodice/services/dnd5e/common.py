@@ -91,6 +91,12 @@ async def dnd_off(app: Any, ctx: Context, view: Any) -> bool:
     return "dnd5e" in off_modules(await settings_for(app, ctx, view))
 
 
+async def dnd_answers(app: Any, ctx: Context, view: Any, *, keep_when_off: bool = False) -> bool:
+    """Whether a command :func:`by_mode` hooks is answered by its DnD5e form here (``view``: the
+    group and the card that decide, see :func:`dnd_here`)."""
+    return await dnd_here(app, ctx, view) and not (keep_when_off and await dnd_off(app, ctx, view))
+
+
 def dnd_only(spec: CommandSpec) -> CommandSpec:
     """Make ``spec`` (a root only DnD5e has: ``.ds .ss .rs .dnd``…) answer in a DnD5e group and
     in a group (or private chat) with no mode, where nothing else claims it — a card of another
@@ -112,7 +118,7 @@ def by_mode(spec: CommandSpec, dnd: CommandSpec, *, keep_when_off: bool = False)
     before: Resolver | None = spec.resolve
 
     async def resolve(app: Any, ctx: Context, view: Any, args: str) -> CommandSpec | None:
-        if await dnd_here(app, ctx, view) and not (keep_when_off and await dnd_off(app, ctx, view)):
+        if await dnd_answers(app, ctx, view, keep_when_off=keep_when_off):
             return dnd
         return spec if before is None else await before(app, ctx, view, args)
 
@@ -124,6 +130,7 @@ __all__ = [
     "DATA_KEY",
     "SYS_NAME",
     "by_mode",
+    "dnd_answers",
     "dnd_data",
     "dnd_here",
     "dnd_off",
