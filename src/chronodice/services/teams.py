@@ -27,7 +27,7 @@ from chronodice.rules.coc7.derived import derive
 from chronodice.store import CharacterRecord
 
 from .card_access import member_card
-from .characters import AttributePairs
+from .characters import AttributePairs, Pair
 from .dnd5e.card import member_st
 from .modes import attribute_name, group_mode
 
@@ -214,7 +214,7 @@ async def team_pick(call: Call, n: int | None) -> list[Reply]:
     what="修改队员的角色卡",
     help="对每位队员在本群使用的角色卡执行 .st（如 .team st 体力-1）",
 )
-async def team_st(call: Call, pairs: list[tuple[str, str | None, int]]) -> list[Reply]:
+async def team_st(call: Call, pairs: list[Pair]) -> list[Reply]:
     ids = await _team_or_error(call)
     lines: list[str] = []
     for uid in ids:
