@@ -90,7 +90,7 @@ async def _odds_text(call: Call, line: str) -> str:
         dist = distribution(tree, default_faces=faces, variables=variables)
     except (DiceLimitError, DiceValueError) as err:
         return f"「{text[:30]}」的概率算不出来：{err.message}"
-    return format_odds(call.name, text, dist)
+    return format_odds(call.player_name, text, dist)
 
 
 async def _roll_text(call: Call, line: str) -> str:
@@ -101,7 +101,7 @@ async def _roll_text(call: Call, line: str) -> str:
         default_faces=await default_die(call),
         variables=dice_variables(char),
     )
-    return format_roll(call.name, out)
+    return format_roll(call.player_name, out)
 
 
 rh = define("rh", summary="暗骰：结果私聊发给你，群里只说掷了暗骰")
@@ -109,7 +109,7 @@ rh = define("rh", summary="暗骰：结果私聊发给你，群里只说掷了�
 
 @rh.sub(params=ROLL, help="暗骰，结果私聊", when_empty=True)
 async def cmd_rh(call: Call, line: str) -> list[Reply]:
-    return hidden_result(call, await _roll_text(call, line))
+    return hidden_result(call, await _roll_text(call, line), name=call.player_name)
 
 
 # ---------------------------------------------------------------------- .st

@@ -59,13 +59,6 @@ def health_of(char: CharacterRecord) -> Health:
     return Health.of(dict(char.attributes), dnd_data(char).get("death"))
 
 
-def speaker(call: Call, char: CharacterRecord | None = None) -> str:
-    """Who a reply names: the active card's name, else the sender's nickname."""
-    if char is None and call.view is not None:
-        char = call.view.character
-    return char.name if char is not None else call.name
-
-
 def need_card(call: Call) -> CharacterRecord:
     """The sender's active card, which must be a DnD5e (or generic) one."""
     char = call.view.character if call.view is not None else None
@@ -139,6 +132,5 @@ __all__ = [
     "need_card",
     "settings_for",
     "sheet_of",
-    "speaker",
     "with_dnd_data",
 ]

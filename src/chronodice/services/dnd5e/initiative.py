@@ -94,7 +94,7 @@ async def cmd_dnd_ri(
         sheet = sheet_of(char)
         score = sheet.score("敏捷")
         dex = (score - 10) // 2 if score is not None else 0
-        who, dex_score, owner = (char.name if char else call.name), score or 10, call.ctx.user_id
+        who, dex_score, owner = call.player_name, score or 10, call.ctx.user_id
         parts = f"{dex:+d}(敏捷)" + (f"{extra:+d}" if mod is not None else "")
     else:
         who, dex, dex_score, owner = name, 0, 10 + 2 * extra, None
