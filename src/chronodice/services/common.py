@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from chronodice.core.args import Choice, Mention, OneOf, Pattern, Text, Word, arg, flag, many, opt
@@ -183,6 +184,22 @@ async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[
                 f"{attr}{op}{value}→{updated.attributes[attr]}" + (derived_note(seed) if seed else "")
             )
     return [Reply.say(f"已录入 <{updated.name}>：" + " ".join(changed))]
+
+
+MemberSt = Callable[[Call, str, list[Pair]], Awaitable[list[Reply] | None]]
+MEMBER_ST: list[MemberSt] = []
+"""Writers for systems whose ``.st`` answers some cards its own way (DnD5e's HP rules, added by
+:mod:`chronodice.services.dnd5e.card`): each gives the replies of ``.st @who`` with the pairs, or
+``None`` where the common ``.st`` answers that card."""
+
+
+async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply]:
+    """``.st @who`` with ``pairs`` as ``.st`` answers it for ``who``'s card here (``.team st``)."""
+    for writer in MEMBER_ST:
+        replies = await writer(call, who, pairs)
+        if replies is not None:
+            return replies
+    return await st_set(call, who, pairs)
 
 
 @st.sub("show", "list", params=[WHO, many("names", ATTR_NAME, required=False, label="属性")], help="查看属性")

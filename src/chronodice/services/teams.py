@@ -9,7 +9,7 @@ store's compare-and-set :meth:`update_group_settings`, so several bot processes 
   ``.team call`` @-mentions every member; ``.team pick [N]`` picks N members at random;
   ``.team st 体力-1`` changes every member's card here (GM, each card through
   :func:`~chronodice.services.card_access.member_card`) as ``.st`` would, the DnD5e HP rules
-  included (:func:`~chronodice.services.dnd5e.card.member_st`); ``.team show 体力 理智`` shows those
+  included (:func:`~chronodice.services.common.member_st`); ``.team show 体力 理智`` shows those
   attributes of every member side by side.
 """
 
@@ -28,7 +28,7 @@ from chronodice.store import CharacterRecord
 
 from .card_access import member_card
 from .characters import AttributePairs, Pair
-from .dnd5e.card import member_st
+from .common import member_st
 from .modes import attribute_name, group_mode
 
 OBSERVERS_KEY = "observers"

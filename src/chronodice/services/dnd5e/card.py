@@ -36,7 +36,7 @@ from ..characters import (
     attr_text,
     parse_attribute_pairs,
 )
-from ..common import st, st_set
+from ..common import MEMBER_ST, st
 from ..modes import Mode, attribute_name, st_card_system, st_guard
 from .common import CARD_SYSTEM, by_mode, dnd_answers, dnd_data, sheet_of, with_dnd_data
 
@@ -146,17 +146,17 @@ async def dnd_st_set(call: Call, who: str | None, text: str) -> list[Reply]:
     return await _write(call, pairs, marks)
 
 
-async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply]:
-    """``.st @who`` with ``pairs`` as ``.st`` answers it for ``who``'s card here (``.team st``):
-    the 5e card above (HP floor, temporary HP, death saves) where DnD5e answers ``.st`` for that
-    card (the group's mode, else the card's system, as :func:`.common.by_mode` decides), else the
-    common ``.st``."""
+async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply] | None:
+    """``.st @who`` with ``pairs`` by the 5e rules above (HP floor, temporary HP, death saves)
+    where DnD5e answers ``.st`` for ``who``'s card here — the group's mode, else the card's system,
+    as :func:`.common.by_mode` decides for ``.st`` — else ``None`` (``.team st``, see
+    :data:`~chronodice.services.common.MEMBER_ST`)."""
     card = await member_card(call, who, "查看或修改别人的角色卡", write=True)
     group = call.view.group if call.view is not None else None
     view = ContextView(group=group, nickname=None, character=card)
-    if await dnd_answers(call.app, call.ctx, view, keep_when_off=True):
-        return await _write(await _target(call, who), pairs, [])
-    return await st_set(call, who, pairs)
+    if not await dnd_answers(call.app, call.ctx, view, keep_when_off=True):
+        return None
+    return await _write(await _target(call, who), pairs, [])
 
 
 async def _write(call: Call, pairs: list[Pair], marks: list[tuple[str, int]]) -> list[Reply]:
@@ -302,5 +302,6 @@ def card_variables(char: CharacterRecord) -> dict[str, Any]:
 
 SYSTEM_VARIABLES[CARD_SYSTEM] = card_variables
 by_mode(st, dnd_st, keep_when_off=True)
+MEMBER_ST.append(member_st)
 
 __all__ = ["attr_key", "dnd_st", "mark_key", "member_st", "take_marks"]
