@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import run, say
+from helpers import Scripted, run, say
 
 from chronodice.app import App
 from chronodice.core.ratelimit import FloodControl, FloodSettings
@@ -175,3 +175,32 @@ async def test_undo_never_reverts_a_card_game_move(app: App) -> None:
     assert "已撤销：.bat 力量 10" in await say(app, ".undo")
     assert (await app.store.sessions.load_session("20002", "moe"))[0] == {"n": 1}
     assert "没有可以撤销" in await say(app, ".undo")
+
+
+async def test_r_names_the_card_in_use_here(app: App) -> None:
+    """SealDice's ``.r`` names the player's name in the group — the card in use there — like
+    ``.rc``: the plain roll, ``N#``, the odds ``?`` and both lines of ``.rh``; without a card the
+    ``.nn`` nickname (else the platform name) as before."""
+    app.rng = Scripted([12, 3, 5, 6, 17, 8, 4], faces=20)
+    assert await say(app, ".r 1d20", name="艾拉") == "艾拉 掷骰: 1d20=12"  # no card yet
+    await run(app, ".nn 小艾")
+    assert await say(app, ".r 1d20", name="艾拉") == "小艾 掷骰: 1d20=3"
+    await run(app, ".pc new 托林")
+    assert await say(app, ".r 1d20", name="艾拉") == "托林 掷骰: 1d20=5"
+    assert await say(app, ".r 2#1d20 攻击", name="艾拉") == "托林 掷骰 攻击: 2#1d20\n1d20=6\n1d20=17"
+    assert await say(app, ".r 1d20 ?", name="艾拉") == (
+        "托林 1d20 的分布：均值 10.5，最小 1，最大 20\n≥4:85.0% ≥7:70.0% ≥10:55.0% ≥13:40.0% ≥16:25.0% ≥20:5.0%"
+    )
+    await run(app, ".pc new 薇拉", group="40004")  # another card in use in another group
+    assert await say(app, ".r 1d20", group="40004", name="艾拉") == "薇拉 掷骰: 1d20=8"
+    assert await say(app, ".r 1d20", user="10002", name="路人") == "路人 掷骰: 1d20=4"  # no card
+    app.rng = Scripted([9], faces=100)
+    replies = await run(app, ".rh 1d100 偷看", name="艾拉")
+    assert [(r.text, r.private, r.fallback) for r in replies] == [
+        ("托林 进行了一次暗骰", False, None),
+        (
+            "在群20002中的暗骰：\n托林 掷骰 偷看: 1d100=9",
+            True,
+            "托林 的暗骰结果无法私聊送达，请先加骰娘为好友",
+        ),
+    ]

@@ -49,8 +49,8 @@ async def test_proficiency_expertise_and_advantage(app: App) -> None:
 async def test_abilities_in_expressions_are_modifiers(app: App) -> None:
     await _torin(app)
     app.rng = Scripted([12, 5])
-    assert await say(app, ".r d20+dex") == "PL01 掷骰: 1d20+dex=[12]+2=14"
-    assert await say(app, ".r 1d8+str") == "PL01 掷骰: 1d8+str=[5]+0=5"
+    assert await say(app, ".r d20+dex", name="艾拉") == "托林 掷骰: 1d20+dex=[12]+2=14"
+    assert await say(app, ".r 1d8+str") == "托林 掷骰: 1d8+str=[5]+0=5"
 
 
 async def test_hp_floor_temp_hp_massive_damage_and_death_saves(app: App) -> None:

@@ -113,3 +113,61 @@ async def test_team_st_changes_each_bound_card(app: App) -> None:
 async def test_group_only(app: App) -> None:
     assert "群" in await say(app, ".team list", group=None)
     assert "群" in await say(app, ".ob", group=None)
+
+
+async def test_team_st_follows_the_dnd5e_hp_rules(app: App) -> None:
+    """Issue 42: in a DnD5e group ``.team st hp-25`` gives each member's card what ``.st hp-25``
+    gives it — floored at 0, temporary HP first, the same words."""
+    await run(app, ".set dnd5e", **GM)
+    await run(app, ".pc new 托林", user=A)
+    await run(app, ".pc new 薇拉", user=B)
+    assert await say(app, ".st hp20 thp3", user=A) == "已录入 <托林>：体力:20（上限20） 临时体力:3"
+    assert await say(app, ".st hp20", user=B) == "已录入 <薇拉>：体力:20（上限20）"
+    await run(app, ".team add", at=(A, B), **GM)
+    assert await say(app, ".team st hp-25", **GM) == (
+        "已录入 <托林>：体力-25→0（临时体力抵消3），倒地昏迷（用 .ds 做死亡豁免）\n"
+        "已录入 <薇拉>：体力-25→0，倒地昏迷（用 .ds 做死亡豁免）"
+    )
+    assert (
+        await say(app, ".team show hp 临时体力")
+        == f"{A} <托林> 体力:0 临时体力:0\n{B} <薇拉> 体力:0 临时体力:—"
+    )
+    assert await say(app, ".team st hp-3", **GM) == (
+        "已录入 <托林>：体力-3→0，昏迷中受伤：死亡豁免失败+1（成功0/失败1）\n"
+        "已录入 <薇拉>：体力-3→0，昏迷中受伤：死亡豁免失败+1（成功0/失败1）"
+    )
+    assert await say(app, ".team st hp+5", **GM) == (
+        "已录入 <托林>：体力+5→5，恢复意识\n已录入 <薇拉>：体力+5→5，恢复意识"
+    )
+    assert await say(app, ".team st hp-25", **GM) == (
+        "已录入 <托林>：体力-25→0，伤害溢出达到体力上限：当场死亡\n"
+        "已录入 <薇拉>：体力-25→0，伤害溢出达到体力上限：当场死亡"
+    )
+
+
+async def test_team_st_in_a_coc_group_keeps_the_coc_st(app: App) -> None:
+    await run(app, ".set coc7", **GM)
+    await run(app, ".pc new 艾拉", user=A)
+    await run(app, ".st 体质50 体型60", user=A)
+    await run(app, ".st 体力3", user=B)
+    await run(app, ".team add", at=(A, B), **GM)
+    assert await say(app, ".team st 体力-1", **GM) == (
+        "已录入 <艾拉>：体力-1→10（由体质、体型算出11）\n已录入 <PL02>：体力-1→2"
+    )
+    assert await say(app, ".team st 体力-5", **GM) == "已录入 <艾拉>：体力-5→5\n已录入 <PL02>：体力-5→-3"
+
+
+async def test_team_st_in_a_group_without_mode_goes_by_each_card(app: App) -> None:
+    """No mode set: ``.st`` follows the DnD5e rules for a DnD5e card (as the member's own ``.st``
+    would), the common ``.st`` for another card — whatever the GM's own card is."""
+    other = "40004"
+    await run(app, ".set dnd5e", group=other, **GM)
+    await run(app, ".pc new 托林", user=A, group=other)
+    await run(app, ".pc tag 托林", user=A)
+    await run(app, ".st hp20", user=A)
+    await run(app, ".st 体力3", user=B)
+    await run(app, ".st 体力9", **GM)  # the GM's own card is a generic one
+    await run(app, ".team add", at=(A, B), **GM)
+    assert await say(app, ".team st 体力-25", **GM) == (
+        "已录入 <托林>：体力-25→0，倒地昏迷（用 .ds 做死亡豁免）\n已录入 <PL02>：体力-25→-22"
+    )

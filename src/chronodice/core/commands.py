@@ -436,6 +436,13 @@ class Call:
         return safe_name(nick or self.ctx.sender_name or self.ctx.user_id)
 
     @property
+    def player_name(self) -> str:
+        """What rolls call the sender (SealDice's player name): the name of their card in use
+        here, from the view the dispatcher read (no store read), else :attr:`name`."""
+        char = self.view.character if self.view is not None else None
+        return safe_name(char.name) if char is not None else self.name
+
+    @property
     def command_text(self) -> str:
         """The command as typed, canonicalised (``.bat 力量 3t``) — for session logs and ``.undo``."""
         name = self.spec.name if self.spec else self.root

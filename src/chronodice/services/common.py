@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from chronodice.core.args import Choice, Mention, OneOf, Pattern, Text, Word, arg, flag, many, opt
@@ -90,7 +91,7 @@ async def _odds_text(call: Call, line: str) -> str:
         dist = distribution(tree, default_faces=faces, variables=variables)
     except (DiceLimitError, DiceValueError) as err:
         return f"「{text[:30]}」的概率算不出来：{err.message}"
-    return format_odds(call.name, text, dist)
+    return format_odds(call.player_name, text, dist)
 
 
 async def _roll_text(call: Call, line: str) -> str:
@@ -101,7 +102,7 @@ async def _roll_text(call: Call, line: str) -> str:
         default_faces=await default_die(call),
         variables=dice_variables(char),
     )
-    return format_roll(call.name, out)
+    return format_roll(call.player_name, out)
 
 
 rh = define("rh", summary="暗骰：结果私聊发给你，群里只说掷了暗骰")
@@ -109,7 +110,7 @@ rh = define("rh", summary="暗骰：结果私聊发给你，群里只说掷了�
 
 @rh.sub(params=ROLL, help="暗骰，结果私聊", when_empty=True)
 async def cmd_rh(call: Call, line: str) -> list[Reply]:
-    return hidden_result(call, await _roll_text(call, line))
+    return hidden_result(call, await _roll_text(call, line), name=call.player_name)
 
 
 # ---------------------------------------------------------------------- .st
@@ -183,6 +184,22 @@ async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[
                 f"{attr}{op}{value}→{updated.attributes[attr]}" + (derived_note(seed) if seed else "")
             )
     return [Reply.say(f"已录入 <{updated.name}>：" + " ".join(changed))]
+
+
+MemberSt = Callable[[Call, str, list[Pair]], Awaitable[list[Reply] | None]]
+MEMBER_ST: list[MemberSt] = []
+"""Writers for systems whose ``.st`` answers some cards its own way (DnD5e's HP rules, added by
+:mod:`chronodice.services.dnd5e.card`): each gives the replies of ``.st @who`` with the pairs, or
+``None`` where the common ``.st`` answers that card."""
+
+
+async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply]:
+    """``.st @who`` with ``pairs`` as ``.st`` answers it for ``who``'s card here (``.team st``)."""
+    for writer in MEMBER_ST:
+        replies = await writer(call, who, pairs)
+        if replies is not None:
+            return replies
+    return await st_set(call, who, pairs)
 
 
 @st.sub("show", "list", params=[WHO, many("names", ATTR_NAME, required=False, label="属性")], help="查看属性")

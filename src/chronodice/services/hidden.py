@@ -6,15 +6,16 @@ from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 
 
-def hidden_result(call: Call, text: str, what: str = "暗骰") -> list[Reply]:
+def hidden_result(call: Call, text: str, what: str = "暗骰", *, name: str | None = None) -> list[Reply]:
     """``text`` by private message with a content-free note in the group (in private chat: plain).
 
     The fallback, sent to the group when the private message cannot be delivered, says only
-    that it failed — never the result.
+    that it failed — never the result.  ``name``: whom the note names (default
+    :attr:`~chronodice.core.commands.Call.name`; ``.rh`` names the card, as its result does).
     """
     if call.ctx.group_id is None:
         return [Reply.say(text)]
-    name = call.name
+    name = name or call.name
     return [
         Reply.say(f"{name} 进行了一次{what}"),
         Reply.whisper(

@@ -8,7 +8,8 @@ store's compare-and-set :meth:`update_group_settings`, so several bot processes 
 * ``.team add @A @B`` / ``.team del @A`` / ``.team clr`` (GM) and ``.team list``;
   ``.team call`` @-mentions every member; ``.team pick [N]`` picks N members at random;
   ``.team st 体力-1`` changes every member's card here (GM, each card through
-  :func:`~chronodice.services.card_access.member_card`); ``.team show 体力 理智`` shows those
+  :func:`~chronodice.services.card_access.member_card`) as ``.st`` would, the DnD5e HP rules
+  included (:func:`~chronodice.services.common.member_st`); ``.team show 体力 理智`` shows those
   attributes of every member side by side.
 """
 
@@ -26,8 +27,8 @@ from chronodice.rules.coc7.derived import derive
 from chronodice.store import CharacterRecord
 
 from .card_access import member_card
-from .characters import AttributePairs
-from .common import st_set
+from .characters import AttributePairs, Pair
+from .common import member_st
 from .modes import attribute_name, group_mode
 
 OBSERVERS_KEY = "observers"
@@ -213,12 +214,12 @@ async def team_pick(call: Call, n: int | None) -> list[Reply]:
     what="修改队员的角色卡",
     help="对每位队员在本群使用的角色卡执行 .st（如 .team st 体力-1）",
 )
-async def team_st(call: Call, pairs: list[tuple[str, str | None, int]]) -> list[Reply]:
+async def team_st(call: Call, pairs: list[Pair]) -> list[Reply]:
     ids = await _team_or_error(call)
     lines: list[str] = []
     for uid in ids:
         try:
-            replies = await st_set(call, uid, pairs)
+            replies = await member_st(call, uid, pairs)
             lines.extend(r.text for r in replies)
         except ChronoDiceError as err:
             lines.append(f"{await call.app.display_name(call.ctx, uid)}：{err.message}")

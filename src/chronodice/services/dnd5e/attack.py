@@ -114,7 +114,7 @@ async def _attacker(call: Call, t: Tracker, order: Order, dm: bool) -> Side:
     if order.attacker is None:
         char = call.view.character if call.view is not None else None
         own = next((e for e in t.entries if e.owner == call.ctx.user_id), None)
-        return Side(char.name if char is not None else call.name, char, own)
+        return Side(call.player_name, char, own)
     entry = seen(t, order.attacker, dm)
     if entry is None:
         raise NotFound(f"先攻表里没有「{order.attacker[:20]}」")

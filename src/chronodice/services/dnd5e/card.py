@@ -25,19 +25,20 @@ from chronodice.core.errors import IllegalAction, InputSyntaxError, NotFound
 from chronodice.core.reply import Reply
 from chronodice.rules.dnd5e.health import HP, MAX_HP, TEMP_HP, DamageNote, Health, damage, heal, set_hp
 from chronodice.rules.dnd5e.sheet import PROF_WORDS, SAVE, ability_name, save_name, skill_name
-from chronodice.store import CharacterRecord
+from chronodice.store import CharacterRecord, ContextView
 
 from ..card_access import member_card
 from ..characters import (
     SYSTEM_VARIABLES,
+    Pair,
     active_or_create,
     apply_pairs,
     attr_text,
     parse_attribute_pairs,
 )
-from ..common import st
+from ..common import MEMBER_ST, st
 from ..modes import Mode, attribute_name, st_card_system, st_guard
-from .common import CARD_SYSTEM, by_mode, dnd_data, sheet_of, with_dnd_data
+from .common import CARD_SYSTEM, by_mode, dnd_answers, dnd_data, sheet_of, with_dnd_data
 
 _NAME = r"[^\d\s:=+\-,;、|/*()＊&]"
 _MARK = re.compile(rf"(?<!{_NAME})({_NAME}+)([*＊]{{1,2}})")
@@ -140,9 +141,27 @@ async def dnd_st_set(call: Call, who: str | None, text: str) -> list[Reply]:
             raise call.usage_error("请给出属性和数值")
         return await dnd_st_show(call, who, "")
     call = await _target(call, who)
-    store, ctx = call.app.store, call.ctx
     cleaned, marks = take_marks(text)
     pairs = parse_attribute_pairs(cleaned) if cleaned.strip(" ,;、|") else []
+    return await _write(call, pairs, marks)
+
+
+async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply] | None:
+    """``.st @who`` with ``pairs`` by the 5e rules above (HP floor, temporary HP, death saves)
+    where DnD5e answers ``.st`` for ``who``'s card here — the group's mode, else the card's system,
+    as :func:`.common.by_mode` decides for ``.st`` — else ``None`` (``.team st``, see
+    :data:`~chronodice.services.common.MEMBER_ST`)."""
+    card = await member_card(call, who, "查看或修改别人的角色卡", write=True)
+    group = call.view.group if call.view is not None else None
+    view = ContextView(group=group, nickname=None, character=card)
+    if not await dnd_answers(call.app, call.ctx, view, keep_when_off=True):
+        return None
+    return await _write(await _target(call, who), pairs, [])
+
+
+async def _write(call: Call, pairs: list[Pair], marks: list[tuple[str, int]]) -> list[Reply]:
+    """``.st`` on the card ``call``'s sender uses here: ``pairs`` by the 5e rules, ``marks``."""
+    store, ctx = call.app.store, call.ctx
     mode = await st_guard(store, ctx)
     char = await active_or_create(store, ctx, await call.app.display_name(ctx), CARD_SYSTEM, claim=call.claim)
     if char.system not in ("generic", CARD_SYSTEM) and not char.attributes:
@@ -283,5 +302,6 @@ def card_variables(char: CharacterRecord) -> dict[str, Any]:
 
 SYSTEM_VARIABLES[CARD_SYSTEM] = card_variables
 by_mode(st, dnd_st, keep_when_off=True)
+MEMBER_ST.append(member_st)
 
-__all__ = ["attr_key", "dnd_st", "mark_key", "take_marks"]
+__all__ = ["attr_key", "dnd_st", "mark_key", "member_st", "take_marks"]

@@ -19,7 +19,7 @@ from chronodice.rules.dnd5e import D20Check, Target, roll_check
 
 from ..coc7.checks import Reason
 from ..modes import RC_BY_MODE
-from .common import SYS_NAME, dnd_only, sheet_of, speaker
+from .common import SYS_NAME, dnd_only, sheet_of
 
 SAVE_FLAG_WORDS = ("豁免", "save", "saving")
 DC = Pattern(regex=r"(?:[dD][cC]\s*)?([0-9]{1,3})(?![0-9dD])", label="DC", convert=lambda m: int(m.group(1)))
@@ -79,7 +79,7 @@ def check_reply(
     check = roll_check(call.app.rng, target.modifier + sum(mods), advantage=adv, disadvantage=dis, dc=dc)
     parts = f"{target.modifier:+d}({target.source})" + "".join(f"{m:+d}" for m in mods)
     label = target.label + (f"（{reason}）" if reason else "")
-    text = f"{speaker(call)} 的{label}检定：{die_text(check, adv)}{parts}={check.total}"
+    text = f"{call.player_name} 的{label}检定：{die_text(check, adv)}{parts}={check.total}"
     if check.dc is not None:
         text += f" 对 DC{check.dc} " + ("成功" if check.success else "失败")
     if check.kept == 20:

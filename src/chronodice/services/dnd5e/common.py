@@ -59,13 +59,6 @@ def health_of(char: CharacterRecord) -> Health:
     return Health.of(dict(char.attributes), dnd_data(char).get("death"))
 
 
-def speaker(call: Call, char: CharacterRecord | None = None) -> str:
-    """Who a reply names: the active card's name, else the sender's nickname."""
-    if char is None and call.view is not None:
-        char = call.view.character
-    return char.name if char is not None else call.name
-
-
 def need_card(call: Call) -> CharacterRecord:
     """The sender's active card, which must be a DnD5e (or generic) one."""
     char = call.view.character if call.view is not None else None
@@ -91,6 +84,12 @@ async def dnd_off(app: Any, ctx: Context, view: Any) -> bool:
     return "dnd5e" in off_modules(await settings_for(app, ctx, view))
 
 
+async def dnd_answers(app: Any, ctx: Context, view: Any, *, keep_when_off: bool = False) -> bool:
+    """Whether a command :func:`by_mode` hooks is answered by its DnD5e form here (``view``: the
+    group and the card that decide, see :func:`dnd_here`)."""
+    return await dnd_here(app, ctx, view) and not (keep_when_off and await dnd_off(app, ctx, view))
+
+
 def dnd_only(spec: CommandSpec) -> CommandSpec:
     """Make ``spec`` (a root only DnD5e has: ``.ds .ss .rs .dnd``…) answer in a DnD5e group and
     in a group (or private chat) with no mode, where nothing else claims it — a card of another
@@ -112,7 +111,7 @@ def by_mode(spec: CommandSpec, dnd: CommandSpec, *, keep_when_off: bool = False)
     before: Resolver | None = spec.resolve
 
     async def resolve(app: Any, ctx: Context, view: Any, args: str) -> CommandSpec | None:
-        if await dnd_here(app, ctx, view) and not (keep_when_off and await dnd_off(app, ctx, view)):
+        if await dnd_answers(app, ctx, view, keep_when_off=keep_when_off):
             return dnd
         return spec if before is None else await before(app, ctx, view, args)
 
@@ -124,6 +123,7 @@ __all__ = [
     "DATA_KEY",
     "SYS_NAME",
     "by_mode",
+    "dnd_answers",
     "dnd_data",
     "dnd_here",
     "dnd_off",
@@ -132,6 +132,5 @@ __all__ = [
     "need_card",
     "settings_for",
     "sheet_of",
-    "speaker",
     "with_dnd_data",
 ]

@@ -16,7 +16,7 @@ from chronodice.rules.dnd5e.generation import (
     roll_set,
 )
 
-from .common import SYS_NAME, dnd_only, speaker
+from .common import SYS_NAME, dnd_only
 
 dnd = dnd_only(
     define(
@@ -41,7 +41,7 @@ dnd = dnd_only(
 )
 async def cmd_dnd(call: Call, sets: int) -> list[Reply]:
     rolled = [roll_set(call.app.rng) for _ in range(sets)]
-    head = f"{speaker(call)} 的DnD5e属性（4d6去掉最低）："
+    head = f"{call.player_name} 的DnD5e属性（4d6去掉最低）："
     if sets == 1:
         scores = rolled[0]
         detail = " ".join(f"{s.total}[{','.join(map(str, s.dice))}]" for s in scores)

@@ -121,7 +121,7 @@ async def _ri_pc(call: Call, mod: int | None, fixed: int | None, adv: bool, dis:
     char = call.view.character if call.view is not None else None
     score = sheet_of(char).score("敏捷")
     dex = ability_modifier(score) if score is not None else 0
-    who = char.name if char else call.name
+    who = call.player_name
     total, text = _roll_with(call, dex, mod, fixed, adv, dis, "敏捷")
     entry = Entry(who, total, dex=score or 10, text=text, owner=call.ctx.user_id)
 

@@ -139,7 +139,7 @@ async def side_of(call: Call, user_id: str | None) -> Side:
     ctx = call.ctx
     if (user_id is None or user_id == ctx.user_id) and call.view is not None:
         char = call.view.character
-        return Side(name=char.name if char else call.name, char=char)
+        return Side(name=call.player_name, char=char)
     uid = user_id or ctx.user_id
     char = await member_card(call, uid, "对别人的角色掷骰", write=False)
     name = char.name if char else await call.app.display_name(ctx, uid)

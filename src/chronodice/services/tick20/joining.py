@@ -41,7 +41,7 @@ def roll_entry(
     char = call.view.character if call.view is not None else None
     own = entry.name is None
     if own:
-        name = char.name if char is not None else call.name
+        name = call.player_name
         kwargs["controller"] = call.ctx.user_id
     else:
         name = str(entry.name)
