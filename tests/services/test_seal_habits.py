@@ -74,9 +74,14 @@ async def test_bad_formulas_get_one_line(app: App, command: str, reply: str) -> 
     assert await texts(app, command) == [reply + "\n格式：.st [@某人] [属性名数值]"]
 
 
-async def test_formulas_only_where_cards_stay_numbers_elsewhere(app: App) -> None:
-    assert await texts(app, ".npc new 卫兵") != []
-    got = await texts(app, ".npc st 卫兵 &刀=1d6")
+async def test_formulas_on_npc_cards_leave_their_numbers_readable(app: App) -> None:
+    """An NPC card keeps a DnD5e weapon (``&弯刀=1d6+dex``, issue 42); the D20 and CoC checks
+    that read the card's numbers still read them."""
+    got = await texts(app, ".npc 卫兵 &刀=1d6 力量12", roles=("owner",))
+    assert got == ["已录入NPC卡 <卫兵>（2项，数值已私聊GM）", "NPC卡 <卫兵>：&刀=1d6 力量:12"]
+    assert (await texts(app, ".ra 卫兵:力量", roles=("owner",)))[0].startswith("卫兵 的力量检定：D100=")
+    assert (await texts(app, ".rc 卫兵:力量", roles=("owner",)))[0].startswith("卫兵 的力量检定：D20=")
+    got = await texts(app, ".team st &刀=1d6", roles=("owner",))
     assert got[0].startswith("「&刀=1d6」：这里只能录数值，公式属性（&名字=公式）用 .st 录入")
 
 

@@ -29,7 +29,7 @@ from chronodice.core.reply import Reply
 from chronodice.core.text import safe_name
 from chronodice.store import CharacterRecord
 
-from .characters import AttributePairs, apply_pairs, check_name
+from .characters import AttributePairs, apply_pairs, attr_text, check_name
 from .modes import attribute_name, card_system_for, group_mode
 
 MAX_NPC_CARDS = 60
@@ -101,7 +101,7 @@ async def find_npc_card(
 
 
 def card_line(card: CharacterRecord) -> str:
-    attrs = " ".join(f"{k}:{v}" for k, v in card.attributes.items()) or "（空）"
+    attrs = " ".join(attr_text(k, v) for k, v in card.attributes.items()) or "（空）"
     attacks = card.data.get("attacks") if isinstance(card.data, dict) else None
     named = (
         "\n攻击：" + "；".join(f"{k} {attack_text(v)}" for k, v in attacks.items() if isinstance(v, dict))
@@ -201,7 +201,7 @@ async def npc_set(call: Call, name: str, pairs: list[tuple[str, str | None, int]
         card.id, lambda c: replace(c, attributes=apply_pairs(c.attributes, pairs)), claim=call.claim
     )
     changed = " ".join(
-        f"{a}:{updated.attributes[a]}" if op is None else f"{a}{op}{v}→{updated.attributes[a]}"
+        attr_text(a, updated.attributes[a]) if op is None else f"{a}{op}{v}→{updated.attributes[a]}"
         for a, op, v in pairs
     )
     return [
