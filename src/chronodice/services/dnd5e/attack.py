@@ -87,7 +87,8 @@ def read_order(text: str) -> Order:
     order = Order(attacker or None, target)
     for word in words[1:]:
         if word.lower() in _EDGE:
-            order = replace(order, **{_EDGE[word.lower()]: True})
+            edge = _EDGE[word.lower()]
+            order = replace(order, adv=order.adv or edge == "adv", dis=order.dis or edge == "dis")
         elif _BONUS.fullmatch(word) and order.bonus is None:
             order = replace(order, bonus=int(word))
         elif (m := _AC.fullmatch(word)) and order.ac is None:
