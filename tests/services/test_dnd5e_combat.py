@@ -263,3 +263,16 @@ async def test_dnd_lines_carry_sealdice_dnd5e_command_info(app: App) -> None:
         "pcName": "托林",
         "items": [{"expr": "D20 + 1", "reason": "敏捷豁免", "result": 13}],
     }
+
+
+async def test_help_shows_the_meaning_a_command_has_in_this_group(app: App) -> None:
+    await say(app, ".set dnd5e", **DM)
+    assert (await say(app, ".help atk")).startswith("DnD5e攻击：命中对AC、伤害、暴击加倍骰子，一条指令")
+    assert (await say(app, ".help init")).startswith("DnD5e先攻表：")
+    assert (
+        "【DnD5e】.rs .dnd .ds .ss .longrest .shortrest 以及本群的 .rc .st .ri .init .ed .atk"
+        in await say(app, ".help")
+    )
+    await say(app, ".set tick20", group="30003", **DM)
+    assert (await say(app, ".help atk", group="30003")).startswith("一条指令完成攻击：ATK检定→对DEF")
+    assert "以及本群的" not in await say(app, ".help", group="30003")

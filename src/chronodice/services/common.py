@@ -434,6 +434,8 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
         spec = reg.get(name)
         if spec is None:
             raise NotFound(f"没有指令「{name[:20]}」，发送 .help 查看全部")
+        if spec.resolve is not None:  # the meaning it has here (.atk/.init in a DnD5e group: 5e's)
+            spec = await spec.resolve(call.app, call.ctx, call.view, "") or spec
         return [Reply.say(help_page(spec, word))]
     lines = ["ChronoDice 指令（.help 指令名 查看详情）："]
     if call.ctx.group_id is not None:
@@ -444,6 +446,8 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
         line = f"【{system}】" + " ".join("." + s.name for s in specs)
         if system == "CoC7" and not coc_answered(settings):
             line += "（本群模式下不回应，留给其他骰娘；.set coc7 开启）"
+        if system == "DnD5e" and (mode := group_mode(settings)) is not None and mode.key == "dnd5e":
+            line += " 以及本群的 .rc .st .ri .init .ed .atk（DnD5e 用法，.help atk 查看）"
         lines.append(line)
     lines.extend(line for line in [ext_help_line(settings)] if line)  # .ext: modules off here
     return [Reply.say("\n".join(lines))]
