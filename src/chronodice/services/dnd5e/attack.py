@@ -36,7 +36,7 @@ from chronodice.dice import DiceBudget, DiceError, evaluate, parse, to_text
 from chronodice.dice import detail as dice_detail
 from chronodice.rules.dnd5e import ABILITIES, D20Check, Sheet, ability_modifier
 from chronodice.rules.dnd5e.attack import AttackRoll, double_dice, roll_attack
-from chronodice.rules.dnd5e.health import HP, MAX_HP, TEMP_HP, Health, damage
+from chronodice.rules.dnd5e.health import damage
 from chronodice.rules.dnd5e.initiative import MAX_AC, Entry, Tracker
 from chronodice.store import CharacterRecord
 
@@ -46,7 +46,7 @@ from ..tick20.attack import atk
 from .card import damage_words
 from .checks import ADV, DIS, die_text
 from .combat import apply_tracker, dm_whisper, hp_shown, is_dm, load_tracker, seen
-from .common import SYS_NAME, by_mode, dnd_data, sheet_of, with_dnd_data
+from .common import SYS_NAME, by_mode, health_of, sheet_of, with_health
 
 FORM = ".atk [攻击者:]目标 [武器|±命中 伤害] [优势/劣势]，如 .atk 哥布林1 +5 1d8+3、.atk 哥布林1 长剑"
 MAX_WORDS = 6
@@ -330,19 +330,10 @@ async def _hurt_card(call: Call, card: CharacterRecord, amount: int) -> str:
     words: list[str] = []
 
     def write(c: CharacterRecord) -> CharacterRecord:
-        attrs = dict(c.attributes)
-        dnd = dnd_data(c)
-        h = Health.of(attrs, dnd.get("death"))
-        before = h.hp
-        h, note = damage(h, amount)
-        attrs[HP] = h.hp
-        if h.max_hp is not None:
-            attrs[MAX_HP] = h.max_hp
-        if TEMP_HP in attrs or h.temp:
-            attrs[TEMP_HP] = h.temp
-        dnd["death"] = h.death_dict()
-        words[:] = [f" → {c.name} 体力{before}→{h.hp}" + damage_words(note, h)]
-        return with_dnd_data(c, attrs, dnd)
+        before = health_of(c)
+        h, note = damage(before, amount)
+        words[:] = [f" → {c.name} 体力{before.hp}→{h.hp}" + damage_words(note, h)]
+        return with_health(c, h)
 
     await call.app.store.characters.update_character(card.id, write, claim=call.claim)
     return words[0]

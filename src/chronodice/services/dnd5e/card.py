@@ -38,7 +38,7 @@ from ..characters import (
 )
 from ..common import MEMBER_ST, st
 from ..modes import Mode, attribute_name, st_card_system, st_guard
-from .common import CARD_SYSTEM, by_mode, dnd_answers, dnd_data, sheet_of, with_dnd_data
+from .common import CARD_SYSTEM, by_mode, dnd_answers, dnd_data, sheet_of, with_dnd_data, with_health
 
 _NAME = r"[^\d\s:=+\-,;、|/*()＊&]"
 _MARK = re.compile(rf"(?<!{_NAME})({_NAME}+)([*＊]{{1,2}})")
@@ -199,12 +199,7 @@ async def _write(call: Call, pairs: list[Pair], marks: list[tuple[str, int]]) ->
                 else:
                     h = heal(h, value)
                     notes[i] = "，恢复意识" if was_down and h.hp > 0 else ""
-            attrs[HP] = h.hp
-            if h.max_hp is not None:
-                attrs[MAX_HP] = h.max_hp
-            if TEMP_HP in attrs or h.temp:
-                attrs[TEMP_HP] = h.temp
-            dnd["death"] = h.death_dict()
+            return with_health(c, h, attrs, dnd)
         return with_dnd_data(c, attrs, dnd)
 
     updated = await store.characters.update_character(char.id, write, claim=call.claim)

@@ -16,7 +16,7 @@ from chronodice.core.commands import Call, CommandSpec
 from chronodice.core.context import Context
 from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.rules.dnd5e import Sheet
-from chronodice.rules.dnd5e.health import Health
+from chronodice.rules.dnd5e.health import HP, MAX_HP, TEMP_HP, Health
 from chronodice.store import CharacterRecord
 
 from ..ext import off_modules
@@ -57,6 +57,22 @@ def sheet_of(char: CharacterRecord | None) -> Sheet:
 
 def health_of(char: CharacterRecord) -> Health:
     return Health.of(dict(char.attributes), dnd_data(char).get("death"))
+
+
+def with_health(
+    c: CharacterRecord, h: Health, attrs: dict[str, Any] | None = None, dnd: dict[str, Any] | None = None
+) -> CharacterRecord:
+    """``c`` with ``h`` written back (on ``attrs``/``dnd`` when a change already made them):
+    体力, 体力上限, 临时体力 (once the card has it) and the death saves."""
+    attrs = dict(c.attributes if attrs is None else attrs)
+    attrs[HP] = h.hp
+    if h.max_hp is not None:
+        attrs[MAX_HP] = h.max_hp
+    if TEMP_HP in attrs or h.temp:
+        attrs[TEMP_HP] = h.temp
+    dnd = dnd_data(c) if dnd is None else dnd
+    dnd["death"] = h.death_dict()
+    return with_dnd_data(c, attrs, dnd)
 
 
 def need_card(call: Call) -> CharacterRecord:
@@ -133,4 +149,5 @@ __all__ = [
     "settings_for",
     "sheet_of",
     "with_dnd_data",
+    "with_health",
 ]

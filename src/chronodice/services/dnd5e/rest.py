@@ -13,7 +13,7 @@ from dataclasses import replace
 from chronodice.core.args import Int, OneOf, Pattern, arg, opt
 from chronodice.core.commands import Call, define
 from chronodice.core.reply import CheckNote, Reply
-from chronodice.rules.dnd5e.health import HP, MAX_HP, TEMP_HP, DeathSave, Health, death_save, heal
+from chronodice.rules.dnd5e.health import DeathSave, Health, death_save, heal
 from chronodice.rules.dnd5e.sheet import ability_modifier
 from chronodice.rules.dnd5e.slots import (
     Slots,
@@ -27,7 +27,7 @@ from chronodice.rules.dnd5e.slots import (
 )
 from chronodice.store import CharacterRecord
 
-from .common import SYS_NAME, dnd_data, dnd_only, health_of, need_card, sheet_of, with_dnd_data
+from .common import SYS_NAME, dnd_data, dnd_only, health_of, need_card, sheet_of, with_dnd_data, with_health
 
 OUTCOME = {
     "success": "成功",
@@ -35,17 +35,6 @@ OUTCOME = {
     "double_failure": "天然1，算两次失败",
     "revive": "天然20！恢复1点体力，苏醒过来",
 }
-
-
-def _write_health(c: CharacterRecord, h: Health) -> CharacterRecord:
-    attrs = {**c.attributes, HP: h.hp}
-    if h.max_hp is not None:
-        attrs[MAX_HP] = h.max_hp
-    if TEMP_HP in attrs or h.temp:
-        attrs[TEMP_HP] = h.temp
-    dnd = dnd_data(c)
-    dnd["death"] = h.death_dict()
-    return with_dnd_data(c, attrs, dnd)
 
 
 def hp_text(h: Health) -> str:
@@ -83,7 +72,7 @@ async def cmd_ds(call: Call) -> list[Reply]:
 
     def save(c: CharacterRecord) -> CharacterRecord:
         result[:] = [death_save(health_of(c), roll)]
-        return _write_health(c, result[0][0])
+        return with_health(c, result[0][0])
 
     await call.app.store.characters.update_character(char.id, save, claim=call.claim)
     h, saved = result[0]
@@ -191,7 +180,7 @@ async def cmd_longrest(call: Call) -> list[Reply]:
         top = h.max_hp if h.max_hp is not None else h.hp
         h = replace(h, hp=top, temp=0, successes=0, failures=0, stable=False)
         result[:] = [h]
-        c = _write_health(c, h)
+        c = with_health(c, h)
         dnd = dnd_data(c)
         dnd["slots"] = to_json(restore_all(from_json(dnd.get("slots"))))
         return with_dnd_data(c, dict(c.attributes), dnd)
@@ -241,7 +230,7 @@ async def cmd_shortrest(call: Call, dice: tuple[int, int] | None) -> list[Reply]
 
     def rest(c: CharacterRecord) -> CharacterRecord:
         result[:] = [heal(health_of(c), gained)]
-        return _write_health(c, result[0])
+        return with_health(c, result[0])
 
     before = health_of(char).hp
     await call.app.store.characters.update_character(char.id, rest, claim=call.claim)
