@@ -276,3 +276,15 @@ async def test_help_shows_the_meaning_a_command_has_in_this_group(app: App) -> N
     await say(app, ".set tick20", group="30003", **DM)
     assert (await say(app, ".help atk", group="30003")).startswith("一条指令完成攻击：ATK检定→对DEF")
     assert "以及本群的" not in await say(app, ".help", group="30003")
+
+
+async def test_a_card_of_another_system_is_told_so(app: App) -> None:
+    await say(app, ".set coc7", group="30003", **DM)
+    await say(app, ".pc new 老李", user="10006", group="30003")
+    await say(app, ".st 力量60", user="10006", group="30003")
+    await _party(app)
+    await _order(app)
+    await say(app, ".pc tag 老李", user="10006")
+    assert await say(app, ".atk 哥布林 +5 1d8+str", user="10006") == (
+        "<老李> 是CoC7角色卡，不能用于DnD5e检定：用 .pc tag 换一张DnD5e卡（或 .pc new 名字 新建），或 .set coc7 切回CoC7模式"
+    )

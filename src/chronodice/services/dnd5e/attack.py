@@ -41,12 +41,13 @@ from chronodice.rules.dnd5e.initiative import MAX_AC, Entry, Tracker
 from chronodice.store import CharacterRecord
 
 from ..characters import dice_variables
+from ..modes import fits, wrong_card
 from ..npc_cards import find_npc_card
 from ..tick20.attack import atk
 from .card import damage_words
 from .checks import ADV, DIS, die_text
 from .combat import apply_tracker, dm_whisper, hp_shown, is_dm, load_tracker, seen
-from .common import SYS_NAME, by_mode, health_of, sheet_of, with_health
+from .common import CARD_SYSTEM, SYS_NAME, by_mode, health_of, sheet_of, with_health
 
 FORM = ".atk [攻击者:]目标 [武器|±命中 伤害] [优势/劣势]，如 .atk 哥布林1 +5 1d8+3、.atk 哥布林1 长剑"
 MAX_WORDS = 6
@@ -114,6 +115,8 @@ class Side:
 async def _attacker(call: Call, t: Tracker, order: Order, dm: bool) -> Side:
     if order.attacker is None:
         char = call.view.character if call.view is not None else None
+        if char is not None and not fits(char.system, CARD_SYSTEM):  # a CoC 力量60 is no 5e score
+            raise IllegalAction(wrong_card(char.name, char.system, CARD_SYSTEM))
         own = next((e for e in t.entries if e.owner == call.ctx.user_id), None)
         return Side(call.player_name, char, own)
     entry = seen(t, order.attacker, dm)
