@@ -198,16 +198,31 @@ def validate_values(values: dict[str, Any]) -> list[str]:
         problems.append("外貌应大于0")
     if values.get("adult_age", 0.0) < 0 or values.get("standard_size", 0.0) < 0:
         problems.append("成年年龄和标准体型不能为负")
-    if values.get("adult_age", 0.0) > 0 and values.get("age", 0.0) <= 0:
-        problems.append("填写了成年年龄时，年龄应大于0")
-    if values.get("standard_size", 0.0) > 0 and values.get("size", 0.0) <= 0:
-        problems.append("填写了标准体型时，体型应大于0")
+    # A ratio under a logarithm (年龄/成年年龄, 体型/标准体型): both between 0.01 and a million,
+    # or a denormal or a huge value underflows or overflows it (found by the property test).
+    for value, standard, word, base in (
+        ("age", "adult_age", "年龄", "成年年龄"),
+        ("size", "standard_size", "体型", "标准体型"),
+    ):
+        if values.get(standard, 0.0) <= 0:
+            continue
+        if values.get(value, 0.0) <= 0:
+            problems.append(f"填写了{base}时，{word}应大于0")
+        elif not _fair(values[value], values[standard]):
+            problems.append(f"{word}和{base}应在0.01到{RATIO_MAX}之间")
     negative = [FIELD_CN[k] for k in REQUIRED[2:] if values[k] < 0]
     if negative:
         problems.append("百分比不能为负：" + "、".join(negative))
     if values.get("weight", 0.0) < 0:
         problems.append("负重不能为负")
     return problems
+
+
+RATIO_MAX = 1_000_000
+
+
+def _fair(value: float, standard: float) -> bool:
+    return 0.01 <= value <= RATIO_MAX and 0.01 <= standard <= RATIO_MAX
 
 
 def sum_warnings(sheet: Sheet) -> list[str]:
