@@ -60,6 +60,31 @@ class Config(BaseModel):
     standalone bot reads as the client's address; none by default."""
     chronodice_header_seconds: float = 10.0
     """Seconds a connection to the standalone bot has to send a request's headers."""
+    chronodice_priority: int = 10
+    """The message matcher's NoneBot priority (lower runs first), for a bot with other plugins."""
+    chronodice_block: bool = True
+    """Whether a message ChronoDice answered goes on to lower-priority plugins (one it does not
+    answer always does)."""
+    chronodice_command_start: list[str] | None = None
+    """What starts a command.  Default: ``.`` ``。`` ``．`` and the host bot's ``COMMAND_START``
+    (NoneBot's, ``/`` unless set; an empty start is never used: a message without one is
+    never a ChronoDice command)."""
+
+    def command_starts(self, host: object) -> list[str]:
+        """The command prefixes: :attr:`chronodice_command_start`, else ours and ``host``'s
+        ``COMMAND_START`` (a set of strings).
+
+        >>> Config().command_starts({"/", ""})
+        ['.', '。', '．', '/']
+        >>> Config(chronodice_command_start=["!"]).command_starts({"/"})
+        ['!']
+        """
+        if self.chronodice_command_start is not None:
+            return list(self.chronodice_command_start)
+        extra = (
+            sorted(str(p) for p in host if str(p)) if isinstance(host, set | frozenset | list | tuple) else []
+        )
+        return [".", "。", "．", *[p for p in extra if p not in (".", "。", "．")]]
 
     def log_limits(self) -> LogLimits:
         """``.log`` limits (``CHRONODICE_LOG_*``; see ``.env.example``)."""

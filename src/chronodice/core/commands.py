@@ -6,8 +6,9 @@ checks, ``.help`` and the README command table all come from these declarations.
 
 Routing rules (README "Commands"):
 
-* prefixes ``.``, ``。`` and ``．``; spaces after the prefix are allowed; full-width letters in
-  the root are folded (``．ＲＨ``);
+* prefixes ``.``, ``。`` and ``．`` (:data:`PREFIXES`; a host bot's ``COMMAND_START`` or
+  ``CHRONODICE_COMMAND_START`` changes them: :meth:`CommandRegistry.set_prefixes`); spaces after
+  the prefix are allowed; full-width letters in the root are folded (``．ＲＨ``);
 * command names are case-insensitive and matched longest first (``.rh`` before ``.r``);
 * the argument may follow the name without a space where it can start that command's
   arguments: ``.r3d6``, ``.rd20``, ``.ex力量``, ``.set20`` — but a root ending in a Latin
@@ -289,6 +290,22 @@ class CommandRegistry:
     bare_private: list[Callable[[str], str | None]] = field(default_factory=list)
     """Rewrites of a private message that is no command into one (萌E: a bare ``2`` answers the
     open prompt, as ``.moe 答 2``); ``None``: not theirs."""
+    prefixes: tuple[str, ...] = PREFIXES
+    """What starts a command, longest first (:meth:`set_prefixes`)."""
+
+    def set_prefixes(self, prefixes: Iterable[str]) -> None:
+        """Commands start with one of ``prefixes`` (empty ones are dropped: a message without a
+        prefix is never a command here, whatever a host bot allows); ``.`` stays the form the
+        bot's own rewrites and help texts use."""
+        chosen = {p for p in prefixes if p and not p.isspace()}
+        self.prefixes = tuple(sorted(chosen, key=len, reverse=True)) or PREFIXES
+
+    def _body(self, text: str) -> str | None:
+        """``text`` without its prefix, or ``None`` when it starts with none."""
+        for prefix in self.prefixes:
+            if text.startswith(prefix):
+                return text[len(prefix) :].lstrip()
+        return None
 
     def route_private(self, text: str) -> Routed | None:
         """:meth:`route` for a private chat: a command, else the first ``bare_private`` rewrite."""
@@ -298,7 +315,7 @@ class CommandRegistry:
         for rewrite in self.bare_private:
             command = rewrite(text)
             if command is not None:
-                routed = self.route(command)
+                routed = self._route_body(command.lstrip().removeprefix(".").lstrip())
                 return replace(routed, bare=True) if routed is not None else None
         return None
 
@@ -317,8 +334,8 @@ class CommandRegistry:
     def get(self, name: str) -> CommandSpec | None:
         """Find a spec by any of its roots, ignoring case and a leading prefix."""
         key = fold_root(name.strip())
-        while key[:1] in PREFIXES and key:
-            key = key[1:]
+        while key and (stripped := self._body(key)) is not None:
+            key = stripped
         key = key.lower()
         for root, spec in self._roots:
             if root == key:
@@ -326,10 +343,10 @@ class CommandRegistry:
         return None
 
     def route(self, text: str) -> Routed | None:
-        text = text.lstrip()
-        if not text or text[0] not in PREFIXES:
-            return None
-        body = text[1:].lstrip()
+        body = self._body(text.lstrip())
+        return None if body is None else self._route_body(body)
+
+    def _route_body(self, body: str) -> Routed | None:
         low = fold_root(body[:24]).lower()
         if self._by_root is None:
             self._by_root = {}

@@ -33,7 +33,7 @@ import nonebot
 from nonebot import get_driver, get_plugin_config, on_message, on_notice
 from nonebot.adapters import Bot, Event
 from nonebot.log import LoguruHandler, logger
-from nonebot.matcher import current_bot, current_event
+from nonebot.matcher import current_bot, current_event, current_matcher
 
 from chronodice import web
 from chronodice.app import App
@@ -59,6 +59,7 @@ __plugin_meta__ = plugin_meta(
 
 config = get_plugin_config(Config)
 driver = get_driver()
+REGISTRY.set_prefixes(config.command_starts(driver.config.command_start))
 _state: dict[str, App] = {}
 _tasks: list[asyncio.Task[None]] = []
 _sites: list[web.Site] = []
@@ -367,7 +368,7 @@ async def _plain_answered(app: App | None, group: object, text: str, event: Even
     return await app.plain_answer(str(group), text, str(event.get_user_id()))
 
 
-matcher = on_message(rule=_is_command, priority=10, block=True)
+matcher = on_message(rule=_is_command, priority=config.chronodice_priority, block=config.chronodice_block)
 gamelog.install(lambda: _state.get("app"))
 
 
@@ -377,6 +378,7 @@ async def _handle() -> None:
     got = _admitted.pop(id(event), None)
     app = _state.get("app")
     if app is None or got is None or got.event() is not event:
+        current_matcher.get().block = False
         return
     ctx, text, verdict, routed = got.ctx, got.text, got.verdict, got.routed
     message_id = getattr(event, "message_id", None)
@@ -384,6 +386,8 @@ async def _handle() -> None:
     replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed, claim=claim)
     if replies:
         await send_replies(bot, event, ctx, replies)
+    else:  # nothing answered (a command silent in this group's mode): other plugins may
+        current_matcher.get().block = False
 
 
 async def _is_join(event: Event) -> bool:
