@@ -288,3 +288,27 @@ async def test_a_card_of_another_system_is_told_so(app: App) -> None:
     assert await say(app, ".atk 哥布林 +5 1d8+str", user="10006") == (
         "<老李> 是CoC7角色卡，不能用于DnD5e检定：用 .pc tag 换一张DnD5e卡（或 .pc new 名字 新建），或 .set coc7 切回CoC7模式"
     )
+
+
+async def test_hostile_text_gets_one_short_reply_fast(app: App) -> None:
+    import time
+
+    await _party(app)
+    await _order(app)
+    app.rng = Scripted([], then_seed=1)
+    for head in (
+        ".atk",
+        ".atk 哥布林",
+        ".ri",
+        ".ri 暗",
+        ".init 设定",
+        ".init hp 哥布林",
+        ".init 血量",
+        ".init 状态 哥布林",
+    ):
+        for filler in (" " * 2000 + "x", "哥布林:" * 300, "+5 " * 600, "ac1" * 600):
+            start = time.perf_counter()
+            replies = await run(app, f"{head} {filler}"[:2000], **DM)
+            took = time.perf_counter() - start
+            assert took < 0.5, (head, filler[:10], took)
+            assert len(_public(replies)) == 1 and all(len(r.text) <= 300 for r in replies), (head, replies)
