@@ -36,7 +36,7 @@ FRESH_PYPROJECT = """\
 [project]
 name = "some-existing-bot"
 version = "0.1.0"
-dependencies = ["chronodice"]
+dependencies = ["nonebot-plugin-chronodice"]
 
 [tool.nonebot]
 plugin_dirs = []
@@ -114,7 +114,7 @@ def build_wheel(tmp: Path) -> Path:
         )
         pytest.skip("setuptools>=77 is neither in pip's cache nor reachable on PyPI")
     assert done.returncode == 0, done.stdout + done.stderr
-    (wheel,) = out.glob("chronodice-*.whl")
+    (wheel,) = out.glob("nonebot_plugin_chronodice-*.whl")
     return wheel
 
 
@@ -158,7 +158,7 @@ async def test_a_fresh_nonebot_project_installs_the_wheel_and_rolls(tmp_path: Pa
         ],
         cwd=tmp_path,
     )
-    assert "Successfully installed chronodice-" in installed.stdout, installed.stdout
+    assert "Successfully installed nonebot-plugin-chronodice-" in installed.stdout, installed.stdout
     assert (site / "nonebot_plugin_chronodice" / "chronodice_core" / "bridge.py").is_file()
     assert (site / "chronodice" / "render" / "fonts").is_dir()
 

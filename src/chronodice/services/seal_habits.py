@@ -176,10 +176,12 @@ async def cmd_gugu(call: Call) -> list[Reply]:
 # ---------------------------------------------------------------------- .bot about
 def version() -> str:
     """The installed package's version (its metadata), else the source tree's."""
-    try:
-        return importlib.metadata.version("chronodice")
-    except importlib.metadata.PackageNotFoundError:
-        return chronodice.__version__
+    for dist in ("nonebot-plugin-chronodice", "chronodice"):  # the distribution's name before issue 41
+        try:
+            return importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return chronodice.__version__
 
 
 def about_text() -> str:
