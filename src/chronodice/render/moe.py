@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from chronodice.rules.moe.ai import is_ai_user
+from chronodice.rules.moe.ai import is_ai_player
 from chronodice.rules.moe.base import Ask
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.optout import covers
@@ -94,7 +94,7 @@ def render_public_state(g: Game, names: list[str]) -> str:
         piles = character_piles(g, p.seat)
         extra += f" 角色牌上：{piles}" if piles else ""
         team = f" 队伍{p.team + 1}" if p.team >= 0 else ""
-        auto = " [AI]" if is_ai_user(p.user) else " [托管]" if p.auto else ""
+        auto = " [AI]" if is_ai_player(p) else " [托管]" if p.auto else ""
         lines.append(
             f"{mark}{seat_label(g, p.seat, names)} 血量{p.hp_value}/{p.max_hp} 信仰{p.faith}/{p.max_faith} "
             f"手牌{len(g.hand(p.seat))} {equip}{extra}{team}{auto}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chronodice.rules.moe.ai import is_ai_user
+from chronodice.rules.moe.ai import is_ai_player
 from chronodice.rules.moe.engine import Game
 
 from .moe_text import hp_shown, seat_label, skill_name
@@ -57,7 +57,7 @@ def turn_line(g: Game, events: list[dict[str, Any]], names: list[str]) -> str:
     seat = int(head["seat"])
     p = g.p(seat)
     who = seat_label(g, seat, names)
-    tag = "（AI）" if is_ai_user(p.user) else "（托管）" if p.auto else ""
+    tag = "（AI）" if is_ai_player(p) else "（托管）" if p.auto else ""
     rnd = f"第{head['round']}轮 " if head.get("round") else ""
     if head["t"] == "turn_skipped" or any(ev["t"] == "turn_skipped" for ev in events):
         return f"{rnd}{who}跳过了此回合"
@@ -102,6 +102,8 @@ def _part(g: Game, ev: dict[str, Any], seat: int, names: list[str]) -> str:
         return f"{S(ev['who'])}翻开奥秘【{g.cdef(g.card(ev['card']).key).name}】"
     if t == "concede":
         return f"{S(ev['who'])}投降"
+    if t == "to_ai":
+        return f"{S(ev['who'])}交给AI"
     return ""
 
 

@@ -182,6 +182,7 @@ PUBLIC_LINES: dict[str, LineFn] = {
     "reshuffle": lambda g, ev, L: f"牌堆耗尽，弃牌堆洗混成为新牌堆（{ev['n']}张）",
     "hand_shuffled": lambda g, ev, L: f"{L(ev['who'])}的手牌已洗混",
     "concede": _concede_line,
+    "to_ai": lambda g, ev, L: f"{L(ev['who'])}将座位交给了AI，由AI代为出牌至本局结束",
     "lose_all_skills": lambda g, ev, L: f"{L(ev['who'])}失去了所有角色技能",
     "game_over": _game_over,
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from chronodice.rules.moe.ai import is_ai_user
+from chronodice.rules.moe.ai import is_ai_player
 from chronodice.rules.moe.cards import SUIT_SYMBOL, rank_text
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.state import PHASE_NAMES, Player
@@ -117,7 +117,7 @@ def _block(
     tags = []
     if p.team >= 0:
         tags.append(f"队伍{p.team + 1}")
-    if is_ai_user(p.user):
+    if is_ai_player(p):
         tags.append("AI")
     elif p.auto:
         tags.append("托管")

@@ -10,6 +10,8 @@ import pytest
 
 from chronodice.core.errors import IllegalAction
 from chronodice.rules.moe import auto_answer, default_answer
+from chronodice.rules.moe.ai import is_ai, style_of
+from chronodice.rules.moe.ai_play import AI
 from chronodice.rules.moe.expr import check_expr, evaluate
 from chronodice.rules.moe.pack import PackError, load_pack, validate_pack
 from chronodice.rules.moe.record import (
@@ -119,6 +121,27 @@ def test_concede_kills_at_the_next_turn_boundary_without_reward() -> None:
     assert [e for e in g.events if e["t"] == "death"][-1]["killer"] is None
     rec = to_record(g, rec)
     assert rebuild(rec).state.digest() == replay_full(rec).state.digest() == g.state.digest()
+
+
+def test_handing_a_seat_to_the_ai_is_logged_and_replays() -> None:
+    """``ai`` (``.moe quit ai``): the seat plays on in the AI style, for good; the input replays."""
+    rec, g, _ = start(
+        new_record(
+            "demo", ["1", "2", "3"], seed=6, characters=["alice", "red_hood", "big_wolf"], map_key="melee"
+        )
+    )
+    admin(g, {"admin": "ai", "seat": 1})
+    assert g.p(1).auto and g.p(1).alive and is_ai(g, 1) and style_of(g, 1) is AI
+    assert not g.p(1).flags.get("conceded")
+    assert [e for e in g.events if e["t"] == "to_ai"] == [{"t": "to_ai", "who": 1}]
+    with pytest.raises(IllegalAction):
+        admin(g, {"admin": "auto", "seat": 1, "on": False})
+    rec = to_record(g, rec)
+    assert rebuild(rec).state.digest() == replay_full(rec).state.digest() == g.state.digest()
+    assert is_ai(rebuild(rec), 1)
+    admin(g, {"admin": "concede", "seat": 2})
+    with pytest.raises(IllegalAction):
+        admin(g, {"admin": "ai", "seat": 2})
 
 
 def test_characters_are_chosen_among_dealt_ones() -> None:

@@ -4,7 +4,8 @@
   attacks enemies, defends, heals itself or an ally, equips, draws, rescues its own side; never
   an action that may harm an ally, and never a risk to its own 血量 (a 拼点, paying 血量).
 * **AI seats** (:data:`~.ai_play.AI`, a seat the host filled with ``AI·N``): the same, plus
-  those risks.  An AI seat's user id starts with :data:`AI_PREFIX`.
+  those risks.  An AI seat's user id starts with :data:`AI_PREFIX`; a player's seat handed to
+  the AI (``.moe quit ai``) carries the ``ai`` flag instead (:func:`is_ai_player`).
 
 Team-aware: allies are the other members of the seat's team on a map with teams (双王国: seats
 alternate), nobody on a free-for-all map (:mod:`.ai_judge`).  Gifts go to allies only (none on a
@@ -27,6 +28,7 @@ from .cards import VirtualCard
 
 if TYPE_CHECKING:
     from .engine import Ask, Game
+    from .state import Player
 
 AI_PREFIX = "ai:"
 """User ids of AI seats (``ai:1``): never a QQ number, so never messaged."""
@@ -37,8 +39,14 @@ def is_ai_user(user: str) -> bool:
     return user.startswith(AI_PREFIX)
 
 
+def is_ai_player(p: Player) -> bool:
+    """An AI seat: one the host filled (``AI·N``), or one its player handed to the AI for the
+    rest of the game (``.moe quit ai``: the ``ai`` flag, set by the ``ai`` admin input)."""
+    return is_ai_user(p.user) or bool(p.flags.get("ai"))
+
+
 def is_ai(g: Game, seat: int) -> bool:
-    return is_ai_user(g.p(seat).user)
+    return is_ai_player(g.p(seat))
 
 
 def style_of(g: Game, seat: int) -> Style:
@@ -282,6 +290,7 @@ __all__ = [
     "TAKEOVER",
     "Style",
     "is_ai",
+    "is_ai_player",
     "is_ai_user",
     "policy_answer",
     "style_of",

@@ -193,7 +193,9 @@ def step(
 
 
 def admin(g: Game, inp: dict[str, Any]) -> None:
-    """Out-of-band inputs, logged like answers: concede (投降/kick) and auto-play on/off."""
+    """Out-of-band inputs, logged like answers: concede (投降/kick), auto-play on/off, and ``ai``
+    (the player hands the seat to the AI for the rest of the game: 托管 in the AI style, for
+    good — ``auto`` no longer turns it off)."""
     op, seat = inp["admin"], inp["seat"]
     p = g.p(seat)
     if op == "concede":
@@ -202,7 +204,19 @@ def admin(g: Game, inp: dict[str, Any]) -> None:
         p.flags["conceded"] = True
         p.auto = True
         g.emit("concede", who=seat, kicked=bool(inp.get("kicked")))
+    elif op == "ai":
+        if not p.alive:
+            raise IllegalAction("该角色已经死亡")
+        if p.flags.get("conceded"):
+            raise IllegalAction("该角色已经投降")
+        p.flags["ai"] = True
+        p.auto = True
+        p.timeouts = 0
+        p.flags.pop("timeout_turn", None)
+        g.emit("to_ai", who=seat)
     elif op == "auto":
+        if p.flags.get("ai") and not inp["on"]:
+            raise IllegalAction("该座位已交给AI，本局不能取消托管")
         p.auto = bool(inp["on"])
         p.timeouts = 0
         p.flags.pop("timeout_turn", None)

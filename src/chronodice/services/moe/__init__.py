@@ -13,8 +13,9 @@ Where the code lives (importing this package registers every sub-command, in hel
 * :mod:`.outbox`: replies public/private, the outbox of private commands, :func:`sweep`;
 * :mod:`.delivery`: the outbox delivered at least once, in order, a repeat marked;
 * :mod:`.lobby`: ``new join leave start state hand card``;
-* :mod:`.play`: ``play skill resp pass yes no choose give end auto quit`` (cards by number or
+* :mod:`.play`: ``play skill resp pass yes no choose give end`` (cards by number or
   name; ``skill <名字>`` shows the text when it cannot be used now);
+* :mod:`.away`: ``auto quit`` — 托管, 投降, and handing one's seat to the AI (``quit ai``);
 * :mod:`.noask`: ``免问`` — not asked for 反制/恢复 this turn or this game;
 * :mod:`.phone`: ``答`` — a bare number in private chat answers the open request;
 * :mod:`.choice`: everyone chooses a character at once, one deadline;
@@ -33,7 +34,7 @@ from chronodice.core.commands import Call
 from chronodice.core.reply import Reply
 
 # The import order is the registration order, which orders the help and the README table.
-from . import lobby, packs, play, noask, phone, gm  # isort: skip
+from . import lobby, packs, play, away, noask, phone, gm  # isort: skip
 from ._common import HELP, MAX_PLAYERS, PACK, SYSTEM, moe
 from .outbox import sweep
 
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_PLAYERS",
     "PACK",
     "SYSTEM",
+    "away",
     "gm",
     "lobby",
     "moe",

@@ -23,7 +23,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import moe as R
 from chronodice.render.moe_picture import table_picture
 from chronodice.rules.moe import default_answer
-from chronodice.rules.moe.ai import is_ai_user
+from chronodice.rules.moe.ai import is_ai
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.record import to_record
 from chronodice.store import StoreBusy
@@ -84,8 +84,8 @@ def outcome(
         private.setdefault(actor, []).extend(flush.news)
         told.add(actor)
     for seat in sorted(told):
-        if is_ai_user(state["players"][seat]["user"]):
-            continue  # an AI seat reads the game itself: nothing is sent to it (no fallback either)
+        if is_ai(g, seat):
+            continue  # an AI seat (one handed to the AI too) reads the game itself: nothing is sent
         lines = [R.fit_lines(away_lines(g, seat, private[seat]))] if seat in private else []
         if ask is not None and seat in asked:
             lines.append(prompt_for(state, g, ask.for_seat(seat), who))

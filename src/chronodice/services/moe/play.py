@@ -1,5 +1,5 @@
-"""Answering the open request: ``play skill resp pass yes no choose give end``, and ``auto``
-(托管) / ``quit`` (投降).
+"""Answering the open request: ``play skill resp pass yes no choose give end``; the admin inputs
+of ``auto`` (托管) and ``quit`` (投降) go through :func:`admin_op` (the commands: :mod:`.away`).
 
 Every command is one transaction (``store.apply_session``): rebuild the engine, apply the
 answer, let players on 托管 answer, save; a lost race re-runs from the new state, and an answer
@@ -20,6 +20,7 @@ from chronodice.core.commands import Call
 from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.render.moe_info import find_card, find_skill, skill_info
+from chronodice.rules.moe.ai import is_ai, is_ai_user
 from chronodice.rules.moe.engine import Game
 from chronodice.rules.moe.pack import load_pack
 from chronodice.rules.moe.record import admin
@@ -43,7 +44,7 @@ from ._common import (
     seat_of,
 )
 from .expect import expected
-from .kinds import AUTO, CARD_REF, DISCARD, GIVE, USE_TARGET, Gift, Player, Seat, index
+from .kinds import CARD_REF, DISCARD, GIVE, USE_TARGET, Gift, Player, Seat, index
 from .numbers import card_at, number_map
 from .outbox import commit
 
@@ -121,6 +122,8 @@ async def act(call: Call, build: Answer) -> list[Reply]:
         state = running(state)
         seat = seat_of(state, ctx.user_id)
         rec, g = _game(scope, state)
+        if handed_over(g, seat):
+            raise PublicRefusal(AI_SEAT)
         ask = g.pending
         if ask is None:
             raise IllegalAction("现在没有需要回答的请求")
@@ -136,8 +139,18 @@ async def act(call: Call, build: Answer) -> list[Reply]:
     return await answered(call, scope, fn)
 
 
+AI_SEAT = "你的座位已交给AI，本局由AI代为出牌"
+"""The refusal to a player whose seat they handed to the AI (``.moe quit ai``): for good."""
+
+
+def handed_over(g: Game, seat: int) -> bool:
+    """Whether a player's seat was handed to the AI (not a seat the host filled with AI·N)."""
+    return is_ai(g, seat) and not is_ai_user(g.p(seat).user)
+
+
 async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> list[Reply]:
-    """An out-of-turn change (托管, 投降, kick) for the sender's seat or ``who``."""
+    """An out-of-turn change (托管, 投降, handing the seat to the AI, kick) for the sender's seat
+    (refused once they handed it to the AI) or ``who``."""
     scope = await game_scope(call)
     seed = call.app.rng.getrandbits(32)
     at = now(call.app)
@@ -147,6 +160,8 @@ async def admin_op(call: Call, op: dict[str, Any], who: int | None = None) -> li
         state = running(state)
         seat = seat_of(state, ctx.user_id) if who is None else who
         rec, g = _game(scope, state)
+        if who is None and handed_over(g, seat):
+            raise PublicRefusal(AI_SEAT)
         admin(g, {**op, "seat": seat})
         run_auto(g, random.Random(seed), state)
         return commit(state, g, rec, at, private=ctx.group_id is None, force=True)
@@ -462,15 +477,3 @@ async def moe_end(call: Call) -> list[Reply]:
         return {"a": "end"}
 
     return await act(call, build)
-
-
-# ---------------------------------------------------------------------- 托管 and 投降
-@moe.sub("auto", "托管", params=[opt("on", AUTO, default=True)], help="托管（off 取消；再次行动也会取消）")
-async def moe_auto(call: Call, on: bool) -> list[Reply]:
-    replies = await admin_op(call, {"admin": "auto", "on": on})
-    return [Reply.say("已开启托管" if on else "已取消托管"), *replies]
-
-
-@moe.sub("quit", "投降", "surrender", help="投降")
-async def moe_quit(call: Call) -> list[Reply]:
-    return await admin_op(call, {"admin": "concede"})
