@@ -15,7 +15,7 @@ import yaml
 from helpers import pack_dir_first, say
 
 from chronodice.app import App
-from chronodice.rules.moe import catalog
+from chronodice.rules.moe import catalog, packyaml
 from chronodice.rules.moe import pack as moe_pack
 from chronodice.rules.moe.pack import PACK_DIR, PackError, is_pack_name, load_pack, read_pack_file
 
@@ -242,7 +242,7 @@ async def test_problems_quote_at_most_200_characters_of_a_value(
     with pytest.raises(PackError) as err:
         read_pack_file(only_folder / "long.yaml")
     problems = err.value.problems
-    assert len(problems) == moe_pack.MAX_PROBLEMS + 1 and problems[-1] == "……另有453处问题未列出"
+    assert len(problems) == packyaml.MAX_PROBLEMS + 1 and problems[-1] == "……另有453处问题未列出"
     assert moe_pack.problem_count(problems) == 503
     with caplog.at_level(logging.WARNING, logger="chronodice.moe.packs"):
         text = await say(app, ".moe packs", user=HOST, group=G)

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from chronodice.dice import DiceError, evaluate, parse
-from chronodice.rules.moe.pack import PackError, parse_yaml
+from chronodice.rules.moe.packyaml import PackError, parse_yaml
 
 MAX_DECK_BYTES = 1_000_000
 """A deck file larger than this is refused unread."""

@@ -28,11 +28,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, TypeGuard
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .cards import ATTRIBUTES
 from .packtext import QUOTE_LIMIT, brief, merge_deck_problems
+from .packyaml import MAX_YAML_NODES as MAX_YAML_NODES
+from .packyaml import PackError as PackError
+from .packyaml import parse_yaml as parse_yaml
+from .packyaml import problem_count as problem_count
 
 log = logging.getLogger("chronodice.moe.packs")
 
@@ -42,14 +45,6 @@ PACK_DIRS: list[Path] = [PACK_DIR]
 
 MAX_PACK_BYTES = 1_000_000
 """A pack file larger than this is refused unread (the shipped packs are under 40 kB)."""
-MAX_YAML_NODES = 50_000
-"""YAML nodes a pack may have, each alias counted as the nodes it stands for (the largest
-shipped pack has about 3,500)."""
-MAX_PROBLEMS = 50
-"""Problems a :class:`PackError` keeps (the rest are counted in a last line)."""
-OMITTED = "……另有{n}处问题未列出"
-"""The last line of a :class:`PackError` that kept only :data:`MAX_PROBLEMS` problems."""
-
 Effect = dict[str, Any]
 """One primitive: ``{op_name: arguments}`` (see :data:`.effects.PRIMITIVES`)."""
 
@@ -212,30 +207,6 @@ class Pack(_Model):
         return list(self.cards[card_key].skills)
 
 
-class PackError(ValueError):
-    """A pack failed validation; ``problems`` lists the problems found (in Chinese, each naming
-    the file, the card/skill/character/map and the field): at most :data:`MAX_PROBLEMS` of them,
-    then a line counting the others (:func:`problem_count` reads it back)."""
-
-    def __init__(self, problems: list[str], *, hidden: bool = False) -> None:
-        if len(problems) > MAX_PROBLEMS:
-            problems = [*problems[:MAX_PROBLEMS], OMITTED.format(n=len(problems) - MAX_PROBLEMS)]
-        super().__init__("\n".join(problems))
-        self.problems = problems
-        self.hidden = hidden
-        """The file says ``hidden: true`` (the test pack): ``.moe packs`` does not list it even
-        when it is invalid."""
-
-
-def problem_count(problems: list[str]) -> int:
-    """How many problems a :class:`PackError`'s ``problems`` stand for (its last line may count
-    those it left out)."""
-    head, tail = OMITTED.split("{n}")
-    last = problems[-1] if problems else ""
-    digits = last[len(head) : -len(tail)] if last.startswith(head) and last.endswith(tail) else ""
-    return len(problems) - 1 + int(digits) if digits.isdigit() else len(problems)
-
-
 def validate_pack(raw: dict[str, Any], file: str = "<卡包>") -> Pack:
     """Build a :class:`Pack` from parsed YAML, raising :class:`PackError` with all problems
     (see :mod:`.packcheck`)."""
@@ -382,64 +353,6 @@ def _read_yaml(path: Path, file: str) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise PackError([f"{file}：无法读取（{exc.__class__.__name__}）"]) from None
     return parse_yaml(text, file)
-
-
-def parse_yaml(text: str, file: str = "<卡包>") -> Any:
-    """``yaml.safe_load`` for packs: the document is composed first and refused when its nodes,
-    aliases expanded, exceed :data:`MAX_YAML_NODES` (or an alias contains itself), so an alias
-    bomb costs a few thousand steps instead of building millions of objects."""
-    loader = yaml.SafeLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if expanded_nodes(node, MAX_YAML_NODES) is None:
-            why = f"别名 &/* 展开后超过 {MAX_YAML_NODES} 个节点，或别名引用了自身"
-            raise PackError([f"{file}：YAML 内容过大（{why}），已拒绝"])
-        return loader.construct_document(node)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f"第{mark.line + 1}行" if mark is not None else ""
-        why = brief(getattr(exc, "problem", "") or str(exc))
-        raise PackError([f"{file}：YAML 格式错误{at}（{why}）"]) from None
-    except RecursionError:
-        raise PackError([f"{file}：YAML 嵌套过深，已拒绝"]) from None
-    finally:
-        loader.dispose()
-
-
-def expanded_nodes(root: yaml.Node, limit: int) -> int | None:
-    """How many nodes ``root`` stands for with every alias expanded (a shared node counted each
-    time it is used); ``None`` once that exceeds ``limit`` or an alias contains itself.  Each
-    distinct node is visited once, without recursion."""
-    sizes: dict[int, int] = {}
-    open_: set[int] = set()  # on the path from the root: met again, an alias contains itself
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        key = id(node)
-        kids = _children(node)
-        if done:
-            open_.discard(key)
-            total = 1 + sum(sizes[id(k)] for k in kids)
-            if total > limit:
-                return None
-            sizes[key] = total
-        elif key in open_:
-            return None
-        elif key not in sizes:
-            open_.add(key)
-            stack.append((node, True))
-            stack.extend((k, False) for k in kids if id(k) not in sizes)
-    return sizes[id(root)]
-
-
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.MappingNode):
-        return [n for pair in node.value for n in pair]
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    return []
 
 
 def _pack_files(name: str) -> list[Path]:
