@@ -110,6 +110,11 @@ async def test_a_dnd5e_evening(onebot: OneBotClient) -> None:
     assert rest.startswith("<托林> 短休，花1颗生命骰：1D8=")
     assert slot == "<托林> 的法术位：1环1/2"
 
+    stat = await t.say(".log stat", DM)
+    # DnD checks, saves, attacks and death saves count as checks (the ogre's strike is the DM's)
+    assert "艾拉：发言13条，检定6次（成功4，失败1，成功率80%）" in stat
+    assert "托林：发言10条，检定4次（成功3，失败1，成功率75%）" in stat
+    assert "DM：发言16条，检定4次（成功2，失败2，成功率50%）" in stat
     calls = await onebot.send(".log end", expect=5, **DM)
     files = {
         Path(x.params["name"]).name: Path(x.params["file"]) for x in calls if x.action == "upload_group_file"
