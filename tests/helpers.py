@@ -112,6 +112,26 @@ async def moe_game(app: App, group: str = "20002"):  # type: ignore[no-untyped-d
     return state, rebuild(state["record"])
 
 
+def moe_answer(state: dict[str, Any], g: Any) -> tuple[str, str]:
+    """A simple legal chat answer of a human the open 萌E request waits for: (user, text).
+    AI seats, filled by the host or handed over with ``.moe quit ai``, are never asked."""
+    from chronodice.rules.moe.ai import is_ai
+
+    ask = g.pending
+    seat = next(s for s in ask.waiting if not is_ai(g, s))
+    user = state["players"][seat]["user"]
+    mine = ask.for_seat(seat)
+    k = mine.kind
+    if k == "play":
+        return user, ".moe end"
+    if k in ("respond", "invoke", "distribute"):
+        return user, ".moe pass" if k != "invoke" else ".moe no"
+    if k in ("choose_cards", "choose_blind", "choose_players", "arrange"):
+        n = len(mine.options) if k == "arrange" else mine.lo
+        return user, ".moe choose " + " ".join(str(i + 1) for i in range(max(n, 1)))
+    return user, ".moe choose 1"
+
+
 async def moe_started(
     app: App, group: str = "20002", users: Sequence[str] = ("30001", "30002", "30003")
 ) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers import moe_answer, run
 from helpers import moe_game as game
-from helpers import run
 
 import chronodice.services.moe as moe
 from chronodice.app import App
@@ -73,23 +73,6 @@ def hidden_of(g: Any, seat: int) -> list[int]:
     return [c for c in [*g.hand(seat), *g.secrets(seat)] if -1 not in g.state.known.get(c, [])]
 
 
-def answer(state: dict[str, Any], g: Any) -> tuple[str, str]:
-    """A simple legal chat answer of the human the open request waits for: (user, text)."""
-    ask = g.pending
-    seat = next(s for s in ask.waiting if not is_ai_user(state["players"][s]["user"]))
-    user = state["players"][seat]["user"]
-    mine = ask.for_seat(seat)
-    k = mine.kind
-    if k == "play":
-        return user, ".moe end"
-    if k in ("respond", "invoke", "distribute"):
-        return user, ".moe pass" if k != "invoke" else ".moe no"
-    if k in ("choose_cards", "choose_blind", "choose_players", "arrange"):
-        n = len(mine.options) if k == "arrange" else mine.lo
-        return user, ".moe choose " + " ".join(str(i + 1) for i in range(max(n, 1)))
-    return user, ".moe choose 1"
-
-
 async def test_two_humans_and_two_ai_seats_play_to_the_end(app: App) -> None:
     await run(app, ".moe new 双王国 AI 2", user=HOST, group=G)
     await run(app, ".moe join", user=FRIEND, group=G)
@@ -104,7 +87,7 @@ async def test_two_humans_and_two_ai_seats_play_to_the_end(app: App) -> None:
         if state["status"] == "over":
             break
         assert g.pending is not None and not set(g.pending.waiting) & set(ai), "an AI seat was waited for"
-        user, text = answer(state, g)
+        user, text = moe_answer(state, g)
         got = await run(app, text, user=user, group=G)
         got += [r for _scope, rs in await moe.sweep(app) for r in rs]  # what the outbox held
         _state, after = await game(app)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers import moe_answer, moe_started, run, say
 from helpers import moe_game as game
-from helpers import moe_started, run, say
 
 import chronodice.services.moe as moe
 from chronodice.app import App
@@ -46,23 +46,6 @@ async def team_game(app: App) -> None:
 def hidden_of(g: Any, seat: int) -> list[int]:
     """The seat's hand and 奥秘 cards whose face the group does not know."""
     return [c for c in [*g.hand(seat), *g.secrets(seat)] if -1 not in g.state.known.get(c, [])]
-
-
-def answer(state: dict[str, Any], g: Any) -> tuple[str, str]:
-    """A simple legal chat answer of a human the open request waits for: (user, text)."""
-    ask = g.pending
-    seat = next(s for s in ask.waiting if not is_ai(g, s))
-    user = state["players"][seat]["user"]
-    mine = ask.for_seat(seat)
-    k = mine.kind
-    if k == "play":
-        return user, ".moe end"
-    if k in ("respond", "invoke", "distribute"):
-        return user, ".moe pass" if k != "invoke" else ".moe no"
-    if k in ("choose_cards", "choose_blind", "choose_players", "arrange"):
-        n = len(mine.options) if k == "arrange" else mine.lo
-        return user, ".moe choose " + " ".join(str(i + 1) for i in range(max(n, 1)))
-    return user, ".moe choose 1"
 
 
 async def test_quit_in_a_team_game_offers_the_two_ways_and_concedes_nothing(app: App) -> None:
@@ -109,7 +92,7 @@ async def test_a_seat_handed_to_the_ai_plays_on_to_the_end(app: App) -> None:
         if state["status"] == "over":
             break
         assert g.pending is not None and seat not in g.pending.waiting, "the handed seat was waited for"
-        who, text = answer(state, g)
+        who, text = moe_answer(state, g)
         got = await run(app, text, user=who, group=G)
         got += [r for _scope, rs in await moe.sweep(app) for r in rs]  # what the outbox held
         _state, after = await game(app)
