@@ -24,19 +24,13 @@ from dataclasses import dataclass, replace
 
 from chronodice.dice.ast import Binary, Dice, Expr, Num, Unary
 
-from . import roll_d20
+from . import D20Check, roll_d20
 
 
 @dataclass(frozen=True)
-class AttackRoll:
-    dice: tuple[int, ...]
-    kept: int
-    bonus: int
-    ac: int | None
-
-    @property
-    def total(self) -> int:
-        return self.kept + self.bonus
+class AttackRoll(D20Check):
+    """A :class:`~chronodice.rules.dnd5e.D20Check` whose ``modifier`` is the attack bonus and
+    whose ``dc`` is the target's AC, with the attack's own rules for a natural 20 and a 1."""
 
     @property
     def crit(self) -> bool:
@@ -53,14 +47,14 @@ class AttackRoll:
             return True
         if self.fumble:
             return False
-        return None if self.ac is None else self.total >= self.ac
+        return self.success
 
 
 def roll_attack(
     rng: random.Random, bonus: int, ac: int | None, *, advantage: bool = False, disadvantage: bool = False
 ) -> AttackRoll:
     dice, kept = roll_d20(rng, advantage=advantage, disadvantage=disadvantage)
-    return AttackRoll(dice=dice, kept=kept, bonus=bonus, ac=ac)
+    return AttackRoll(dice=dice, kept=kept, modifier=bonus, dc=ac)
 
 
 def double_dice(tree: Expr) -> Expr:

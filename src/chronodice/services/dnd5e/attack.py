@@ -34,7 +34,7 @@ from chronodice.core.permissions import GM_WHO
 from chronodice.core.reply import CheckNote, Reply
 from chronodice.dice import DiceBudget, DiceError, evaluate, parse, to_text
 from chronodice.dice import detail as dice_detail
-from chronodice.rules.dnd5e import ABILITIES, D20Check, Sheet, ability_modifier
+from chronodice.rules.dnd5e import ABILITIES, Sheet, ability_modifier
 from chronodice.rules.dnd5e.attack import AttackRoll, double_dice, roll_attack
 from chronodice.rules.dnd5e.health import damage
 from chronodice.rules.dnd5e.initiative import MAX_AC, Entry, Tracker
@@ -257,9 +257,9 @@ def _head(
     pc: bool,
 ) -> str:
     weapon = f"（{order.weapon}）" if order.weapon else ""
-    bonus = f"{roll.bonus:+d}" + (f"({source})" if source else "")
-    shown_ac = roll.ac is not None and (pc or target is None or t.hp_view == "exact")
-    against = f" 对 AC{roll.ac}" if shown_ac else ""
+    bonus = f"{roll.modifier:+d}" + (f"({source})" if source else "")
+    shown_ac = roll.dc is not None and (pc or target is None or t.hp_view == "exact")
+    against = f" 对 AC{roll.dc}" if shown_ac else ""
     outcome = (
         "暴击！"
         if roll.crit
@@ -271,7 +271,7 @@ def _head(
         if roll.hit
         else "未命中"
     )
-    d20 = die_text(D20Check(roll.dice, roll.kept, 0, None), adv)
+    d20 = die_text(roll, adv)
     gap = "" if outcome.startswith("（") else " "
     return f"{side.name} 攻击 {order.target}{weapon}：{d20}{bonus}={roll.total}{against}{gap}{outcome}"
 
@@ -288,7 +288,7 @@ def _note(side: Side, order: Order, roll: AttackRoll, damage_text: str, amount: 
         if roll.hit
         else "未命中"
     )
-    items = [("D20 + " + str(roll.bonus), f"攻击{order.target}", roll.total)]
+    items = [("D20 + " + str(roll.modifier), f"攻击{order.target}", roll.total)]
     if amount is not None:
         items.append((damage_text, "伤害", amount))
     return CheckNote("攻击", outcome, roll.hit, rule="dnd5e", items=tuple(items))
