@@ -12,6 +12,7 @@ rounds, monsters' hit points and AC, hidden monsters, and how the group sees mon
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from chronodice.core.args import Choice, Int, Pattern, Text, Word, arg, opt
@@ -95,20 +96,33 @@ async def dnd_init_next(call: Call) -> list[Reply]:
     return [Reply.say(turn_text(t, ev)), *dm_whisper(hidden_turn_text(t, ev), skipped_dms(t, ev))]
 
 
+async def _change_seen(
+    call: Call,
+    name: str,
+    change: Callable[[Tracker], Tracker],
+    *,
+    missing: NotFound | None = None,
+    has: Callable[[Entry], bool] = lambda e: True,
+) -> Entry:
+    """Apply ``change`` to the order when ``name`` is an entry the sender may know of (a hidden
+    one only for the DM) and ``has`` holds for it; the entry as it was.  Otherwise ``missing``
+    (default: the reply for a name nobody has)."""
+    dm = await is_dm(call)
+
+    def step(t: Tracker) -> tuple[Tracker, Entry]:
+        entry = seen(t, name, dm)
+        if entry is None or not has(entry):
+            raise missing or _missing(name)
+        return change(t), entry
+
+    _, entry = await apply_tracker(call, step)
+    return entry
+
+
 @dnd_init.sub("del", "rm", "移除", params=[arg("name", Text(label="名称", max_len=20))], help="移出先攻表")
 async def dnd_init_del(call: Call, name: str) -> list[Reply]:
-    dm = await is_dm(call)
-    gone: list[Entry] = []
-
-    def step(t: Tracker) -> tuple[Tracker, None]:
-        entry = seen(t, name, dm)
-        if entry is None:
-            raise _missing(name)
-        gone.append(entry)
-        return t.remove(name), None
-
-    await apply_tracker(call, step)
-    return _public_or_secret(gone[0], f"已将 {name} 移出先攻表", call.ctx.user_id)
+    entry = await _change_seen(call, name, lambda t: t.remove(name))
+    return _public_or_secret(entry, f"已将 {name} 移出先攻表", call.ctx.user_id)
 
 
 @dnd_init.sub(
@@ -122,19 +136,9 @@ async def dnd_init_del(call: Call, name: str) -> list[Reply]:
     help="给参战者加一个状态，可写持续轮数",
 )
 async def dnd_init_cond(call: Call, name: str, cond: str, rounds: int | None) -> list[Reply]:
-    dm = await is_dm(call)
-    found: list[Entry] = []
-
-    def step(t: Tracker) -> tuple[Tracker, None]:
-        entry = seen(t, name, dm)
-        if entry is None:
-            raise _missing(name)
-        found.append(entry)
-        return t.condition(name, cond[:10], rounds), None
-
-    await apply_tracker(call, step)
+    entry = await _change_seen(call, name, lambda t: t.condition(name, cond[:10], rounds))
     last = f"，持续{rounds}轮（在其回合结束时计数）" if rounds else "（直到解除：.init 解除 名称 状态）"
-    return _public_or_secret(found[0], f"{name} 进入「{cond[:10]}」状态{last}", call.ctx.user_id)
+    return _public_or_secret(entry, f"{name} 进入「{cond[:10]}」状态{last}", call.ctx.user_id)
 
 
 @dnd_init.sub(
@@ -144,18 +148,14 @@ async def dnd_init_cond(call: Call, name: str, cond: str, rounds: int | None) ->
     help="解除状态",
 )
 async def dnd_init_uncond(call: Call, name: str, cond: str) -> list[Reply]:
-    dm = await is_dm(call)
-    found: list[Entry] = []
-
-    def step(t: Tracker) -> tuple[Tracker, None]:
-        entry = seen(t, name, dm)
-        if entry is None or all(c != cond for c, _ in entry.conditions):
-            raise NotFound(f"「{name[:20]}」没有「{cond[:10]}」状态")
-        found.append(entry)
-        return t.uncondition(name, cond), None
-
-    await apply_tracker(call, step)
-    return _public_or_secret(found[0], f"{name} 的「{cond}」已解除", call.ctx.user_id)
+    entry = await _change_seen(
+        call,
+        name,
+        lambda t: t.uncondition(name, cond),
+        missing=NotFound(f"「{name[:20]}」没有「{cond[:10]}」状态"),
+        has=lambda e: any(c == cond for c, _ in e.conditions),
+    )
+    return _public_or_secret(entry, f"{name} 的「{cond}」已解除", call.ctx.user_id)
 
 
 # ---------------------------------------------------------------------- the DM's tools
