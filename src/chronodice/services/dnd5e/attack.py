@@ -38,6 +38,7 @@ from chronodice.rules.dnd5e import ABILITIES, Sheet, ability_modifier
 from chronodice.rules.dnd5e.attack import AttackRoll, double_dice, roll_attack
 from chronodice.rules.dnd5e.health import damage
 from chronodice.rules.dnd5e.initiative import MAX_AC, Entry, Tracker
+from chronodice.rules.dnd5e.sheet import number
 from chronodice.store import CharacterRecord
 
 from ..characters import dice_variables
@@ -48,6 +49,7 @@ from .card import damage_words
 from .checks import ADV, DIS, die_text
 from .combat import apply_tracker, dm_whisper, hp_shown, is_dm, load_tracker, seen
 from .common import CARD_SYSTEM, SYS_NAME, by_mode, health_of, sheet_of, with_health
+from .initiative import AC_WORD
 
 FORM = ".atk [攻击者:]目标 [武器|±命中 伤害] [优势/劣势]，如 .atk 哥布林1 +5 1d8+3、.atk 哥布林1 长剑"
 MAX_WORDS = 6
@@ -240,10 +242,7 @@ async def _pc_card(call: Call, target: Entry | None) -> CharacterRecord | None:
 def _ac_of(target: Entry | None, card: CharacterRecord | None) -> int | None:
     if target is None:
         return None
-    if card is not None:
-        value = card.attributes.get("护甲")
-        return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-    return target.ac
+    return number(card.attributes, AC_WORD) if card is not None else target.ac
 
 
 def _head(

@@ -24,6 +24,7 @@ from chronodice.rules.dnd5e import D20Check, ability_modifier, roll_d20
 from chronodice.rules.dnd5e.health import HP, MAX_HP
 from chronodice.rules.dnd5e.initiative import MAX_AC, MAX_ENTRIES, Entry, Tracker
 from chronodice.rules.dnd5e.initiative import MAX_HP as HP_LIMIT
+from chronodice.rules.dnd5e.sheet import number
 from chronodice.store import CharacterRecord
 
 from ..npc_cards import find_npc_card
@@ -79,11 +80,6 @@ def npc_spec(text: str) -> NpcSpec:
     if stats.get("hp", 1) < 1 or stats.get("hp", 0) > HP_LIMIT or stats.get("ac", 0) > MAX_AC:
         raise InputSyntaxError(f"体力写1–{HP_LIMIT}，AC写0–{MAX_AC}")
     return NpcSpec(words[0], copies, stats.get("hp"), stats.get("ac"))
-
-
-def _number(attrs: dict[str, object], key: str) -> int | None:
-    value = attrs.get(key)
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 # ---------------------------------------------------------------------- .ri
@@ -168,11 +164,11 @@ async def _ri_npc(
         raise NotPermitted(f"只有{GM_WHO}可以加入隐藏的怪物")
     card = await find_npc_card(call, spec.name, exact=True) if dm else None
     attrs = dict(card.attributes) if card is not None else {}
-    score = _number(attrs, "敏捷")
+    score = number(attrs, "敏捷")
     dex = ability_modifier(score) if score is not None else 0
-    hp = spec.hp if spec.hp is not None else _number(attrs, HP)
-    max_hp = spec.hp if spec.hp is not None else _number(attrs, MAX_HP) or hp
-    ac = spec.ac if spec.ac is not None else _number(attrs, AC_WORD)
+    hp = spec.hp if spec.hp is not None else number(attrs, HP)
+    max_hp = spec.hp if spec.hp is not None else number(attrs, MAX_HP) or hp
+    ac = spec.ac if spec.ac is not None else number(attrs, AC_WORD)
     names = [spec.name] if spec.copies == 1 else [f"{spec.name}{i}" for i in range(1, spec.copies + 1)]
     rolled = [_roll_with(call, dex, mod, fixed, adv, dis, "敏捷" if score is not None else "") for _ in names]
     by = call.ctx.user_id if dm else None
