@@ -47,7 +47,7 @@ from ..npc_cards import find_npc_card
 from ..tick20.attack import atk
 from .card import damage_words
 from .checks import ADV, DIS, die_text
-from .combat import apply_tracker, dm_whisper, hp_shown, is_dm, load_tracker, seen
+from .combat import apply_tracker, dm_whisper, hp_change, hp_shown, is_dm, load_tracker, seen
 from .common import CARD_SYSTEM, SYS_NAME, by_mode, health_of, sheet_of, with_health
 from .initiative import AC_WORD
 
@@ -316,8 +316,7 @@ async def _land(
     shown = hp_shown(now, t.hp_view)
     down = new == 0 and old > 0 and t.hp_view == "exact"
     words = f" → {now.name} {shown}" + ("，倒下了" if down else "") if shown else ""
-    top = f"/{now.max_hp}" if now.max_hp is not None else ""
-    secret = "" if t.hp_view == "exact" else f"{now.name} 体力{old}→{new}{top}"
+    secret = "" if t.hp_view == "exact" else hp_change(now, old)
     return words, secret
 
 

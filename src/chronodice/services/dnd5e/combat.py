@@ -59,6 +59,12 @@ def hp_shown(entry: Entry, view: str, *, dm: bool = False) -> str:
     return "" if view == "hidden" else f"<{health_word(entry.hp, entry.max_hp)}>"
 
 
+def hp_change(entry: Entry, old: int) -> str:
+    """A monster's hit points before and after, for the DM: ``哥布林 体力7→2/7``."""
+    top = f"/{entry.max_hp}" if entry.max_hp is not None else ""
+    return f"{entry.name} 体力{old}→{entry.hp}{top}"
+
+
 def entry_line(t: Tracker, e: Entry, *, dm: bool) -> str:
     conds = " ".join(f"[{c}{'' if n is None else n}]" for c, n in e.conditions)
     parts = [f"{'▶' if e.name == t.turn else '  '}{e.name} {e.total}"]
@@ -137,6 +143,7 @@ __all__ = [
     "entry_line",
     "hidden_turn_text",
     "holds_hidden",
+    "hp_change",
     "hp_shown",
     "is_dm",
     "load_tracker",

@@ -27,6 +27,7 @@ from .combat import (
     apply_tracker,
     dm_whisper,
     hidden_turn_text,
+    hp_change,
     hp_shown,
     is_dm,
     load_tracker,
@@ -268,9 +269,12 @@ async def dnd_init_hp(call: Call, name: str, change: tuple[str, int]) -> list[Re
     word = {"-": f"受到{value}点伤害", "+": f"恢复{value}点体力", "=": "体力已设定"}[op]
     shown = hp_shown(entry, t.hp_view)
     line = f"{name} {word}" + (f"：{shown}" if shown else "")
-    exact = f"{name} 体力{old}→{entry.hp}" + (f"/{entry.max_hp}" if entry.max_hp is not None else "")
-    secret = [] if t.hp_view == "exact" and not entry.hidden else dm_whisper(exact, [call.ctx.user_id])
-    return ([] if entry.hidden else [Reply.say(line)]) + secret
+    exact = (
+        []
+        if t.hp_view == "exact" and not entry.hidden
+        else dm_whisper(hp_change(entry, old), [call.ctx.user_id])
+    )
+    return ([] if entry.hidden else [Reply.say(line)]) + exact
 
 
 @dnd_init.sub("clr", "clear", "end", "结束", "清空", help="清空先攻表（结束战斗）")
