@@ -37,7 +37,7 @@ from .services.group_habits import HabitsCache, welcome_text
 from .services.nickname_sync import SN_MODULE, cards_before, follow_cards, watched
 from .services.seal_botlist import listed_bots
 from .store import Claim, DuplicateEvent, Store
-from .store.records import ContextView
+from .store.records import ContextView, GroupRecord
 
 log = logging.getLogger("chronodice")
 
@@ -119,13 +119,15 @@ class App(FrontEnd):
         verdict: Verdict | None = None,
         routed: Routed | None = None,
         claim: Claim | None = None,
+        view: ContextView | None = None,
     ) -> list[Reply] | None:
         """Handle one message.  ``None``: not a command of ours (stay silent).
 
         ``verdict``: flood control's answer when the caller already asked :meth:`admit`;
         ``routed``: the router's answer when the caller already routed ``text``;
         ``claim``: the delivered event (:meth:`delivery`), handed to the command's writes
-        (``call.claim``) so that a second delivery of it writes nothing and stays silent.
+        (``call.claim``) so that a second delivery of it writes nothing and stays silent;
+        ``view``: what :meth:`context_view` read for ``ctx`` when the caller already read it.
 
         NUL and lone surrogates are removed from the text and the sender's name first
         (:func:`~chronodice.core.text.clean_text`): no store, log or reply ever sees them."""
@@ -139,7 +141,7 @@ class App(FrontEnd):
             router = self.registry.route if ctx.group_id is not None else self.registry.route_private
             routed = router(text[:MAX_MESSAGE_CHARS])
         if routed is None:
-            return await self._plain(ctx, text, verdict)
+            return await self._plain(ctx, text, verdict, view)
         screen: str | None = None
         if ctx.group_id is None and routed.spec.name in SCREEN_COMMANDS:
             try:  # a bound GM's private command acts on their group (the GM screen)
@@ -147,7 +149,7 @@ class App(FrontEnd):
             except ChronoDiceError as err:
                 return [Reply.say(err.user_message)]
             if moved is not None:
-                ctx, screen = moved, moved.group_id
+                ctx, screen, view = moved, moved.group_id, None
                 routed = self.registry.route(text[:MAX_MESSAGE_CHARS]) or routed
         if verdict is None:
             verdict = self.admit(ctx)
@@ -156,7 +158,7 @@ class App(FrontEnd):
         attempt = _Attempt(routed.spec)
         failed = False
         try:
-            replies = await self._handle(ctx, text, routed, attempt, verdict, claim)
+            replies = await self._handle(ctx, text, routed, attempt, verdict, claim, view)
             if replies is None:
                 return None
         except DuplicateEvent:
@@ -176,23 +178,28 @@ class App(FrontEnd):
         clipped = [_clip(r) for r in replies]
         return deliver_screen(clipped, screen, failed=failed) if screen is not None else clipped
 
-    async def plain_answer(self, group_id: str, text: str, user_id: str = "") -> bool:
+    async def plain_answer(
+        self, group_id: str, text: str, user_id: str = "", group: GroupRecord | None = None
+    ) -> bool:
         """Whether ``group_id`` answers ``text`` from ``user_id``, a message no command reads: a
         keyword reply or the unknown-command hint (``.reply``, ``.bot 未知指令``; never to an
-        account on the group's ``.botlist``).  Every plain group message asks: a group with
-        neither costs one cached read and a dict lookup."""
-        return (await self.habits.get(self.store, group_id)).answer(text, user_id) is not None
+        account on the group's ``.botlist``).  ``group``: the group's record when the caller read
+        it (:meth:`group_view`), else it is read."""
+        return (await self.habits.get(self.store, group_id, group)).answer(text, user_id) is not None
 
     async def welcome_text(self, group_id: str) -> str | None:
         """What to greet a newcomer of ``group_id`` with (``.welcome``), or None."""
         return await welcome_text(self.store, group_id)
 
-    async def _plain(self, ctx: Context, text: str, verdict: Verdict | None) -> list[Reply] | None:
+    async def _plain(
+        self, ctx: Context, text: str, verdict: Verdict | None, view: ContextView | None
+    ) -> list[Reply] | None:
         """The keyword reply or unknown-command hint for a message no command reads, within
         flood control (a limited member gets nothing, not even a warning); ``None``: silence."""
         if ctx.group_id is None:
             return None
-        answer = (await self.habits.get(self.store, ctx.group_id)).answer(text, ctx.user_id)
+        group = view.group if view is not None else None
+        answer = (await self.habits.get(self.store, ctx.group_id, group)).answer(text, ctx.user_id)
         if answer is None or (verdict or self.admit(ctx)) != "ok":
             return None
         return [_clip(Reply.say(answer))]
@@ -205,12 +212,14 @@ class App(FrontEnd):
         attempt: _Attempt,
         verdict: Verdict,
         claim: Claim | None,
+        view: ContextView | None,
     ) -> list[Reply] | None:
         """The command past routing and flood control: ``None`` where this group keeps it silent
         (switched off, a module off, another system's command), else the replies (a flood
         warning, a form error, or the handler's).  ``attempt`` records the command and form
         chosen so far, for the error replies of :meth:`dispatch`."""
-        view = await self.store.groups.view(ctx.user_id, ctx.scope, ctx.group_id)
+        if view is None:
+            view = await self.context_view(ctx)
         settings = view.group.settings if view.group is not None else None
         off = settings.get(OFF_KEY) if settings else None
         if not await self._heard(ctx, view, routed, attempt, off):

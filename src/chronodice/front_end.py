@@ -13,14 +13,27 @@ import contextlib
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from .services.gamelog import log as log_command
 from .services.gamelog import recorder
-from .store import Claim, Store
+from .store import Claim, ContextView, LogInProgress, Store
 from .store.url import DatabaseURLError, display_database_url, normalize_database_url
 
 if TYPE_CHECKING:
+    from .core.commands import Routed
+    from .core.context import Context
     from .core.limits import LogLimits
 
-__all__ = ["DatabaseURLError", "FrontEnd", "display_database_url", "normalize_database_url", "open_store"]
+__all__ = [
+    "ContextView",
+    "DatabaseURLError",
+    "FrontEnd",
+    "LogInProgress",
+    "display_database_url",
+    "normalize_database_url",
+    "open_store",
+]
+
+UNREAD = recorder.UNREAD
 
 
 async def open_store(database_url: str, *, lease_seconds: float) -> Store:
@@ -72,10 +85,9 @@ class FrontEnd:
         return Claim(str(self_id), str(message_id))
 
     # ------------------------------------------------------------------ .log
-    async def log_recording(self, group_id: str) -> bool:
-        """Whether a log in ``group_id`` is recording now (not paused, not ended)."""
-        log = await self.store.logs.active_log(group_id)
-        return log is not None and log.recording
+    async def active_log(self, group_id: str) -> LogInProgress | None:
+        """The log in progress in ``group_id`` (recording or paused), or None."""
+        return await recorder.in_progress(self.store, group_id)
 
     async def record_log_line(
         self,
@@ -89,9 +101,11 @@ class FrontEnd:
         message_id: str | None = None,
         is_bot: bool = False,
         check: dict[str, Any] | None = None,
+        log: LogInProgress | None = recorder.UNREAD,
     ) -> str | None:
         """Record one group message in the group's log if it is recording; a notice for the
-        group when this message filled the log (see :func:`recorder.record`)."""
+        group when this message filled the log (see :func:`recorder.record`; ``log``: the log
+        in progress as :meth:`context_view` read it, else it is read)."""
         return await recorder.record(
             self.store,
             self.log_limits,
@@ -104,7 +118,29 @@ class FrontEnd:
             message_id=message_id,
             is_bot=is_bot,
             check=check,
+            log=log,
         )
+
+    async def context_view(self, ctx: Context) -> ContextView:
+        """What a command reads before it runs, in one statement: the group, its GMs and log in
+        progress, the sender's nickname and card (the edge reads it once, records the message
+        in the log with it, and hands it to :meth:`dispatch`)."""
+        return await self.store.groups.view(ctx.user_id, ctx.scope, ctx.group_id)
+
+    async def group_view(self, group_id: str) -> ContextView:
+        """The group's part of :meth:`context_view` (the group, its GMs and log in progress), in
+        one statement: what a group message no command reads needs (its ``.log`` line, the
+        keyword replies)."""
+        return await self.store.groups.view(None, group_id, group_id)
+
+    @staticmethod
+    def replies_view(routed: Routed | None, view: ContextView | None) -> ContextView | None:
+        """The view a command's replies are recorded with (the log in progress, the sender's
+        nickname): the command's own, unless the command is ``.log``, which may have started,
+        paused or ended the log (None: read again)."""
+        if routed is None or routed.spec.name == log_command.name:
+            return None
+        return view
 
     async def nickname(self, user_id: str, scope: str | None) -> str | None:
         """The ``.nn`` nickname ``user_id`` set for ``scope`` (or everywhere), if any."""

@@ -5,6 +5,7 @@ store or reaches through ``app.store``; what the chat edge needs is a method of 
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 
 from chronodice.app import App
@@ -49,11 +50,12 @@ async def test_the_edge_answers_from_the_store(app: App, store: Store) -> None:
     lets go of the accounts it is given."""
     from helpers import run
 
-    assert await app.log_recording("20002") is False
+    assert await app.active_log("20002") is None
     await run(app, ".log new 跑团")
-    assert await app.log_recording("20002")
+    log = await app.active_log("20002")
+    assert log is not None and log.recording and log.name == "跑团"
     await run(app, ".log off")
-    assert await app.log_recording("20002") is False
+    assert (await app.active_log("20002")) == replace(log, recording=False)
     assert await app.serves("20002", "123456")
     assert await app.serving_account("20002") == "123456"
     assert app.first_delivery("123456", "m1") and not app.first_delivery("123456", "m1")

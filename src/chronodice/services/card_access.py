@@ -7,7 +7,10 @@ decided in one place, against the group the message came from.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from chronodice.core.commands import Call
+from chronodice.core.errors import NotFound
 from chronodice.core.permissions import require_card_access
 from chronodice.store import CharacterRecord
 
@@ -43,4 +46,16 @@ async def member_card(
     return bound if bound is not None else await store.characters.active_character(who, ctx.scope)
 
 
-__all__ = ["member_card"]
+async def as_member(call: Call, who: str | None, what: str = "查看或修改别人的角色卡") -> Call:
+    """``call`` acting on ``who``'s card here (``.st @某人``), when the sender may change it:
+    ``call`` itself for the sender's own (``who`` None or the sender), else a call as ``who``
+    without the sender's view (their card and name are read for them)."""
+    ctx = call.ctx
+    if who is None or who == ctx.user_id:
+        return call
+    if await member_card(call, who, what, write=True) is None:
+        raise NotFound(f"{who} 在本群没有使用中的角色")
+    return replace(call, ctx=replace(ctx, user_id=who, sender_name="", at_ids=()), view=None)
+
+
+__all__ = ["as_member", "member_card"]

@@ -26,7 +26,7 @@ from chronodice.render.dice import format_odds, format_roll
 from chronodice.rules.coc7.derived import Derived, missing_derived
 from chronodice.store import CharacterRecord
 
-from .card_access import member_card
+from .card_access import as_member
 from .characters import (
     AttributePairs,
     Pair,
@@ -132,16 +132,6 @@ st = define(
 )
 
 
-async def _st_target(call: Call, who: str | None) -> tuple[Call, str]:
-    """The user whose card ``.st`` works on: the sender, or (GM only) the @-mentioned player."""
-    ctx = call.ctx
-    if who is None or who == ctx.user_id:
-        return call, ctx.user_id
-    if await member_card(call, who, "查看或修改别人的角色卡", write=True) is None:
-        raise NotFound(f"{who} 在本群没有使用中的角色")
-    return replace(call, ctx=replace(ctx, user_id=who, sender_name="", at_ids=())), who
-
-
 @st.sub(
     params=[WHO, opt("pairs", AttributePairs(formulas=True))],
     help="录入或修改属性（体力-5 为修改，&手枪=1d10 为公式）",
@@ -151,12 +141,14 @@ async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[
         if who is None:
             raise call.usage_error("请给出属性和数值")
         return await st_show(call, who, [])
-    call, _ = await _st_target(call, who)
-    store, ctx = call.app.store, call.ctx
-    name = await call.app.display_name(ctx)
-    mode = await st_guard(store, ctx)
+    call = await as_member(call, who)
+    store, ctx, view = call.app.store, call.ctx, call.view
+    mode = await st_guard(store, ctx, view)
     names = [p[0] for p in pairs]
-    char = await active_or_create(store, ctx, name, system=card_system_for(mode, names), claim=call.claim)
+    char = view.character if view is not None and view.group is not None else None
+    if char is None:
+        name = call.name if view is not None else await call.app.display_name(ctx)
+        char = await active_or_create(store, ctx, name, system=card_system_for(mode, names), claim=call.claim)
     system = st_card_system(mode, names, char)  # another system's card: refused, never rewritten
     if char.system != system:
         char = await store.characters.update_character(
@@ -204,7 +196,8 @@ async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply]:
 
 @st.sub("show", "list", params=[WHO, many("names", ATTR_NAME, required=False, label="属性")], help="查看属性")
 async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
-    call, uid = await _st_target(call, who)
+    call = await as_member(call, who)
+    uid = call.ctx.user_id
     char = await call.app.store.characters.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡，用 .st 力量60 录入或 .pc new 名字 新建")
@@ -224,7 +217,8 @@ async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
 
 @st.sub("del", "rm", params=[WHO, many("names", ATTR_NAME, label="属性")], help="删除属性")
 async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
-    call, uid = await _st_target(call, who)
+    call = await as_member(call, who)
+    uid = call.ctx.user_id
     store = call.app.store
     char = await store.characters.active_character(uid, call.ctx.scope)
     if char is None:
@@ -244,7 +238,8 @@ async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
 
 @st.sub("clr", "clear", params=[WHO], help="清空全部属性")
 async def st_clr(call: Call, who: str | None) -> list[Reply]:
-    call, uid = await _st_target(call, who)
+    call = await as_member(call, who)
+    uid = call.ctx.user_id
     store = call.app.store
     char = await store.characters.active_character(uid, call.ctx.scope)
     if char is None:

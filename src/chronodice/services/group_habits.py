@@ -38,7 +38,7 @@ from .common import ON_OFF, bot
 from .seal_botlist import listed_bots
 
 if TYPE_CHECKING:
-    from chronodice.store import Store
+    from chronodice.store import GroupRecord, Store
 
 WELCOME_KEY = "welcome"
 REPLIES_KEY = "replies"
@@ -285,8 +285,10 @@ class HabitsCache:
     def __init__(self) -> None:
         self._groups: dict[str, tuple[int, Habits]] = {}
 
-    async def get(self, store: Store, group_id: str) -> Habits:
-        group = await store.groups.get_group(group_id)
+    async def get(self, store: Store, group_id: str, group: GroupRecord | None = None) -> Habits:
+        """``group_id``'s habits (``group``: its record, when the caller read it)."""
+        if group is None:
+            group = await store.groups.get_group(group_id)
         if not group.enabled:
             return NOTHING
         hit = self._groups.get(group_id)

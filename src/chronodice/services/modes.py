@@ -213,14 +213,18 @@ TL_CARD_ST = (
 TL_GROUP_ST = "本群是时间线模式：人物卡用 .TLsetup 导入（.help TLsetup 看格式），.st 不建时间线角色卡"
 
 
-async def st_guard(store: Any, ctx: Any) -> Mode | None:
+async def st_guard(store: Any, ctx: Any, view: Any = None) -> Mode | None:
     """Refuse a ``.st`` write that would go wrong in TimeLine (issue 39 defect 8): a TimeLine
     card's values are its sheet's (``.st 敏捷40`` changed only the mirror the dice read, not the
     check the battle uses), and in a TimeLine group a player without a card got a generic card
     named after them that then blocked their ``.TLsetup`` of the same name.  Returns the group's
-    mode (what ``.st`` needs next)."""
-    mode = group_mode((await store.groups.get_group(ctx.scope)).settings)
-    active = await store.characters.active_character(ctx.user_id, ctx.scope)
+    mode (what ``.st`` needs next).  ``view``: the sender's :class:`~chronodice.store.ContextView`
+    of a group command (its group and card are not read again)."""
+    if view is not None and view.group is not None:
+        mode, active = group_mode(view.group.settings), view.character
+    else:
+        mode = group_mode((await store.groups.get_group(ctx.scope)).settings)
+        active = await store.characters.active_character(ctx.user_id, ctx.scope)
     if active is not None and active.system == "timeline":
         raise IllegalAction(TL_CARD_ST)
     if active is None and mode is not None and mode.key == "timeline":

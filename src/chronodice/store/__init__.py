@@ -3,7 +3,16 @@
 from .database import DEFAULT_URL, Store
 from .db import Claim, DuplicateEvent, StoreBusy
 from .history import UndoOvertaken
-from .records import CharacterRecord, ContextView, GameLog, GroupRecord, LogEntry, LogLine, UndoResult
+from .records import (
+    CharacterRecord,
+    ContextView,
+    GameLog,
+    GroupRecord,
+    LogEntry,
+    LogInProgress,
+    LogLine,
+    UndoResult,
+)
 from .sessions import SessionCodec, json_codec
 
 __all__ = [
@@ -15,6 +24,7 @@ __all__ = [
     "GameLog",
     "GroupRecord",
     "LogEntry",
+    "LogInProgress",
     "LogLine",
     "SessionCodec",
     "Store",

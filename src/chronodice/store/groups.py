@@ -1,5 +1,5 @@
 """Users' nicknames and groups (switch, settings, GMs), and :meth:`Groups.view`: what nearly
-every command reads, in one read transaction of two statements (``store.groups``)."""
+every message reads, in one statement (``store.groups``)."""
 
 from __future__ import annotations
 
@@ -7,27 +7,60 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, null, select, union_all, update
+from sqlalchemy import (
+    Integer,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal_column,
+    null,
+    select,
+    union_all,
+    update,
+)
 
 from . import patch as jpatch
 from . import tables
 from .characters import CHAR_SELECT, char_row
 from .db import Claim, Database, Transient, Tx
-from .records import CharacterRecord, ContextView, GroupRecord
+from .records import ContextView, GroupRecord, LogInProgress
 from .tables import clone_json, json_value, upsert, written
 
 _b, _c, _n, _g, _gm = tables.bindings, tables.characters, tables.nicknames, tables.groups, tables.group_gms
+_lg = tables.game_logs
 _USER: Any = bindparam("user_id")
 _GROUP: Any = bindparam("group_id")
 
 
-USER = union_all(
-    select(_b.c.scope, _b.c.character_id, *CHAR_SELECT, null().label("nick"))
+def _kind(n: int) -> Any:
+    return literal_column(str(n), Integer).label("kind")
+
+
+_NONE_CARD = [null()] * len(CHAR_SELECT)
+_IN_PROGRESS = select(func.max(_lg.c.id)).where(_lg.c.group_id == _GROUP, _lg.c.ended_at.is_(None))
+VIEW = union_all(
+    select(_kind(3), null().label("settings"), _b.c.scope.label("text"), null().label("name"))
+    .add_columns(_b.c.character_id.label("number"), null().label("flag"), *CHAR_SELECT)
     .join_from(_b, _c, _c.c.id == _b.c.character_id, isouter=True)
     .where(_b.c.user_id == _USER),
-    select(_n.c.scope, *[null()] * (1 + len(CHAR_SELECT)), _n.c.name).where(_n.c.user_id == _USER),
+    select(
+        _kind(0), tables.json_text(_g.c.settings), null(), null(), _g.c.version, _g.c.enabled, *_NONE_CARD
+    ).where(_g.c.group_id == _GROUP),
+    select(_kind(1), null(), _gm.c.user_id, null(), null(), null(), *_NONE_CARD).where(
+        _gm.c.group_id == _GROUP
+    ),
+    select(_kind(2), null(), null(), _lg.c.name, _lg.c.id, _lg.c.recording, *_NONE_CARD).where(
+        _lg.c.id == _IN_PROGRESS.scalar_subquery()
+    ),
+    select(_kind(4), null(), _n.c.scope, _n.c.name, null(), null(), *_NONE_CARD).where(_n.c.user_id == _USER),
 )
-"""A user's bindings with their cards, then the user's nicknames (see :meth:`GroupStore._user`)."""
+"""Everything :meth:`Groups.view` reads, one row each, by ``kind``: 3 a binding of the user
+(scope, card id, and the card), 0 the group's row (settings, version, switch), 1 an appointed GM,
+2 the log in progress (name, id, recording), 4 a nickname of the user (scope, name).  One
+statement: on PostgreSQL each is a round trip to a server that shares the machine.  The bindings
+come first because PostgreSQL types a ``UNION`` pair by pair from the left: the first two
+branches must not both leave a column NULL where a later one has a JSON or number."""
 NICKS = select(_n.c.scope, _n.c.name).where(_n.c.user_id == _USER)
 NICK_DEL = delete(_n).where(_n.c.user_id == _USER, _n.c.scope == bindparam("scope"))
 _NICK = written("user_id", "scope", "name", "updated_at")
@@ -60,25 +93,6 @@ class Groups:
     def __init__(self, db: Database, now: Callable[[], datetime]) -> None:
         self.db = db
         self.now = now
-
-    async def _user(self, tx: Tx, user_id: str, scope: str) -> tuple[dict[str, str], CharacterRecord | None]:
-        """A user's nicknames and the card active in ``scope`` (else the default), in one
-        statement."""
-        nicks: dict[str, str] = {}
-        binds: dict[str, int] = {}
-        chars: dict[int, CharacterRecord] = {}
-        for r in await tx.all(USER, {"user_id": user_id}):
-            if r[1] is None:
-                nicks[r[0]] = r[-1]
-                continue
-            binds[r[0]] = r[1]
-            if r[2] is not None:
-                chars[r[2]] = char_row(self.db, r[2:11])
-        for key in (scope or "", ""):
-            cid = binds.get(key)
-            if cid is not None and cid in chars:
-                return nicks, chars[cid]
-        return nicks, None
 
     async def get_nickname(self, user_id: str, scope: str | None) -> str | None:
         """The nickname of ``user_id`` in ``scope``, else the user's global one, else None."""
@@ -122,17 +136,12 @@ class Groups:
         """The group switch (``.bot on/off``)."""
         return (await self.get_group(group_id)).enabled
 
-    async def view(self, user_id: str, scope: str, group_id: str | None) -> ContextView:
-        """Everything most commands read: the group, nickname and active character."""
-
-        async def body(tx: Tx) -> ContextView:
-            group = await self._group(tx, group_id) if group_id is not None else None
-            nicks, char = await self._user(tx, user_id, scope)
-            return ContextView(
-                group=group, nickname=nicks.get(group_id or "") or nicks.get(""), character=char
-            )
-
-        return await self.db.read(body)
+    async def view(self, user_id: str | None, scope: str, group_id: str | None) -> ContextView:
+        """Everything a message reads (:data:`VIEW`): the group and its GMs, the log in progress
+        there, and the user's nickname and card active in ``scope`` (else the default; no user:
+        the group's part alone)."""
+        rows = await self.db.read(lambda tx: tx.all(VIEW, {"user_id": user_id, "group_id": group_id}))
+        return _view(self.db, rows, scope, group_id)
 
     async def set_enabled(self, group_id: str, enabled: bool, *, claim: Claim | None = None) -> None:
         async def body(tx: Tx) -> None:
@@ -175,3 +184,35 @@ class Groups:
             return await tx.run(GM_DEL, {"group_id": group_id, "user_id": user_id}) > 0
 
         return await self.db.write(body, "撤销GM", claim=claim)
+
+
+def _view(db: Database, rows: list[Any], scope: str, group_id: str | None) -> ContextView:
+    """:meth:`Groups.view` from the rows of :data:`VIEW`."""
+    by_kind: dict[int, list[Any]] = {0: [], 1: [], 2: [], 3: [], 4: []}
+    for r in rows:
+        by_kind[r.kind].append(r)
+    group = None
+    if group_id is not None:
+        head = by_kind[0][0] if by_kind[0] else None
+        gms = tuple(sorted(r.text for r in by_kind[1]))
+        group = GroupRecord(group_id=group_id, gms=gms)
+        if head is not None:
+            group = GroupRecord(
+                group_id=group_id,
+                enabled=bool(head.flag),
+                settings=json_value(head.settings) or {},
+                gms=gms,
+                version=head.number,
+            )
+    log = next((LogInProgress(int(r.number), r.name, bool(r.flag)) for r in by_kind[2]), None)
+    binds = {r.text: r for r in by_kind[3]}
+    nicks = {r.text: r.name for r in by_kind[4]}
+    char = None
+    for key in (scope or "", ""):
+        bound = binds.get(key)
+        if bound is not None and bound[6] is not None:
+            char = char_row(db, bound[6:])
+            break
+    return ContextView(
+        group=group, nickname=nicks.get(group_id or "") or nicks.get(""), character=char, log=log
+    )

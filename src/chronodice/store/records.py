@@ -65,12 +65,23 @@ class UndoResult:
 
 @dataclass(frozen=True)
 class ContextView:
-    """What the dispatcher reads once per command: the group (None in private), the sender's
-    nickname and active character."""
+    """What the chat edge reads once per command, in one statement: the group (None in
+    private), the sender's nickname and active character, and the group's log in progress."""
 
     group: GroupRecord | None
     nickname: str | None
     character: CharacterRecord | None
+    log: LogInProgress | None = None
+
+
+@dataclass(frozen=True)
+class LogInProgress:
+    """What the chat edge needs of a group's ``.log`` in progress: whether it records a
+    message, into which log, and its name (for the notice when it fills up)."""
+
+    id: int
+    name: str
+    recording: bool
 
 
 @dataclass(frozen=True)

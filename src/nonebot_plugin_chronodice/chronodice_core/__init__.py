@@ -42,7 +42,13 @@ from chronodice.core.commands import REGISTRY
 from chronodice.core.context import Context
 from chronodice.core.ratelimit import Verdict
 from chronodice.datadir import DataDir
-from chronodice.front_end import display_database_url, normalize_database_url, open_store
+from chronodice.front_end import (
+    UNREAD,
+    ContextView,
+    display_database_url,
+    normalize_database_url,
+    open_store,
+)
 from chronodice.rules.moe import pack as moe_pack
 
 from ..config import Config, plugin_meta
@@ -302,6 +308,7 @@ class _Admitted:
     text: str
     verdict: Verdict
     routed: Any
+    view: ContextView | None
 
 
 _admitted: dict[int, _Admitted] = {}
@@ -316,10 +323,13 @@ def _hand_over(event: Event, admitted: _Admitted) -> None:
 
 async def _is_command(event: Event) -> bool:
     """One of our commands, first delivery, for the account serving this group, not dropped by
-    flood control — decided before a matcher starts, from memory (the lease is cached), so
-    ignored messages (other bots', duplicates, another account's, flood-limited) cost
-    microseconds.  First, in a group with a ``.log`` on, every message (ours or not) is recorded
-    (:func:`gamelog.record_incoming`); elsewhere that is one cached lookup.
+    flood control — decided before a matcher starts, so ignored messages (other bots',
+    duplicates, another account's, flood-limited) cost little.  In a group with a ``.log`` on,
+    every message (ours or not) is recorded first (:func:`gamelog.record_incoming`).
+
+    A group command reads its view here (:meth:`App.context_view`: group, GMs, log in
+    progress, nickname and card, one statement), which tells the recorder about the log and is
+    handed to :meth:`App.dispatch`; any other group message reads the log in progress alone.
 
     The rule and the handler take as few NoneBot parameters as they can (one and none): NoneBot
     solves and checks each parameter of a rule or handler in a task of its own, so ``bot, event,
@@ -329,20 +339,17 @@ async def _is_command(event: Event) -> bool:
     if event.get_type() != "message" or not is_supported(event):
         return False  # another adapter's message (QQ's official API, Kook…): one DEBUG line
     app = _state.get("app")
-    group = getattr(event, "group_id", None)
-    if app is not None and group is not None:
-        bot = nonebot.get_bots().get(str(getattr(event, "self_id", "")))
-        if bot is not None:  # a log may be on here: every message counts
-            await gamelog.record_incoming(app, bot, event)
     try:
-        text = event.get_plaintext()
+        text: str | None = event.get_plaintext()
     except Exception:
-        return False
+        text = None
     private = getattr(event, "message_type", None) == "private"
-    routed = (REGISTRY.route_private if private else REGISTRY.route)(text[:2000])
-    if routed is None and (private or not await _plain_answered(app, group, text, event)):
+    routed = None if text is None else (REGISTRY.route_private if private else REGISTRY.route)(text[:2000])
+    ctx = build_context(event) if routed is not None else None
+    view = await _view(app, ctx, event)
+    if text is None or (routed is None and (private or not await _plain_answered(app, text, event, view))):
         return False
-    ctx = build_context(event)
+    ctx = ctx or build_context(event)
     if app is None or ctx is None:
         return False
     if ctx.self_id and ctx.self_id not in nonebot.get_bots():
@@ -355,17 +362,46 @@ async def _is_command(event: Event) -> bool:
     verdict = app.admit(ctx)
     if verdict == "drop":
         return False
-    _hand_over(event, _Admitted(weakref.ref(event), ctx, text, verdict, routed))
+    _hand_over(event, _Admitted(weakref.ref(event), ctx, text, verdict, routed, view))
     return True
 
 
-async def _plain_answered(app: App | None, group: object, text: str, event: Event) -> bool:
+async def _view(app: App | None, ctx: Context | None, event: Event) -> ContextView | None:
+    """A group message's view, one statement: a command's whole view, any other message's
+    group part (its log, its keyword replies); the message is recorded in a ``.log`` that is
+    on.  None in private, or when the read failed (:meth:`App.dispatch` reads it again and
+    answers its error)."""
+    group = getattr(event, "group_id", None)
+    if app is None or group is None:
+        return None
+    bot = nonebot.get_bots().get(str(getattr(event, "self_id", "")))
+    if bot is None:
+        return None
+    view = None
+    try:
+        if ctx is not None and ctx.group_id is not None:
+            view = await app.context_view(ctx)
+        else:
+            view = await app.group_view(str(group))
+    except Exception as exc:
+        logger.warning(f"读取群 {group} 的设置失败：{describe_error(exc)}")
+    if view is None:
+        await gamelog.record_incoming(app, bot, event)
+    else:  # a command's view read the sender's nickname too
+        nickname = view.nickname if ctx is not None else UNREAD
+        await gamelog.record_incoming(app, bot, event, view.log, nickname)
+    return view
+
+
+async def _plain_answered(app: App | None, text: str, event: Event, view: ContextView | None) -> bool:
     """Whether a group message no command reads gets a keyword reply or the unknown-command
-    hint (``.reply``, ``.bot 未知指令``; never a ``.botlist`` account's): from memory for a group
-    with neither."""
+    hint (``.reply``, ``.bot 未知指令``; never a ``.botlist`` account's), from the group in its
+    view."""
+    group = getattr(event, "group_id", None)
     if app is None or group is None:
         return False
-    return await app.plain_answer(str(group), text, str(event.get_user_id()))
+    record = view.group if view is not None else None
+    return await app.plain_answer(str(group), text, str(event.get_user_id()), record)
 
 
 matcher = on_message(rule=_is_command, priority=config.chronodice_priority, block=config.chronodice_block)
@@ -380,12 +416,12 @@ async def _handle() -> None:
     if app is None or got is None or got.event() is not event:
         current_matcher.get().block = False
         return
-    ctx, text, verdict, routed = got.ctx, got.text, got.verdict, got.routed
+    ctx, text, verdict, routed, view = got.ctx, got.text, got.verdict, got.routed, got.view
     message_id = getattr(event, "message_id", None)
     claim = app.delivery(ctx.self_id, str(message_id)) if message_id is not None and ctx.self_id else None
-    replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed, claim=claim)
+    replies = await app.dispatch(ctx, text, verdict=verdict, routed=routed, claim=claim, view=view)
     if replies:
-        await send_replies(bot, event, ctx, replies)
+        await send_replies(bot, event, ctx, replies, app.replies_view(routed, view))
     else:  # nothing answered (a command silent in this group's mode): other plugins may
         current_matcher.get().block = False
 

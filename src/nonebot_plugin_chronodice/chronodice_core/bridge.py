@@ -16,20 +16,30 @@ from nonebot.log import logger
 
 from chronodice.core.context import Context, Role
 from chronodice.core.reply import Reply, ReplyFile
+from chronodice.front_end import ContextView
 
-GroupSent = Callable[[Bot, str, Any, Any, "tuple[Context, Reply] | None"], Awaitable[None]]
+GroupSent = Callable[
+    [Bot, str, Any, Any, "tuple[Context, Reply] | None", "ContextView | None"], Awaitable[None]
+]
 GROUP_SENT: list[GroupSent] = []
 """Called after each message the bot sent to a group (the ``.log`` recorder): bot, group id,
-message, the API's result, and the (command context, reply) it answered when there is one.
+message, the API's result, the (command context, reply) it answered when there is one, and the
+command's view when it holds for the reply (its log in progress and the sender's nickname; None:
+read them).
 Explicit calls at our send sites rather than NoneBot's ``Bot.on_called_api``: that hook runs an
 anyio task group on every API call (measured ≈0.45 ms per call), which every reply would pay."""
 
 
 async def group_sent(
-    bot: Bot, group_id: str, message: Any, result: Any, answering: tuple[Context, Reply] | None = None
+    bot: Bot,
+    group_id: str,
+    message: Any,
+    result: Any,
+    answering: tuple[Context, Reply] | None = None,
+    seen: ContextView | None = None,
 ) -> None:
     for hook in GROUP_SENT:
-        await hook(bot, group_id, message, result, answering)
+        await hook(bot, group_id, message, result, answering, seen)
 
 
 async def send_group_msg(
@@ -149,7 +159,11 @@ def build_context(event: Event) -> Context | None:
     return None  # a OneBot discuss/guild message, or another OneBot event
 
 
-async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply]) -> None:
+async def send_replies(
+    bot: Bot, event: Event, ctx: Context, replies: list[Reply], seen: ContextView | None = None
+) -> None:
+    """Send a command's replies where each goes; ``seen``: the command's view when it holds for
+    the replies sent to ``ctx``'s group (see :func:`group_sent`)."""
     is_onebot = bot.adapter.get_name() == "OneBot V11"
     for reply in replies:
         try:
@@ -164,7 +178,7 @@ async def send_replies(bot: Bot, event: Event, ctx: Context, replies: list[Reply
                 if msg is not None:
                     result = await bot.send(event, msg)
                     if ctx.group_id is not None and is_onebot:
-                        await group_sent(bot, ctx.group_id, msg, result, (ctx, reply))
+                        await group_sent(bot, ctx.group_id, msg, result, (ctx, reply), seen)
             for f in reply.files:
                 await _send_file(bot, event, ctx, reply, f, is_onebot=is_onebot)
             if reply.group_card is not None and ctx.group_id is not None and is_onebot:

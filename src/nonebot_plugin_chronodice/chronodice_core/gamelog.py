@@ -1,9 +1,11 @@
 """``.log`` recording at the NoneBot edge.
 
 * Players' messages (chatter and commands alike) are recorded from the command matcher's rule
-  (:func:`record_incoming`, called by ``_is_command`` before it routes), which NoneBot already
-  runs for every message: the message is committed before a command's reply is sent, and a group
-  without a log pays one read (``store.logs.active_log``) and nothing else.  A separate event
+  (:func:`record_incoming`, called by ``_is_command``), which NoneBot already runs for every
+  message: the message is committed before a command's reply is sent.  A command's message
+  learns of the log from the view it reads anyway (:meth:`App.context_view`, one statement), a
+  reply to it reuses that unless the command was ``.log`` itself, and any other message pays one
+  read (``store.logs.active_log``).  A separate event
   preprocessor or matcher would have cost every message of every group
   an anyio task group and a dependency-injection call (measured: an ignored message went from
   0.75 to 1.6 ms in ``handle_event``; ``benchmarks/bench_log_overhead.py``).
@@ -31,6 +33,7 @@ from chronodice.app import App
 from chronodice.core.context import Context
 from chronodice.core.reply import Reply
 from chronodice.core.text import clean_text, safe_name
+from chronodice.front_end import UNREAD, ContextView, LogInProgress
 from chronodice.services.gamelog import recorder
 
 from .bridge import GROUP_SENT, describe_error
@@ -113,11 +116,17 @@ def sender_name(sender: Any) -> str:
     return ""
 
 
-async def record_incoming(app: App, bot: Bot, event: Event) -> None:
-    """Record a group message if its group has a log recording."""
+async def record_incoming(
+    app: App, bot: Bot, event: Event, log: LogInProgress | None = UNREAD, nickname: str | None = UNREAD
+) -> None:
+    """Record a group message if its group has a log recording (``log``, ``nickname``: the
+    group's log in progress and the sender's ``.nn`` name when the caller read them with the
+    message's view, else they are read here)."""
     group_id = str(getattr(event, "group_id", ""))
     try:
-        if not await app.log_recording(group_id):
+        if log is UNREAD:
+            log = await app.active_log(group_id)
+        if log is None or not log.recording:
             return
         if not await app.serves(group_id, str(bot.self_id)):
             return
@@ -126,7 +135,7 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
         platform = sender_name(sender)
         if platform:
             _remember(app, group_id, user_id, platform)
-        nick = await app.nickname(user_id, group_id)
+        nick = await app.nickname(user_id, group_id) if nickname is UNREAD else nickname
         message = getattr(event, "original_message", None) or event.get_message()
         when = getattr(event, "time", None)
         notice = await app.record_log_line(
@@ -139,6 +148,7 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
             else app.clock.wall(),
             self_id=str(bot.self_id),
             message_id=str(getattr(event, "message_id", "") or "") or None,
+            log=log,
         )
         if notice:
             await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
@@ -147,18 +157,32 @@ async def record_incoming(app: App, bot: Bot, event: Event) -> None:
 
 
 async def record_outgoing(
-    app: App, bot: Bot, group_id: str, message: Any, result: Any, answering: tuple[Context, Reply] | None
+    app: App,
+    bot: Bot,
+    group_id: str,
+    message: Any,
+    result: Any,
+    answering: tuple[Context, Reply] | None,
+    seen: ContextView | None = None,
 ) -> None:
     """Record a message the bot sent to ``group_id`` if the group has a log recording
     (``result``: the send's answer, whose message id keeps a line from being recorded twice;
-    ``answering``: the command and reply it answers, whose check note is recorded with it)."""
+    ``answering``: the command and reply it answers, whose check note is recorded with it;
+    ``seen``: that command's view when it holds for the reply — its log in progress and the
+    sender's nickname — else they are read here)."""
     try:
-        if not await app.log_recording(group_id):
+        log = seen.log if seen is not None else await app.active_log(group_id)
+        if log is None or not log.recording:
             return
         check = None
         if answering is not None and answering[1].check is not None:
             ctx, reply = answering
-            check = recorder.check_dict(reply.check, ctx.user_id, await app.display_name(ctx))  # type: ignore[arg-type]
+            name = (
+                safe_name(seen.nickname or ctx.sender_name or ctx.user_id)
+                if seen is not None
+                else await app.display_name(ctx)
+            )
+            check = recorder.check_dict(reply.check, ctx.user_id, name)  # type: ignore[arg-type]
         message_id = result.get("message_id") if isinstance(result, dict) else None
         notice = await app.record_log_line(
             group_id,
@@ -170,6 +194,7 @@ async def record_outgoing(
             message_id=None if message_id is None else f"sent:{message_id}",
             is_bot=True,
             check=check,
+            log=log,
         )
         if notice:
             await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
@@ -181,10 +206,15 @@ def install(get_app: Any) -> None:
     """Record what the bot sends to groups (``get_app()`` → the App or None)."""
 
     async def record_sent(
-        bot: Bot, group_id: str, message: Any, result: Any, answering: tuple[Context, Reply] | None
+        bot: Bot,
+        group_id: str,
+        message: Any,
+        result: Any,
+        answering: tuple[Context, Reply] | None,
+        seen: ContextView | None,
     ) -> None:
         app: App | None = get_app()
         if app is not None:
-            await record_outgoing(app, bot, group_id, message, result, answering)
+            await record_outgoing(app, bot, group_id, message, result, answering, seen)
 
     GROUP_SENT.append(record_sent)

@@ -27,7 +27,7 @@ from chronodice.rules.dnd5e.health import HP, MAX_HP, TEMP_HP, DamageNote, Healt
 from chronodice.rules.dnd5e.sheet import PROF_WORDS, SAVE, ability_name, save_name, skill_name
 from chronodice.store import CharacterRecord, ContextView
 
-from ..card_access import member_card
+from ..card_access import as_member, member_card
 from ..characters import (
     SYSTEM_VARIABLES,
     Pair,
@@ -113,15 +113,6 @@ def damage_words(note: DamageNote, h: Health) -> str:
     return words
 
 
-async def _target(call: Call, who: str | None) -> Call:
-    ctx = call.ctx
-    if who is None or who == ctx.user_id:
-        return call
-    if await member_card(call, who, "查看或修改别人的角色卡", write=True) is None:
-        raise NotFound(f"{who} 在本群没有使用中的角色")
-    return replace(call, ctx=replace(ctx, user_id=who, sender_name="", at_ids=()))
-
-
 WHO = opt("who", Mention(), label="@某人")
 dnd_st = CommandSpec(
     name="st",
@@ -140,7 +131,7 @@ async def dnd_st_set(call: Call, who: str | None, text: str) -> list[Reply]:
         if who is None:
             raise call.usage_error("请给出属性和数值")
         return await dnd_st_show(call, who, "")
-    call = await _target(call, who)
+    call = await as_member(call, who)
     cleaned, marks = take_marks(text)
     pairs = parse_attribute_pairs(cleaned) if cleaned.strip(" ,;、|") else []
     return await _write(call, pairs, marks)
@@ -156,14 +147,17 @@ async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply] | No
     view = ContextView(group=group, nickname=None, character=card)
     if not await dnd_answers(call.app, call.ctx, view, keep_when_off=True):
         return None
-    return await _write(await _target(call, who), pairs, [])
+    return await _write(await as_member(call, who), pairs, [])
 
 
 async def _write(call: Call, pairs: list[Pair], marks: list[tuple[str, int]]) -> list[Reply]:
     """``.st`` on the card ``call``'s sender uses here: ``pairs`` by the 5e rules, ``marks``."""
-    store, ctx = call.app.store, call.ctx
-    mode = await st_guard(store, ctx)
-    char = await active_or_create(store, ctx, await call.app.display_name(ctx), CARD_SYSTEM, claim=call.claim)
+    store, ctx, view = call.app.store, call.ctx, call.view
+    mode = await st_guard(store, ctx, view)
+    char = view.character if view is not None and view.group is not None else None
+    if char is None:
+        name = call.name if view is not None else await call.app.display_name(ctx)
+        char = await active_or_create(store, ctx, name, CARD_SYSTEM, claim=call.claim)
     if char.system not in ("generic", CARD_SYSTEM) and not char.attributes:
         char = await store.characters.update_character(
             char.id, lambda c: replace(c, system=CARD_SYSTEM), claim=call.claim
@@ -230,7 +224,7 @@ def dnd_lines(char: CharacterRecord) -> str:
 
 @dnd_st.sub("show", "list", params=[WHO, opt("names", Rest(label="属性"), default="")], help="查看属性")
 async def dnd_st_show(call: Call, who: str | None, names: str) -> list[Reply]:
-    call = await _target(call, who)
+    call = await as_member(call, who)
     char = await call.app.store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡，用 .st dex14 录入或 .pc new 名字 新建")
@@ -253,7 +247,7 @@ async def dnd_st_show(call: Call, who: str | None, names: str) -> list[Reply]:
     "del", "rm", params=[WHO, opt("names", Rest(label="属性"), default="")], help="删除属性或熟练标记"
 )
 async def dnd_st_del(call: Call, who: str | None, names: str) -> list[Reply]:
-    call = await _target(call, who)
+    call = await as_member(call, who)
     store = call.app.store
     char = await store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if char is None:
@@ -277,7 +271,7 @@ async def dnd_st_del(call: Call, who: str | None, names: str) -> list[Reply]:
 
 @dnd_st.sub("clr", "clear", params=[WHO], help="清空全部属性（留下空白的DnD5e卡）")
 async def dnd_st_clr(call: Call, who: str | None) -> list[Reply]:
-    call = await _target(call, who)
+    call = await as_member(call, who)
     store = call.app.store
     char = await store.characters.active_character(call.ctx.user_id, call.ctx.scope)
     if char is None:

@@ -14,7 +14,18 @@ from typing import Any
 from chronodice.core.limits import LogLimits
 from chronodice.core.reply import CheckNote
 from chronodice.core.text import clean_text
-from chronodice.store import LogLine, Store
+from chronodice.store import LogInProgress, LogLine, Store
+
+UNREAD: Any = object()
+"""``log=`` of :func:`record` when the caller has not read the group's log in progress (it is
+read then); None or a :class:`~chronodice.store.LogInProgress` when it has (the chat edge reads
+it with the rest of the message's view: :meth:`chronodice.store.groups.Groups.view`)."""
+
+
+async def in_progress(store: Store, group_id: str) -> LogInProgress | None:
+    """The log in progress in ``group_id`` (recording or paused), as the chat edge needs it."""
+    log = await store.logs.active_log(group_id)
+    return None if log is None else LogInProgress(log.id, log.name, log.recording)
 
 
 def clip_parts(parts: list[list[str]], max_chars: int) -> list[list[str]]:
@@ -85,11 +96,14 @@ async def record(
     message_id: str | None = None,
     is_bot: bool = False,
     check: dict[str, Any] | None = None,
+    log: LogInProgress | None = UNREAD,
 ) -> str | None:
     """Record one message if ``group_id`` has a log recording.  Returns a notice for the group
-    when this message filled the log (recording stops), else None.  A group without a log
-    costs the cached lookup only."""
-    log = await store.logs.active_log(group_id)
+    when this message filled the log (recording stops), else None.  ``log``: the group's log in
+    progress as the caller read it (:data:`UNREAD`: read it here); a group without a log costs
+    that one read.  The write checks again that the log still records."""
+    if log is UNREAD:
+        log = await in_progress(store, group_id)
     if log is None or not log.recording:
         return None
     line = LogLine(
