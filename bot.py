@@ -5,6 +5,8 @@ OneBot v11 implementations (NapCat, Lagrange.OneBot, LLOneBot) connect by revers
 database, whether an access token is set, the superusers and the data directory.
 ``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat (the ``console`` extra:
 ``pip install -e '.[console]'``; without it the bot ends with one line saying so, status 2).
+Data goes to ``data/`` in the repository unless ``CHRONODICE_DATA_DIR`` names another folder (the
+plugin inside another bot uses nonebot-plugin-localstore's folder instead: not here).
 
 The commands are the NoneBot plugin ``nonebot_plugin_chronodice`` (``src/``, shipped in the
 wheel), loaded from ``pyproject.toml``'s ``[tool.nonebot.plugins]`` as any NoneBot project
@@ -150,6 +152,17 @@ def _console_or_exit() -> type[Any]:
         sys.exit(EXIT_BAD_SETTINGS)
 
 
+def _standalone_data_dir(driver: Any) -> None:
+    """The standalone bot keeps its data in the repository's ``data/``: that is the default
+    here, given to the plugin as its setting unless ``CHRONODICE_DATA_DIR`` is in a ``.env``
+    file (the environment wins over both, in ``load_settings``).  Loaded into another bot, with
+    nothing set, the plugin uses nonebot-plugin-localstore's folder instead."""
+    from chronodice.datadir import DEFAULT_DATA_DIR
+
+    if not getattr(driver.config, "chronodice_data_dir", None):
+        driver.config.chronodice_data_dir = DEFAULT_DATA_DIR
+
+
 def _check_plugins_and_settings() -> None:
     """Exit with one log line if a plugin did not load or the settings are unusable."""
     from chronodice.store.url import DatabaseURLError
@@ -217,6 +230,7 @@ def _drop_filtered_logs_early(level: str | int) -> None:
 
 nonebot.init()
 driver = nonebot.get_driver()
+_standalone_data_dir(driver)
 driver.register_adapter(OneBotV11Adapter)
 console = _console_or_exit() if _console_enabled(driver) else None
 if console is not None:

@@ -101,6 +101,7 @@ def test_the_wheel_requires_ranges_never_an_exact_pin() -> None:
     names = {canonicalize_name(Requirement(r).name): Requirement(r) for r in project["dependencies"]}
     assert Version("2.4.4") in names["nonebot2"].specifier, "a NoneBot 2.4 bot must be able to install it"
     assert Version("2.4.5") in names["nonebot-adapter-onebot"].specifier
+    assert "nonebot-plugin-localstore" in names
     assert "nonebot-adapter-console" not in names, "the terminal chat is the console extra"
     console = [canonicalize_name(Requirement(r).name) for r in project["optional-dependencies"]["console"]]
     assert console == ["nonebot-adapter-console"]

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,14 @@ def build_wheel(tmp: Path) -> Path:
     return wheel
 
 
+def requires_dist(wheel: Path) -> list[str]:
+    """The wheel's ``Requires-Dist`` lines (extras' included)."""
+    with zipfile.ZipFile(wheel) as zf:
+        (name,) = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
+        meta = zf.read(name).decode("utf-8")
+    return [line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Dist:")]
+
+
 def fresh_venv(tmp: Path) -> tuple[Path, Path]:
     """A venv without pip whose path also holds links to this venv's packages but ChronoDice;
     its python and its site-packages."""
@@ -141,6 +150,8 @@ def fresh_venv(tmp: Path) -> tuple[Path, Path]:
 async def test_a_fresh_nonebot_project_installs_the_wheel_and_rolls(tmp_path: Path) -> None:
     started = time.monotonic()
     wheel = build_wheel(tmp_path)
+    pinned = [r for r in requires_dist(wheel) if "==" in r.split(";")[0]]
+    assert not pinned, f"the wheel pins exact versions (a host bot could not keep its own): {pinned}"
     python, site = fresh_venv(tmp_path)
     installed = run(
         [
@@ -189,7 +200,11 @@ async def test_a_fresh_nonebot_project_installs_the_wheel_and_rolls(tmp_path: Pa
     loaded = re.findall(r'Succeeded to load plugin "([^"]+)"', log)
     subs = ["chronodice_core", "coc7", "dnd5e", "timeline", "tick20", "pool10", "moe"]
     assert sorted(loaded) == sorted(
-        ["nonebot_plugin_chronodice", *(f"nonebot_plugin_chronodice:{s}" for s in subs)]
+        [
+            "nonebot_plugin_localstore",  # require()d by ChronoDice: where its data goes (issue 41)
+            "nonebot_plugin_chronodice",
+            *(f"nonebot_plugin_chronodice:{s}" for s in subs),
+        ]
     )
     assert proc.proc is not None and proc.proc.returncode == 0, log
     print(f"\nwheel build + install + start + .r 1d6: {time.monotonic() - started:.1f} s")
