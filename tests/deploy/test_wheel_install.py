@@ -18,16 +18,14 @@ isolated build) comes from pip's cache, or PyPI the first time.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import sys
 import sysconfig
 import time
-import zipfile
 from pathlib import Path
 
 import pytest
 from onebot_client import ROOT, BotProcess, OneBotClient
+from wheel_build import build_wheel, requires_dist, run
 
 pytestmark = [pytest.mark.e2e, pytest.mark.wheel]
 
@@ -73,58 +71,6 @@ if __name__ == "__main__":
 
 SKIP_NAMES = ("chronodice", "nonebot_plugin_chronodice", "__editable__")
 """This venv's entries the fresh one must not see: ChronoDice itself, however installed."""
-
-
-def run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)  # type: ignore[call-overload]
-    assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stdout}\n{done.stderr}"
-    return done
-
-
-def build_wheel(tmp: Path) -> Path:
-    """The wheel of a clean copy of the checkout (no build/ or egg-info written into it)."""
-    source = tmp / "source"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy2(ROOT / name, source / name)
-    shutil.copytree(
-        ROOT / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
-    )
-    out = tmp / "wheels"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--disable-pip-version-check",
-            "-q",
-            "-w",
-            str(out),
-            ".",
-        ],
-        cwd=source,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if done.returncode != 0 and "Could not find a version that satisfies" in done.stderr:
-        print(
-            f"\n*** SKIPPING the wheel test: no build backend reachable:\n{done.stderr} ***", file=sys.stderr
-        )
-        pytest.skip("setuptools>=77 is neither in pip's cache nor reachable on PyPI")
-    assert done.returncode == 0, done.stdout + done.stderr
-    (wheel,) = out.glob("nonebot_plugin_chronodice-*.whl")
-    return wheel
-
-
-def requires_dist(wheel: Path) -> list[str]:
-    """The wheel's ``Requires-Dist`` lines (extras' included)."""
-    with zipfile.ZipFile(wheel) as zf:
-        (name,) = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
-        meta = zf.read(name).decode("utf-8")
-    return [line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Dist:")]
 
 
 def fresh_venv(tmp: Path) -> tuple[Path, Path]:
