@@ -15,7 +15,8 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 WORKDIR /build
 RUN python -m venv /opt/venv
 COPY pyproject.toml requirements.lock ./
-# pyproject's runtime dependencies at the versions of the lockfile (no test extra).
+# pyproject's runtime dependencies at the versions of the lockfile (no test or console extra: the
+# terminal chat needs a terminal, which a container has not).
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
  && /opt/venv/bin/pip install -c requirements.lock -r requirements.txt \
  && /opt/venv/bin/pip uninstall -q -y pip setuptools

@@ -3,7 +3,10 @@
 OneBot v11 implementations (NapCat, Lagrange.OneBot, LLOneBot) connect by reverse WebSocket to
 ``ws://HOST:PORT/onebot/v11/ws``; the start-up banner in the log prints the exact address, the
 database, whether an access token is set, the superusers and the data directory.
-``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat.
+``CHRONODICE_CONSOLE=true`` adds NoneBot's terminal chat (the ``console`` extra:
+``pip install -e '.[console]'``; without it the bot ends with one line saying so, status 2).
+Data goes to ``data/`` in the repository unless ``CHRONODICE_DATA_DIR`` names another folder (the
+plugin inside another bot uses nonebot-plugin-localstore's folder instead: not here).
 
 The commands are the NoneBot plugin ``nonebot_plugin_chronodice`` (``src/``, shipped in the
 wheel), loaded from ``pyproject.toml``'s ``[tool.nonebot.plugins]`` as any NoneBot project
@@ -135,6 +138,31 @@ def _console_enabled(driver: Any) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
+def _console_or_exit() -> type[Any]:
+    """:func:`console_adapter`, or one log line and exit status 2 when the ``console`` extra
+    (nonebot-adapter-console, textual, rich) is not installed."""
+    try:
+        return console_adapter()
+    except ModuleNotFoundError as exc:
+        logger.error(
+            f"CHRONODICE_CONSOLE=true，但终端聊天所需的包没有安装（缺少 {exc.name}）："
+            "请运行 pip install 'nonebot-plugin-chronodice[console]'"
+            "（在本仓库的检出里：pip install -c requirements.lock -e '.[console]'），ChronoDice 退出"
+        )
+        sys.exit(EXIT_BAD_SETTINGS)
+
+
+def _standalone_data_dir(driver: Any) -> None:
+    """The standalone bot keeps its data in the repository's ``data/``: that is the default
+    here, given to the plugin as its setting unless ``CHRONODICE_DATA_DIR`` is in a ``.env``
+    file (the environment wins over both, in ``load_settings``).  Loaded into another bot, with
+    nothing set, the plugin uses nonebot-plugin-localstore's folder instead."""
+    from chronodice.datadir import DEFAULT_DATA_DIR
+
+    if not getattr(driver.config, "chronodice_data_dir", None):
+        driver.config.chronodice_data_dir = DEFAULT_DATA_DIR
+
+
 def _check_plugins_and_settings() -> None:
     """Exit with one log line if a plugin did not load or the settings are unusable."""
     from chronodice.store.url import DatabaseURLError
@@ -202,8 +230,9 @@ def _drop_filtered_logs_early(level: str | int) -> None:
 
 nonebot.init()
 driver = nonebot.get_driver()
+_standalone_data_dir(driver)
 driver.register_adapter(OneBotV11Adapter)
-console = console_adapter() if _console_enabled(driver) else None
+console = _console_or_exit() if _console_enabled(driver) else None
 if console is not None:
     driver.register_adapter(console)
 else:

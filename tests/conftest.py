@@ -64,6 +64,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[NONEBOT_INIT_KWARGS] = {
         "driver": "~fastapi",
         "chronodice_database_url": nonebug_url,
+        # a data directory of the session's own: not localstore's folder in the user's home
+        "chronodice_data_dir": str(NONEBUG_DB.parent / "data"),
         "chronodice_rng_seed": 7,
         "superusers": {"99999"},
         "log_level": "WARNING",

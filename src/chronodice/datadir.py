@@ -1,4 +1,4 @@
-"""The data directory (``CHRONODICE_DATA_DIR``, default ``data/``): everything the bot writes.
+"""The data directory (``CHRONODICE_DATA_DIR``): everything the bot writes.
 
 * ``chronodice.db`` — the SQLite store, unless ``CHRONODICE_DATABASE_URL`` names another;
 * ``packs/`` — 萌E content packs that add to or replace the bundled ones (``demo.yaml`` …);
@@ -7,7 +7,9 @@
 * ``jrrp.key`` — the secret that makes ``.jrrp`` values unguessable, written on first use.
 
 A relative path is taken from the working directory, which ``bot.py`` sets to the repository
-root, so the default is ``<repo>/data``.  In the container image it is the volume ``/data``.
+root; the standalone bot's default is ``<repo>/data`` (:data:`DEFAULT_DATA_DIR`).  In the
+container image it is the volume ``/data``; in another NoneBot bot that sets none, the plugin uses
+nonebot-plugin-localstore's folder.
 
 >>> d = DataDir.resolve("/srv/dice")
 >>> d.sqlite_url(), d.packs.as_posix(), d.decks.as_posix()

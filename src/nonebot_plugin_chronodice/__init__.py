@@ -12,15 +12,28 @@ tests, ``.help``, the command table (``scripts/gen_commands.py``) and the guide 
 
 A sub-plugin that fails to import is logged by NoneBot and left out; ``bot.py`` then ends the
 process with one line naming it (:func:`missing_plugins`).
+
+Where the data goes (issue 41): ``CHRONODICE_DATA_DIR`` (the environment, then NoneBot's
+configuration); the standalone ``bot.py`` sets it to the repository's ``data/`` unless a ``.env``
+file does, the container image to ``/data``.  Inside another bot that sets nothing, the folder
+nonebot-plugin-localstore gives this plugin (:data:`LOCALSTORE_DATA_DIR`), as NoneBot plugins
+keep their data.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
 import nonebot
+from nonebot import get_plugin_config, require
 
 from chronodice.services import load_all
 
 from .config import Config, plugin_meta
+
+require("nonebot_plugin_localstore")
 
 PLUGIN_ID = "nonebot_plugin_chronodice"
 """This plugin's NoneBot id (its module name: loaded at the top level)."""
@@ -37,6 +50,25 @@ __plugin_meta__ = plugin_meta(
     ".help 查看全部指令；.help 指令名 查看用法",
     config=Config,
 )
+
+
+def localstore_data_dir(config: Config, environ: Mapping[str, str] = os.environ) -> Path | None:
+    """nonebot-plugin-localstore's data folder for this plugin (created; the host's
+    ``LOCALSTORE_*`` settings apply), or ``None`` when ``CHRONODICE_DATA_DIR`` is set in
+    ``environ`` or ``config`` (the standalone bot sets it).
+
+    localstore names the folder after the plugin of the code that asks: this module, so the
+    top plugin (``…/nonebot2/nonebot_plugin_chronodice`` by default), never a sub-plugin's."""
+    if environ.get("CHRONODICE_DATA_DIR") or config.chronodice_data_dir:
+        return None
+    import nonebot_plugin_localstore
+
+    return nonebot_plugin_localstore.get_plugin_data_dir()
+
+
+LOCALSTORE_DATA_DIR: Path | None = localstore_data_dir(get_plugin_config(Config))
+"""The data directory when no setting names one (``chronodice_core.load_settings``): decided
+once, while this plugin loads; ``None`` when a setting named one then."""
 
 SERVICES: list[str] = []
 """The service modules :func:`chronodice.services.load_all` imported (their commands registered)."""

@@ -14,7 +14,6 @@ from pydantic import BaseModel
 
 from chronodice.core.limits import LogLimits
 from chronodice.core.ratelimit import FloodSettings
-from chronodice.datadir import DEFAULT_DATA_DIR
 
 HOMEPAGE = "https://github.com/chronodice/chronodice"
 """Where the project lives (``PluginMetadata.homepage``; pyproject's ``[project.urls]``)."""
@@ -29,7 +28,9 @@ class Config(BaseModel):
 
     chronodice_database_url: str | None = None
     """Default: SQLite ``chronodice.db`` in the data directory."""
-    chronodice_data_dir: str = DEFAULT_DATA_DIR
+    chronodice_data_dir: str | None = None
+    """Default: the standalone bot's ``data/`` (``bot.py`` sets it); inside another bot,
+    nonebot-plugin-localstore's folder for this plugin."""
     chronodice_rng_seed: int | None = None
     """Testing only: a fixed seed makes rolls repeatable.  Never set it in production."""
     chronodice_console: bool = False

@@ -103,6 +103,33 @@ def characters(db: Path) -> list[str]:
             return []
 
 
+def test_without_the_console_extra_the_bot_ends_with_one_line_naming_it() -> None:
+    """The terminal chat is the ``console`` extra (issue 41): where nonebot-adapter-console is
+    not installed (here: hidden from ``bot.py``'s import), ``CHRONODICE_CONSOLE=true`` ends the
+    bot with one log line that says what to install, exit status 2, no traceback.
+    test_host_install.py runs the same in a venv without the extra."""
+    hide = (
+        "import runpy, sys; sys.modules['nonebot.adapters.console'] = None; "
+        f"sys.argv = [{str(ROOT / 'bot.py')!r}]; runpy.run_path(sys.argv[0], run_name='__main__')"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "CHRONODICE_"))}
+    env.update({"ENVIRONMENT": "e2e", "PORT": "1", "CHRONODICE_CONSOLE": "true"})
+    done = subprocess.run(
+        [sys.executable, "-c", hide], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 2, out
+    assert_console_missing_line(out)
+
+
+def assert_console_missing_line(out: str) -> None:
+    """One ERROR line naming the extra to install, and no traceback."""
+    errors = [line for line in out.splitlines() if "[ERROR]" in line]
+    assert len(errors) == 1, out
+    assert "pip install 'nonebot-plugin-chronodice[console]'" in errors[0], errors[0]
+    assert "CHRONODICE_CONSOLE" in errors[0] and "Traceback" not in out, out
+
+
 @pytest.mark.parametrize(("key", "name"), [("\x11", "ctrl+q"), ("\x03", "ctrl+c")])
 def test_first_command_is_typed_into_the_input_and_key_ends_the_process(
     tmp_path: Path, key: str, name: str

@@ -62,9 +62,52 @@ def lock_pins(env: dict[str, str] | None = None) -> dict[str, Version]:
     return pins
 
 
-def top_level() -> list[Requirement]:
+OURS = canonicalize_name(PYPROJECT["project"]["name"])
+
+
+def requirements(extras: tuple[str, ...] = ()) -> list[Requirement]:
+    """pyproject's dependencies and those of ``extras``, with an extra that names this project
+    (``nonebot-plugin-chronodice[console]`` in ``test``) replaced by that extra's requirements."""
     project = PYPROJECT["project"]
-    return [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["test"]]
+    out = [Requirement(r) for r in project["dependencies"]]
+    todo, seen = list(extras), set()
+    while todo:
+        extra = todo.pop(0)
+        if extra in seen:
+            continue
+        seen.add(extra)
+        for raw in project["optional-dependencies"][extra]:
+            req = Requirement(raw)
+            if canonicalize_name(req.name) == OURS:
+                todo.extend(sorted(req.extras))
+            else:
+                out.append(req)
+    return out
+
+
+def top_level() -> list[Requirement]:
+    """What README's test command installs: the dependencies and the ``test`` extra's."""
+    return requirements(("test",))
+
+
+def test_the_wheel_requires_ranges_never_an_exact_pin() -> None:
+    """A NoneBot bot that installs the plugin keeps its own NoneBot, adapter and test tools
+    (issue 41): every requirement in pyproject, extras too, is a range; the exact versions of the
+    standalone bot and CI are requirements.lock's."""
+    project = PYPROJECT["project"]
+    every = project["dependencies"] + [r for rs in project["optional-dependencies"].values() for r in rs]
+    pinned = [r for r in every if any(s.operator in ("==", "===") for s in Requirement(r).specifier)]
+    assert not pinned, f"exact pins in pyproject.toml: {pinned}"
+    names = {canonicalize_name(Requirement(r).name): Requirement(r) for r in project["dependencies"]}
+    assert Version("2.4.4") in names["nonebot2"].specifier, "a NoneBot 2.4 bot must be able to install it"
+    assert Version("2.4.5") in names["nonebot-adapter-onebot"].specifier
+    assert "nonebot-plugin-localstore" in names
+    assert "nonebot-adapter-console" not in names, "the terminal chat is the console extra"
+    console = [canonicalize_name(Requirement(r).name) for r in project["optional-dependencies"]["console"]]
+    assert console == ["nonebot-adapter-console"]
+    assert "nonebot-adapter-console" in {canonicalize_name(r.name) for r in top_level()}, (
+        "the tests need the console extra (test_console.py)"
+    )
 
 
 def python_env(version: str) -> dict[str, str]:
@@ -127,6 +170,7 @@ def readme_commands() -> list[str]:
 def test_readme_commands_and_ci_install_from_the_lock() -> None:
     run_bot, run_tests = readme_commands()
     assert "-c requirements.lock" in run_bot and run_bot.rstrip().endswith("python bot.py")
+    assert "-e '.[console]'" in run_bot, "README's bot has the terminal chat (CHRONODICE_CONSOLE=true)"
     assert "-c requirements.lock -e '.[test]'" in run_tests and "pytest" in run_tests
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     ci_lines = [line.strip() for line in ci.splitlines() if not line.lstrip().startswith("#")]

@@ -99,6 +99,47 @@ def test_plugin_settings_and_banner(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         core.load_settings()
 
 
+def test_data_dir_inside_another_bot_is_localstores_folder_unless_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41: with no CHRONODICE_DATA_DIR (environment or NoneBot's configuration) the plugin
+    keeps its data in nonebot-plugin-localstore's folder for the top plugin; a setting wins (the
+    standalone bot.py sets ``data``: test_startup.py)."""
+    import nonebot
+    import nonebot_plugin_localstore
+
+    top, core = (
+        nonebot.get_plugin(n)
+        for n in ("nonebot_plugin_chronodice", "nonebot_plugin_chronodice:chronodice_core")
+    )
+    assert top is not None and core is not None
+    base = tmp_path / "share" / "nonebot2"
+    monkeypatch.setattr(nonebot_plugin_localstore, "BASE_DATA_DIR", base)
+    Config = top.module.Config
+    folder = top.module.localstore_data_dir(Config(), {})
+    assert folder == base / "nonebot_plugin_chronodice" and folder.is_dir()  # not …/chronodice_core
+    for environ, configured in [({"CHRONODICE_DATA_DIR": "/srv/dice"}, None), ({}, "/srv/dice")]:
+        assert top.module.localstore_data_dir(Config(chronodice_data_dir=configured), environ) is None
+
+    monkeypatch.delenv("CHRONODICE_DATA_DIR", raising=False)
+    monkeypatch.delenv("CHRONODICE_DATABASE_URL", raising=False)
+    monkeypatch.setattr(top.module, "LOCALSTORE_DATA_DIR", folder)
+    monkeypatch.setattr(core.module.config, "chronodice_data_dir", None)
+    assert core.module.load_settings().data_dir.root == folder
+    monkeypatch.setattr(core.module.config, "chronodice_data_dir", str(tmp_path / "configured"))
+    assert core.module.load_settings().data_dir.root == tmp_path / "configured"
+    monkeypatch.setenv("CHRONODICE_DATA_DIR", str(tmp_path / "environment"))
+    assert core.module.load_settings().data_dir.root == tmp_path / "environment"
+
+
+def test_the_test_sessions_plugin_never_asked_localstore() -> None:
+    """conftest.py sets a data directory: the in-process plugin writes nothing in the home."""
+    import nonebot
+
+    top = nonebot.get_plugin("nonebot_plugin_chronodice")
+    assert top is not None and top.module.LOCALSTORE_DATA_DIR is None
+
+
 def test_library_logging_goes_through_nonebot_logger() -> None:
     from nonebot.log import logger
 

@@ -73,14 +73,18 @@ async def test_banner_names_url_database_token_superusers_and_data_dir(tmp_path:
 
 
 async def test_banner_without_token_and_on_all_interfaces(tmp_path: Path) -> None:
+    xdg = tmp_path / "xdg-data"  # where nonebot-plugin-localstore would put a plugin's data
     proc = BotProcess(
         workdir=tmp_path,
         superusers=(),
-        extra_env={"ONEBOT_ACCESS_TOKEN": "", "HOST": "0.0.0.0"},
+        extra_env={"ONEBOT_ACCESS_TOKEN": "", "HOST": "0.0.0.0", "XDG_DATA_HOME": str(xdg)},
     )
     proc.start()
     proc.stop()
     b = banner(proc)
+    # the standalone bot keeps the repository's data/ (issue 41), never localstore's folder
+    assert b["数据目录"] == str(ROOT / "data")
+    assert not (xdg / "nonebot2" / "nonebot_plugin_chronodice").exists()
     assert b["ChronoDice 已启动 · OneBot 反向 WebSocket 地址"] == f"ws://0.0.0.0:{proc.port}/onebot/v11/ws"
     assert "换成本机的 IP 或域名" in "\n".join(msg for _, _, msg in log_lines(proc))
     assert b["访问令牌"].startswith("未设置") and "ONEBOT_ACCESS_TOKEN" in b["访问令牌"]

@@ -77,6 +77,9 @@ class BotProcess:
                 "LOG_LEVEL": "INFO",
                 "CHRONODICE_DATABASE_URL": self.database_url
                 or f"sqlite+aiosqlite:///{self.workdir / 'chronodice.db'}",
+                # a host bot's plugins (nonebot-plugin-localstore: ChronoDice without a data
+                # directory) write under the workdir, never in the user's home
+                "XDG_DATA_HOME": str(self.workdir / "xdg-data"),
                 **self.extra_env,
             }
         )

@@ -126,8 +126,14 @@ def load_settings() -> Settings:
     """The data directory and database URL; ``DatabaseURLError`` (one line) for a bad URL.
 
     The environment wins over ``.env`` files also for variables set after NoneBot read them.
+    The data directory: ``CHRONODICE_DATA_DIR``, else localstore's folder for the plugin
+    (:data:`nonebot_plugin_chronodice.LOCALSTORE_DATA_DIR`: inside another bot that sets none).
     """
-    data_dir = DataDir.resolve(os.environ.get("CHRONODICE_DATA_DIR") or config.chronodice_data_dir)
+    from .. import LOCALSTORE_DATA_DIR
+
+    data_dir = DataDir.resolve(
+        os.environ.get("CHRONODICE_DATA_DIR") or config.chronodice_data_dir or LOCALSTORE_DATA_DIR
+    )
     url = os.environ.get("CHRONODICE_DATABASE_URL") or config.chronodice_database_url or data_dir.sqlite_url()
     return Settings(data_dir=data_dir, database_url=normalize_database_url(url))
 
