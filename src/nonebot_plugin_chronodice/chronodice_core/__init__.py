@@ -335,7 +335,8 @@ async def _is_command(event: Event) -> bool:
 
     A group command reads its view here (:meth:`App.context_view`: group, GMs, log in
     progress, nickname and card, one statement), which tells the recorder about the log and is
-    handed to :meth:`App.dispatch`; any other group message reads the log in progress alone.
+    handed to :meth:`App.dispatch`; any other group message reads the group's part of it (the
+    log, the keyword replies), also one statement.
 
     The rule and the handler take as few NoneBot parameters as they can (one and none): NoneBot
     solves and checks each parameter of a rule or handler in a task of its own, so ``bot, event,
