@@ -334,3 +334,17 @@ async def test_checks_carry_what_log_stat_counts(app: App) -> None:
     assert all(r.check is None for r in await run(app, ".rah 侦查60"))
     [sc] = await run(app, ".sc 1/1d6 60")
     assert sc.check is not None and sc.check.label == "理智"
+
+
+async def test_checks_name_the_card_in_use_here(app: App) -> None:
+    """As SealDice does (and ``.r``): ``.ra``, ``.sc`` and ``.en`` name the player by the card
+    in use in the group, not by the ``.nn`` nickname or the platform name."""
+    await run(app, ".nn 小艾", name="艾拉")
+    await run(app, ".pc new 托林", name="艾拉")
+    await run(app, ".st 侦查60 理智50", name="艾拉")
+    script(app, 47, 30, 1, 90, 4)
+    assert await say(app, ".ra 侦查", name="艾拉") == "托林 的侦查检定：D100=47/60 成功"
+    assert (
+        await say(app, ".sc 1/1d6", name="艾拉") == "托林 的理智检定：D100=30/50 成功\n理智损失 1，理智 50→49"
+    )
+    assert (await say(app, ".en 侦查", name="艾拉")).startswith("托林 的侦查成长检定：D100=1/60")

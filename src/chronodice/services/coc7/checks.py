@@ -146,7 +146,7 @@ async def _check_sheet(call: Call, skill: str | None) -> tuple[Any, str, str | N
     char = call.view.character if call.view is not None else None
     actor, _, rest = (skill or "").rpartition(":")
     if not (actor and rest):
-        return char, call.name, skill
+        return char, call.player_name, skill
     if call.ctx.group_id is None:
         raise NotPermitted(PRIVATE_NO_NPC)
     char = await find_npc_card(call, actor)

@@ -99,7 +99,7 @@ async def cmd_sc(call: Call, loss: tuple[str, str], value: int | None, reason: s
         result = await _apply_to_card(call, char.id, amount)
     else:
         result = sanity_result(value, amount, day_start=value, day_lost_before=0)
-    head = f"{call.name} 的理智检定" + (f"（{reason}）" if reason else "")
+    head = f"{call.player_name} 的理智检定" + (f"（{reason}）" if reason else "")
     lines = [
         f"{head}：D100={d}/{value} {outcome.label}",
         f"理智损失 {trace}"
@@ -169,7 +169,7 @@ async def cmd_en(call: Call, skill: str, value: int | None) -> list[Reply]:
         value = found
     rng = call.app.rng
     d = rng.randint(1, 100)
-    head = f"{call.name} 的{name}成长检定：D100={d}/{value}"
+    head = f"{call.player_name} 的{name}成长检定：D100={d}/{value}"
     if not improves(d, value):
         return [Reply.say(f"{head} 失败，技能没有成长")]
     gain = rng.randint(1, 10)
