@@ -25,7 +25,8 @@ from chronodice.rules.timeline.character import TLCharacter
 from chronodice.rules.timeline.secrecy import is_secret
 from chronodice.services.card_access import member_card
 from chronodice.services.timeline.codec import BATTLE_CODEC
-from chronodice.store import CharacterRecord, GroupRecord
+from chronodice.services.views import group_of, own_card, update_settings
+from chronodice.store import CharacterRecord
 
 SYSTEM = "timeline"
 SYS_CN = "时间线"
@@ -34,15 +35,14 @@ T = TypeVar("T")
 
 # ====================================================================== helpers
 async def tl_settings(call: Call) -> dict[str, Any]:
-    group = await call.app.store.groups.get_group(call.ctx.scope)
-    return dict(group.settings.get(SYSTEM, {}))
+    return dict((await group_of(call)).settings.get(SYSTEM, {}))
 
 
 async def update_tl_settings(call: Call, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     def outer(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, SYSTEM: fn(dict(settings.get(SYSTEM, {})))}
 
-    await call.app.store.groups.update_group_settings(call.ctx.scope, outer, claim=call.claim)
+    await update_settings(call, outer)
 
 
 async def display_of(call: Call) -> view.Display:
@@ -50,10 +50,6 @@ async def display_of(call: Call) -> view.Display:
     return view.Display(
         sheet=bool(settings.get("sheet", False)), verbose=bool(settings.get("verbose", False))
     )
-
-
-async def group_of(call: Call) -> GroupRecord:
-    return await call.app.store.groups.get_group(call.ctx.scope)
 
 
 async def require_unless_open(call: Call, what: str) -> None:
@@ -176,7 +172,7 @@ async def who_acts(
     A character named with the prefix by its owner is an NPC when the owner is a GM here (the
     GM's own characters) or when it is not the owner's active character.
     """
-    store, ctx = call.app.store, call.ctx
+    ctx = call.ctx
     rec: CharacterRecord | None
     if actor:
         rec = await find_named(call, actor.strip())
@@ -193,7 +189,7 @@ async def who_acts(
         return rec, char, bt.ParticipantRef(rec.id, rec.name, rec.owner_id)
     if rec.owner_id != ctx.user_id:
         await require_unless_open(call, "替其他玩家的角色行动")
-    mine = await store.characters.active_character(ctx.user_id, ctx.scope)
+    mine = await own_card(call)
     npc = rec.owner_id == ctx.user_id and (
         mine is None or mine.id != rec.id or is_gm(ctx, gms=(await group_of(call)).gms)
     )

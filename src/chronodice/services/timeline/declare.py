@@ -16,6 +16,7 @@ from chronodice.rules.timeline import battle_actions as ba
 from chronodice.rules.timeline.character import TLCharacter
 from chronodice.rules.timeline.load import overload_refusal
 from chronodice.rules.timeline.rounding import fmt, r0
+from chronodice.services.views import group_of
 
 from .kinds import Amount
 from .secrets import secretly
@@ -32,7 +33,7 @@ async def overload_gate(call: Call, char: TLCharacter, *, named: bool) -> str | 
     refusal = overload_refusal(char.name, char.derived())
     if refusal is None:
         return None
-    group = await call.app.store.groups.get_group(call.ctx.scope)
+    group = await group_of(call)
     if not (named and is_gm(call.ctx, gms=group.gms)):
         raise IllegalAction(refusal)
     return f"⚠{char.name}超重，规则书：超过负重无法行动；GM代为行动，已放行"

@@ -25,9 +25,10 @@ from chronodice.core.errors import NotFound
 from chronodice.core.permissions import is_gm
 from chronodice.rules.timeline import battle as bt
 from chronodice.services.timeline.codec import BATTLE_CODEC
+from chronodice.services.views import group_of
 from chronodice.store import CharacterRecord
 
-from ._common import SYSTEM, find_named, group_of, may_see, update_tl_settings
+from ._common import SYSTEM, find_named, may_see, update_tl_settings
 
 TARGET = Pattern(regex=r"[>＞→]\s*([^\s>＞→]{1,20})", label=">目标", convert=lambda m: m.group(1))
 """``>乙`` / ``→Goblin``: whom an action is aimed at (interactions are reported against it)."""
