@@ -14,6 +14,8 @@ from chronodice.core.errors import NotFound
 from chronodice.core.permissions import require_card_access
 from chronodice.store import CharacterRecord
 
+from .views import group_of
+
 
 async def member_card(
     call: Call, who: str, what: str, *, write: bool, open_to_all: bool = False
@@ -31,8 +33,7 @@ async def member_card(
     bound = None
     gms: tuple[str, ...] = ()
     if ctx.group_id is not None:
-        group = call.view.group if call.view is not None and call.view.group is not None else None
-        gms = (group or await store.groups.get_group(ctx.scope)).gms
+        gms = (await group_of(call)).gms
         bound = await store.characters.active_character(who, ctx.scope, fallback=False)
     require_card_access(
         ctx,

@@ -53,6 +53,7 @@ from .modes import (
     system_label,
     with_derived,
 )
+from .views import group_of
 
 CONFIRM_WORDS = ("确认", "confirm", "yes", "y")
 CONFIRM_TTL = 60.0
@@ -202,7 +203,7 @@ async def st_show(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     if char is None:
         raise NotFound("你还没有角色卡，用 .st 力量60 录入或 .pc new 名字 新建")
     if names:
-        mode = group_mode((await call.app.store.groups.get_group(call.ctx.scope)).settings)
+        mode = group_mode((await group_of(call)).settings)
         names = [attribute_name(char.system, mode, w) for w in names]
         missing = [w for w in names if w not in char.attributes]
         found = {w: char.attributes[w] for w in names if w in char.attributes}
@@ -223,7 +224,7 @@ async def st_del(call: Call, who: str | None, names: list[str]) -> list[Reply]:
     char = await store.characters.active_character(uid, call.ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡")
-    mode = group_mode((await store.groups.get_group(call.ctx.scope)).settings)
+    mode = group_mode((await group_of(call)).settings)
     names = [attribute_name(char.system, mode, w) for w in names]
     missing = [w for w in names if w not in char.attributes]
     if missing:
@@ -286,7 +287,7 @@ async def pc_new(call: Call, name: str) -> list[Reply]:
     name = new_card_name(call, name)
     if len(await store.characters.list_characters(ctx.user_id)) >= 50:
         raise IllegalAction("每人最多50张角色卡，请先删除不用的")
-    mode = group_mode((await store.groups.get_group(ctx.scope)).settings)
+    mode = group_mode((await group_of(call)).settings)
     char = await store.characters.create_character(
         ctx.user_id, name, system=card_system_for(mode, []), claim=call.claim
     )
@@ -433,10 +434,9 @@ async def cmd_help(call: Call, name: str | None, word: str | None) -> list[Reply
             spec = await spec.resolve(call.app, call.ctx, call.view, "") or spec
         return [Reply.say(help_page(spec, word))]
     lines = ["ChronoDice 指令（.help 指令名 查看详情）："]
+    settings = (await group_of(call)).settings
     if call.ctx.group_id is not None:
-        group = await call.app.store.groups.get_group(call.ctx.scope)
-        lines.append(mode_line(group.settings, await default_die(call)) + "（.set 修改）")
-    settings = (await call.app.store.groups.get_group(call.ctx.scope)).settings
+        lines.append(mode_line(settings, await default_die(call)) + "（.set 修改）")
     for system, specs in reg.by_system().items():
         line = f"【{system}】" + " ".join("." + s.name for s in specs)
         if system == "CoC7" and not coc_answered(settings):

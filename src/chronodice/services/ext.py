@@ -28,6 +28,8 @@ from chronodice.core.errors import NotFound
 from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
 
+from .views import update_settings
+
 OFF_KEY = "ext_off"
 """Group settings key: the sorted list of module keys switched off in that group."""
 
@@ -187,7 +189,7 @@ async def _switch(call: Call, names: list[str], *, on: bool) -> list[Reply]:
         rest = {k: v for k, v in settings.items() if k != OFF_KEY}
         return {**rest, OFF_KEY: sorted(off)} if off else rest
 
-    await call.app.store.groups.update_group_settings(call.ctx.scope, write, claim=call.claim)
+    await update_settings(call, write)
     named = "、".join(f"{m.key}（{m.label}）" for m in modules)
     if on:
         return [Reply.say(f"已开启模块：{named}")]

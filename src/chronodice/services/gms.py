@@ -26,6 +26,8 @@ from chronodice.core.errors import NotPermitted
 from chronodice.core.permissions import GM_WHO, Perm, is_gm
 from chronodice.core.reply import Reply
 
+from .views import update_settings
+
 QQ = OneOf(Mention(), Pattern(regex=r"@?([0-9]{5,12})(?![0-9])", label="QQ号", convert=lambda m: m.group(1)))
 gm = define("gm", summary="任命或撤销本群GM；绑定私聊操作")
 
@@ -180,7 +182,7 @@ async def gm_screen(call: Call, to: str | None) -> list[Reply]:
         settings.setdefault(KEY, {})["current"] = to
         return settings
 
-    await store.groups.update_group_settings(ctx.scope, switch, claim=call.claim)
+    await update_settings(call, switch)
     return [Reply.say(f"私聊操作现在作用于群{to}")]
 
 

@@ -36,6 +36,7 @@ from chronodice.core.text import PREFIX_START, normalize
 
 from .common import ON_OFF, bot
 from .seal_botlist import listed_bots
+from .views import update_settings
 
 if TYPE_CHECKING:
     from chronodice.store import GroupRecord, Store
@@ -85,9 +86,7 @@ welcome = define(
 @welcome.sub(*OFF_WORDS, perm=Perm.GM, what="清除欢迎词", help="清除欢迎词")
 async def welcome_clear(call: Call) -> list[Reply]:
     assert call.ctx.group_id is not None
-    await call.app.store.groups.update_group_settings(
-        call.ctx.group_id, lambda s: {k: v for k, v in s.items() if k != WELCOME_KEY}, claim=call.claim
-    )
+    await update_settings(call, lambda s: {k: v for k, v in s.items() if k != WELCOME_KEY})
     return [Reply.say("已清除本群的欢迎词")]
 
 
@@ -106,9 +105,7 @@ async def welcome_set(call: Call, text: str | None) -> list[Reply]:
         return [Reply.say(f"本群的欢迎词：\n{shown}")]
     await call.app.require_gm(ctx, "设置欢迎词")
     text = _no_prefix(as_typed(call, text), "欢迎词")
-    await call.app.store.groups.update_group_settings(
-        ctx.group_id, lambda s: {**s, WELCOME_KEY: text}, claim=call.claim
-    )
+    await update_settings(call, lambda s: {**s, WELCOME_KEY: text})
     return [Reply.say(f"已设置本群的欢迎词：\n{text}")]
 
 
@@ -177,7 +174,7 @@ async def reply_add(call: Call, line: str) -> list[Reply]:
         entries[key] = text
         return {**s, REPLIES_KEY: entries}
 
-    await call.app.store.groups.update_group_settings(call.ctx.group_id, add, claim=call.claim)
+    await update_settings(call, add)
     return [Reply.say(f"已添加关键词回复：{key} → {text}")]
 
 
@@ -201,16 +198,14 @@ async def reply_del(call: Call, key: str) -> list[Reply]:
         entries.pop(key, None)
         return {**s, REPLIES_KEY: entries}
 
-    await call.app.store.groups.update_group_settings(call.ctx.group_id, drop, claim=call.claim)
+    await update_settings(call, drop)
     return [Reply.say(f"已删除关键词回复：{key}")]
 
 
 @reply.sub(params=[arg("on", ON_OFF)], perm=Perm.GM, what="开关关键词回复", help="开启或关闭本群的关键词回复")
 async def reply_switch(call: Call, on: bool) -> list[Reply]:
     assert call.ctx.group_id is not None
-    await call.app.store.groups.update_group_settings(
-        call.ctx.group_id, lambda s: {**s, REPLIES_OFF_KEY: not on}, claim=call.claim
-    )
+    await update_settings(call, lambda s: {**s, REPLIES_OFF_KEY: not on})
     return [Reply.say("本群的关键词回复已开启" if on else "本群的关键词回复已关闭")]
 
 
@@ -231,9 +226,7 @@ async def bot_unknown(call: Call, on: bool | None) -> list[Reply]:
         state = "开启" if group.settings.get(UNKNOWN_KEY) else "关闭"
         return [Reply.say(f"未知指令提示：{state}（.bot 未知指令 开/关）")]
     await call.app.require_gm(ctx, "设置未知指令提示")
-    await call.app.store.groups.update_group_settings(
-        ctx.group_id, lambda s: {**s, UNKNOWN_KEY: on}, claim=call.claim
-    )
+    await update_settings(call, lambda s: {**s, UNKNOWN_KEY: on})
     if on:
         return [Reply.say(f"已开启：本群不认识的 . 指令会回复「{UNKNOWN_TEXT}」（本群有别的骰娘时请关闭）")]
     return [Reply.say("已关闭未知指令提示")]

@@ -45,6 +45,8 @@ from chronodice.core.reply import Reply
 from chronodice.rules.coc7.derived import Derived, derive, derived_name
 from chronodice.rules.coc7.skills import COC_MARKERS, canonical
 
+from .views import update_settings
+
 
 @dataclass(frozen=True)
 class Mode:
@@ -367,22 +369,16 @@ async def cmd_set(call: Call, what: int | str | None) -> list[Reply]:
     if call.ctx.group_id is not None:
         await call.app.require_gm(call.ctx, "设置模式和默认骰")
     if what == "clear":
-        await call.app.store.groups.update_group_settings(
-            call.ctx.scope,
-            lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")},
-            claim=call.claim,
+        await update_settings(
+            call, lambda s: {k: v for k, v in s.items() if k not in ("mode", "default_die")}
         )
         return [Reply.say(f"已清除本群的模式和默认骰（默认骰 d{DEFAULT_DIE}）")]
     if isinstance(what, str):
         mode = MODES[what]
-        await call.app.store.groups.update_group_settings(
-            call.ctx.scope, lambda s: {**s, "mode": mode.key, "default_die": mode.die}, claim=call.claim
-        )
+        await update_settings(call, lambda s: {**s, "mode": mode.key, "default_die": mode.die})
         return [Reply.say(f"已将本群设为 {mode.label} 模式，默认骰 d{mode.die}")]
     faces = what
-    await call.app.store.groups.update_group_settings(
-        call.ctx.scope, lambda s: {**s, "default_die": faces}, claim=call.claim
-    )
+    await update_settings(call, lambda s: {**s, "default_die": faces})
     return [Reply.say(f"已将默认骰设为 d{faces}")]
 
 

@@ -42,6 +42,8 @@ from chronodice.core.reply import Reply
 from chronodice.rules.coc7.derived import derive, hit_points
 from chronodice.store import CharacterRecord
 
+from .views import update_settings
+
 log = logging.getLogger("chronodice")
 
 SN_KEY = "sn"
@@ -256,12 +258,12 @@ async def cmd_sn(call: Call, which: str) -> list[Reply]:
         return {**rest, SN_KEY: sync} if sync else rest
 
     if which == "off":
-        await store.groups.update_group_settings(ctx.scope, write, claim=call.claim)
+        await update_settings(call, write)
         return [Reply.say(f"已关闭 {call.name} 的自动群名片（群名片保持现状）")]
     char = await store.characters.active_character(uid, ctx.scope)
     if char is None:
         raise NotFound("你还没有角色卡，先用 .st 录入属性或 .pc new 名字 新建")
-    await store.groups.update_group_settings(ctx.scope, write, claim=call.claim)
+    await update_settings(call, write)
     card = card_text(which, char)
     return [
         Reply.say(f"已开启自动群名片：{card}\n角色卡变化时自动更新；.sn off 关闭"),

@@ -31,6 +31,7 @@ from chronodice.store import CharacterRecord
 
 from .characters import AttributePairs, apply_pairs, attr_text, check_name
 from .modes import attribute_name, card_system_for, group_mode
+from .views import group_of
 
 MAX_NPC_CARDS = 60
 """Cards one group may keep."""
@@ -51,8 +52,7 @@ async def may_use_npc_cards(call: Call, extra: Iterable[str] = ()) -> bool:
     """Whether the sender is a GM of this group (``extra``: a running combat's own GMs)."""
     if call.ctx.group_id is None:
         return False
-    group = call.view.group if call.view is not None and call.view.group is not None else None
-    gms = (group or await call.app.store.groups.get_group(call.ctx.scope)).gms
+    gms = (await group_of(call)).gms
     return is_gm(call.ctx, gms=gms, extra=extra, group_scope=True)
 
 
@@ -183,7 +183,7 @@ async def npc_set(call: Call, name: str, pairs: list[tuple[str, str | None, int]
         return await npc_show(call, name)
     name = check_name(name, "NPC名")
     store = call.app.store
-    mode = group_mode((await store.groups.get_group(call.ctx.scope)).settings)
+    mode = group_mode((await group_of(call)).settings)
     card = await store.characters.find_character(owner, name)
     if card is None:
         if len(await store.characters.list_characters(owner)) >= MAX_NPC_CARDS:

@@ -23,6 +23,8 @@ from chronodice.core.errors import IllegalAction, NotFound
 from chronodice.core.permissions import Perm
 from chronodice.core.reply import Reply
 
+from .views import update_settings
+
 BOTLIST_KEY = "botlist"
 """Group settings key: the listed accounts' QQ ids, in the order added."""
 MAX_BOTS = 20
@@ -90,7 +92,7 @@ async def botlist_add(call: Call, who: list[str]) -> list[Reply]:
             raise IllegalAction(f"每群最多登记{MAX_BOTS}个机器人，请先删除不用的（.botlist del @机器人）")
         return {**s, BOTLIST_KEY: entries}
 
-    await call.app.store.groups.update_group_settings(call.ctx.group_id, add, claim=call.claim)
+    await update_settings(call, add)
     new = [u for u in wanted if u not in before]
     lines = [f"已登记机器人：{'、'.join(new)}（骰娘不再回应它在本群的消息）"] if new else []
     if len(new) < len(wanted):
@@ -111,7 +113,7 @@ async def botlist_del(call: Call, who: list[str]) -> list[Reply]:
     def drop(s: dict[str, Any]) -> dict[str, Any]:
         return {**s, BOTLIST_KEY: [u for u in _entries(s) if u not in wanted]}
 
-    await call.app.store.groups.update_group_settings(call.ctx.group_id, drop, claim=call.claim)
+    await update_settings(call, drop)
     return [Reply.say(f"已从本群的机器人列表删除：{'、'.join(wanted)}")]
 
 

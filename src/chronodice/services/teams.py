@@ -30,6 +30,7 @@ from .card_access import member_card
 from .characters import AttributePairs, Pair
 from .common import member_st
 from .modes import attribute_name, group_mode
+from .views import group_of, update_settings
 
 OBSERVERS_KEY = "observers"
 TEAM_KEY = "team"
@@ -66,7 +67,7 @@ def _ids(settings: dict[str, Any] | None, key: str) -> list[str]:
 
 
 async def _members(call: Call, key: str) -> list[str]:
-    return _ids((await call.app.store.groups.get_group(call.ctx.scope)).settings, key)
+    return _ids((await group_of(call)).settings, key)
 
 
 async def _change(call: Call, key: str, fn: Callable[[list[str]], list[str]]) -> list[str]:
@@ -75,9 +76,7 @@ async def _change(call: Call, key: str, fn: Callable[[list[str]], list[str]]) ->
     def write(settings: dict[str, Any]) -> dict[str, Any]:
         return {**settings, key: fn(_ids(settings, key))}
 
-    return _ids(
-        await call.app.store.groups.update_group_settings(call.ctx.scope, write, claim=call.claim), key
-    )
+    return _ids(await update_settings(call, write), key)
 
 
 async def _names(call: Call, ids: list[str]) -> str:
@@ -239,7 +238,7 @@ def _shown(char: CharacterRecord, mode: Any, name: str) -> str:
 async def team_show(call: Call, names: list[str]) -> list[Reply]:
     ids = await _team_or_error(call)
     names = list(dict.fromkeys(names))[:MAX_SHOWN]
-    mode = group_mode((await call.app.store.groups.get_group(call.ctx.scope)).settings)
+    mode = group_mode((await group_of(call)).settings)
     lines = []
     for uid in ids:
         who = await call.app.display_name(call.ctx, uid)

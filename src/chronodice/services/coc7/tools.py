@@ -9,6 +9,7 @@ from chronodice.rules.coc7.checks import RULES
 from chronodice.rules.coc7.generation import MAX_COUNT, generate
 from chronodice.rules.coc7.madness import roll_bout
 
+from ..views import update_settings
 from ._common import SYS_NAME, call_settings, coc_gate, house_rule
 
 coc = define(
@@ -65,9 +66,7 @@ async def cmd_setcoc(call: Call, rule: int | None) -> list[Reply]:
         return [Reply.say(f"本群CoC房规：{current}（{RULES[current]}）\n可选：\n{table}")]
     if call.ctx.group_id is not None:
         await call.app.require_gm(call.ctx, "设置CoC房规")
-    await call.app.store.groups.update_group_settings(
-        call.ctx.scope, lambda s: {**s, "coc_rule": rule}, claim=call.claim
-    )
+    await update_settings(call, lambda s: {**s, "coc_rule": rule})
     return [Reply.say(f"已将本群CoC房规设为 {rule}：{RULES[rule]}")]
 
 

@@ -27,6 +27,7 @@ from chronodice.store import CharacterRecord
 from ..card_access import member_card
 from ..characters import numeric_attributes
 from ..npc_cards import find_npc_card
+from ..views import group_of
 
 SYSTEM = "pool10"
 SYSTEM_LABEL = "无限恐怖"
@@ -120,18 +121,13 @@ def pool_args(
 
 async def settings_of(call: Call) -> dict[str, Any]:
     """The group's pool defaults (from the dispatcher's snapshot when there is one)."""
-    group = call.view.group if call.view is not None else None
-    if group is None:
-        group = await call.app.store.groups.get_group(call.ctx.scope)
-    return dict(group.settings.get(SETTINGS_KEY, {}))
+    return dict((await group_of(call)).settings.get(SETTINGS_KEY, {}))
 
 
 async def require_gm(call: Call, what: str) -> None:
     """The one permission policy, with this group's appointed GMs."""
-    group = call.view.group if call.view is not None else None
-    if group is None and call.ctx.group_id is not None:
-        group = await call.app.store.groups.get_group(call.ctx.scope)
-    require(call.ctx, Perm.GM, what, gms=group.gms if group is not None else ())
+    gms = (await group_of(call)).gms if call.ctx.group_id is not None else ()
+    require(call.ctx, Perm.GM, what, gms=gms)
 
 
 async def side_of(call: Call, user_id: str | None) -> Side:

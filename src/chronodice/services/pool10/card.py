@@ -14,6 +14,7 @@ from chronodice.rules.pool10.card import DATA_KEY, LEGEND_KEYS
 from chronodice.store import CharacterRecord
 
 from ..characters import active_or_create
+from ..views import update_settings
 from ._common import SETTINGS_KEY, Mode, require_gm, settings_of, tie_of
 
 
@@ -104,9 +105,7 @@ async def set_defaults(
             out.pop(SETTINGS_KEY, None)
         return out
 
-    new = (await call.app.store.groups.update_group_settings(call.ctx.scope, fn, claim=call.claim)).get(
-        SETTINGS_KEY, {}
-    )
+    new = (await update_settings(call, fn)).get(SETTINGS_KEY, {})
     return [
         Reply.say(
             f"已设置本群骰池默认：{render.again_label(int(new.get('again', DEFAULT_AGAIN)))}；"

@@ -26,6 +26,8 @@ from chronodice.rules.tick20.mental import is_mental
 from chronodice.rules.tick20.model import Combat, Combatant, Event, Phase
 from chronodice.services.tick20.codec import COMBAT_CODEC
 
+from ..views import group_of
+
 SYSTEM = "tick20"
 SYS_NAME = "D20刻度"
 GM_WHO = "本场战斗的GM（开战者、.init gm 指定者）或群管理"
@@ -134,9 +136,7 @@ def each(state: Combat, items: Iterable[T], step: Callable[[Combat, T], E.Outcom
 async def gm_scope(call: Call, state: Combat | None) -> dict[str, Any]:
     """The GM lists the policy judges by: the group's appointed GMs (``gms``) and this combat's
     own GMs, its opener and ``.init gm`` appointees (``extra``)."""
-    group = call.view.group if call.view is not None else None
-    if group is None:
-        group = await call.app.store.groups.get_group(call.ctx.scope)
+    group = await group_of(call)
     return {"gms": tuple(group.gms), "extra": tuple(state.gms) if state is not None else ()}
 
 
