@@ -213,3 +213,51 @@ def test_both_formats_split_into_complete_parts() -> None:
     texts = [p.decode("utf-8") for p in files]
     assert count == len(texts) > 1 and all(len(t.encode()) <= 2000 for t in texts)
     assert [m for t in texts for _, _, _, m in parse_shared_text(t)] == got
+
+
+async def _info(app: App, text: str, **kw: str) -> tuple[str, dict[str, object] | None]:
+    """The reply to ``text`` and the ``commandInfo`` its log line exports."""
+    from chronodice.services.gamelog.formats import command_info
+
+    [reply] = [r for r in await run(app, text, **kw) if not r.private]  # type: ignore[arg-type]
+    assert reply.check is not None, reply.text
+    check = recorder.check_dict(reply.check, kw.get("user", "10001"), kw.get("name", "艾拉"))
+    bot = LogLine(BOT, "骰娘", [["text", reply.text]], T0, is_bot=True, check=check)
+    return reply.text, command_info(bot, LogLine("10001", "艾拉", [["text", text]], T0))
+
+
+async def test_d20_and_timeline_checks_export_sealdices_roll_shape(app: App) -> None:
+    """Issue 41: story-painter renders ``cmd: "roll"`` items for any rule (and prints any other
+    shape of a rule it does not know as raw JSON): a D20 check and a TimeLine check carry their
+    die, the total and the label."""
+    await run(app, ".st 力量14 体质12 LV4 运动熟练度1", name="艾琳")
+    text, info = await _info(app, ".rc 运动 15", name="艾琳")
+    m = re.search(r"运动检定：D20=(\d+)[^=]*=(-?\d+)", text)
+    assert m is not None, text
+    die, total = int(m.group(1)), int(m.group(2))
+    assert info == {
+        "cmd": "roll",
+        "rule": "tick20",
+        "pcName": "艾琳",
+        "items": [{"expr": f"D20{total - die:+d}", "reason": "运动", "result": total, "dicePoints": 20}],
+    }
+    await run(app, ".st DEX8 INS6", name="艾琳")
+    text, info = await _info(app, ".rc DEX+INS 13", name="艾琳")
+    [item] = info["items"]  # type: ignore[index]
+    assert (item["expr"], item["dicePoints"]) == ("D8+D6", 8)
+    assert f"={item['result']}（HR" in text
+    sheet = (
+        ".TLsetup 姓名:甲,种族:人类,成年年龄:,标准体型:,年龄:,体型:,外貌:50,资产:50,性别:男,职业:商人,"
+        "等级:10,物理思维比值:500,体质:30,敏捷:35,力量:35,意志:30,教育:35,智力:35,医学及生命科学:20,"
+        "工程与科技:20,军事与生存:20,文学:20,视觉及表演艺术:20,负重:0"
+    )
+    await run(app, sheet, group="30003")
+    await run(app, ".tar 10 10", group="30003", roles=("admin",))
+    text, info = await _info(app, ".ex 力", group="30003")
+    roll = int(re.search(r"检定：(\d+)/35", text).group(1))  # type: ignore[union-attr]
+    assert info == {
+        "cmd": "roll",
+        "rule": "timeline",
+        "pcName": "艾拉",
+        "items": [{"expr": "D100", "reason": "力量", "result": roll, "dicePoints": 100}],
+    }

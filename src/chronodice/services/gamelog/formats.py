@@ -32,9 +32,11 @@ story-painter's "指令信息" tools understand it:
 * ``.sc``: ``{"cmd": "sc", "rule": "coc7", "pcName", "items": [{"checkVal": the d100,
   "exprs": ["d100", loss on success, loss on failure], "rank", "sanOld", "sanNew"}]}``;
 * DnD5e checks, saves, attacks and death saves: SealDice's DnD5e shape (:func:`dnd5e_info`);
-* every other check (D20刻度, 时间线 …, which SealDice does not have): ``{"cmd": the command
-  word, "pcName", "items": [{"attr": the label, "outcome": our word, "success": bool|null,
-  "rank"}]}``.
+* D20刻度 and 时间线 checks (which SealDice does not have), with their dice: SealDice's ``.r``
+  shape, ``{"cmd": "roll", "rule", "pcName", "items": [{"expr", "reason", "result",
+  "dicePoints"}]}`` (:func:`roll_info`), which story-painter renders for any rule;
+* any other check: ``{"cmd": the command word, "pcName", "items": [{"attr": the label,
+  "outcome": our word, "success": bool|null, "rank"}]}``.
 
 ``rank`` is SealDice's success rank: 大失败 −2, 失败 −1, 成功 1, 困难成功 2, 极难成功 3,
 大成功 4 (0: a check with no target).  The numbers come from the reply's text (our
@@ -158,6 +160,8 @@ def command_info(line: LogLine, command: LogLine | None) -> dict[str, Any] | Non
         return {"cmd": "ra", "rule": "coc7", "pcName": name, "items": items}
     if check.get("rule") == "dnd5e":
         return dnd5e_info(check, name)
+    if check.get("items"):
+        return roll_info(check, name)
     outcome = str(check.get("outcome") or "")
     success = check.get("success")
     rank = RANKS.get(outcome, 0 if success is None else (1 if success else -1))
@@ -179,6 +183,36 @@ def dnd5e_info(check: dict[str, Any], name: str) -> dict[str, Any]:
         if isinstance(item, list | tuple) and len(item) == 3 and isinstance(item[2], int)
     ]
     return {"cmd": "rc", "rule": "dnd5e", "pcName": name, "items": items}
+
+
+def roll_info(check: dict[str, Any], name: str) -> dict[str, Any]:
+    """A check of a system SealDice does not have (D20刻度, 时间线) as SealDice's ``.r`` shape,
+    which story-painter renders as dice lines for any rule: ``{"cmd": "roll", "rule", "pcName",
+    "items": [{"expr", "reason", "result", "dicePoints"}]}`` (``dicePoints``: the faces of the
+    expression's first die, as SealDice writes it).
+
+    >>> roll_info({"rule": "tick20", "items": [["D20+3", "运动", 17]]}, "艾琳")["items"]
+    [{'expr': 'D20+3', 'reason': '运动', 'result': 17, 'dicePoints': 20}]
+    """
+    items = [
+        {
+            "expr": str(item[0]),
+            "reason": str(item[1]),
+            "result": int(item[2]),
+            "dicePoints": _faces(str(item[0])),
+        }
+        for item in check.get("items") or []
+        if isinstance(item, list | tuple) and len(item) == 3 and isinstance(item[2], int)
+    ]
+    return {"cmd": "roll", "rule": str(check.get("rule") or ""), "pcName": name, "items": items}
+
+
+_FACES = re.compile(r"[dD](\d{1,7})")
+
+
+def _faces(expr: str) -> int:
+    m = _FACES.search(expr)
+    return int(m.group(1)) if m else 0
 
 
 def _uniform_id(user_id: str) -> str:

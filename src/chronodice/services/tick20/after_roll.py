@@ -39,7 +39,7 @@ from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.services.hidden import hidden_result
 
-from ._glue import SYS_NAME
+from ._glue import SYS_NAME, SYSTEM
 from .persona import own_card, spend_ego
 
 WINDOW = 300.0
@@ -91,17 +91,16 @@ def check_reply(check: LastCheck, roll: C.D20Roll) -> Reply:
         check.who, label + (f"（{check.reason}）" if check.reason else ""), roll, judgement, check.mods
     )
     text += ("\n" + check.note) if check.note else ""
+    dice = (f"D20{roll.modifier:+d}" if roll.modifier else "D20", label, roll.total)  # the log's dice
     if check.opposed and goal is not None:
         res = C.opposed(roll.total, goal)
         text += "\n对抗：" + ("发起者胜" if res.actor_wins else "对方胜") + f"（差{res.margin:+d}）"
-        return Reply(
-            text=text, check=CheckNote(label, "对抗胜" if res.actor_wins else "对抗负", res.actor_wins)
-        )
-    if judgement is None:
-        return Reply(text=text, check=CheckNote(label, f"判定值{roll.total}", None))
-    return Reply(
-        text=text, check=CheckNote(label, judgement.outcome, judgement.outcome in ("成功", "大成功"))
-    )
+        outcome, success = ("对抗胜" if res.actor_wins else "对抗负"), res.actor_wins
+    elif judgement is None:
+        outcome, success = f"判定值{roll.total}", None
+    else:
+        outcome, success = judgement.outcome, judgement.outcome in ("成功", "大成功")
+    return Reply(text=text, check=CheckNote(label, outcome, success, rule=SYSTEM, items=(dice,)))
 
 
 Edge = Literal["优势", "劣势"] | None

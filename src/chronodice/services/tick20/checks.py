@@ -18,7 +18,7 @@ from chronodice.rules.tick20.persona import reduced
 from chronodice.services.hidden import hidden_result
 from chronodice.services.npc_cards import find_npc_card
 
-from ._glue import SYS_NAME, find, find_me, load
+from ._glue import SYS_NAME, SYSTEM, find, find_me, load
 from .after_roll import LastCheck, check_reply, remember
 from .effect_mods import EffectEdge, effect_edge, tagged_status
 from .kinds import ADV, CHECK_WHAT, DIS, DOMAIN, MODS, OPPOSED, PASSIVE, REASON, TARGET, modifiers
@@ -199,11 +199,16 @@ def _two_die_check(
     text = R.two_die_text(who, label, roll2, goal) + (("\n" + edge_note) if edge_note else "")
     if damage is not None:
         text += "\n" + damage_line(roll2, goal, damage)
+    dice = (
+        f"D{sizes[0]}+D{sizes[1]}" + (f"{roll2.modifier:+d}" if roll2.modifier else ""),
+        label,
+        roll2.total,
+    )
     if goal is None:
-        note = CheckNote(label, f"判定值{roll2.total}", None)
+        note = CheckNote(label, f"判定值{roll2.total}", None, rule=SYSTEM, items=(dice,))
     else:
         ok = roll2.total >= goal
-        note = CheckNote(label, "成功" if ok else "失败", ok)
+        note = CheckNote(label, "成功" if ok else "失败", ok, rule=SYSTEM, items=(dice,))
     return Reply(text=text, check=note)
 
 

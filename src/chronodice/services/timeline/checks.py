@@ -142,7 +142,10 @@ async def cmd_ex(call: Call, attr: str) -> list[Reply]:
         char.name, attr, value, bool(char.buffs), target, rate, result.roll, await display_of(call)
     )
     ok = result.roll <= rate
-    return [Reply(text="\n".join(lines), check=CheckNote(CN[attr], "成功" if ok else "失败", ok))]
+    note = CheckNote(
+        CN[attr], "成功" if ok else "失败", ok, rule=SYSTEM, items=(("D100", CN[attr], result.roll),)
+    )
+    return [Reply(text="\n".join(lines), check=note)]
 
 
 neg = define(
@@ -187,7 +190,9 @@ async def cmd_neg(call: Call, a: float | None, b: float | None, c: float | None)
         Reply(
             text=f"[{char.name}]进行交涉检定\nRP：{r0(rp):.0f}\n成功率：{rate:.0f}%\n检定：{roll}/{rate:.0f}\n"
             + ("🎉成功！" if ok else "❗️失败！"),
-            check=CheckNote("交涉", "成功" if ok else "失败", ok),
+            check=CheckNote(
+                "交涉", "成功" if ok else "失败", ok, rule=SYSTEM, items=(("D100", "交涉", roll),)
+            ),
         )
     ]
 
@@ -280,7 +285,14 @@ async def cmd_coop(call: Call, attr: str, who: list[str], others: list[float | s
         f"检定：{roll.roll}/{shown}",
         "🎉成功！" if roll.success else "❗️失败！",
     ]
-    note = CheckNote(f"协同{CN[attr]}", "成功" if roll.success else "失败", bool(roll.success))
+    label = f"协同{CN[attr]}"
+    note = CheckNote(
+        label,
+        "成功" if roll.success else "失败",
+        bool(roll.success),
+        rule=SYSTEM,
+        items=(("D100", label, roll.roll),),
+    )
     return [Reply(text="\n".join(lines), check=note)]
 
 
