@@ -159,3 +159,17 @@ async def test_a_hidden_combatants_check_is_hidden_without_asking(app: App) -> N
     replies = await run(app, ".rc 暗影:洞悉 15", **GM)
     assert replies[0].text == "PL01 进行了一次暗中检定"
     assert replies[1].private and "暗影 的洞悉检定：D20=9+3=12" in replies[1].text
+
+
+async def test_an_attack_line_carries_its_d20_for_the_sealdice_export(app: App) -> None:
+    """The log's SealDice JSON shows an attack's to-hit die (``cmd: "roll"``); a hidden
+    attacker's attack carries no note at all."""
+    await scene(app)
+    app.rng = Scripted([15])
+    [reply] = await run(app, ".atk 哥布林1:艾琳", **GM)
+    assert reply.check is not None and reply.check.rule == "tick20"
+    assert (reply.check.label, reply.check.success, reply.check.items) == (
+        "攻击",
+        True,
+        (("D20+3", "攻击艾琳", 18),),
+    )

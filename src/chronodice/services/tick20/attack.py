@@ -52,6 +52,7 @@ from chronodice.services.npc_cards import find_npc_card
 
 from ._glue import (
     SYS_NAME,
+    SYSTEM,
     apply,
     check_dice,
     controls,
@@ -324,7 +325,14 @@ async def cmd_atk(
         strike.ap,
     )
     public, private = report.text(False, call), report.text(True, call)
-    note = CheckNote("攻击", "命中" if hit_ok else "未命中", hit_ok)
+    expr = f"D20{atk_roll.modifier:+d}" if atk_roll.modifier else "D20"
+    note = CheckNote(
+        "攻击",
+        "命中" if hit_ok else "未命中",
+        hit_ok,
+        rule=SYSTEM,
+        items=((expr, f"攻击{t.name}", atk_roll.total),),
+    )
     replies = [Reply(text=public, check=None if a.hidden or t.hidden else note)]
     if private != public:
         if await gm(call, state):
