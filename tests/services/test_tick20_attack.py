@@ -162,8 +162,7 @@ async def test_a_hidden_combatants_check_is_hidden_without_asking(app: App) -> N
 
 
 async def test_an_attack_line_carries_its_d20_for_the_sealdice_export(app: App) -> None:
-    """The log's SealDice JSON shows an attack's to-hit die (``cmd: "roll"``); a hidden
-    attacker's attack carries no note at all."""
+    """The log's SealDice JSON shows an attack's to-hit die (``cmd: "roll"``): 15 + 3 = 18."""
     await scene(app)
     app.rng = Scripted([15])
     [reply] = await run(app, ".atk 哥布林1:艾琳", **GM)
