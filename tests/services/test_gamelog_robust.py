@@ -238,3 +238,28 @@ async def test_log_end_hands_out_every_part(backend_store: tuple[str, Store], tm
     assert not any(name.endswith(tuple(f"_夜.{e}" for e in exts)) for name in on_disk)
     assert "已删除" in await say(app, ".log del 夜", group=group)
     assert list(folder.iterdir()) == []
+
+
+async def test_a_checks_line_names_the_card_in_use(app: App) -> None:
+    """A reply's check is logged under the sender's card in use here (SealDice's ``pcName``),
+    as ``.r``/``.ra`` name the player; without a card, the ``.nn`` nickname; without the
+    command's view (a ``.log`` command's reply), the same, read again."""
+    from helpers import make_ctx
+    from nonebot.adapters.onebot.v11 import Message
+
+    bot = FakeBot()
+    group = f"2{random.randint(10**8, 10**9)}"
+    await say(app, ".log new 夜", group=group)
+    await say(app, ".nn 小艾", group=group)
+    ctx = make_ctx("10001", group)
+    for card in (None, "托林"):
+        if card:
+            await say(app, f".pc new {card}", group=group)
+        [reply] = await run(app, ".ra 侦查50", group=group)
+        seen = await app.context_view(ctx)
+        await edge().record_outgoing(
+            app, bot, group, Message(reply.text), {"message_id": id(reply)}, (ctx, reply), seen
+        )
+    await edge().record_outgoing(app, bot, group, Message(reply.text), {"message_id": 1}, (ctx, reply), None)
+    lines = await app.store.logs.log_lines((await app.store.logs.find_log(group)).id)  # type: ignore[union-attr]
+    assert [ln.check["name"] for ln in lines if ln.check] == ["小艾", "托林", "托林"]

@@ -177,11 +177,7 @@ async def record_outgoing(
         check = None
         if answering is not None and answering[1].check is not None:
             ctx, reply = answering
-            name = (
-                safe_name(seen.nickname or ctx.sender_name or ctx.user_id)
-                if seen is not None
-                else await app.display_name(ctx)
-            )
+            name = await _player_name(app, ctx, seen)
             check = recorder.check_dict(reply.check, ctx.user_id, name)  # type: ignore[arg-type]
         message_id = result.get("message_id") if isinstance(result, dict) else None
         notice = await app.record_log_line(
@@ -200,6 +196,16 @@ async def record_outgoing(
             await bot.call_api("send_group_msg", group_id=int(group_id), message=notice)
     except Exception as exc:
         logger.opt(exception=exc).error(f"记录群 {group_id} 的日志失败：{describe_error(exc)}")
+
+
+async def _player_name(app: App, ctx: Context, seen: ContextView | None) -> str:
+    """The name a check is logged under (SealDice's ``pcName``): the sender's card in use here,
+    else the ``.nn`` nickname, else the platform name — as ``.r`` and ``.ra`` name the player
+    (``seen``: the command's view, else read now)."""
+    if seen is None:
+        seen = await app.context_view(ctx)
+    card = seen.character
+    return safe_name(card.name if card is not None else seen.nickname or ctx.sender_name or ctx.user_id)
 
 
 def install(get_app: Any) -> None:
