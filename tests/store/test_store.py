@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -284,3 +285,44 @@ async def test_a_write_transaction_is_all_or_nothing(any_store: Store) -> None:
             assert await tx.one(sa.select(sa.func.count()).select_from(pending).where(probe)) == (1,)
             raise RuntimeError("the command failed after its first statement")
     assert await count() == 0
+
+
+async def test_the_view_reads_the_group_its_gms_and_its_log_in_one_statement(any_store: Store) -> None:
+    """``groups.view``: the group's switch and settings, its GMs, the log in progress (recording
+    or paused; none once ended), and the user's part — or the group's
+    part alone (no user)."""
+    s = any_store
+    await s.groups.update_group_settings("g9", lambda st: {**st, "mode": "coc7"})
+    await s.groups.add_gm("g9", "gm2")
+    await s.groups.add_gm("g9", "gm1")
+    await s.groups.set_nickname("u", "g9", "小艾")
+    v = await s.groups.view("u", "g9", "g9")
+    assert (v.group.settings, v.group.gms, v.group.enabled, v.log) == (
+        {"mode": "coc7"},
+        ("gm1", "gm2"),
+        True,
+        None,
+    )  # type: ignore[union-attr]
+    first = await s.logs.new_log(
+        "g9", "第一夜", "gm1", datetime(2026, 11, 28, tzinfo=timezone.utc), max_logs=10
+    )
+    v = await s.groups.view(None, "g9", "g9")
+    assert (v.log.id, v.log.name, v.log.recording, v.nickname, v.character) == (
+        first.id,
+        "第一夜",
+        True,
+        None,
+        None,
+    )  # type: ignore[union-attr]
+    await s.logs.set_log_recording("g9", False)
+    assert (await s.groups.view("u", "g9", "g9")).log.recording is False  # type: ignore[union-attr]
+    await s.logs.end_log("g9", datetime(2026, 11, 29, tzinfo=timezone.utc))
+    v = await s.groups.view("u", "g9", "g9")
+    assert (v.log, v.nickname) == (None, "小艾")
+    unknown = await s.groups.view("u", "g0", "g0")  # a group with no row: the defaults
+    assert (unknown.group.enabled, unknown.group.settings, unknown.group.gms, unknown.log) == (
+        True,
+        {},
+        (),
+        None,
+    )  # type: ignore[union-attr]
