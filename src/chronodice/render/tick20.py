@@ -340,6 +340,17 @@ def roll_sum(dice: str, roll: D20Roll) -> str:
     return f"{dice}{roll.modifier - roll.nat_bonus:+d}{nat}={roll.total}"
 
 
+def d20_expr(roll: D20Roll) -> str:
+    """A d20 roll as the SealDice log export writes its dice (``D20+4``; ``D20`` without
+    modifiers): the die and every modifier, N1/N20 and passive ±5 included.
+
+    >>> from chronodice.rules.tick20.checks import D20Roll
+    >>> d20_expr(D20Roll((13,), 13, 17, 4)), d20_expr(D20Roll((9,), 9, 9, 0))
+    ('D20+4', 'D20')
+    """
+    return f"D20{roll.modifier:+d}" if roll.modifier else "D20"
+
+
 def d20_dice(roll: D20Roll) -> str:
     """What was rolled, and with 优势/劣势 which die was kept: ``D20=[6,15]优势→15``,
     ``D20=12``, ``被动10``."""

@@ -91,7 +91,7 @@ def check_reply(check: LastCheck, roll: C.D20Roll) -> Reply:
         check.who, label + (f"（{check.reason}）" if check.reason else ""), roll, judgement, check.mods
     )
     text += ("\n" + check.note) if check.note else ""
-    dice = (f"D20{roll.modifier:+d}" if roll.modifier else "D20", label, roll.total)  # the log's dice
+    dice = (R.d20_expr(roll), label, roll.total)
     if check.opposed and goal is not None:
         res = C.opposed(roll.total, goal)
         text += "\n对抗：" + ("发起者胜" if res.actor_wins else "对方胜") + f"（差{res.margin:+d}）"

@@ -325,14 +325,8 @@ async def cmd_atk(
         strike.ap,
     )
     public, private = report.text(False, call), report.text(True, call)
-    expr = f"D20{atk_roll.modifier:+d}" if atk_roll.modifier else "D20"
-    note = CheckNote(
-        "攻击",
-        "命中" if hit_ok else "未命中",
-        hit_ok,
-        rule=SYSTEM,
-        items=((expr, f"攻击{t.name}", atk_roll.total),),
-    )
+    to_hit = (R.d20_expr(atk_roll), f"攻击{t.name}", atk_roll.total)
+    note = CheckNote("攻击", "命中" if hit_ok else "未命中", hit_ok, rule=SYSTEM, items=(to_hit,))
     replies = [Reply(text=public, check=None if a.hidden or t.hidden else note)]
     if private != public:
         if await gm(call, state):
