@@ -33,8 +33,6 @@ __all__ = [
     "open_store",
 ]
 
-UNREAD = recorder.UNREAD
-
 
 async def open_store(database_url: str, *, lease_seconds: float) -> Store:
     """The store at ``database_url``, migrated to the current schema; closed again (and the

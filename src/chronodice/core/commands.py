@@ -420,6 +420,20 @@ def define(
     return spec
 
 
+def sender_name(view: Any, ctx: Context) -> str:
+    """What replies call the sender of ``ctx``: the ``.nn`` nickname in ``view`` (a
+    :class:`chronodice.store.ContextView`, or None), else the platform name, else the id."""
+    nick = view.nickname if view is not None else None
+    return safe_name(nick or ctx.sender_name or ctx.user_id)
+
+
+def player_name(view: Any, ctx: Context) -> str:
+    """What checks call the sender (SealDice's player name): the card in use in ``view``, else
+    :func:`sender_name`."""
+    char = view.character if view is not None else None
+    return safe_name(char.name) if char is not None else sender_name(view, ctx)
+
+
 @dataclass
 class Call:
     """Everything a handler gets: the sender's context, the argument and the application."""
@@ -449,15 +463,13 @@ class Call:
     @property
     def name(self) -> str:
         """What replies call the sender: ``.nn`` nickname, else the platform name, else the id."""
-        nick = self.view.nickname if self.view is not None else None
-        return safe_name(nick or self.ctx.sender_name or self.ctx.user_id)
+        return sender_name(self.view, self.ctx)
 
     @property
     def player_name(self) -> str:
         """What rolls call the sender (SealDice's player name): the name of their card in use
         here, from the view the dispatcher read (no store read), else :attr:`name`."""
-        char = self.view.character if self.view is not None else None
-        return safe_name(char.name) if char is not None else self.name
+        return player_name(self.view, self.ctx)
 
     @property
     def command_text(self) -> str:
@@ -492,4 +504,6 @@ __all__ = [
     "Routed",
     "Sub",
     "define",
+    "player_name",
+    "sender_name",
 ]

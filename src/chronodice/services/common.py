@@ -143,13 +143,13 @@ async def st_set(call: Call, who: str | None, pairs: list[Pair] | None) -> list[
             raise call.usage_error("请给出属性和数值")
         return await st_show(call, who, [])
     call = await as_member(call, who)
-    store, ctx, view = call.app.store, call.ctx, call.view
-    mode = await st_guard(store, ctx, view)
+    store, ctx = call.app.store, call.ctx
+    mode, char = await st_guard(call)
     names = [p[0] for p in pairs]
-    char = view.character if view is not None and view.group is not None else None
     if char is None:
-        name = call.name if view is not None else await call.app.display_name(ctx)
-        char = await active_or_create(store, ctx, name, system=card_system_for(mode, names), claim=call.claim)
+        char = await active_or_create(
+            store, ctx, call.name, system=card_system_for(mode, names), claim=call.claim
+        )
     system = st_card_system(mode, names, char)  # another system's card: refused, never rewritten
     if char.system != system:
         char = await store.characters.update_character(

@@ -44,8 +44,9 @@ from chronodice.core.errors import ChronoDiceError, IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.rules.coc7.derived import Derived, derive, derived_name
 from chronodice.rules.coc7.skills import COC_MARKERS, canonical
+from chronodice.store import CharacterRecord
 
-from .views import update_settings
+from .views import group_of, own_card, update_settings
 
 
 @dataclass(frozen=True)
@@ -215,23 +216,19 @@ TL_CARD_ST = (
 TL_GROUP_ST = "本群是时间线模式：人物卡用 .TLsetup 导入（.help TLsetup 看格式），.st 不建时间线角色卡"
 
 
-async def st_guard(store: Any, ctx: Any, view: Any = None) -> Mode | None:
+async def st_guard(call: Call) -> tuple[Mode | None, CharacterRecord | None]:
     """Refuse a ``.st`` write that would go wrong in TimeLine (issue 39 defect 8): a TimeLine
     card's values are its sheet's (``.st 敏捷40`` changed only the mirror the dice read, not the
     check the battle uses), and in a TimeLine group a player without a card got a generic card
     named after them that then blocked their ``.TLsetup`` of the same name.  Returns the group's
-    mode (what ``.st`` needs next).  ``view``: the sender's :class:`~chronodice.store.ContextView`
-    of a group command (its group and card are not read again)."""
-    if view is not None and view.group is not None:
-        mode, active = group_mode(view.group.settings), view.character
-    else:
-        mode = group_mode((await store.groups.get_group(ctx.scope)).settings)
-        active = await store.characters.active_character(ctx.user_id, ctx.scope)
+    mode and the sender's card in use (what ``.st`` needs next), from the command's view."""
+    mode = group_mode((await group_of(call)).settings)
+    active = await own_card(call)
     if active is not None and active.system == "timeline":
         raise IllegalAction(TL_CARD_ST)
     if active is None and mode is not None and mode.key == "timeline":
         raise IllegalAction(TL_GROUP_ST)
-    return mode
+    return mode, active
 
 
 def refusal_spec(name: str, line: str) -> CommandSpec:

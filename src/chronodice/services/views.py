@@ -37,7 +37,7 @@ async def own_card(call: Call) -> CharacterRecord | None:
     a call acting as another member has none, :func:`~.card_access.as_member`), else read now.
     A snapshot from before the command: for knowing *which* card it is, not what it holds after
     the command changed it."""
-    if call.view is not None and _viewed(call) is not None:
+    if _viewed(call) is not None:
         card: CharacterRecord | None = call.view.character
         return card
     return await call.app.store.characters.active_character(call.ctx.user_id, call.ctx.scope)

@@ -43,7 +43,6 @@ from chronodice.core.context import Context
 from chronodice.core.ratelimit import Verdict
 from chronodice.datadir import DataDir
 from chronodice.front_end import (
-    UNREAD,
     ContextView,
     display_database_url,
     normalize_database_url,
@@ -385,8 +384,9 @@ async def _view(app: App | None, ctx: Context | None, event: Event) -> ContextVi
     if bot is None:
         return None
     view = None
+    whole = ctx is not None and ctx.group_id is not None  # a command's: its sender's part too
     try:
-        if ctx is not None and ctx.group_id is not None:
+        if ctx is not None and whole:
             view = await app.context_view(ctx)
         else:
             view = await app.group_view(str(group))
@@ -394,9 +394,10 @@ async def _view(app: App | None, ctx: Context | None, event: Event) -> ContextVi
         logger.warning(f"读取群 {group} 的设置失败：{describe_error(exc)}")
     if view is None:
         await gamelog.record_incoming(app, bot, event)
-    else:  # a command's view read the sender's nickname too
-        nickname = view.nickname if ctx is not None else UNREAD
-        await gamelog.record_incoming(app, bot, event, view.log, nickname)
+    elif not whole:  # the group's part only: the sender's nickname is read if a log records
+        await gamelog.record_incoming(app, bot, event, view.log)
+    else:
+        await gamelog.record_incoming(app, bot, event, view.log, view.nickname)
     return view
 
 

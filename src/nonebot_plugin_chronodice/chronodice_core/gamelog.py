@@ -30,11 +30,13 @@ from nonebot.adapters import Bot, Event
 from nonebot.log import logger
 
 from chronodice.app import App
+from chronodice.core.commands import player_name
 from chronodice.core.context import Context
 from chronodice.core.reply import Reply
 from chronodice.core.text import clean_text, safe_name
-from chronodice.front_end import UNREAD, ContextView, LogInProgress
+from chronodice.front_end import ContextView, LogInProgress
 from chronodice.services.gamelog import recorder
+from chronodice.services.gamelog.recorder import UNREAD
 
 from .bridge import GROUP_SENT, describe_error
 
@@ -202,10 +204,7 @@ async def _player_name(app: App, ctx: Context, seen: ContextView | None) -> str:
     """The name a check is logged under (SealDice's ``pcName``): the sender's card in use here,
     else the ``.nn`` nickname, else the platform name — as ``.r`` and ``.ra`` name the player
     (``seen``: the command's view, else read now)."""
-    if seen is None:
-        seen = await app.context_view(ctx)
-    card = seen.character
-    return safe_name(card.name if card is not None else seen.nickname or ctx.sender_name or ctx.user_id)
+    return player_name(seen or await app.context_view(ctx), ctx)
 
 
 def install(get_app: Any) -> None:

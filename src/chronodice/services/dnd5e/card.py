@@ -152,12 +152,10 @@ async def member_st(call: Call, who: str, pairs: list[Pair]) -> list[Reply] | No
 
 async def _write(call: Call, pairs: list[Pair], marks: list[tuple[str, int]]) -> list[Reply]:
     """``.st`` on the card ``call``'s sender uses here: ``pairs`` by the 5e rules, ``marks``."""
-    store, ctx, view = call.app.store, call.ctx, call.view
-    mode = await st_guard(store, ctx, view)
-    char = view.character if view is not None and view.group is not None else None
+    store, ctx = call.app.store, call.ctx
+    mode, char = await st_guard(call)
     if char is None:
-        name = call.name if view is not None else await call.app.display_name(ctx)
-        char = await active_or_create(store, ctx, name, CARD_SYSTEM, claim=call.claim)
+        char = await active_or_create(store, ctx, call.name, CARD_SYSTEM, claim=call.claim)
     if char.system not in ("generic", CARD_SYSTEM) and not char.attributes:
         char = await store.characters.update_character(
             char.id, lambda c: replace(c, system=CARD_SYSTEM), claim=call.claim
