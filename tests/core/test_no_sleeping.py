@@ -47,12 +47,10 @@ REAL_TIME: dict[tuple[str, str], str] = {
         "the web hub's read interval"
     ),
     # silence: what must not be answered can only be waited for
-    ("e2e/test_security_e2e.py", "test_a_long_message_does_not_freeze_another_group"): "no late answer",
-    ("e2e/test_security_e2e.py", "test_undo_never_takes_back_a_command_its_sender_did_not_see"): (
-        "two commands race in the bot; then no late answer"
-    ),
     ("e2e/test_security_e2e.py", "test_event_edges_get_no_answer"): "no answer to odd events",
-    ("e2e/moe_table.py", "MoeTable.quiet"): "replies are complete after QUIET seconds of silence",
+    ("e2e/onebot_client.py", "OneBotClient.quiet_for"): (
+        "what the bot sends by itself (a sweep's deliveries) is complete after a silence"
+    ),
     # flood control measured in real time
     ("e2e/test_flood_e2e.py", "_player_latencies"): "a player's pace, measured",
     ("e2e/test_flood_e2e.py", "test_gm_at_combat_speed_is_never_muted_while_a_spammer_is_limited"): (
@@ -61,13 +59,6 @@ REAL_TIME: dict[tuple[str, str], str] = {
     ("e2e/test_flood_e2e.py", "test_gm_at_combat_speed_is_never_muted_while_a_spammer_is_limited.gm_scene"): (
         "a GM at combat speed"
     ),
-    # scenes played at human speed (the times in an exported log, the order of replies)
-    ("e2e/test_log_e2e.py", "settle"): "a logged scene at human speed",
-    ("e2e/test_coc7_log_e2e.py", "test_a_coc_scene_logged_across_a_sigkill"): "a logged scene at human speed",
-    ("e2e/test_timeline_kinds_e2e.py", "say"): "a scene at human speed",
-    ("e2e/test_timeline_kinds_e2e.py", "gm_burst"): "the replies of a GM's burst settle",
-    ("e2e/test_timeline_secrets_e2e.py", "say"): "a scene at human speed",
-    ("e2e/test_timeline_secrets_e2e.py", "private"): "a scene at human speed",
 }
 """(file under tests/, function) → why it waits in real time."""
 

@@ -23,8 +23,9 @@ from chronodice.store import session_rows
 QUIET = 0.2
 """Seconds without a further API call after which a command's replies are taken as complete
 (replies go out right after the commit, milliseconds apart)."""
-SWEEP = 2.0
-"""The plugin's sweeper period (``nonebot_plugin_chronodice.moe.SWEEP_SECONDS``)."""
+SWEEP = 0.2
+"""The sweeper period :func:`fast_bot` gives the plugin (``CHRONODICE_MOE_SWEEP_SECONDS``; 2 s by
+default): the group part of a private command reaches the group within it."""
 
 
 def fast_bot(tmp_path: Path) -> Iterator[BotProcess]:
@@ -33,7 +34,12 @@ def fast_bot(tmp_path: Path) -> Iterator[BotProcess]:
     their own end-to-end test)."""
     proc = BotProcess(
         workdir=tmp_path,
-        extra_env={"CHRONODICE_RNG_SEED": "20261122", "CHRONODICE_FLOOD_ENABLED": "false"},
+        extra_env={
+            "CHRONODICE_RNG_SEED": "20261122",
+            "CHRONODICE_FLOOD_ENABLED": "false",
+            "CHRONODICE_MOE_SWEEP_SECONDS": str(SWEEP),
+            "CHRONODICE_CLOCK_SHIFT_FILE": str(tmp_path / "clock-shift"),
+        },
     )
     proc.start()
     try:
@@ -111,12 +117,23 @@ class MoeTable:
     ) -> list[ApiCall]:
         """Send ``text`` as ``user``; ``moves``: the command is an answer that changes the game
         (wait for the record to change), else wait for its first reply.  Then collect calls
-        until :data:`QUIET` seconds pass without one."""
+        until :data:`QUIET` seconds pass without one.  With a bot that acks: until the bot has
+        handled it, then check that the record changed (``moves``) or a reply came."""
         before = record_key(self.bot, self.group) if moves else ""
         start = len(self.client.all_calls)
         await self.client.post(
             text, user=user, group=None if private else self.group, card=f"玩家{user % 100}"
         )
+        if self.client.acks:
+            await self.client.settled(timeout)
+            changed = (
+                record_key(self.bot, self.group) != before if moves else len(self.client.all_calls) > start
+            )
+            if not changed:
+                got = [c.text for c in self.client.all_calls[start:]]
+                raise AssertionError(f"{text!r} by {user} changed nothing: {got}")
+            self.check_no_leak()
+            return self.client.all_calls[start:]
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if moves and record_key(self.bot, self.group) != before:
@@ -134,10 +151,7 @@ class MoeTable:
 
     async def quiet(self) -> None:
         """Until :data:`QUIET` seconds pass with no API call."""
-        seen = -1
-        while seen != len(self.client.all_calls):
-            seen = len(self.client.all_calls)
-            await asyncio.sleep(QUIET)
+        await self.client.quiet_for(QUIET)
 
     async def drained(self, timeout: float = 3 * SWEEP) -> None:
         """Until the sweeper delivered the outbox (the group part of commands typed in private)."""

@@ -27,6 +27,8 @@ from typing import Any
 import websockets
 
 ROOT = Path(__file__).resolve().parents[2]
+ACKING = Path(__file__).resolve().with_name("acking.py")
+HANDLED, HELLO = "e2e_handled", "e2e_acks"
 TOKEN = "e2e-secret-token"
 SELF_ID = 123456
 
@@ -55,6 +57,9 @@ class BotProcess:
     python: str = sys.executable
     entry: Path = ROOT / "bot.py"
     cwd: Path = ROOT
+    acks: bool = True
+    """Run the entry through ``acking.py``: the bot then says when it has handled each message
+    (``OneBotClient.send`` returns then, instead of after 0.4 s of silence)."""
 
     @property
     def url(self) -> str:
@@ -84,9 +89,10 @@ class BotProcess:
             }
         )
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [self.python, str(self.entry)], cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
+        command = [self.python, str(self.entry)]
+        if self.acks:
+            command.insert(1, str(ACKING))
+        self.proc = subprocess.Popen(command, cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -190,6 +196,11 @@ class OneBotClient:
         another container (which cannot read the bot's disk) does; ``base64://`` uploads pass."""
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self.acks = False
+        """The bot says when it has handled a message (it runs under ``acking.py`` and said so
+        when this account connected): :meth:`send` waits for that instead of for silence."""
+        self._handling: dict[int, list[asyncio.Future[None]]] = {}
+        """Message ids sent and not yet handled (one future per delivery, oldest first)."""
         self.bot: BotProcess | None = None
         """The bot this client talks to, when a fixture knows it (:meth:`advance_clock`)."""
 
@@ -250,6 +261,12 @@ class OneBotClient:
             frame = json.loads(raw)
             if "action" not in frame:
                 continue
+            if frame["action"] in (HANDLED, HELLO):
+                self._signal(frame)
+                await self._ws.send(
+                    json.dumps({"status": "ok", "retcode": 0, "data": None, "echo": frame.get("echo")})
+                )
+                continue
             call = ApiCall(frame["action"], frame.get("params") or {})
             ok = not (call.is_private and int(call.params.get("user_id", 0)) in self.fail_private)
             ok = ok and call.action not in self.fail_actions
@@ -274,6 +291,38 @@ class OneBotClient:
             )
             self.all_calls.append(call)
             await self.calls.put(call)
+
+    def _signal(self, frame: dict[str, Any]) -> None:
+        """``acking.py``'s calls: the account acks from now on, or one message is handled."""
+        if frame["action"] == HELLO:
+            self.acks = True
+            return
+        waiting = self._handling.get(int((frame.get("params") or {}).get("message_id", -1)))
+        if waiting:
+            waiting.pop(0).set_result(None)
+
+    def _will_handle(self, message_id: int) -> asyncio.Future[None]:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._handling.setdefault(message_id, []).append(done)
+        return done
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Wait until the bot has handled every message sent so far (a burst of :meth:`post`);
+        with a bot that does not ack, until 0.4 s pass with no call."""
+        if not self.acks:
+            await self.quiet_for(0.4)
+            return
+        pending = [f for waiting in self._handling.values() for f in waiting]
+        if pending:
+            await asyncio.wait_for(asyncio.gather(*pending), timeout)
+        self._handling = {k: v for k, v in self._handling.items() if v}
+
+    async def quiet_for(self, seconds: float) -> None:
+        """Wait until ``seconds`` pass with no API call (for what the bot sends by itself)."""
+        seen = -1
+        while seen != len(self.all_calls):
+            seen = len(self.all_calls)
+            await asyncio.sleep(seconds)
 
     # ------------------------------------------------------------------ events
     def _event(
@@ -336,6 +385,8 @@ class OneBotClient:
         """Send one message event without waiting for anything (for bursts of simultaneous messages);
         the calls it causes arrive in ``calls`` / ``all_calls``.  ``message_id``: re-send an event
         (a OneBot implementation delivering it again after a reconnect)."""
+        message_id = next(self._ids) if message_id is None else message_id
+        self._will_handle(message_id)
         await self._ws.send(json.dumps(self._event(text, user, group, role, card, message_id)))
 
     async def send(
@@ -347,19 +398,28 @@ class OneBotClient:
         role: str = "member",
         card: str = "",
         expect: int | None = None,
-        quiet: float = 0.4,
+        quiet: float | None = None,
         timeout: float = 10.0,
         message_id: int | None = None,
     ) -> list[ApiCall]:
         """Send one message event; return the API calls it caused.
 
-        With ``expect`` wait for exactly that many calls (then ``quiet`` more seconds to catch
-        extras); without, wait for the first call and then until ``quiet`` seconds pass with none.
-        ``expect=0`` checks that nothing comes within ``quiet`` seconds.
+        With a bot that acks (:attr:`acks`): wait until the bot has handled the message, then
+        (``expect``) until that many calls came in all, then (``quiet``) until that many seconds
+        pass with none.  ``expect=0``: handled, and nothing sent.
+
+        Otherwise, with ``expect`` wait for exactly that many calls (then ``quiet`` more seconds,
+        0.4 by default, to catch extras); without, wait for the first call and then until
+        ``quiet`` seconds pass with none; ``expect=0`` checks that nothing comes within ``quiet``.
         """
         while not self.calls.empty():
             self.calls.get_nowait()
+        message_id = next(self._ids) if message_id is None else message_id
+        handled = self._will_handle(message_id)
         await self._ws.send(json.dumps(self._event(text, user, group, role, card, message_id)))
+        if self.acks:
+            return await self._handled_calls(handled, expect, quiet, timeout)
+        quiet = 0.4 if quiet is None else quiet
         got: list[ApiCall] = []
         deadline = time.monotonic() + timeout
         if expect != 0:
@@ -378,6 +438,30 @@ class OneBotClient:
                 got.append(extra)
             except asyncio.TimeoutError:
                 pass
+        return got
+
+    async def _handled_calls(
+        self, handled: asyncio.Future[None], expect: int | None, quiet: float | None, timeout: float
+    ) -> list[ApiCall]:
+        """:meth:`send`'s wait with a bot that acks."""
+        deadline = time.monotonic() + timeout
+        try:
+            await asyncio.wait_for(asyncio.shield(handled), timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"the bot did not finish handling the message in {timeout} s") from None
+        got: list[ApiCall] = []
+        while not self.calls.empty():
+            got.append(self.calls.get_nowait())
+        while expect is not None and len(got) < expect:
+            try:
+                got.append(await asyncio.wait_for(self.calls.get(), max(0.0, deadline - time.monotonic())))
+            except asyncio.TimeoutError:
+                raise AssertionError(f"expected {expect} calls, got {len(got)}: {got}") from None
+        while quiet:
+            try:
+                got.append(await asyncio.wait_for(self.calls.get(), quiet))
+            except asyncio.TimeoutError:
+                break
         return got
 
     async def notice(

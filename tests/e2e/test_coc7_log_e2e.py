@@ -5,7 +5,6 @@ and ``.log stat`` counts the CoC checks."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
@@ -30,7 +29,7 @@ async def test_a_coc_scene_logged_across_a_sigkill(tmp_path: Path) -> None:
             await c.group(".st 力量60敏捷50 san60 hp12 侦查70 聆听50 图书馆使用65", **PL, expect=1)
             assert "开始记录日志「图书馆」" in await c.group(".log new 图书馆", **KP, expect=1)
             await c.post("守秘人：你们来到阅览室（前）", **KP)
-            await asyncio.sleep(0.4)
+            await c.settled()
             first = await c.group(".ra 侦查", **PL, expect=1)
             bonus = await c.group(".rab2 图书馆使用", **PL, expect=1)
             sanity = await c.group(".sc 1/1d6", **PL, expect=1)
@@ -40,7 +39,7 @@ async def test_a_coc_scene_logged_across_a_sigkill(tmp_path: Path) -> None:
         proc.start()
         async with OneBotClient(proc.url) as c:
             await c.post("艾琳：书架后面有声音（后）", **PL)
-            await asyncio.sleep(0.4)
+            await c.settled()
             after = await c.group(".ra 聆听", **PL, expect=1)
             stat = await c.group(".log stat", **KP, expect=1)
             calls = await c.send(".log end", **KP, expect=5)

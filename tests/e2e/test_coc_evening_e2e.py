@@ -61,6 +61,6 @@ async def test_a_coc_evening(onebot: OneBotClient) -> None:
 
     # .ext off coc7: .ra is silent, exactly as an unknown command; on again: answered
     assert "已关闭模块：coc7" in await onebot.group(".ext off coc7", user=KP, role="owner", expect=1)
-    assert await onebot.send(".ra 侦查", user=ALA, expect=0, quiet=0.8) == []
+    assert await onebot.send(".ra 侦查", user=ALA, expect=0) == []
     assert "已开启模块：coc7" in await onebot.group(".ext on coc7", user=KP, role="owner", expect=1)
     assert "侦查" in await onebot.group(".ra 侦查", user=ALA, card="艾拉", expect=1)

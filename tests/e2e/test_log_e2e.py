@@ -3,7 +3,6 @@ the middle and a restart, a duplicate delivery, then ``.log end`` uploads the fi
 
 from __future__ import annotations
 
-import asyncio
 import base64
 from pathlib import Path
 
@@ -15,8 +14,9 @@ pytestmark = pytest.mark.e2e
 GM, PL = 10001, 10002
 
 
-async def settle(client: OneBotClient, seconds: float = 0.4) -> None:
-    await asyncio.sleep(seconds)
+async def settle(client: OneBotClient) -> None:
+    """Until the bot has handled every message posted so far."""
+    await client.settled()
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
@@ -96,7 +96,11 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
             assert "艾拉：发言" in stat and "检定1次" in stat
             # NapCat in another container cannot read the path: the same file again as base64
             c.fail_path_uploads = True
-            calls = await c.send(".log get", user=GM, card="艾拉", quiet=0.8)
+            calls = await c.send(
+                ".log get",
+                user=GM,
+                card="艾拉",
+            )
             sent = [x for x in calls if x.action == "upload_group_file"]
             assert [x.params["name"] for x in sent] == [n for n in names for _ in (1, 2)]
             for by_path, by_data in zip(sent[::2], sent[1::2], strict=True):
@@ -110,12 +114,20 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
             c.fail_path_uploads = False
             # fallbacks: the group upload fails → a private file to the GM; both fail → where it lies
             c.fail_actions.add("upload_group_file")
-            calls = await c.send(".log get", user=GM, card="艾拉", quiet=0.8)
+            calls = await c.send(
+                ".log get",
+                user=GM,
+                card="艾拉",
+            )
             private = [x for x in calls if x.action == "upload_private_file"]
             assert len(private) == 4 and all(x.params["user_id"] == GM for x in private)
             assert any("已把「第一夜.txt」私聊发给你" in x.text for x in calls if x.to_group)
             c.fail_actions.add("upload_private_file")
-            calls = await c.send(".log get 第一夜", user=GM, card="艾拉", quiet=0.8)
+            calls = await c.send(
+                ".log get 第一夜",
+                user=GM,
+                card="艾拉",
+            )
             notes = [x.text for x in calls if x.to_group and "无法上传" in x.text]
             assert len(notes) == 4 and str(tmp_path / "data" / "exports" / "logs") in notes[0]
     finally:

@@ -117,7 +117,8 @@ async def test_six_players_choose_at_once_and_play_several_rounds(bot_process: B
         state, g = load(bot_process, G)
         deadline = state["pick_deadline"]
         assert g.pending.reason == "character"
-        # the deadline picks for the sixth: the sweeper applies it (no sleeping past it)
+        # the deadline picks for the sixth: the sweeper applies it (the bot's clock moves past it)
+        bot_process.advance_clock(max(0.0, deadline - time.time()) + 0.5)
         while load(bot_process, G)[1].pending.reason == "character":
             assert time.time() < deadline + 3 * SWEEP, "the choice deadline did not pass"
             await asyncio.sleep(0.1)

@@ -200,5 +200,6 @@ async def test_two_groups_one_with_a_changed_pack_after_restart(bot_process: Bot
         assert ga.state.digest() == digest_a and state["deadline"] is not None
         # A's clock runs again, B's never stopped
         before = len(client.all_calls)
-        assert await wait_for(lambda: any("超时" in c.text for c in t.group_msgs(GA, before)), 20)
+        bot_process.advance_clock(11)  # past A's new 10 s deadline
+        assert await wait_for(lambda: any("超时" in c.text for c in t.group_msgs(GA, before)), 10)
         t.check_no_leak()

@@ -27,9 +27,8 @@ MIA = {"user": 10003, "group": G, "card": "米米"}
 
 
 async def say(bot: OneBotClient, who: dict, text: str) -> str:
-    """One message at human speed; the group's reply text."""
-    await asyncio.sleep(0.25)
-    return await bot.group(text, **who, expect=None, quiet=0.5)
+    """One message; the group's reply text once the bot has handled it."""
+    return await bot.group(text, **who)
 
 
 async def gm_burst(bot: OneBotClient, *texts: str) -> str:
@@ -38,7 +37,7 @@ async def gm_burst(bot: OneBotClient, *texts: str) -> str:
     for text in texts:
         await bot.post(text, **GM)
         await asyncio.sleep(0.05)
-    await asyncio.sleep(1.5)
+    await bot.settled()
     return "\n".join(c.text for c in bot.all_calls[start:] if c.to_group)
 
 

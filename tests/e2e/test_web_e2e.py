@@ -234,7 +234,6 @@ async def _fits(page: object, width: int) -> None:
     assert sw <= width, f"horizontal scroll: {sw} > {width}"
 
 
-OPENING_GONE = "!document.getElementById('app').innerText.includes('开场中')"
 MOE_GROUP = 20002
 MOE_PLAYERS = {10005: "小萌", 10006: "小E", 10007: "小第三"}
 
@@ -338,7 +337,8 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, bot_process: BotPro
                 await page.locator(".bar").nth(3).wait_for(timeout=2000)
                 await pace(GM["user"], again)
                 await again.send(".bat 开始", **GM)  # the clock runs: the now-line, resolutions
-                await page.wait_for_function(OPENING_GONE, timeout=2000)
+                # (a locator's wait: a JavaScript predicate would need eval, which the page's CSP forbids)
+                await page.locator("#app", has_text="开场中").wait_for(state="detached", timeout=2000)
                 await _fits(page, 360)
                 await page.screenshot(path=str(shots / "timeline-360.png"), full_page=True)
                 # --- D20 combat: the hidden NPC is nowhere in the DOM; a turn change is live
