@@ -73,6 +73,25 @@ def pytest_configure(config: pytest.Config) -> None:
     }
 
 
+FOLLOWS_TEST_STORE = frozenset({"store", "nbapp"})
+"""Fixtures whose database is the one ``CHRONODICE_TEST_STORE`` names: the ``store`` (and so every
+``app``) and nonebug's App (the plugin on the session's database)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On the PostgreSQL pass (``CHRONODICE_TEST_STORE=postgresql``) only the tests whose
+    database that setting changes run: the others (rules, dice, renderers, checks of the code,
+    tests that name their database themselves) would repeat the SQLite pass exactly.  They are
+    reported as deselected."""
+    if TEST_STORE != "postgresql":
+        return
+    keep = [item for item in items if FOLLOWS_TEST_STORE & set(getattr(item, "fixturenames", ()))]
+    if len(keep) < len(items):
+        kept = set(map(id, keep))
+        config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept])
+        items[:] = keep
+
+
 @pytest.fixture(scope="session", autouse=True)
 async def after_nonebot_init(after_nonebot_init: None) -> None:
     """Load the bot's adapters and plugins as bot.py does (nonebug tests use them)."""

@@ -95,9 +95,11 @@ def _message(root: str, start: str, fill: str, size: int) -> str:
 
 
 async def _timed(app: App, ctx: Context, text: str) -> tuple[float, list[Reply]]:
-    t0 = time.perf_counter()
+    """CPU milliseconds of the event loop thread (a slow parse spends them; another test worker
+    beside this one only stretches the wall clock) and the replies."""
+    t0 = time.thread_time()
     replies = await app.dispatch(ctx, text)
-    return (time.perf_counter() - t0) * 1000, replies or []
+    return (time.thread_time() - t0) * 1000, replies or []
 
 
 async def best_of_3(app: App, ctx: Context, text: str) -> tuple[float, list[Reply]]:
@@ -106,13 +108,21 @@ async def best_of_3(app: App, ctx: Context, text: str) -> tuple[float, list[Repl
     return min(r[0] for r in runs), runs[-1][1]
 
 
-async def test_every_root_reads_hostile_runs_within_budget(budget_app: App) -> None:
+PARTS = 6
+"""The roots are read in this many tests (every ``PARTS``-th root each), so that parallel test
+workers (``pytest -n``) share the 4,000-odd messages."""
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+async def test_every_root_reads_hostile_runs_within_budget(budget_app: App, part: int) -> None:
     contexts = _contexts()
     roots = [(spec, root) for spec in REGISTRY.specs.values() for root in spec.roots]
     slow: list[str] = []
     generic: list[str] = []
     sent = 0
     for i, (spec, root) in enumerate(roots):
+        if i % PARTS != part:
+            continue
         for j, fill in enumerate(FILLS):
             # every root meets several places; a root that the group's mode decides (.rc, .ra…)
             # meets all of them
@@ -128,7 +138,7 @@ async def test_every_root_reads_hostile_runs_within_budget(budget_app: App) -> N
                             slow.append(f"{ms:.0f} ms: {text[:40]!r}… ({len(text)} chars) in {ctx.group_id}")
                     if any(GENERIC_ERROR in r.text for r in replies):
                         generic.append(f"{text[:40]!r}… in {ctx.group_id}")
-    assert sent > 4000
+    assert sent > 4000 / PARTS
     assert not slow, "\n".join(slow)
     assert not generic, "\n".join(generic)
 
@@ -209,9 +219,9 @@ def test_linear_regexes_read_what_the_old_ones_read() -> None:
 @pytest.mark.parametrize("fill", [" ", "\n", "\u3000", "k", "k ", ":", "1"])
 def test_the_regexes_are_linear_on_the_longest_message(fill: str) -> None:
     text = "k" + fill * 1990 + "x"
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     for _ in range(3):
         with pytest.raises(InputSyntaxError):
             parse_attribute_pairs(text)
         split_pairs("姓名:甲," + text)
-    assert (time.perf_counter() - t0) * 1000 / 3 < BUDGET_MS
+    assert (time.thread_time() - t0) * 1000 / 3 < BUDGET_MS

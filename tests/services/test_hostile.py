@@ -95,9 +95,10 @@ SILENT_HUGE = [".r" + "x" * 10000, "." + "r" * 10000]
 
 @pytest.mark.parametrize("text", SILENT_HUGE, ids=["rxxx", "rrrr"])
 async def test_huge_foreign_command_is_ignored_quickly(app: App, text: str) -> None:
-    t0 = time.perf_counter()
+    # the event loop thread's CPU time: what a slow path spends, whatever else the machine runs
+    t0 = time.thread_time()
     assert await app.dispatch(make_ctx(), text) is None
-    assert time.perf_counter() - t0 < 0.1
+    assert time.thread_time() - t0 < 0.1
 
 
 def test_table_is_big_enough() -> None:
@@ -106,13 +107,13 @@ def test_table_is_big_enough() -> None:
 
 @pytest.mark.parametrize("text", HOSTILE, ids=[repr(t[:30]) for t in HOSTILE])
 async def test_hostile_input_gets_short_error(app: App, text: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     replies = await run(app, text)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.thread_time() - t0
     if elapsed >= 0.1:  # one re-measure, to tell a slow path from a scheduler hiccup on CI
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         replies = await run(app, text)
-        elapsed = time.perf_counter() - t0
+        elapsed = time.thread_time() - t0
     assert len(replies) == 1, replies
     reply = replies[0].text
     assert reply and len(reply) <= 300, reply
