@@ -16,20 +16,36 @@ def bot_env() -> dict[str, str]:
     return {}
 
 
-@pytest.fixture
-def bot_process(tmp_path: Path, bot_env: dict[str, str]) -> Iterator[BotProcess]:
+def test_bot(workdir: Path, env: dict[str, str]) -> BotProcess:
+    """``python bot.py`` in ``workdir`` with a seeded RNG and a clock the test moves, plus ``env``."""
     proc = BotProcess(
-        workdir=tmp_path,
+        workdir=workdir,
         extra_env={
             "CHRONODICE_RNG_SEED": "20261122",
             # a clock the test moves (bot_process.advance_clock) instead of sleeping
-            "CHRONODICE_CLOCK_SHIFT_FILE": str(tmp_path / "clock-shift"),
+            "CHRONODICE_CLOCK_SHIFT_FILE": str(workdir / "clock-shift"),
         },
     )
-    proc.extra_env.update(
-        {key: value.format(port=proc.port, workdir=tmp_path) for key, value in bot_env.items()}
-    )
-    with proc.running():
+    proc.extra_env.update({key: value.format(port=proc.port, workdir=workdir) for key, value in env.items()})
+    return proc
+
+
+test_bot.__test__ = False  # type: ignore[attr-defined]  # (a helper, not a test)
+
+
+@pytest.fixture
+def bot_process(tmp_path: Path, bot_env: dict[str, str]) -> Iterator[BotProcess]:
+    """A fresh bot for this test (its own database)."""
+    with test_bot(tmp_path, bot_env).running() as proc:
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def module_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
+    """One bot for the tests of a module that need no fresh one — each plays in groups and as
+    users of its own — so its start (3 s of imports and migration) is paid once per module (and
+    test worker).  A module opts in by overriding ``bot_process`` to return it."""
+    with test_bot(tmp_path_factory.mktemp("module-bot"), {}).running() as proc:
         yield proc
 
 

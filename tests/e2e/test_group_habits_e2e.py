@@ -4,11 +4,20 @@
 from __future__ import annotations
 
 import pytest
-from onebot_client import SELF_ID, OneBotClient
+from onebot_client import SELF_ID, BotProcess, OneBotClient
 
 pytestmark = pytest.mark.e2e
 
+
+@pytest.fixture
+def bot_process(module_bot: BotProcess) -> BotProcess:
+    """One bot for both tests: each keeps to groups of its own."""
+    return module_bot
+
+
 OWNER = {"user": 10001, "role": "owner"}
+G2 = 20012
+"""The second test's group."""
 
 
 def joined(group: int, user: int, at: int) -> dict[str, object]:
@@ -48,10 +57,10 @@ async def test_a_listed_bot_account_gets_no_reply(onebot: OneBotClient) -> None:
     """``.botlist add @20000`` with a real QQ mention: that account's command and keyword get
     nothing over the real socket (the plugin's rule asks before any matcher runs); a member's do."""
     mention = [{"type": "text", "data": {"text": ".botlist add "}}, {"type": "at", "data": {"qq": "20000"}}]
-    added = await onebot.send(mention, expect=1, **OWNER)
+    added = await onebot.send(mention, expect=1, group=G2, **OWNER)
     assert added[0].text == "已登记机器人：20000（骰娘不再回应它在本群的消息）"
-    await onebot.group(".reply add 在吗=在的", expect=1, **OWNER)
-    assert await onebot.group(".r 1d6", user=20000, expect=0) == ""
-    assert await onebot.group("在吗", user=20000, expect=0) == ""
-    assert (await onebot.group(".r 1d6", expect=1)).startswith("玩家1 掷骰: 1d6=")
-    assert await onebot.group("在吗", expect=1) == "在的"
+    await onebot.group(".reply add 在吗=在的", expect=1, group=G2, **OWNER)
+    assert await onebot.group(".r 1d6", user=20000, group=G2, expect=0) == ""
+    assert await onebot.group("在吗", user=20000, group=G2, expect=0) == ""
+    assert (await onebot.group(".r 1d6", group=G2, expect=1)).startswith("玩家1 掷骰: 1d6=")
+    assert await onebot.group("在吗", group=G2, expect=1) == "在的"

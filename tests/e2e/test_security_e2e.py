@@ -1,6 +1,8 @@
 """Issue 23 played over the real WebSocket against ``python bot.py``: one message never freezes the
 other groups, nobody edits another player's card from a private chat, ``.undo`` takes back only
 what its sender saw, a NUL or a lone surrogate fails nobody, and the event edges stay silent.
+
+The tests share one bot (``module_bot``): each plays in groups and as users of its own.
 """
 
 from __future__ import annotations
@@ -10,9 +12,15 @@ import json
 import time
 
 import pytest
-from onebot_client import SELF_ID, OneBotClient
+from onebot_client import SELF_ID, BotProcess, OneBotClient
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def bot_process(module_bot: BotProcess) -> BotProcess:
+    return module_bot
+
 
 SHEET = (
     ".TLsetup 姓名:{name},种族:人类,成年年龄:,标准体型:,年龄:,体型:,外貌:50,资产:50,性别:男,职业:商人,"
@@ -40,38 +48,40 @@ async def test_a_long_message_does_not_freeze_another_group(onebot: OneBotClient
 
 
 async def test_private_chat_edits_only_ones_own_card(onebot: OneBotClient) -> None:
-    assert "体力:12" in await onebot.group(".st 体力12 理智50", user=10003, card="受害者", expect=1)
-    for command in (".st @10003 体力0 理智0", ".st show @10003", ".st del @10003 理智"):
-        calls = await onebot.send(command, user=10004, group=None, expect=1)
+    g = 20012
+    assert "体力:12" in await onebot.group(".st 体力12 理智50", user=10203, group=g, card="受害者", expect=1)
+    for command in (".st @10203 体力0 理智0", ".st show @10203", ".st del @10203 理智"):
+        calls = await onebot.send(command, user=10204, group=None, expect=1)
         assert calls[0].is_private
         assert "私聊里只能查看或修改你自己的角色卡" in calls[0].text
         assert "50" not in calls[0].text
-    assert "体力:12" in await onebot.group(".st show", user=10003, expect=1)
+    assert "体力:12" in await onebot.group(".st show", user=10203, group=g, expect=1)
     # a plain member in the group, with a typed @ and with a real QQ @
-    assert "只有" in await onebot.group(".st @10003 体力0", user=10004, expect=1)
-    at = [{"type": "text", "data": {"text": ".st 体力0 "}}, {"type": "at", "data": {"qq": "10003"}}]
-    assert "只有" in await onebot.group(at, user=10004, expect=1)
+    assert "只有" in await onebot.group(".st @10203 体力0", user=10204, group=g, expect=1)
+    at = [{"type": "text", "data": {"text": ".st 体力0 "}}, {"type": "at", "data": {"qq": "10203"}}]
+    assert "只有" in await onebot.group(at, user=10204, group=g, expect=1)
     # the group's owner may
-    assert "体力:11" in await onebot.group(".st @10003 体力11", user=10005, role="owner", expect=1)
+    assert "体力:11" in await onebot.group(".st @10203 体力11", user=10205, group=g, role="owner", expect=1)
 
 
 async def test_undo_never_takes_back_a_command_its_sender_did_not_see(onebot: OneBotClient) -> None:
-    for user, name in ((10001, "甲"), (10002, "乙")):
-        assert "设置完成" in await onebot.group(SHEET.format(name=name), user=user, expect=1)
+    g = 20022
+    for user, name in ((10301, "甲"), (10302, "乙")):
+        assert "设置完成" in await onebot.group(SHEET.format(name=name), user=user, group=g, expect=1)
     wrong = 0
     for _ in range(8):
         onebot.advance_clock(10.6)  # five commands a round: stay under the flood limit, as players do
-        await onebot.send(".bat 力量 1t", user=10001, expect=1)
-        await onebot.post(".undo", user=10001)
-        await onebot.post(".bat 力量 1t", user=10002)
+        await onebot.send(".bat 力量 1t", user=10301, group=g, expect=1)
+        await onebot.post(".undo", user=10301, group=g)
+        await onebot.post(".bat 力量 1t", user=10302, group=g)
         await onebot.settled()
-        shown = await onebot.group(".bat", user=10002, expect=1)
+        shown = await onebot.group(".bat", user=10302, group=g, expect=1)
         b_lines = [ln for ln in shown.splitlines() if "乙" in ln]
         b_answers = [c.text for c in onebot.all_calls[-4:] if c.to_group]
         if any("乙" in t and "行动" in t for t in b_answers) and not b_lines:
             wrong += 1
-        await onebot.send(".bat end", user=10009, role="owner", expect=None)
-        await onebot.send(".bat end", user=10009, role="owner", expect=None)
+        await onebot.send(".bat end", user=10309, group=g, role="owner", expect=None)
+        await onebot.send(".bat end", user=10309, group=g, role="owner", expect=None)
     assert wrong == 0
 
 
@@ -90,26 +100,26 @@ async def test_a_nul_or_a_lone_surrogate_fails_nobody(onebot: OneBotClient) -> N
             await asyncio.sleep(0.1)
         texts = [c.text for c in onebot.all_calls[before:] if c.to_group]
         assert len(texts) == 6 and not any("出错" in t for t in texts), texts
-        await onebot.send(".bat end", user=10009, group=40004, role="owner", expect=None)
-        await onebot.send(".bat end", user=10009, group=40004, role="owner", expect=None)
+        await onebot.send(".bat end", user=11009, group=40004, role="owner", expect=None)
+        await onebot.send(".bat end", user=11009, group=40004, role="owner", expect=None)
 
 
 async def test_event_edges_get_no_answer(onebot: OneBotClient) -> None:
     # the bot's own account speaking in the group
-    assert await onebot.send(".r 1d6", user=SELF_ID, expect=0) == []
+    assert await onebot.send(".r 1d6", user=SELF_ID, group=20032, expect=0) == []
     # an anonymous member
-    event = onebot._event(".st 力量60", 80000000, 20002, "member", "")
+    event = onebot._event(".st 力量60", 80000000, 20032, "member", "")
     event["anonymous"] = {"id": 1, "name": "匿名者", "flag": "x"}
     await onebot._ws.send(json.dumps(event))
     # a discuss message
-    event = onebot._event(".rh 1d100", 10001, None, "member", "")
+    event = onebot._event(".rh 1d100", 10401, None, "member", "")
     event.update(message_type="discuss", discuss_id=555)
     await onebot._ws.send(json.dumps(event))
     # an event naming another account on this connection
-    event = onebot._event(".nn 冒名", 10001, 20008, "member", "")
+    event = onebot._event(".nn 冒名", 10401, 20038, "member", "")
     event["self_id"] = 999999
     await onebot._ws.send(json.dumps(event))
     await asyncio.sleep(0.8)
     assert [c for c in onebot.all_calls if c.action.startswith("send")] == []
     # and the real account still answers that group at once
-    assert "真名" in await onebot.group(".nn 真名", group=20008, expect=1)
+    assert "真名" in await onebot.group(".nn 真名", user=10401, group=20038, expect=1)
