@@ -34,10 +34,16 @@ test_bot.__test__ = False  # type: ignore[attr-defined]  # (a helper, not a test
 
 
 @pytest.fixture
-def bot_process(tmp_path: Path, bot_env: dict[str, str]) -> Iterator[BotProcess]:
-    """A fresh bot for this test (its own database)."""
+def fresh_bot(tmp_path: Path, bot_env: dict[str, str]) -> Iterator[BotProcess]:
+    """A bot of this test's own (its own database): one the test kills or restarts."""
     with test_bot(tmp_path, bot_env).running() as proc:
         yield proc
+
+
+@pytest.fixture
+def bot_process(fresh_bot: BotProcess) -> BotProcess:
+    """The test's bot: a fresh one, unless its module shares ``module_bot``."""
+    return fresh_bot
 
 
 @pytest.fixture(scope="module")

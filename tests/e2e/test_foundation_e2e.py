@@ -1,4 +1,7 @@
-"""End to end: ``python bot.py`` over a real reverse WebSocket, as NapCat would talk to it."""
+"""End to end: ``python bot.py`` over a real reverse WebSocket, as NapCat would talk to it.
+
+The tests share one bot (``module_bot``), each in a group of its own, but the one that kills its
+bot (``fresh_bot``) and the one with two processes."""
 
 from __future__ import annotations
 
@@ -10,6 +13,11 @@ import pytest
 from onebot_client import BotProcess, OneBotClient
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def bot_process(module_bot: BotProcess) -> BotProcess:
+    return module_bot
 
 
 async def test_group_and_private_commands(onebot: OneBotClient) -> None:
@@ -29,7 +37,7 @@ async def test_group_and_private_commands(onebot: OneBotClient) -> None:
 
 
 async def test_hidden_roll_never_reaches_the_group(onebot: OneBotClient) -> None:
-    calls = await onebot.send(".rh 1d100 偷看", user=10007, card="潜行者", expect=2)
+    calls = await onebot.send(".rh 1d100 偷看", user=10007, group=20102, card="潜行者", expect=2)
     group = [c for c in calls if c.to_group]
     private = [c for c in calls if c.is_private]
     assert len(group) == 1 and len(private) == 1
@@ -39,19 +47,19 @@ async def test_hidden_roll_never_reaches_the_group(onebot: OneBotClient) -> None
     assert "暗骰" in group[0].text and "1d100=" not in group[0].text and rolled.group(0) not in group[0].text
     # when the private message cannot be delivered the group is told, without the content
     onebot.fail_private.add(10008)
-    calls = await onebot.send(".rh 1d100", user=10008, expect=3)
+    calls = await onebot.send(".rh 1d100", user=10008, group=20102, expect=3)
     group_texts = [c.text for c in calls if c.to_group]
     assert any("无法私聊" in t for t in group_texts)
     assert not any(re.search(r"1d100=\d", t) for t in group_texts)
 
 
-async def test_character_survives_sigkill(bot_process: BotProcess) -> None:
-    async with OneBotClient(bot_process.url) as client:
+async def test_character_survives_sigkill(fresh_bot: BotProcess) -> None:
+    async with OneBotClient(fresh_bot.url) as client:
         text = await client.group(".st 力量60敏捷55", card="艾拉", expect=1)
         assert "力量:60" in text
-        bot_process.kill()  # right after the reply: no shutdown hook runs
-    bot_process.start()
-    async with OneBotClient(bot_process.url) as client:
+        fresh_bot.kill()  # right after the reply: no shutdown hook runs
+    fresh_bot.start()
+    async with OneBotClient(fresh_bot.url) as client:
         text = await client.group(".st show", expect=1)
         assert "力量:60" in text and "敏捷:55" in text
         text = await client.group(".r 1d20+敏捷", expect=1)
@@ -60,16 +68,17 @@ async def test_character_survives_sigkill(bot_process: BotProcess) -> None:
 
 
 async def test_bot_off_answers_only_bot_on(onebot: OneBotClient) -> None:
-    assert "关闭" in await onebot.group(".bot off", role="admin", expect=1)
-    assert await onebot.send(".r 1d6", expect=0) == []
-    assert "开启" in await onebot.group(".bot on", role="admin", expect=1)
-    assert "1d6=" in await onebot.group(".r 1d6", expect=1)
+    g = 20202
+    assert "关闭" in await onebot.group(".bot off", group=g, role="admin", expect=1)
+    assert await onebot.send(".r 1d6", group=g, expect=0) == []
+    assert "开启" in await onebot.group(".bot on", group=g, role="admin", expect=1)
+    assert "1d6=" in await onebot.group(".r 1d6", group=g, expect=1)
 
 
 async def test_dismiss_leaves_the_group(onebot: OneBotClient) -> None:
-    await onebot.send(".dismiss", role="owner", expect=1)
-    calls = await onebot.send(".dismiss 确认", role="owner", expect=2)
-    assert calls[-1].action == "set_group_leave" and calls[-1].params["group_id"] == 20002
+    await onebot.send(".dismiss", group=20302, role="owner", expect=1)
+    calls = await onebot.send(".dismiss 确认", group=20302, role="owner", expect=2)
+    assert calls[-1].action == "set_group_leave" and calls[-1].params["group_id"] == 20302
 
 
 @pytest.mark.postgres
