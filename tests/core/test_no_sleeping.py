@@ -29,13 +29,10 @@ REAL_TIME: dict[tuple[str, str], str] = {
     ("e2e/onebot_client.py", "OneBotClient.connect"): "the bot's WebSocket comes up (a poll's step)",
     ("e2e/test_foundation_e2e.py", "test_two_processes_on_postgres_lose_no_update"): "two processes (a poll)",
     ("e2e/test_exactly_once_e2e.py", "test_two_accounts_in_one_process_exactly_one_answers"): (
-        "waits for a second answer that must not come"
+        "the bot notices an account's WebSocket closing"
     ),
     ("e2e/test_exactly_once_e2e.py", "test_two_processes_two_accounts_take_over_after_a_crash"): (
         "a SIGKILLed process and the lease of the account that takes over"
-    ),
-    ("e2e/test_exactly_once_e2e.py", "test_background_messages_go_out_through_the_serving_account"): (
-        "two processes, two accounts: which one serves the group settles in real time"
     ),
     ("e2e/test_http_surface_e2e.py", "test_hammering_a_long_logs_data_stalls_no_group"): (
         "3000 messages through a real socket"
@@ -47,7 +44,6 @@ REAL_TIME: dict[tuple[str, str], str] = {
         "the web hub's read interval"
     ),
     # silence: what must not be answered can only be waited for
-    ("e2e/test_security_e2e.py", "test_event_edges_get_no_answer"): "no answer to odd events",
     ("e2e/onebot_client.py", "OneBotClient.quiet_for"): (
         "what the bot sends by itself (a sweep's deliveries) is complete after a silence"
     ),

@@ -389,6 +389,13 @@ class OneBotClient:
         self._will_handle(message_id)
         await self._ws.send(json.dumps(self._event(text, user, group, role, card, message_id)))
 
+    async def post_event(self, event: dict[str, Any]) -> None:
+        """Send an event made by hand (from :meth:`_event`, then edited: an anonymous sender, a
+        discuss group, another account's id); :meth:`settled` waits for it like for a post."""
+        if event.get("post_type") == "message" and isinstance(event.get("message_id"), int):
+            self._will_handle(event["message_id"])
+        await self._ws.send(json.dumps(event))
+
     async def send(
         self,
         text: str | list[dict[str, Any]],

@@ -17,6 +17,12 @@ pytestmark = pytest.mark.e2e
 G = 20002
 
 
+@pytest.fixture
+def bot_env() -> dict[str, str]:
+    """萌E's sweeper every 0.2 s: a timeout the test's clock passes is applied at once."""
+    return {"CHRONODICE_MOE_SWEEP_SECONDS": "0.2"}
+
+
 async def count(client: OneBotClient, user: int) -> int:
     text = await client.group(".st show", user=user, expect=1)
     m = re.search(r"计数:(\d+)", text)
@@ -82,7 +88,7 @@ async def test_two_accounts_in_one_process_exactly_one_answers(bot_process: BotP
         for i in range(30):
             await _both(a, b, ".r 1d100", 42000 + i)
         await _wait_answers((a, b), 30)
-        await asyncio.sleep(0.6)
+        await asyncio.gather(a.settled(), b.settled())  # both accounts handled all: no late answer
         got = _answers(a, b)
         assert len(got) == 30, got
         serving = {sid for sid, _t in got}
@@ -116,7 +122,7 @@ async def test_two_processes_two_accounts_take_over_after_a_crash(tmp_path: Path
         for _ in range(8):  # under the flood limit of one user
             await _both(a, b, ".st 计数+1", 43001)
         await _wait_answers((a, b), 9)
-        await asyncio.sleep(0.6)
+        await asyncio.gather(a.settled(), b.settled())  # both processes handled all: no late answer
         got = _answers(a, b)
         assert len(got) == 9 and {sid for sid, _t in got} == {a.self_id}, got
         assert any("→8" in t for _s, t in got), got
@@ -151,23 +157,27 @@ async def test_background_messages_go_out_through_the_serving_account(bot_proces
     try:
         await b.send(".r 1d100", user=44000, expect=1)  # b serves the group from now on
         players = (44001, 44002)
-        for user, text in ((players[0], ".moe new"), (players[1], ".moe join")):
+        for user, text in (
+            (players[0], ".moe new"),
+            (players[1], ".moe join"),
+            (players[0], ".moe timeout 10"),
+        ):
             await _both(a, b, text, user)
-            await asyncio.sleep(0.5)
-        await _both(a, b, ".moe timeout 10", players[0])
-        await asyncio.sleep(0.5)
+            await asyncio.gather(a.settled(), b.settled())
         await _both(a, b, ".moe start", players[0])
-        await asyncio.sleep(0.5)
+        await asyncio.gather(a.settled(), b.settled())
         before = len(b.all_calls)
-        # nobody picks a character: after 10 s the sweeper picks for them, says so in the group
-        # and sends the next prompt in private (a call of its own, which may come a moment later)
-        deadline = asyncio.get_running_loop().time() + 20
+        # nobody picks a character: after 10 s (the bot's clock moves past them) the sweeper
+        # picks for them, says so in the group and sends the next prompt in private (a call of
+        # its own, which may come a moment later)
+        bot_process.advance_clock(11)
+        deadline = asyncio.get_running_loop().time() + 10
         while not (
             any(c.to_group and "超时" in c.text for c in b.all_calls[before:])
             and any(c.is_private for c in b.all_calls[before:])
         ):
             assert asyncio.get_running_loop().time() < deadline, [c.text for c in b.all_calls]
-            await asyncio.sleep(0.25)
+            await asyncio.sleep(0.05)
         assert a.all_calls == [], [c.text for c in a.all_calls]
     finally:
         await a.close()

@@ -8,7 +8,6 @@ The tests share one bot (``module_bot``): each plays in groups and as users of i
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import pytest
@@ -110,16 +109,16 @@ async def test_event_edges_get_no_answer(onebot: OneBotClient) -> None:
     # an anonymous member
     event = onebot._event(".st 力量60", 80000000, 20032, "member", "")
     event["anonymous"] = {"id": 1, "name": "匿名者", "flag": "x"}
-    await onebot._ws.send(json.dumps(event))
+    await onebot.post_event(event)
     # a discuss message
     event = onebot._event(".rh 1d100", 10401, None, "member", "")
     event.update(message_type="discuss", discuss_id=555)
-    await onebot._ws.send(json.dumps(event))
+    await onebot.post_event(event)
     # an event naming another account on this connection
     event = onebot._event(".nn 冒名", 10401, 20038, "member", "")
     event["self_id"] = 999999
-    await onebot._ws.send(json.dumps(event))
-    await asyncio.sleep(0.8)
+    await onebot.post_event(event)
+    await onebot.settled()  # the bot has handled all three: nothing was sent
     assert [c for c in onebot.all_calls if c.action.startswith("send")] == []
     # and the real account still answers that group at once
     assert "真名" in await onebot.group(".nn 真名", user=10401, group=20038, expect=1)
