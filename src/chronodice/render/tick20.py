@@ -12,12 +12,13 @@ from collections.abc import Iterable
 from chronodice.core.text import safe_name
 from chronodice.render.tick20_events import event_lines, wound_line
 from chronodice.render.tick20_health import conditions, name_of
-from chronodice.rules.tick20.checks import D20Roll, Judgement, TwoDieRoll
+from chronodice.rules.tick20.checks import D20Roll, Judgement
 from chronodice.rules.tick20.durations import format_duration
 from chronodice.rules.tick20.engine import first_round_order, forecast
 from chronodice.rules.tick20.health import LEVEL_NAMES, gauge_total, in_crisis, part_status
 from chronodice.rules.tick20.model import Combat, Combatant, Event, InitMod, Phase, Variant
 from chronodice.rules.tick20.modifiers import GENERAL, Modifier
+from chronodice.rules.tick20.two_die import TwoDieRoll
 from chronodice.rules.tick20.variants import rules_for
 
 VARIANT_NAMES = {Variant.BASE: "基础", Variant.SPD: "速度"}

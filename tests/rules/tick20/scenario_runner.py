@@ -15,10 +15,11 @@ from typing import Any
 
 from chronodice.core import errors
 from chronodice.rules.tick20 import engine as E
-from chronodice.rules.tick20.checks import d20_from_dice, two_die_from_dice
+from chronodice.rules.tick20.checks import d20_from_dice
 from chronodice.rules.tick20.durations import parse_duration
 from chronodice.rules.tick20.health import gauge_total
 from chronodice.rules.tick20.model import Combat, Event, InitMod, InitRoll, Variant
+from chronodice.rules.tick20.two_die import two_die_from_dice
 
 TURN = re.compile(r"^R(\d+) t(\d+) (\S+)(?: (-?\d+))?$")
 

@@ -9,6 +9,7 @@ import pytest
 
 from chronodice.core.errors import InputSyntaxError, NotFound
 from chronodice.rules.tick20 import checks as C
+from chronodice.rules.tick20 import two_die as T
 from chronodice.rules.tick20.modifiers import Modifier, parse_mod_type, stack
 
 
@@ -157,7 +158,7 @@ def test_s08_two_die_initiative(
     dice: tuple[int, int], total: int, doubles: int | None, story: bool, chance: bool
 ) -> None:
     rng = Scripted(list(dice))
-    roll = C.roll_two_die(rng, (8, 6), [Modifier(6, "环境")])
+    roll = T.roll_two_die(rng, (8, 6), [Modifier(6, "环境")])
     assert (roll.total, roll.doubles, roll.story_point, roll.opportunity) == (total, doubles, story, chance)
     assert roll.modifier == 6
     assert roll.high_roll == max(dice)
@@ -165,12 +166,12 @@ def test_s08_two_die_initiative(
 
 def test_two_die_sizes_from_card_and_minimum_damage() -> None:
     card = {"DEX": 8, "ins": 6}
-    assert C.attribute_die_004(card, "dex") == 8
-    assert C.attribute_die_004(card, "INS") == 6
+    assert T.attribute_die_004(card, "dex") == 8
+    assert T.attribute_die_004(card, "INS") == 6
     with pytest.raises(NotFound):
-        C.attribute_die_004(card, "MIG")
-    assert C.minimum_damage(10) == 6
-    assert C.minimum_damage(2) == 0
-    assert C.attack_damage(7, 5) == 12
+        T.attribute_die_004(card, "MIG")
+    assert T.minimum_damage(10) == 6
+    assert T.minimum_damage(2) == 0
+    assert T.attack_damage(7, 5) == 12
     with pytest.raises(InputSyntaxError):
-        C.roll_two_die(random.Random(1), (0, 6))
+        T.roll_two_die(random.Random(1), (0, 6))

@@ -1,4 +1,4 @@
-"""Checks of the D20 tick system: the 002 d20 check and the 004 two-die check.
+"""Checks of the D20 tick system: the 002 d20 check (the 004 two-die check is :mod:`.two_die`).
 
 002 第三章「检定」:
 
@@ -23,9 +23,7 @@ Skill checks (002 「技能检定」, 「属性修正」, 「属性阶层」): t
 its modifier when it is negative), ``熟练度×2`` PB when proficiency ≥ 1, ``LV−4`` as a 内在
 modifier, and the tier penalty of the attribute used (劣等 0–2: −4, 次等 3–6: −2).
 
-004 「检定规则」: two attribute dice ``［A+B］``; equal faces give 「双X」: 双1 → +1 物语点,
-双6 or higher → +1 机会; no N1/N20, no 大成功/大失败.  The high roll (HR) is the larger die;
-the minimum damage of a failed attack is the damage with HR 0, minus 4.
+The 004 two-die check is :mod:`.two_die`.
 
 Pure module: randomness comes from the ``rng`` argument.
 """
@@ -49,6 +47,7 @@ from .card import (
     lookup,
 )
 from .modifiers import Modifier, stack
+from .two_die import TwoDieRoll
 
 Nat = Literal["N1", "N20"]
 Outcome = Literal["大成功", "成功", "失败", "大失败"]
@@ -374,95 +373,6 @@ def opposed(actor_total: int, opponent_total: int) -> Opposed:
     return Opposed(actor_total, opponent_total, actor_total >= opponent_total, actor_total - opponent_total)
 
 
-# --------------------------------------------------------------------------- 004 two dice
-ATTRIBUTES_004: dict[str, tuple[str, ...]] = {
-    "DEX": ("dex", "敏捷"),
-    "INS": ("ins", "洞察", "灵感"),
-    "MIG": ("mig", "力量", "体魄"),
-    "WLP": ("wlp", "意志"),
-}
-"""004 attribute dice (sizes from the 32 creation points)."""
-
-
-@dataclass(frozen=True)
-class TwoDieRoll:
-    """An 004 ``［A+B］`` check."""
-
-    sizes: tuple[int, int]
-    dice: tuple[int, int]
-    modifier: int
-    total: int
-    doubles: int | None = None
-    story_point: bool = False
-    opportunity: bool = False
-
-    @property
-    def high_roll(self) -> int:
-        """HR: the larger of the two dice."""
-        return max(self.dice)
-
-
-def two_die_from_dice(sizes: tuple[int, int], dice: tuple[int, int], modifier: int) -> TwoDieRoll:
-    """The 004 result for given dice (S08's numbers).
-
-    >>> r = two_die_from_dice((8, 6), (5, 5), 6); (r.total, r.doubles, r.story_point, r.opportunity)
-    (16, 5, False, False)
-    >>> r = two_die_from_dice((8, 6), (1, 1), 6); (r.total, r.story_point)
-    (8, True)
-    >>> r = two_die_from_dice((8, 6), (6, 6), 6); (r.total, r.opportunity)
-    (18, True)
-    """
-    doubles = dice[0] if dice[0] == dice[1] else None
-    return TwoDieRoll(
-        sizes=sizes,
-        dice=dice,
-        modifier=modifier,
-        total=dice[0] + dice[1] + modifier,
-        doubles=doubles,
-        story_point=doubles == 1,
-        opportunity=doubles is not None and doubles >= 6,
-    )
-
-
-def roll_two_die(
-    rng: random.Random, sizes: tuple[int, int], modifiers: Iterable[Modifier] | int = 0
-) -> TwoDieRoll:
-    """Roll ``［A+B］`` with dice of the given sizes."""
-    for size in sizes:
-        if not 1 <= size <= 1000:
-            raise InputSyntaxError(f"属性骰尺寸应在1~1000之间，不是{size}")
-    modifier = modifiers if isinstance(modifiers, int) else stack(modifiers)
-    dice = (rng.randint(1, sizes[0]), rng.randint(1, sizes[1]))
-    return two_die_from_dice(sizes, dice, modifier)
-
-
-def attribute_die_004(attrs: Mapping[str, int], name: str) -> int:
-    """Size of an 004 attribute die on a card (``DEX: 8`` or ``敏捷: 8``)."""
-    key = name.upper()
-    value = lookup(attrs, key, *ATTRIBUTES_004.get(key, ()))
-    if value is None:
-        raise NotFound(f"角色卡上没有{key}骰尺寸（用 .st {key} 8 设置）")
-    return value
-
-
-def attack_damage(high_roll: int, base: int) -> int:
-    """Damage of a hit: HR + the attack's base damage (004 最低伤害 context).
-
-    >>> attack_damage(7, 5)
-    12
-    """
-    return high_roll + base
-
-
-def minimum_damage(base: int) -> int:
-    """004 最低伤害: a failed attack still deals its damage with HR 0, minus 4 (not below 0).
-
-    >>> minimum_damage(10), minimum_damage(3)
-    (6, 0)
-    """
-    return max(0, base - 4)
-
-
 @dataclass(frozen=True)
 class CheckReport:
     """What a service needs to render a check: the roll, the modifiers and the judgement."""
@@ -474,15 +384,11 @@ class CheckReport:
 
 __all__ = [
     "ATTRIBUTES",
-    "ATTRIBUTES_004",
     "SKILLS",
     "CheckReport",
     "D20Roll",
     "Judgement",
     "Opposed",
-    "TwoDieRoll",
-    "attack_damage",
-    "attribute_die_004",
     "attribute_modifier",
     "attribute_tier",
     "attribute_value",
@@ -490,11 +396,8 @@ __all__ = [
     "card_proficiency",
     "d20_from_dice",
     "judge",
-    "minimum_damage",
     "opposed",
     "proficiency_bonus",
     "roll_d20",
-    "roll_two_die",
     "skill_modifiers",
-    "two_die_from_dice",
 ]

@@ -12,6 +12,7 @@ from chronodice.core.text import safe_name
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import health as H
+from chronodice.rules.tick20 import two_die as T
 from chronodice.rules.tick20.card import domain_proficiency
 from chronodice.rules.tick20.modifiers import Modifier, stack
 from chronodice.rules.tick20.persona import reduced
@@ -191,10 +192,10 @@ def _two_die_check(
     sizes = tuple(
         int(p[1:])
         if p[:1].lower() == "d" and p[1:].isascii() and p[1:].isdigit()
-        else C.attribute_die_004(attrs, p)
+        else T.attribute_die_004(attrs, p)
         for p in what
     )
-    roll2 = C.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
+    roll2 = T.roll_two_die(call.app.rng, (sizes[0], sizes[1]), typed)
     label = "+".join(what).upper()
     text = R.two_die_text(who, label, roll2, goal) + (("\n" + edge_note) if edge_note else "")
     if damage is not None:
@@ -242,12 +243,12 @@ def is_attribute(what: str) -> bool:
     return what in C.ATTRIBUTES or any(what in v for v in C.ATTRIBUTES.values())
 
 
-def damage_line(roll: C.TwoDieRoll, target: int | None, base: int) -> str:
+def damage_line(roll: T.TwoDieRoll, target: int | None, base: int) -> str:
     """004 attack damage: a hit deals ``HR + base``; a miss still deals its 最低伤害, the damage
     with HR taken as 0, minus 4 (not below 0).  Without a target the hit damage is shown."""
     if target is not None and roll.total < target:
-        return f"最低伤害：{base}−4={C.minimum_damage(base)}（HR视为0）"
-    return f"伤害：HR{roll.high_roll}+{base}={C.attack_damage(roll.high_roll, base)}"
+        return f"最低伤害：{base}−4={T.minimum_damage(base)}（HR视为0）"
+    return f"伤害：HR{roll.high_roll}+{base}={T.attack_damage(roll.high_roll, base)}"
 
 
 async def part_penalty(call: Call, who: str | None, part: str) -> list[Modifier]:

@@ -12,6 +12,7 @@ from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20 import two_die as T
 from chronodice.rules.tick20.model import Combat, Event, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier
 from chronodice.services.npc_cards import find_npc_card
@@ -127,7 +128,7 @@ async def init_add(
             kw.update(value=fixed, init_mod=mod)
             text = f"={fixed}"
         elif state.variant is Variant.SPD:
-            r2 = C.roll_two_die(call.app.rng, (6, 6), [Modifier(6, "环境"), Modifier(mod)])
+            r2 = T.roll_two_die(call.app.rng, (6, 6), [Modifier(6, "环境"), Modifier(mod)])
             kw["roll"] = InitRoll(
                 dice=list(r2.dice), die=sum(r2.dice), total=r2.total, two_die=True, doubles=r2.doubles
             )

@@ -18,6 +18,7 @@ from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import damage as D
 from chronodice.rules.tick20 import engine as E
 from chronodice.rules.tick20 import health as H
+from chronodice.rules.tick20 import two_die as T
 from chronodice.rules.tick20.card import card_lv, card_proficiency, lookup, sp_max_002, speed_002
 from chronodice.rules.tick20.model import Combat, Event, Health, InitRoll, Phase, Variant
 from chronodice.rules.tick20.modifiers import Modifier, stack
@@ -69,7 +70,7 @@ def roll_entry(
                 "要调整先攻请写修正，如 .ri +2"
             )
         sizes = spd_dice(attrs, entry.dice)
-        roll2 = C.roll_two_die(call.app.rng, sizes, [Modifier(6, "环境"), *mods])
+        roll2 = T.roll_two_die(call.app.rng, sizes, [Modifier(6, "环境"), *mods])
         kwargs["roll"] = InitRoll(
             dice=list(roll2.dice), die=sum(roll2.dice), total=roll2.total, two_die=True, doubles=roll2.doubles
         )
@@ -105,7 +106,7 @@ def spd_dice(attrs: dict[str, Any], written: tuple[str, str] | None) -> tuple[in
     if written is not None:
         return int(written[0][1:]), int(written[1][1:])
     if attrs and {"DEX", "dex", "敏捷"} & set(attrs):
-        return C.attribute_die_004(attrs, "DEX"), C.attribute_die_004(attrs, "INS")
+        return T.attribute_die_004(attrs, "DEX"), T.attribute_die_004(attrs, "INS")
     return 6, 6
 
 
@@ -180,7 +181,7 @@ def spd_health(attrs: dict[str, Any], lv: int) -> Health:
     outside the 1~40 gauges the bot keeps, leaves that gauge list empty for the GM to set."""
     health = Health()
     for key, field in (("MIG", "hg"), ("WLP", "mg")):
-        size = lookup(attrs, key, *C.ATTRIBUTES_004[key])
+        size = lookup(attrs, key, *T.ATTRIBUTES_004[key])
         if size is not None and 1 <= size <= 40 and 0 <= lv <= 99:
             setattr(health, field, H.gauges_for_level(size, lv))
     return health

@@ -11,9 +11,9 @@ from chronodice.core.errors import IllegalAction
 from chronodice.core.reply import Reply
 from chronodice.render import tick20 as R
 from chronodice.render.tick20_health import event_lines as health_lines
-from chronodice.rules.tick20 import checks as C
 from chronodice.rules.tick20 import damage as D
 from chronodice.rules.tick20 import engine as E
+from chronodice.rules.tick20 import two_die as T
 from chronodice.rules.tick20.model import Combat, Combatant, Variant
 
 from ._glue import (
@@ -350,7 +350,7 @@ async def _hit_fn(
         if execute[0] == "n":
             total = execute[1]
         else:
-            total = C.roll_two_die(call.app.rng, (execute[1], execute[2])).total
+            total = T.roll_two_die(call.app.rng, (execute[1], execute[2])).total
     return lambda st: E.hit_gauges(
         st, c.id, abs(amount), attacker=by, heal=amount > 0, crit=crit, execute=total
     )
