@@ -134,7 +134,7 @@ async def test_hammering_a_long_logs_data_stalls_no_group(bot: OneBotClient, web
     assert "开始记录" in await bot.group(".log new 长夜", user=10001, group=group, role="owner", expect=1)
     for n in range(3000):
         await bot.post(f"第{n}句：我们沿着走廊往前走，手电的光在墙上晃。", user=10002 + n % 3, group=group)
-    await asyncio.sleep(1.0)
+    await bot.settled(timeout=120)  # all 3,000 recorded (on a loaded machine that takes a while)
     path = link_of(await bot.group(".log 网页", user=10001, group=group, expect=1))
     first = await request(web_bot.port, "GET", path + "/data", source=VICTIM)
     assert first.status == 200 and json.loads(first.body)["total"] >= 3000
