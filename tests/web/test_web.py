@@ -240,6 +240,11 @@ async def test_stream_sends_the_change_then_the_end(app: App, web: FastAPI) -> N
         await say(app, ".crd hp -30", user="10002")  # the card, not the battle, changed
         third = json.loads((await stream.next_event(2)).removeprefix(b"data: "))
         assert third["rows"][1]["hp"] == [120.0, 150.0]
+        # the card is written, then the battle's record of the change: a read between the two
+        # shows the card first, and the record in the next event
+        while not any("体力-30.0" in line for line in third["recent"]):
+            third = json.loads((await stream.next_event(2)).removeprefix(b"data: "))
+            assert third["rows"][1]["hp"] == [120.0, 150.0]
         await say(app, ".bat end", **GM)
         assert (await stream.next_event(2)) == b"event: end\ndata: {}\n\n"
     finally:
