@@ -261,6 +261,20 @@ REFS = [JIA, YI, BING, NPC]
 @example(  # a stun pushing back an action cancelled before its new start: it never started
     [("act", 1, 1.0), *[("act", 0, 0.0)] * 7, ("advance", 0, 1.0), ("cancel_id", 0, 0.0), ("stun", 1, 1.0)]
 )
+@example(  # a control reaching back before a stun already on the timeline: not into that stun
+    [
+        ("act", 0, 0.0),
+        ("act", 0, 0.0),
+        ("advance", 0, 0.0),
+        ("stun", 0, 22.0),
+        ("act", 0, 0.0),
+        ("act", 0, 0.0),
+        ("act", 1, 0.0),
+        ("stun", 1, 1.0),
+        ("act", 0, 0.0),
+        ("stun", 1, 22.5),
+    ]
+)
 @example(  # a control pushing back an action whose own control is already on the timeline
     [("act", 1, 0.0), ("fire", 0, 0.0), ("stun", 0, 3.0), ("act", 0, 0.0), ("stun", 0, 3.0)]
 )

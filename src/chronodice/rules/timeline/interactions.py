@@ -46,6 +46,7 @@ from typing import Literal, NamedTuple
 from chronodice.core.errors import IllegalAction
 
 from .battle import Action, BattleState, Event, new_event, rechain, replace_actions, settle
+from .battle_state import outside_stuns
 from .checks import interaction, windup
 from .effects import DEFENCES, ON_CARDS, Kind, read_kind
 from .rounding import fmt, r1, r2
@@ -229,12 +230,15 @@ def apply_control(
         else:
             first = state.actions_of(target)[0] if state.actions_of(target) else None
             if first is not None and first.start < until:
+                # not into another stun either (a control entered later may reach back before
+                # one already on the timeline: found by the random-play invariants)
+                start = outside_stuns(state, target, until)
                 # as in ``rechain``: void stays void, and one cancelled before its new start
                 # (0.2t, pushed to 0.33t by the stun) never started at all
                 void = first.cancelled_at is not None and (
-                    first.cancelled_at == first.start or first.cancelled_at < until
+                    first.cancelled_at == first.start or first.cancelled_at < start
                 )
-                moved = replace(first, start=until, cancelled_at=until if void else first.cancelled_at)
+                moved = replace(first, start=start, cancelled_at=start if void else first.cancelled_at)
                 state = replace_actions(state, {first.id: moved})
                 state = rechain(state, target, first.id)
     state = settle(state)
