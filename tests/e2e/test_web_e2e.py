@@ -331,6 +331,7 @@ async def test_pages_in_a_real_browser(onebot: OneBotClient, bot_process: BotPro
             await page.wait_for_selector("#conn.off", timeout=5000)
             bot_process.start()
             async with OneBotClient(bot_process.url) as again:
+                again.bot = bot_process  # pace() may move its clock past the flood window
                 await page.wait_for_selector("#conn.on", timeout=15000)
                 await pace(AILIN["user"], again)
                 await again.send(".bat 敏捷 120", **AILIN)
