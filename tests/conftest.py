@@ -85,10 +85,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     reported as deselected."""
     if TEST_STORE != "postgresql":
         return
-    keep = [item for item in items if FOLLOWS_TEST_STORE & set(getattr(item, "fixturenames", ()))]
-    if len(keep) < len(items):
-        kept = set(map(id, keep))
-        config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept])
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        (keep if FOLLOWS_TEST_STORE & set(getattr(item, "fixturenames", ())) else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
         items[:] = keep
 
 

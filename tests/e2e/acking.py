@@ -7,8 +7,8 @@ Without the signal a test can only learn that the bot is done with a message by 
 nothing more comes (0.4 s a message: most of the end-to-end run).  With it, ``OneBotClient.send``
 returns as soon as the bot says the message is handled, and ``expect=0`` means "handled, and
 nothing was sent" instead of "nothing within 0.4 s".  What the bot sends later by itself (a
-sweep, a timer) is not part of a message's handling: tests wait for it by count (``expect``,
-``OneBotClient.wait_for``).
+sweep, a timer) is not part of a message's handling: tests wait for it by count (``expect``)
+or for a silence (``OneBotClient.quiet_for``).
 
 Everything else is bot.py's own code, run unchanged as ``__main__``.
 """

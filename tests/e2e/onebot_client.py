@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from acking import HANDLED, HELLO
 
 ROOT = Path(__file__).resolve().parents[2]
 ACKING = Path(__file__).resolve().with_name("acking.py")
-HANDLED, HELLO = "e2e_handled", "e2e_acks"
+SILENCE = 0.4
+"""Seconds with no call after which a bot that does not ack is taken to be done."""
 TOKEN = "e2e-secret-token"
 SELF_ID = 123456
 
@@ -310,12 +312,19 @@ class OneBotClient:
         """Wait until the bot has handled every message sent so far (a burst of :meth:`post`);
         with a bot that does not ack, until 0.4 s pass with no call."""
         if not self.acks:
-            await self.quiet_for(0.4)
+            await self.quiet_for(SILENCE)
             return
         pending = [f for waiting in self._handling.values() for f in waiting]
         if pending:
             await asyncio.wait_for(asyncio.gather(*pending), timeout)
         self._handling = {k: v for k, v in self._handling.items() if v}
+
+    def take_calls(self) -> list[ApiCall]:
+        """The calls received and not yet taken (``send`` takes its own)."""
+        got: list[ApiCall] = []
+        while not self.calls.empty():
+            got.append(self.calls.get_nowait())
+        return got
 
     async def quiet_for(self, seconds: float) -> None:
         """Wait until ``seconds`` pass with no API call (for what the bot sends by itself)."""
@@ -419,14 +428,13 @@ class OneBotClient:
         0.4 by default, to catch extras); without, wait for the first call and then until
         ``quiet`` seconds pass with none; ``expect=0`` checks that nothing comes within ``quiet``.
         """
-        while not self.calls.empty():
-            self.calls.get_nowait()
+        self.take_calls()  # what came before this message
         message_id = next(self._ids) if message_id is None else message_id
         handled = self._will_handle(message_id)
         await self._ws.send(json.dumps(self._event(text, user, group, role, card, message_id)))
         if self.acks:
             return await self._handled_calls(handled, expect, quiet, timeout)
-        quiet = 0.4 if quiet is None else quiet
+        quiet = SILENCE if quiet is None else quiet
         got: list[ApiCall] = []
         deadline = time.monotonic() + timeout
         if expect != 0:
@@ -456,9 +464,7 @@ class OneBotClient:
             await asyncio.wait_for(asyncio.shield(handled), timeout)
         except asyncio.TimeoutError:
             raise AssertionError(f"the bot did not finish handling the message in {timeout} s") from None
-        got: list[ApiCall] = []
-        while not self.calls.empty():
-            got.append(self.calls.get_nowait())
+        got = self.take_calls()
         while expect is not None and len(got) < expect:
             try:
                 got.append(await asyncio.wait_for(self.calls.get(), max(0.0, deadline - time.monotonic())))
@@ -472,12 +478,11 @@ class OneBotClient:
         return got
 
     async def notice(
-        self, notice_type: str, *, expect: int | None = None, quiet: float = 0.4, **fields: Any
+        self, notice_type: str, *, expect: int | None = None, quiet: float = SILENCE, **fields: Any
     ) -> list[ApiCall]:
         """Send one notice event (``group_increase`` with ``group_id``, ``user_id``…); the API
         calls it caused (``expect=0``: none within ``quiet`` seconds)."""
-        while not self.calls.empty():
-            self.calls.get_nowait()
+        self.take_calls()  # what came before this message
         event = {"time": int(time.time()), "self_id": self.self_id, "post_type": "notice"}
         await self._ws.send(json.dumps({**event, "notice_type": notice_type, **fields}))
         got: list[ApiCall] = []

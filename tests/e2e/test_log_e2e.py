@@ -14,11 +14,6 @@ pytestmark = pytest.mark.e2e
 GM, PL = 10001, 10002
 
 
-async def settle(client: OneBotClient) -> None:
-    """Until the bot has handled every message posted so far."""
-    await client.settled()
-
-
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_log_from_new_to_uploaded_file_across_a_sigkill(
     tmp_path: Path, backend: str, request: pytest.FixtureRequest
@@ -33,7 +28,7 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
         async with OneBotClient(proc.url) as c:
             assert "开始记录日志「第一夜」" in await c.group(".log new 第一夜", user=GM, card="艾拉")
             await c.post("前-闲聊-甲：今晚去图书馆", user=GM, card="艾拉", message_id=777001)
-            await settle(c)
+            await c.settled()
             await c.post(
                 [
                     {"type": "at", "data": {"qq": str(GM)}},
@@ -44,7 +39,7 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
                 card="布鲁",
                 message_id=777002,
             )
-            await settle(c)
+            await c.settled()
             roll = await c.group(".r 1d20 前-掷骰", user=PL, card="布鲁")
             assert "前-掷骰" in roll
             hidden = await c.send(".rh 1d100 前-暗骰", user=GM, card="艾拉")
@@ -54,11 +49,11 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
         async with OneBotClient(proc.url) as c:
             await c.post("前-闲聊-甲：今晚去图书馆", user=GM, card="艾拉", message_id=777001)  # re-sent
             await c.post("后-闲聊-丙：继续", user=PL, card="布鲁", message_id=777003)
-            await settle(c)
+            await c.settled()
             # a second bot account in the group gets the same message: only the serving one records
             async with OneBotClient(proc.url, self_id=654321) as other:
                 await other.post("后-两个账号都收到", user=PL, card="布鲁")
-                await settle(other)
+                await other.settled()
             await c.post("后-两个账号都收到", user=PL, card="布鲁")
             await c.group(".st 力量14 体质12 LV4 运动熟练度1", user=GM, card="艾拉")
             check = await c.group(".rc 运动 15", user=GM, card="艾拉")
@@ -66,10 +61,10 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
             assert "已记录" in await c.group(".log", user=PL, card="布鲁")
             await c.group(".log off", user=GM, card="艾拉")
             await c.post("后-暂停中不记", user=PL, card="布鲁")
-            await settle(c)
+            await c.settled()
             await c.group(".log on", user=GM, card="艾拉")
             await c.post("<script>alert(1)</script>", user=PL, card="布鲁")
-            await settle(c)
+            await c.settled()
             calls = await c.send(".log end", user=GM, card="艾拉", expect=5)
             assert "日志「第一夜」已结束" in calls[0].text and calls[0].to_group
             uploads = [x for x in calls if x.action == "upload_group_file"]
@@ -96,11 +91,7 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
             assert "艾拉：发言" in stat and "检定1次" in stat
             # NapCat in another container cannot read the path: the same file again as base64
             c.fail_path_uploads = True
-            calls = await c.send(
-                ".log get",
-                user=GM,
-                card="艾拉",
-            )
+            calls = await c.send(".log get", user=GM, card="艾拉")
             sent = [x for x in calls if x.action == "upload_group_file"]
             assert [x.params["name"] for x in sent] == [n for n in names for _ in (1, 2)]
             for by_path, by_data in zip(sent[::2], sent[1::2], strict=True):
@@ -114,20 +105,12 @@ async def test_log_from_new_to_uploaded_file_across_a_sigkill(
             c.fail_path_uploads = False
             # fallbacks: the group upload fails → a private file to the GM; both fail → where it lies
             c.fail_actions.add("upload_group_file")
-            calls = await c.send(
-                ".log get",
-                user=GM,
-                card="艾拉",
-            )
+            calls = await c.send(".log get", user=GM, card="艾拉")
             private = [x for x in calls if x.action == "upload_private_file"]
             assert len(private) == 4 and all(x.params["user_id"] == GM for x in private)
             assert any("已把「第一夜.txt」私聊发给你" in x.text for x in calls if x.to_group)
             c.fail_actions.add("upload_private_file")
-            calls = await c.send(
-                ".log get 第一夜",
-                user=GM,
-                card="艾拉",
-            )
+            calls = await c.send(".log get 第一夜", user=GM, card="艾拉")
             notes = [x.text for x in calls if x.to_group and "无法上传" in x.text]
             assert len(notes) == 4 and str(tmp_path / "data" / "exports" / "logs") in notes[0]
     finally:

@@ -47,20 +47,17 @@ async def burst(client: OneBotClient, sends: list[tuple[str, dict]], wait: float
     """Send several messages without waiting in between; collect every call they cause."""
     for _, who in sends:
         await pace(who["user"], client)
-    while not client.calls.empty():
-        client.calls.get_nowait()
+    client.take_calls()  # what came before the burst
     await asyncio.gather(
         *(
             client.post(text, user=who["user"], role=who.get("role", "member"), card=who.get("card", ""))
             for text, who in sends
         )
     )
-    got: list[ApiCall] = []
     if client.acks:  # the bot says when it has handled each: no waiting for silence
         await client.settled()
-        while not client.calls.empty():
-            got.append(client.calls.get_nowait())
-        return got
+        return client.take_calls()
+    got: list[ApiCall] = []
     while True:
         try:
             got.append(await asyncio.wait_for(client.calls.get(), wait))
